@@ -1,0 +1,155 @@
+"""Clauses cut from a flattened document by a hand-reviewed span map.
+
+The 1st-edition FAQ reached us as one line of text: two columns interleaved, page furniture
+inside sentences.  Its clause map (``corpus/maps/agot1-faq.yaml``) records, for every clause,
+the verbatim spans it is made of in reading order — that list *is* the repair: which spans
+join which.  Page furniture and structural headings are listed too, so the build can prove
+that every character of the source is accounted for exactly once.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from judgekb.model import KINDS, Clause, Document
+from judgekb.spans import Span, SpanError, join, overlaps, resolve, uncovered
+from judgekb.yamlio import DataError, check_fields, load, where
+
+CLAUSE_FIELDS = {
+    "head", "text", "heading", "section", "page", "version", "set", "card", "number",
+    "cards", "format", "list", "printed", "note",
+}
+SECTION_MARK = re.compile(r"^\(?(\d+\.\d+)\)\s*")
+VERSION_MARK = re.compile(r"^\(v(\d+(?:\.\d+)*)\)\s*")
+
+
+def _spans(source: str, raw: Any, label: str) -> list[Span]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(r, list) for r in raw):
+        raise DataError(f"{label}: spans must be a list of [begin] or [begin, end] lists")
+    try:
+        return [resolve(source, r, label) for r in raw]
+    except SpanError as exc:
+        raise DataError(str(exc)) from None
+
+
+def _page_markers(source: str, furniture: list[Span], pattern: str) -> list[tuple[int, int]]:
+    marker = re.compile(pattern)
+    starts = []
+    for span in furniture:
+        m = marker.fullmatch(span.text(source).strip())
+        if m:
+            starts.append((span.start, int(m.group(1))))
+    return sorted(starts)
+
+
+def _page_at(markers: list[tuple[int, int]], offset: int) -> int | None:
+    """Page of a source offset, reading "Page N" markers as footers (they end page N).
+
+    The flattened FAQ ends with "Page 33", so its markers close their pages.  Where footers
+    are missing (no "Page 8" between 7 and 9) the pages between two footers are estimated
+    in proportion to the characters between them.
+    """
+    previous = (0, markers[0][1] - 1) if markers else (0, 1)
+    for start, number in markers:
+        if start >= offset:
+            missing = number - previous[1] - 1
+            if missing <= 0:
+                return number
+            share = (offset - previous[0]) / max(1, start - previous[0])
+            return previous[1] + 1 + min(missing, int(share * (missing + 1)))
+        previous = (start, number)
+    return markers[-1][1] + 1 if markers else None
+
+
+def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
+    """Build the clauses of ``doc`` from its span map, proving full coverage of the source."""
+    data = load(map_path)
+    check_fields(map_path, data, {"regions"}, {"pages"}, "span map")
+    pages = data.get("pages") or {}
+    furniture: list[Span] = []
+    headings: list[Span] = []
+    items: list[dict[str, Any]] = []
+    for region in data["regions"]:
+        check_fields(map_path, region, {"region"}, {"furniture", "headings", "clauses"}, "region")
+        label = f"{where(map_path, region)} ({region['region']})"
+        furniture += _spans(source, region.get("furniture"), f"{label}: furniture")
+        headings += _spans(source, region.get("headings"), f"{label}: headings")
+        items += region.get("clauses") or []
+    page_markers = _page_markers(source, furniture, pages.get("marker", r"Page (\d+)"))
+    for hint in pages.get("starts") or []:  # page N begins here: a footer of N-1 just before
+        span = _spans(source, [hint["at"]], f"{map_path}: pages.starts")[0]
+        page_markers.append((span.start - 1, int(hint["page"]) - 1))
+    page_markers.sort()
+
+    owned: list[tuple[str, Span]] = [("furniture", s) for s in furniture]
+    owned += [("heading", s) for s in headings]
+    clauses: list[Clause] = []
+    seen: set[str] = set()
+    for item in items:
+        check_fields(map_path, item, {"id", "kind"}, CLAUSE_FIELDS, "clause")
+        label = f"{where(map_path, item)} ({item['id']})"
+        if item["kind"] not in KINDS:
+            raise DataError(f"{label}: unknown kind '{item['kind']}'")
+        cid = f"{doc.id}/{item['id']}"
+        if cid in seen:
+            raise DataError(f"{label}: duplicate clause id '{cid}'")
+        seen.add(cid)
+        head = _spans(source, item.get("head"), label)
+        body = _spans(source, item.get("text"), label)
+        if not body:
+            raise DataError(f"{label}: clause has no text spans")
+        owned += [(cid, s) for s in head + body]
+        head_text = join(source, head)
+        section = item.get("section")
+        version = item.get("version")
+        heading = item.get("heading")
+        if head_text:
+            m = SECTION_MARK.match(head_text)
+            if m:
+                section = section or m.group(1)
+                head_text = head_text[m.end() :]
+            m = VERSION_MARK.match(head_text)
+            if m:
+                version = version or m.group(1)
+                head_text = head_text[m.end() :]
+            heading = heading or head_text
+        if item.get("card") or item.get("cards"):
+            names = [item["card"]] if item.get("card") else [c[0] for c in item["cards"]]
+            heading = item.get("heading") or " / ".join(dict.fromkeys(names))
+        if not heading:
+            raise DataError(f"{label}: clause needs a heading or head spans")
+        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note")
+                 if k in item}
+        if "printed" in item:
+            extra["printed_section"] = item["printed"]
+        first = min(s.start for s in head + body)
+        clauses.append(
+            Clause(
+                id=cid,
+                doc=doc.id,
+                edition=doc.edition,
+                kind=item["kind"],
+                heading=heading,
+                text=join(source, body),
+                spans=head + body,
+                section=str(section) if section is not None else None,
+                page=item.get("page") or _page_at(page_markers, first),
+                version=str(version) if version is not None else None,
+                data=extra | ({"head_spans": len(head)} if head else {}),
+            )
+        )
+
+    problems = []
+    for a, b, sa, sb in overlaps(owned):
+        problems.append(f"  {a} and {b} share source text at {sb.start}: {source[sb.start:min(sa.end, sb.end)][:60]!r}")
+    for gap in uncovered(source, [s for _, s in owned]):
+        problems.append(f"  not covered at {gap.start}-{gap.end}: {gap.text.strip()[:80]!r}")
+    if problems:
+        shown = "\n".join(problems[:25])
+        more = f"\n  ... and {len(problems) - 25} more" if len(problems) > 25 else ""
+        raise DataError(f"{map_path}: span map does not cover {doc.file} exactly once:\n{shown}{more}")
+    return clauses
