@@ -41,6 +41,8 @@ class Document:
     parser: str
     map: str | None = None
     rank: int = 0  # higher outranks lower within an edition (official FAQ > rules > unofficial)
+    publisher: str = ""
+    sha256: str = ""
 
 
 @dataclass
@@ -55,7 +57,7 @@ class Clause:
     text: str
     spans: list[Span]
     section: str | None = None
-    page: int | None = None
+    page: int | str | None = None
     version: str | None = None
     seq: int = 0
     data: dict[str, Any] = field(default_factory=dict)

@@ -50,10 +50,7 @@ def find_unique(source: str, needle: str, where: str) -> int:
         raise SpanError(f"{where}: anchor not found: {needle!r}")
     second = source.find(needle, first + 1)
     if second >= 0:
-        raise SpanError(
-            f"{where}: anchor {needle!r} occurs more than once "
-            f"(offsets {first} and {second}); lengthen it"
-        )
+        raise SpanError(f"{where}: anchor {needle!r} occurs more than once (offsets {first} and {second}); lengthen it")
     return first
 
 

@@ -46,9 +46,7 @@ def where(path: Path, item: Any) -> str:
     return f"{path}:{line}" if line else str(path)
 
 
-def check_fields(
-    path: Path, item: Any, required: set[str], optional: set[str], what: str
-) -> None:
+def check_fields(path: Path, item: Any, required: set[str], optional: set[str], what: str) -> None:
     """Reject a mapping with missing or unknown fields, naming file, line and field."""
     if not isinstance(item, dict):
         raise DataError(f"{where(path, item)}: {what} must be a mapping, got {item!r}")

@@ -15,8 +15,24 @@ MARKERS = re.compile(
     r"\(?\d\.\d{1,2}\) (?=[A-Z“\"])|\(v\d+(?:\.\d+)*\) |Page \d+\b|"
     r"A Game of Thrones LCG(?: Official Rules Clarifications and Frequently Asked Questions)?"
 )
-CONNECTORS = {"a", "an", "the", "of", "and", "vs.", "to", "in", "from", "with", "on", "for",
-              "that", "into", "per", "as"}
+CONNECTORS = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "and",
+    "vs.",
+    "to",
+    "in",
+    "from",
+    "with",
+    "on",
+    "for",
+    "that",
+    "into",
+    "per",
+    "as",
+}
 
 
 def unique_prefix(src: str, start: int, end: int) -> str:
@@ -47,7 +63,7 @@ def q(s: str) -> str:
 def main() -> None:
     src = open(sys.argv[1], encoding="utf-8").read()
     cuts = sorted({m.start() for m in MARKERS.finditer(src)} | {0, len(src)})
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in zip(cuts, cuts[1:], strict=False):
         piece = src[a:b].strip()
         if not piece:
             continue

@@ -18,8 +18,20 @@ from judgekb.spans import Span, SpanError, join, overlaps, resolve, uncovered
 from judgekb.yamlio import DataError, check_fields, load, where
 
 CLAUSE_FIELDS = {
-    "head", "text", "heading", "section", "page", "version", "set", "card", "number",
-    "cards", "format", "list", "printed", "note",
+    "head",
+    "text",
+    "heading",
+    "section",
+    "page",
+    "version",
+    "set",
+    "card",
+    "number",
+    "cards",
+    "format",
+    "list",
+    "printed",
+    "note",
 }
 SECTION_MARK = re.compile(r"^\(?(\d+\.\d+)\)\s*")
 VERSION_MARK = re.compile(r"^\(v(\d+(?:\.\d+)*)\)\s*")
@@ -122,8 +134,7 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
             heading = item.get("heading") or " / ".join(dict.fromkeys(names))
         if not heading:
             raise DataError(f"{label}: clause needs a heading or head spans")
-        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note")
-                 if k in item}
+        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note") if k in item}
         if "printed" in item:
             extra["printed_section"] = item["printed"]
         first = min(s.start for s in head + body)
@@ -145,7 +156,7 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
 
     problems = []
     for a, b, sa, sb in overlaps(owned):
-        problems.append(f"  {a} and {b} share source text at {sb.start}: {source[sb.start:min(sa.end, sb.end)][:60]!r}")
+        problems.append(f"  {a} and {b} share source text at {sb.start}: {source[sb.start : min(sa.end, sb.end)][:60]!r}")
     for gap in uncovered(source, [s for _, s in owned]):
         problems.append(f"  not covered at {gap.start}-{gap.end}: {gap.text.strip()[:80]!r}")
     if problems:

@@ -1,0 +1,82 @@
+"""Citation lines: what a judge reads out — document, version, date, section, page."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List", "banned": "Banned List"}
+
+
+@cache
+def _set_abbreviations(path: Path) -> dict[str, str]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {entry["slug"]: entry["abbr"] for entries in data.values() for entry in entries}
+
+
+def card_reference(data: dict[str, Any], sets_file: Path | None = None) -> str:
+    """``Val (DotN F117)`` for the 1st edition's set slugs, ``Dorne (Sands of Dorne, 17)`` otherwise."""
+    cards = data.get("cards") or ([[data["card"], data.get("number")]] if data.get("card") else [])
+    if not cards:
+        return ""
+    set_name = str(data.get("set") or "")
+    abbreviations = _set_abbreviations(sets_file) if sets_file and sets_file.is_file() else {}
+    if set_name in abbreviations:
+        abbr = abbreviations[set_name]
+        numbers = " & ".join(str(n) for _, n in cards if n)
+        names = " / ".join(dict.fromkeys(str(c) for c, _ in cards))
+        return f"{names} ({abbr} {numbers})" if numbers else f"{names} ({abbr})"
+    name, number = cards[0]
+    return f"{name} ({set_name}, {number})" if number else str(name)
+
+
+def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = None) -> str:
+    """The part of the citation that names the clause inside its document."""
+    kind, heading = row["kind"], row["heading"]
+    version = f" (v{row['version']})" if row.get("version") else ""
+    if row.get("section"):
+        return f"§{row['section']} {heading}"
+    card = card_reference(data, sets_file)
+    if kind == "errata":
+        return f"Card errata: {card or heading}{version}"
+    if kind == "rulebook-errata":
+        return f"Rulebook errata: {heading}{version}"
+    if kind == "qa":
+        return f"FAQ: “{heading}”"
+    if kind == "restricted":
+        return f"{LIST_NAMES[data.get('format', 'joust')]}: {card or heading}{version}"
+    if kind == "list-change":
+        listed = LIST_NAMES.get(data.get("list", ""), "list")
+        return f"Removed from the {listed}: {card or heading}{version}"
+    if kind == "definition":
+        return f"Definition: {heading}"
+    if kind == "timing":
+        return f"Timing structure: {heading}"
+    if kind == "web":
+        return f"paragraph at line {data.get('line')}: “{heading}”"
+    return f"“{heading}”"
+
+
+def document_part(doc: dict[str, Any]) -> str:
+    """``AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17)``: short title, version and date where known."""
+    version = str(doc.get("version") or "")
+    text = doc["short"]
+    if version[:1].isdigit():
+        text += f" v{version}"
+        if doc.get("date"):
+            text += f" ({doc['date']})"
+    elif version and version != "unversioned":
+        text += f" ({version})"
+    return text
+
+
+def citation(row: dict[str, Any], doc: dict[str, Any], data: dict[str, Any], sets_file: Path | None = None) -> str:
+    """The full citation line for a clause row and its document row."""
+    page = row.get("page")
+    where = ""
+    if page not in (None, ""):
+        where = f", pp. {page}" if "-" in str(page) else f", p. {page}"
+    return f"{document_part(doc)} {label(row, data, sets_file)}{where}"

@@ -1,0 +1,163 @@
+"""The ``judgekb`` command line.  Heavy imports stay inside commands so a lookup starts fast.
+
+Exit status: 0 success, 2 bad input (unknown id, malformed corpus file), 1 anything else.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_BAD_INPUT = 2
+
+
+class Context:
+    """Where the corpus and database are; the database is built on first use."""
+
+    def __init__(self, corpus: Path, db: Path) -> None:
+        self.corpus = corpus
+        self.db_path = db
+
+    def db(self) -> Any:
+        from judgekb import store
+        from judgekb.yamlio import DataError
+
+        try:
+            if store.ensure(self.corpus, self.db_path):
+                click.echo(f"built {self.db_path} from {self.corpus}", err=True)
+        except DataError as exc:
+            fail(f"cannot build the knowledge base: {exc}")
+        return store.connect(self.db_path)
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    click.echo(f"judgekb: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--corpus",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="JUDGEKB_CORPUS",
+    default=None,
+    help="Corpus folder (default: corpus/ of this checkout).",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="JUDGEKB_DB",
+    default=None,
+    help="SQLite database (default: var/judgekb.sqlite).",
+)
+@click.pass_context
+def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
+    """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
+    from judgekb.sources import default_corpus
+    from judgekb.store import default_db
+
+    ctx.obj = Context(corpus or default_corpus(), db or default_db())
+
+
+@main.command()
+@click.pass_obj
+def build(obj: Context) -> None:
+    """Parse corpus/ into the SQLite database (atomically: temporary file, then rename)."""
+    from judgekb import store
+    from judgekb.yamlio import DataError
+
+    try:
+        report = store.build(obj.corpus, obj.db_path)
+    except DataError as exc:
+        fail(f"build failed, database left as it was:\n{exc}")
+    click.echo(f"built {obj.db_path}: {report['clauses']} clauses in {report['seconds']:.2f}s")
+    for doc, kinds in report["by_doc"].items():
+        parts = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        click.echo(f"  {doc}: {sum(kinds.values())} ({parts})")
+
+
+def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
+    from judgekb import store
+
+    db = obj.db()
+    row = store.clause(db, clause_id.strip())
+    if row is None:
+        from rapidfuzz import fuzz, process
+
+        ids = store.clause_ids(db)
+        near = [m[0] for m in process.extract(clause_id, ids, scorer=fuzz.WRatio, limit=5)]
+        fail(f"no clause '{clause_id}'. Nearest ids:\n  " + "\n  ".join(near))
+    return db, row
+
+
+def _json_row(row: dict[str, Any]) -> dict[str, Any]:
+    keys = ["id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text"]
+    out = {k: row.get(k) for k in keys}
+    out["data"] = row.get("data") or {}
+    return out
+
+
+@main.command()
+@click.argument("clause_id")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
+@click.pass_obj
+def show(obj: Context, clause_id: str, as_json: bool) -> None:
+    """Print a clause: citation line, text and its document's authority."""
+    from judgekb import store
+
+    db, row = _lookup(obj, clause_id)
+    doc = store.document(db, row["doc"])
+    if as_json:
+        out = _json_row(row) | {"authority": doc["authority"], "document": doc["title"]}
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    click.echo(row["citation"])
+    click.echo()
+    if row["kind"] == "qa":
+        click.echo(f"Q: {row['heading']}")
+        click.echo(f"A: {row['text']}")
+    else:
+        click.echo(row["text"])
+    click.echo()
+    click.echo(f"Authority: {doc['title']} — {doc['authority']}")
+
+
+@main.command()
+@click.argument("clause_id")
+@click.pass_obj
+def cite(obj: Context, clause_id: str) -> None:
+    """Print only the citation line, ready to read out."""
+    _, row = _lookup(obj, clause_id)
+    click.echo(row["citation"])
+
+
+@main.command(name="list")
+@click.argument("doc_id")
+@click.option("--kind", help="Only clauses of this kind.")
+@click.pass_obj
+def list_clauses(obj: Context, doc_id: str, kind: str | None) -> None:
+    """List a document's clause ids and headings, in document order."""
+    from judgekb import store
+
+    db = obj.db()
+    if store.document(db, doc_id) is None:
+        docs = [r["id"] for r in db.query("select id from documents order by id")]
+        fail(f"no document '{doc_id}'. Documents: {', '.join(docs)}")
+    sql = "select id, kind, heading from clauses where doc = ?" + (" and kind = ?" if kind else "") + " order by seq"
+    for row in db.query(sql, [doc_id, kind] if kind else [doc_id]):
+        click.echo(f"{row['id']}\t{row['kind']}\t{row['heading']}")
+
+
+@main.command()
+@click.pass_obj
+def stats(obj: Context) -> None:
+    """Clause counts per document and kind."""
+    db = obj.db()
+    for doc in db.query("select id, title from documents order by id"):
+        rows = list(db.query("select kind, count(*) n from clauses where doc = ? group by kind order by kind", [doc["id"]]))
+        total = sum(r["n"] for r in rows)
+        click.echo(f"{doc['id']}: {total} clauses — " + ", ".join(f"{r['kind']} {r['n']}" for r in rows))

@@ -1,0 +1,145 @@
+"""The SQLite store: built from the corpus in one go, atomically, and rebuilt when it changes.
+
+The database is judgekb's interface — open it with any SQLite tool:
+
+* ``documents``  one row per source document (manifest fields);
+* ``clauses``    one row per citable clause, with its citation line and JSON ``data``;
+* ``spans``      the source character ranges each clause is made of (provenance);
+* ``meta``       the corpus fingerprint the database was built from;
+* ``clauses_fts`` the FTS5 index over heading and text (porter stemming).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from judgekb import citation as cite
+from judgekb.sources import corpus_fingerprint, default_corpus, load_documents, parse_document
+from judgekb.yamlio import DataError
+
+SCHEMA_VERSION = "1"
+
+
+def default_db() -> Path:
+    """``$JUDGEKB_DB`` or ``var/judgekb.sqlite`` beside the corpus."""
+    env = os.environ.get("JUDGEKB_DB")
+    return Path(env) if env else default_corpus().parent / "var" / "judgekb.sqlite"
+
+
+def build(corpus: Path, db_path: Path) -> dict[str, Any]:
+    """Parse every document and write the database to a temporary file, then rename it.
+
+    Any error leaves an existing database untouched.  Returns counts for the report.
+    """
+    started = time.perf_counter()
+    docs = load_documents(corpus)
+    parsed = {doc.id: parse_document(doc, corpus) for doc in docs}
+    all_ids = [c.id for clauses in parsed.values() for c in clauses]
+    if len(all_ids) != len(set(all_ids)):
+        dupes = sorted({i for i in all_ids if all_ids.count(i) > 1})
+        raise DataError(f"duplicate clause ids across documents: {', '.join(dupes[:5])}")
+
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(prefix=".judgekb-", suffix=".sqlite", dir=db_path.parent)
+    os.close(handle)
+    tmp = Path(tmp_name)
+    try:
+        db = sqlite_utils.Database(tmp)
+        sets_file = corpus / "sets.yaml"
+        db["documents"].insert_all(({k: v for k, v in asdict(doc).items()} for doc in docs), pk="id")
+        doc_rows = {doc.id: asdict(doc) for doc in docs}
+        clause_rows = []
+        span_rows = []
+        for doc in docs:
+            for clause in parsed[doc.id]:
+                row = clause.row()
+                row["citation"] = cite.citation(row, doc_rows[doc.id], clause.data, sets_file)
+                row["page"] = None if clause.page is None else str(clause.page)
+                clause_rows.append(row)
+                span_rows += [{"clause": clause.id, "seq": n, "start": s.start, "end": s.end} for n, s in enumerate(clause.spans)]
+        db["clauses"].insert_all(
+            clause_rows,
+            pk="id",
+            foreign_keys=[("doc", "documents", "id")],
+            columns={"section": str, "page": str, "version": str},
+        )
+        db["spans"].insert_all(span_rows, foreign_keys=[("clause", "clauses", "id")])
+        db["clauses"].create_index(["doc", "seq"])
+        db["spans"].create_index(["clause"])
+        db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
+        fingerprint = corpus_fingerprint(corpus)
+        db["meta"].insert_all(
+            [
+                {"key": "schema", "value": SCHEMA_VERSION},
+                {"key": "fingerprint", "value": fingerprint},
+                {"key": "corpus", "value": str(corpus)},
+                {"key": "built", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+            ],
+            pk="key",
+        )
+        db.conn.commit()
+        db.close()
+        os.replace(tmp, db_path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    counts: dict[str, dict[str, int]] = {}
+    for row in clause_rows:
+        counts.setdefault(row["doc"], {}).setdefault(row["kind"], 0)
+        counts[row["doc"]][row["kind"]] += 1
+    return {"clauses": len(clause_rows), "by_doc": counts, "seconds": time.perf_counter() - started}
+
+
+def _fingerprint_of(db_path: Path) -> str | None:
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("select value from meta where key = 'fingerprint'").fetchone()
+            return row[0] if row else None
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+
+
+def ensure(corpus: Path, db_path: Path) -> bool:
+    """Build the database if it is missing or was built from a different corpus; True if built."""
+    if db_path.is_file() and _fingerprint_of(db_path) == corpus_fingerprint(corpus):
+        return False
+    build(corpus, db_path)
+    return True
+
+
+def connect(db_path: Path, read_only: bool = True) -> sqlite_utils.Database:
+    """Open the database (read-only by default) with rows as dicts."""
+    uri = f"file:{db_path}?mode=ro" if read_only else str(db_path)
+    conn = sqlite3.connect(uri, uri=read_only, check_same_thread=False)
+    return sqlite_utils.Database(conn)
+
+
+def clause(db: sqlite_utils.Database, clause_id: str) -> dict[str, Any] | None:
+    """One clause row with its ``data`` decoded, or None."""
+    rows = list(db.query("select * from clauses where id = ?", [clause_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    row["data"] = json.loads(row["data"] or "{}")
+    return row
+
+
+def document(db: sqlite_utils.Database, doc_id: str) -> dict[str, Any] | None:
+    rows = list(db.query("select * from documents where id = ?", [doc_id]))
+    return rows[0] if rows else None
+
+
+def clause_ids(db: sqlite_utils.Database) -> list[str]:
+    return [r["id"] for r in db.query("select id from clauses order by doc, seq")]

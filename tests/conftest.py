@@ -1,0 +1,56 @@
+"""Shared fixtures: the real corpus built once per test session into a temporary database."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judgekb import store
+from judgekb.sources import default_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = default_corpus()
+
+
+@pytest.fixture(scope="session")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("kb") / "judgekb.sqlite"
+    store.build(CORPUS, path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def db(db_path: Path):
+    return store.connect(db_path)
+
+
+@pytest.fixture(scope="session")
+def clauses(db) -> list[dict]:
+    rows = list(db.query("select * from clauses order by doc, seq"))
+    for row in rows:
+        row["data"] = json.loads(row["data"])
+    return rows
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    """A writable copy of the corpus for tests that break it on purpose."""
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS, target)
+    return target
+
+
+def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m judgekb`` as a judge would, capturing output."""
+    env = dict(os.environ)
+    if db is not None:
+        env["JUDGEKB_DB"] = str(db)
+    if corpus is not None:
+        env["JUDGEKB_CORPUS"] = str(corpus)
+    return subprocess.run([sys.executable, "-m", "judgekb", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)

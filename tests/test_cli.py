@@ -1,0 +1,143 @@
+"""The command line as a judge uses it: show, cite, list, and what bad input gets."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import run_cli
+
+
+def test_show_prints_citation_text_and_authority(db_path):
+    result = run_cli("show", "agot1-faq/3.23", db=db_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) §3.23 Replacement Effects, p. 11"
+    assert (
+        "Others change the way in which game events (such as the effect of a challenge's claim, or the drawing of a card)"
+        " are handled." in result.stdout
+    )
+    assert "Authority:" in lines[-1] and "Official FAQ" in lines[-1]
+
+
+def test_show_terminal_condition_timing_in_the_2nd_edition(db_path):
+    result = run_cli("show", "agot2-faq/2.6", db=db_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith("AGoT 2.0 FAQ v2.3 (2019-09-20) §2.6 Timing of Terminal Condition Effects")
+    assert "4) The “terminal burn” kill effect becomes imminent." in result.stdout
+    assert "Note that at any point after Step 3, the character's STR is 0." in result.stdout
+
+
+def test_show_json_has_the_contract_fields(db_path):
+    result = run_cli("show", "agot1-faq/errata/val-dotn-f117", "--json", db=db_path)
+    data = json.loads(result.stdout)
+    for key in ("id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text"):
+        assert key in data
+    assert data["kind"] == "errata" and data["version"] == "4.2" and data["edition"] == 1
+    assert data["citation"].startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) Card errata: Val (DotN F117) (v4.2)")
+
+
+def test_cite_prints_only_the_citation_line(db_path):
+    result = run_cli("cite", "agot1-faq/3.30", db=db_path)
+    assert result.stdout == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) §3.30 Changing Control Mid-Challenge, p. 12\n"
+    qa = run_cli("cite", "agot1-faq/qa/challenge-tie", db=db_path)
+    assert qa.stdout.startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) FAQ: “If there is a tie between the attacking")
+
+
+def test_list_gives_ids_and_headings_in_document_order(db_path):
+    result = run_cli("list", "agot2-faq", "--kind", "section", db=db_path)
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert rows[0] == ["agot2-faq/1.1", "section", "Infinite Loops"]
+    assert len(rows) == 22
+
+
+def test_unknown_id_exits_2_with_the_nearest_ids(db_path):
+    result = run_cli("show", "agot1-faq/3.3x", db=db_path)
+    assert result.returncode == 2
+    assert "no clause 'agot1-faq/3.3x'" in result.stderr
+    assert "agot1-faq/3.3" in result.stderr.split("Nearest ids:")[1]
+    assert "Traceback" not in result.stderr
+    unknown_doc = run_cli("list", "agot3-faq", db=db_path)
+    assert unknown_doc.returncode == 2 and "agot1-faq" in unknown_doc.stderr
+
+
+def test_database_is_built_on_first_use_and_rebuilt_when_the_corpus_changes(tmp_path, corpus_copy):
+    db = tmp_path / "kb.sqlite"
+    first = run_cli("cite", "agot2-faq/1.2", db=db, corpus=corpus_copy)
+    assert first.returncode == 0 and "built" in first.stderr and db.is_file()
+    again = run_cli("cite", "agot2-faq/1.2", db=db, corpus=corpus_copy)
+    assert "built" not in again.stderr
+    sets = corpus_copy / "sets.yaml"
+    sets.write_text(sets.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
+    changed = run_cli("cite", "agot2-faq/1.2", db=db, corpus=corpus_copy)
+    assert changed.returncode == 0 and "built" in changed.stderr
+
+
+def _build(db: Path, corpus: Path):
+    return run_cli("build", db=db, corpus=corpus)
+
+
+def test_malformed_manifest_names_file_line_and_field_and_keeps_the_database(tmp_path, corpus_copy):
+    db = tmp_path / "kb.sqlite"
+    assert _build(db, corpus_copy).returncode == 0
+    before = db.stat().st_mtime_ns, db.read_bytes()
+    manifest = corpus_copy / "manifests" / "agot2-faq.yaml"
+    data = manifest.read_text(encoding="utf-8").replace("edition: 2", "edition: two")
+    manifest.write_text(data, encoding="utf-8")
+    result = _build(db, corpus_copy)
+    assert result.returncode == 2
+    assert "agot2-faq.yaml:" in result.stderr and "field 'edition'" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (db.stat().st_mtime_ns, db.read_bytes()) == before
+    assert not [p for p in db.parent.iterdir() if p.name.startswith(".judgekb-")]  # no temp file left behind
+
+
+def test_unknown_manifest_field_and_bad_yaml(tmp_path, corpus_copy):
+    manifest = corpus_copy / "manifests" / "agot1-rules.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "colour: red\n", encoding="utf-8")
+    result = _build(tmp_path / "kb.sqlite", corpus_copy)
+    assert result.returncode == 2 and "unknown field 'colour'" in result.stderr
+    manifest.write_text("id: [unclosed\n", encoding="utf-8")
+    result = _build(tmp_path / "kb.sqlite", corpus_copy)
+    assert result.returncode == 2 and "agot1-rules.yaml:" in result.stderr and "invalid YAML" in result.stderr
+
+
+def test_a_source_the_map_cannot_split_names_the_file_and_position(tmp_path, corpus_copy):
+    span_map = corpus_copy / "maps" / "agot1-faq.yaml"
+    text = span_map.read_text(encoding="utf-8")
+    span_map.write_text(
+        text.replace("'(3.30) Changing Control Mid-Challenge'", "'(3.30) Changing Control Midchallenge'"),
+        encoding="utf-8",
+    )
+    result = _build(tmp_path / "kb.sqlite", corpus_copy)
+    assert result.returncode == 2
+    assert "agot1-faq.yaml:" in result.stderr and "(3.30)" in result.stderr and "anchor not found" in result.stderr
+    # a heading map pointing at the wrong line is caught too
+    rules_map = corpus_copy / "maps" / "agot1-rules.yaml"
+    data = yaml.safe_load(rules_map.read_text(encoding="utf-8"))
+    assert data["sections"][0] == [9, "Introduction"]
+    rules_map.write_text(rules_map.read_text(encoding="utf-8").replace("- [9, Introduction]", "- [10, Introduction]"), encoding="utf-8")
+    span_map.write_text(text, encoding="utf-8")
+    result = _build(tmp_path / "kb.sqlite", corpus_copy)
+    assert result.returncode == 2 and "001_6071a0b254b100b3.txt:10" in result.stderr
+
+
+def test_edited_source_is_refused(tmp_path, corpus_copy):
+    source = corpus_copy / "sources" / "004_875dbed762fea72b.txt"
+    source.write_text(source.read_text(encoding="utf-8").replace("Tokens", "Tokenz"), encoding="utf-8")
+    result = _build(tmp_path / "kb.sqlite", corpus_copy)
+    assert result.returncode == 2 and "does not match its manifest" in result.stderr
+
+
+def test_python_dash_m_and_console_script_agree(db_path):
+    import shutil
+    import subprocess
+
+    script = shutil.which("judgekb")
+    assert script, "the judgekb console script is installed by pip install -e ."
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    out = subprocess.run([script, "cite", "agot2-faq/2.6"], capture_output=True, text=True, env=env, timeout=60)
+    assert out.stdout == run_cli("cite", "agot2-faq/2.6", db=db_path).stdout
