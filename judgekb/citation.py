@@ -14,7 +14,7 @@ LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List"
 @cache
 def _set_abbreviations(path: Path) -> dict[str, str]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return {entry["slug"]: entry["abbr"] for entries in data.values() for entry in entries}
+    return {entry["slug"]: entry["abbr"] for entry in data.get("edition1", [])}
 
 
 def card_reference(data: dict[str, Any], sets_file: Path | None = None) -> str:

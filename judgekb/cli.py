@@ -109,10 +109,15 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     """Print a clause: citation line, text and its document's authority."""
     from judgekb import store
 
+    from judgekb import authority
+
     db, row = _lookup(obj, clause_id)
     doc = store.document(db, row["doc"])
+    graph = authority.load(db)
+    links = authority.links_of(graph, row["id"])
+    governed = authority.governed_by(graph, row["id"])
     if as_json:
-        out = _json_row(row) | {"authority": doc["authority"], "document": doc["title"]}
+        out = _json_row(row) | {"authority": doc["authority"], "document": doc["title"], "links": links, "governed_by": governed}
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     click.echo(row["citation"])
@@ -124,6 +129,13 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(row["text"])
     click.echo()
     click.echo(f"Authority: {doc['title']} — {doc['authority']}")
+    if governed:
+        click.echo(f"Governed by: {', '.join(governed)}  (judgekb governing {row['id']})")
+    if links:
+        click.echo("Links:")
+        for item in links:
+            arrow = "→" if item["direction"] == "out" else "←"
+            click.echo(f"  {arrow} {item['type']} {item['id']} — {item['reason']}")
 
 
 @main.command()
@@ -161,3 +173,136 @@ def stats(obj: Context) -> None:
         rows = list(db.query("select kind, count(*) n from clauses where doc = ? group by kind order by kind", [doc["id"]]))
         total = sum(r["n"] for r in rows)
         click.echo(f"{doc['id']}: {total} clauses — " + ", ".join(f"{r['kind']} {r['n']}" for r in rows))
+
+
+def _citation_of(db: Any, node: str) -> str:
+    from judgekb import store
+
+    if node.startswith("card:"):
+        rows = list(db.query("select name, edition from cards where id = ?", [node]))
+        return f"card {rows[0]['name']} ({rows[0]['edition']}st/nd edition printed text)" if rows else node
+    if node.startswith("absent:"):
+        rows = list(db.query("select title from absent_documents where id = ?", [node]))
+        return rows[0]["title"] if rows else node
+    row = store.clause(db, node)
+    return row["citation"] if row else node
+
+
+@main.command()
+@click.argument("clause_id")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
+@click.pass_obj
+def governing(obj: Context, clause_id: str, as_json: bool) -> None:
+    """The text that governs a clause, the chain it supersedes, and the reason for each link."""
+    from judgekb import authority, store
+
+    db, row = _lookup(obj, clause_id)
+    graph = authority.load(db)
+    results = authority.governing(graph, row["id"])
+    replaced = [item for item in authority.links_of(graph, row["id"]) if item["type"] == "supersedes" and item["direction"] == "out"]
+    if as_json:
+        out = {"id": row["id"], "citation": row["citation"], "governing": [], "supersedes": replaced}
+        for result in results:
+            target = store.clause(db, result["id"]) if not result["id"].startswith(("card:", "absent:")) else None
+            out["governing"].append(
+                {
+                    "id": result["id"],
+                    "citation": _citation_of(db, result["id"]),
+                    "text": target["text"] if target else None,
+                    "chain": result["chain"],
+                }
+            )
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{row['citation']}  [{row['id']}]")
+    if results == [{"id": row["id"], "chain": []}]:
+        click.echo("This text governs: nothing in the corpus replaces it.")
+    else:
+        click.echo("Governed by:")
+        for number, result in enumerate(results, 1):
+            target = store.clause(db, result["id"])
+            click.echo(f"\n{number}. {_citation_of(db, result['id'])}  [{result['id']}]")
+            if target:
+                click.echo(f"   {target['text']}")
+            for step in result["chain"]:
+                verb = "is superseded by" if step["type"] == "supersedes" else "restates"
+                other = step["to"]
+                click.echo(f"   · {step['from']} {verb} {other}: {step['reason']}")
+                if step.get("rule"):
+                    rule = list(db.query("select reason, source from precedence where id = ?", [step["rule"]]))
+                    if rule:
+                        click.echo(f"     precedence ({step['rule']}): {rule[0]['reason']}")
+                paragraph = (step.get("data") or {}).get("paragraph")
+                if paragraph:
+                    click.echo(f"     replaced paragraph begins: “{paragraph}”")
+    if replaced:
+        click.echo("\nThis text supersedes:")
+        for item in replaced:
+            click.echo(f"  · {_citation_of(db, item['id'])}  [{item['id']}] — {item['reason']}")
+
+
+@main.command()
+@click.argument("doc_id")
+@click.option("--since", required=True, help="A version such as v5.4: list what was introduced after it.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
+    """Entries of a document introduced after a version, from their version tags."""
+    from judgekb import authority, store
+
+    db = obj.db()
+    if store.document(db, doc_id) is None:
+        fail(f"no document '{doc_id}'")
+    if not since.lstrip("v").replace(".", "").isdigit():
+        fail(f"--since takes a version such as v5.4, not {since!r}")
+    rows = authority.changes(db, doc_id, since)
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        click.echo(f"No entries of {doc_id} carry a version after {since}.")
+    for item in rows:
+        click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--edition", type=click.Choice(["1", "2"]), help="Only this edition's card.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
+    """Everything the corpus says about a card: errata, restricted/banned status, FAQ answers, rules."""
+    from judgekb import cardpage
+
+    db = obj.db()
+    pages = cardpage.find(db, name, int(edition) if edition else None)
+    if not pages:
+        near = cardpage.suggestions(db, name, int(edition) if edition else None)
+        fail(f"no card matching '{name}'." + (" Nearest: " + ", ".join(near) if near else ""))
+    if as_json:
+        click.echo(json.dumps(pages if not edition else pages[0], ensure_ascii=False, indent=2))
+        return
+    for page in pages:
+        click.echo(cardpage.render(page))
+
+
+@main.command(name="import-cards")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.pass_obj
+def import_cards(obj: Context, path: Path) -> None:
+    """Import a public card database (agot1.json, or a throneteki folder) to show printed text."""
+    from judgekb import cardimport
+    from judgekb.yamlio import DataError
+
+    db = obj.db()
+    try:
+        rows = cardimport.read(path)
+    except DataError as exc:
+        fail(str(exc))
+    from judgekb import store
+
+    db_rw = store.connect(obj.db_path, read_only=False)
+    count = cardimport.apply(db_rw, rows)
+    cardimport.remember(obj.db_path, path)
+    editions = sorted({r["edition"] for r in rows})
+    click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {path}")

@@ -23,6 +23,7 @@ from typing import Any
 import sqlite_utils
 
 from judgekb import citation as cite
+from judgekb import cardimport, links
 from judgekb.sources import corpus_fingerprint, default_corpus, load_documents, parse_document
 from judgekb.yamlio import DataError
 
@@ -35,7 +36,7 @@ def default_db() -> Path:
     return Path(env) if env else default_corpus().parent / "var" / "judgekb.sqlite"
 
 
-def build(corpus: Path, db_path: Path) -> dict[str, Any]:
+def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dict[str, Any]:
     """Parse every document and write the database to a temporary file, then rename it.
 
     Any error leaves an existing database untouched.  Returns counts for the report.
@@ -76,6 +77,11 @@ def build(corpus: Path, db_path: Path) -> dict[str, Any]:
         db["clauses"].create_index(["doc", "seq"])
         db["spans"].create_index(["clause"])
         db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
+        _write_graph(db, links.build([c for cs in parsed.values() for c in cs], {d.id: d for d in docs}, corpus))
+        imported = 0
+        for source in cardimport.remembered(db_path) if imports is None else imports:
+            if source.exists():  # an import the user made earlier survives rebuilds
+                imported += cardimport.apply(db, cardimport.read(source))
         fingerprint = corpus_fingerprint(corpus)
         db["meta"].insert_all(
             [
@@ -96,7 +102,26 @@ def build(corpus: Path, db_path: Path) -> dict[str, Any]:
     for row in clause_rows:
         counts.setdefault(row["doc"], {}).setdefault(row["kind"], 0)
         counts[row["doc"]][row["kind"]] += 1
-    return {"clauses": len(clause_rows), "by_doc": counts, "seconds": time.perf_counter() - started}
+    return {"clauses": len(clause_rows), "by_doc": counts, "imported": imported, "seconds": time.perf_counter() - started}
+
+
+def _write_graph(db: sqlite_utils.Database, graph: dict[str, list[dict[str, Any]]]) -> None:
+    """Links, cards, printings, explicit references, absent documents and precedence rules."""
+    db["absent_documents"].insert_all(graph["absent"], pk="id")
+    db["cards"].insert_all(({**c, "spellings": json.dumps(c.get("spellings") or [], ensure_ascii=False)} for c in graph["cards"]), pk="id")
+    db["card_printings"].insert_all(graph["printings"], foreign_keys=[("card", "cards", "id")])
+    db["links"].insert_all(
+        ({**r, "data": json.dumps(r.get("data") or {}, ensure_ascii=False)} for r in graph["links"]),
+        columns={"score": float, "rule": str, "version": str, "data": str},
+    )
+    db["refs"].insert_all(graph["references"], columns={"page": str})
+    db["precedence"].insert_all(
+        ({**r, **{k: json.dumps(r[k], ensure_ascii=False) for k in ("over", "under", "source")}} for r in graph["precedence"]),
+        pk="id",
+    )
+    db["links"].create_index(["src"])
+    db["links"].create_index(["dst"])
+    db["cards"].create_index(["key"])
 
 
 def _fingerprint_of(db_path: Path) -> str | None:

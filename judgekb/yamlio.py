@@ -57,3 +57,12 @@ def check_fields(path: Path, item: Any, required: set[str], optional: set[str], 
     unknown = sorted(keys - required - optional)
     if unknown:
         raise DataError(f"{where(path, item)}: {what} has unknown field '{unknown[0]}'")
+
+
+def strip_lines(value: Any) -> Any:
+    """A copy of loaded data without the ``__line__`` bookkeeping keys."""
+    if isinstance(value, dict):
+        return {k: strip_lines(v) for k, v in value.items() if k != "__line__"}
+    if isinstance(value, list):
+        return [strip_lines(v) for v in value]
+    return value

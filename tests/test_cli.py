@@ -20,7 +20,9 @@ def test_show_prints_citation_text_and_authority(db_path):
         "Others change the way in which game events (such as the effect of a challenge's claim, or the drawing of a card)"
         " are handled." in result.stdout
     )
-    assert "Authority:" in lines[-1] and "Official FAQ" in lines[-1]
+    authority_line = next(line for line in lines if line.startswith("Authority:"))
+    assert "Official FAQ" in authority_line
+    assert "Links:" in result.stdout and "→ mentions card:1:the-hound" in result.stdout
 
 
 def test_show_terminal_condition_timing_in_the_2nd_edition(db_path):

@@ -1,0 +1,141 @@
+"""A card's page: what every clause of the corpus says about one card, for ``judgekb card``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from judgekb.cards import normalise_name
+
+FORMATS = ("joust", "melee")
+ORDINAL = {1: "1st", 2: "2nd"}
+
+
+def _cards(db: Any, edition: int | None) -> list[dict[str, Any]]:
+    sql = "select * from cards" + (" where edition = ?" if edition else "")
+    rows = list(db.query(sql, [edition] if edition else []))
+    for row in rows:
+        row["spellings"] = json.loads(row.get("spellings") or "[]")
+    return rows
+
+
+def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
+    if not db["imported_cards"].exists():
+        return []
+    return list(db.query("select * from imported_cards where edition = ? and key = ? order by code", [edition, key]))
+
+
+def _match(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    key = normalise_name(name)
+    cards = _cards(db, edition)
+    exact = [c for c in cards if c["key"] == key or key in {normalise_name(s) for s in c["spellings"]}]
+    if exact:
+        return exact
+    found = []
+    for ed in [edition] if edition else [1, 2]:
+        pool = [c for c in cards if c["edition"] == ed]
+        best = process.extractOne(name, [c["name"] for c in pool], scorer=fuzz.WRatio, score_cutoff=80)
+        if best:
+            found.append(pool[best[2]])
+    return found
+
+
+def suggestions(db: Any, name: str, edition: int | None) -> list[str]:
+    cards = _cards(db, edition)
+    return [m[0] for m in process.extract(name, [c["name"] for c in cards], scorer=fuzz.WRatio, limit=5)]
+
+
+def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
+    rows = list(
+        db.query(
+            "select c.id, c.kind, c.heading, c.text, c.citation, c.version, c.data, c.doc, l.reason "
+            "from links l join clauses c on c.id = l.src where l.dst = ? and l.type = 'mentions' order by c.doc, c.seq",
+            [card["id"]],
+        )
+    )
+    for row in rows:
+        row["data"] = json.loads(row["data"] or "{}")
+
+    def entry(row: dict[str, Any]) -> dict[str, Any]:
+        out = {"id": row["id"], "citation": row["citation"], "text": row["text"]}
+        if row["kind"] == "qa":
+            out["question"] = row["heading"]
+        if row["version"]:
+            out["version"] = row["version"]
+        return out
+
+    restricted = {fmt: [entry(r) for r in rows if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
+    changes = [entry(r) | {"list": r["data"].get("list")} for r in rows if r["kind"] == "list-change"]
+    banned = [entry(r) for r in rows if r["kind"] == "banned"]
+    status = {fmt: ("restricted" if restricted[fmt] else "not restricted") for fmt in FORMATS}
+    status["banned"] = "banned" if banned else "not banned"
+    printings = [f"{p['set']} {p['number']}" for p in db.query("select * from card_printings where card = ?", [card["id"]])]
+    return {
+        "id": card["id"],
+        "name": card["name"],
+        "edition": card["edition"],
+        "spellings": card["spellings"],
+        "printings": printings,
+        "status": status,
+        "errata": [entry(r) for r in rows if r["kind"] == "errata"],
+        "restricted": restricted,
+        "list_changes": changes,
+        "banned": banned,
+        "faq": [entry(r) for r in rows if r["kind"] == "qa"],
+        "rules": [entry(r) for r in rows if r["kind"] not in ("errata", "restricted", "list-change", "banned", "qa")],
+        "printed": _imported(db, card["edition"], card["key"]),
+    }
+
+
+def find(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    """Pages for the cards the corpus names; failing that, imported cards the corpus never mentions."""
+    found = [page(db, card) for card in _match(db, name, edition)]
+    if found or not db["imported_cards"].exists():
+        return found
+    for ed in [edition] if edition else [1, 2]:
+        pool = list(db.query("select distinct name, key from imported_cards where edition = ?", [ed]))
+        best = process.extractOne(name, [r["name"] for r in pool], scorer=fuzz.WRatio, score_cutoff=86)
+        if best:
+            row = pool[best[2]]
+            card = {"id": f"card:{ed}:imported", "name": row["name"], "edition": ed, "key": row["key"], "spellings": []}
+            found.append(page(db, card))
+    return found
+
+
+def render(p: dict[str, Any]) -> str:
+    lines = [f"{p['name']} — {ORDINAL[p['edition']]} edition  [{p['id']}]"]
+    if p["spellings"]:
+        lines.append(f"Also printed as: {', '.join(p['spellings'])}")
+    if p["printings"]:
+        lines.append(f"Cited printings: {', '.join(p['printings'])}")
+    lines.append(f"Status in the FAQ: joust {p['status']['joust']}, melee {p['status']['melee']}, {p['status']['banned']}")
+    if not (p["errata"] or p["faq"] or p["rules"] or any(p["restricted"].values()) or p["list_changes"]):
+        lines.append("The corpus says nothing else about this card (no errata, FAQ answer or rule names it).")
+    for item in p["printed"]:
+        lines.append(f"\nPrinted ({item['set']} {item['number']}, imported from {item['source']}):")
+        stats = [f"{k} {item[k]}" for k in ("type", "house", "cost", "strength", "icons", "traits", "keywords") if item.get(k)]
+        lines.append("  " + "; ".join(stats))
+        lines.append(f"  {item['text']}")
+
+    def section(title: str, entries: list[dict[str, Any]]) -> None:
+        if not entries:
+            return
+        lines.append(f"\n{title}:")
+        for e in entries:
+            lines.append(f"  {e['citation']}  [{e['id']}]")
+            if e.get("question"):
+                lines.append(f"    Q: {e['question']}")
+                lines.append(f"    A: {e['text']}")
+            else:
+                lines.append(f"    {e['text']}")
+
+    section("Errata (governs the printed text)", p["errata"])
+    section("Joust restricted list", p["restricted"]["joust"])
+    section("Melee restricted list", p["restricted"]["melee"])
+    section("List changes", p["list_changes"])
+    section("Banned list", p["banned"])
+    section("FAQ answers", p["faq"])
+    section("Other clauses that mention it", p["rules"])
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,179 @@
+"""The authority graph: supersession, restatements, references and cards on the real corpus."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+import yaml
+
+from judgekb import authority, cardpage
+from tests.conftest import CORPUS, ROOT, run_cli
+
+SHARED_CARDS = ROOT.parent / "shared" / "cards"
+
+
+@pytest.fixture(scope="session")
+def graph(db):
+    return authority.load(db)
+
+
+def test_no_supersession_cycles(graph):
+    assert authority.supersession_cycles(graph) == []
+    assert nx.is_directed_acyclic_graph(authority.governance(graph))
+
+
+def test_no_dangling_links(db):
+    nodes = {r["id"] for r in db.query("select id from clauses")}
+    nodes |= {r["id"] for r in db.query("select id from cards")}
+    nodes |= {r["id"] for r in db.query("select id from absent_documents")}
+    for row in db.query("select src, dst, type from links"):
+        assert row["src"] in nodes, row
+        assert row["dst"] in nodes, row
+    types = {r["type"] for r in db.query("select distinct type from links")}
+    assert types == {"supersedes", "clarifies", "cites", "mentions", "restates", "same-topic"}
+
+
+def test_every_errata_entry_is_linked_to_its_card(db):
+    for row in db.query("select id, data from clauses where kind = 'errata'"):
+        targets = [r["dst"] for r in db.query("select dst from links where src = ? and type = 'supersedes'", [row["id"]])]
+        names = json.loads(row["data"]).get("cards") or [[json.loads(row["data"])["card"], None]]
+        assert len(targets) == len(names) and all(t.startswith("card:") for t in targets), row["id"]
+
+
+def test_every_explicit_reference_is_resolved_or_points_outside_the_corpus(db):
+    detect = [re.compile(p) for p in yaml.safe_load((CORPUS / "references.yaml").read_text(encoding="utf-8"))["detect"]]
+    resolved: dict[str, list[str]] = {}
+    for ref in db.query("select clause, text, target from refs"):
+        assert ref["target"].startswith("absent:") or list(db.query("select 1 from clauses where id = ?", [ref["target"]]))
+        resolved.setdefault(ref["clause"], []).append(ref["text"])
+    unresolved = []
+    for row in db.query("select id, heading, text from clauses"):
+        for pattern in detect:
+            for m in pattern.finditer(f"{row['heading']}\n{row['text']}"):
+                if not any(m.group(0) in text or text in m.group(0) for text in resolved.get(row["id"], [])):
+                    unresolved.append((row["id"], m.group(0)))
+    assert unresolved == []
+
+
+def test_rules_of_play_duplicates_are_governed_by_the_faq_and_the_page_19_errata(graph, db):
+    results = authority.governing(graph, "agot1-rules/duplicates")
+    assert {r["id"] for r in results} == {"agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"}
+    for result in results:
+        assert result["chain"] and all(step["reason"] for step in result["chain"])
+        assert result["chain"][0]["rule"] == "faq-over-rulebook-1"
+    assert authority.governed_by(graph, "agot1-faq/3.30") is None
+    # the unofficial summary's duplicates section restates the rulebook, so the same texts govern it
+    summary = {r["id"] for r in authority.governing(graph, "agot1-summary/duplicates")}
+    assert summary == {"agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"}
+
+
+def test_governing_command_prints_the_governing_text_and_reasons(db_path):
+    result = run_cli("governing", "agot1-rules/duplicates", db=db_path)
+    assert result.returncode == 0, result.stderr
+    assert "§4.2 Duplicates" in result.stdout and "Rulebook errata: Core Set Rulebook Page 19" in result.stdout
+    assert "is superseded by agot1-faq/4.2" in result.stdout and "precedence (faq-over-rulebook-1)" in result.stdout
+    shown = json.loads(run_cli("show", "agot1-rules/duplicates", "--json", db=db_path).stdout)
+    assert shown["governed_by"] == ["agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"]
+    assert {"type": "supersedes", "direction": "in", "id": "agot1-faq/4.2"}.items() <= next(
+        link for link in shown["links"] if link["id"] == "agot1-faq/4.2" and link["type"] == "supersedes"
+    ).items()
+    governs = json.loads(run_cli("show", "agot1-faq/3.30", "--json", db=db_path).stdout)
+    assert governs["governed_by"] is None
+
+
+def test_precedence_is_data_not_code():
+    for module in ("authority.py", "links.py", "cardpage.py"):
+        source = (ROOT / "judgekb" / module).read_text(encoding="utf-8")
+        assert not re.search(r"agot[12]-(faq|rules|summary|web)", source), module
+
+
+def test_unofficial_texts_restate_official_clauses_and_keep_their_additions(db):
+    restates = list(db.query("select src, dst, score, data from links where type = 'restates'"))
+    sources = {r["src"] for r in restates}
+    summary = [r["id"] for r in db.query("select id from clauses where doc = 'agot1-summary'")]
+    web = [r["id"] for r in db.query("select id from clauses where doc = 'agot2-web'")]
+    assert len(sources & set(summary)) / len(summary) >= 0.95
+    assert len(sources & set(web)) / len(web) >= 0.85
+    assert ("agot1-summary/reference/deadly", "agot1-rules/deadly") in {(r["src"], r["dst"]) for r in restates}
+    assert all(r["score"] >= 60 for r in restates)
+    assert all(r["dst"].startswith(("agot1-rules", "agot1-faq", "agot2-faq")) for r in restates)
+    additions = [a for r in restates for a in json.loads(r["data"]).get("additions", [])]
+    assert any(a.startswith("Related:") or "Tears of Lys" in a for a in additions)
+    assert any("Oldtown Scholar" in a for a in additions)
+    assert all(json.loads(r["data"])["unofficial"] for r in restates)
+
+
+def test_same_topic_links_join_the_editions(db):
+    pairs = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'same-topic'")}
+    assert ("agot1-faq/2.7", "agot2-faq/1.1") in pairs and ("agot2-faq/1.1", "agot1-faq/2.7") in pairs
+    assert ("agot1-faq/4.2", "agot2-faq/1.2") in pairs
+    assert ("agot1-faq/3.29", "agot2-faq/1.3") in pairs
+
+
+def test_card_table_normalises_sets_and_spellings(db):
+    printings = {(r["card"], r["set"], r["number"]) for r in db.query("select * from card_printings")}
+    assert ("card:1:val", "Defenders of the North", "F117") in printings
+    assert ("card:1:cersei-lannister", "Core Set", "L39") in printings
+    assert ("card:2:catelyn-stark", "Core Set", "143") in printings
+    assert ("card:2:hot-pie", "Westeros", "57") in printings
+    spellings = json.loads(next(db.query("select spellings from cards where id = 'card:1:randyll-tarly'"))["spellings"])
+    assert spellings == ["Randyl Tarly"]
+    # an example player's name is not part of the card title
+    assert list(db.query("select 1 from cards where id = 'card:1:house-tully-recruiter'"))
+
+
+def test_card_val_first_edition(db):
+    [page] = cardpage.find(db, "Val", 1)
+    assert page["errata"][0]["id"] == "agot1-faq/errata/val-dotn-f117" and page["errata"][0]["version"] == "4.2"
+    assert page["status"] == {"joust": "restricted", "melee": "restricted", "banned": "not banned"}
+    assert [e["id"] for e in page["restricted"]["joust"]] == ["agot1-faq/restricted/joust/val-dotn-f117"]
+    assert "agot1-faq/qa/val-timing" in [e["id"] for e in page["faq"]]
+
+
+def test_card_command_catelyn_second_edition(db_path):
+    result = run_cli("card", "Catelyn Stark", "--edition", "2", db=db_path)
+    assert result.returncode == 0, result.stderr
+    assert "Which abilities does Catelyn Stark (Core, 143) prevent an opponent from using?" in result.stdout
+    assert "triggered card abilities that he or she would initiate" in result.stdout
+    data = json.loads(run_cli("card", "catelyn stark", "--edition", "2", "--json", db=db_path).stdout)
+    assert data["faq"][0]["id"].startswith("agot2-faq/qa/which-abilities-does-catelyn-stark")
+    missing = run_cli("card", "Zzyzx Qwerty", db=db_path)
+    assert missing.returncode == 2 and "no card matching" in missing.stderr
+
+
+def test_changes_since_a_version(db_path):
+    result = run_cli("changes", "agot1-faq", "--since", "v5.4", db=db_path)
+    ids = [line.split("\t")[2] for line in result.stdout.splitlines()]
+    assert "agot1-faq/errata/naval-escort-dotn-f48" in ids
+    assert "agot1-faq/list-changes/joust/a-game-of-cyvasse-ator-f57" in ids
+    assert "agot1-faq/errata/unburnt-qod-f1" not in ids  # v5.4 itself is not after v5.4
+    banned = run_cli("changes", "agot1-faq", "--since", "4.0", "--json", db=db_path)
+    assert "agot1-faq/list-changes/banned/jaqen-hghar-acoa-f43" in [r["id"] for r in json.loads(banned.stdout)]
+    bad = run_cli("changes", "agot1-faq", "--since", "latest", db=db_path)
+    assert bad.returncode == 2 and "--since" in bad.stderr
+
+
+def test_import_cards_from_both_public_formats_survives_rebuild(tmp_path: Path, corpus_copy: Path):
+    assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
+    db = tmp_path / "kb.sqlite"
+    one = run_cli("import-cards", str(SHARED_CARDS / "agot1" / "agot1.json"), db=db, corpus=corpus_copy)
+    assert one.returncode == 0 and "imported 1988 cards (edition 1)" in one.stdout
+    two = run_cli("import-cards", str(SHARED_CARDS / "agot2-throneteki"), db=db, corpus=corpus_copy)
+    assert two.returncode == 0 and "(edition 2)" in two.stdout
+    page = run_cli("card", "Val", "--edition", "1", db=db, corpus=corpus_copy).stdout
+    assert "Any Phase: Reveal and draw the top card of your deck." in page  # printed text beside the errata
+    assert "A player who has reached his or her draw cap" in page
+    # a rebuild (the corpus changed) keeps the import
+    (corpus_copy / "sets.yaml").write_text((corpus_copy / "sets.yaml").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = run_cli("card", "Catelyn Stark", "--edition", "2", "--json", db=db, corpus=corpus_copy)
+    assert "built" in again.stderr
+    assert json.loads(again.stdout)["printed"][0]["traits"] == "House Tully, Lady, The Seven"
+    bad = run_cli("import-cards", str(tmp_path / "nothing.json"), db=db, corpus=corpus_copy)
+    assert bad.returncode == 2 and "no such file" in bad.stderr
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    broken = run_cli("import-cards", str(tmp_path / "broken.json"), db=db, corpus=corpus_copy)
+    assert broken.returncode == 2 and "broken.json" in broken.stderr and "Traceback" not in broken.stderr
