@@ -107,9 +107,7 @@ def _json_row(row: dict[str, Any]) -> dict[str, Any]:
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
     """Print a clause: citation line, text and its document's authority."""
-    from judgekb import store
-
-    from judgekb import authority
+    from judgekb import authority, store
 
     db, row = _lookup(obj, clause_id)
     doc = store.document(db, row["doc"])
@@ -294,7 +292,7 @@ def import_cards(obj: Context, path: Path) -> None:
     from judgekb import cardimport
     from judgekb.yamlio import DataError
 
-    db = obj.db()
+    obj.db()  # build first, so the import lands in a database built from this corpus
     try:
         rows = cardimport.read(path)
     except DataError as exc:

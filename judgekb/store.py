@@ -22,8 +22,8 @@ from typing import Any
 
 import sqlite_utils
 
-from judgekb import citation as cite
 from judgekb import cardimport, links
+from judgekb import citation as cite
 from judgekb.sources import corpus_fingerprint, default_corpus, load_documents, parse_document
 from judgekb.yamlio import DataError
 
