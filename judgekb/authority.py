@@ -18,15 +18,26 @@ GOVERNANCE = {"supersedes": "reverse", "restates": "forward"}
 
 def load(db: Any) -> nx.MultiDiGraph:
     """The whole link graph from the database."""
+    return from_rows(
+        db.query("select id, doc, kind, heading from clauses"),
+        db.query("select id, name, edition from cards"),
+        db.query("select id, title from absent_documents"),
+        db.query("select * from links"),
+    )
+
+
+def from_rows(clauses: Any, cards: Any, absent: Any, links: Any) -> nx.MultiDiGraph:
+    """The link graph from rows (as stored, or as the build is about to store them)."""
     graph = nx.MultiDiGraph()
-    for row in db.query("select id, doc, kind, heading from clauses"):
+    for row in clauses:
         graph.add_node(row["id"], node="clause", doc=row["doc"], kind=row["kind"], heading=row["heading"])
-    for row in db.query("select id, name, edition from cards"):
+    for row in cards:
         graph.add_node(row["id"], node="card", heading=row["name"], edition=row["edition"])
-    for row in db.query("select id, title from absent_documents"):
+    for row in absent:
         graph.add_node(row["id"], node="absent", heading=row["title"])
-    for row in db.query("select * from links"):
-        data = json.loads(row.get("data") or "{}")
+    for row in links:
+        data = row.get("data") or {}
+        data = json.loads(data) if isinstance(data, str) else data
         graph.add_edge(
             row["src"],
             row["dst"],
@@ -38,6 +49,20 @@ def load(db: Any) -> nx.MultiDiGraph:
             data=data,
         )
     return graph
+
+
+def all_governors(graph: nx.MultiDiGraph) -> list[dict[str, str]]:
+    """For every clause that something else governs: its governors and how (superseded / restates)."""
+    gov = governance(graph)
+    rows = []
+    for node, attrs in gov.nodes(data=True):
+        if attrs.get("node") != "clause" or gov.out_degree(node) == 0:
+            continue
+        for result in governing(graph, node, gov):
+            if result["id"] != node and gov.nodes[result["id"]].get("node") == "clause":
+                first = result["chain"][0]["type"]
+                rows.append({"clause": node, "governor": result["id"], "relation": "superseded" if first == "supersedes" else "restates"})
+    return rows
 
 
 def governance(graph: nx.MultiDiGraph) -> nx.DiGraph:
@@ -53,12 +78,12 @@ def governance(graph: nx.MultiDiGraph) -> nx.DiGraph:
     return out
 
 
-def governing(graph: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
+def governing(graph: nx.MultiDiGraph, node: str, gov: nx.DiGraph | None = None) -> list[dict[str, Any]]:
     """The texts that govern ``node``, each with the chain of links that leads to it.
 
     Returns ``[{"id": node, "chain": []}]`` when nothing replaces the node itself.
     """
-    gov = governance(graph)
+    gov = governance(graph) if gov is None else gov
     if node not in gov or gov.out_degree(node) == 0:
         return [{"id": node, "chain": []}]
     results = []

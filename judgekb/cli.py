@@ -57,6 +57,9 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
 @click.pass_context
 def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
     """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
+    # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
+    # insert; the command line never passes any, so keep a lookup's start-up fast.
+    sys.modules.setdefault("numpy", None)  # type: ignore[assignment]
     from judgekb.sources import default_corpus
     from judgekb.store import default_db
 
@@ -304,3 +307,45 @@ def import_cards(obj: Context, path: Path) -> None:
     cardimport.remember(obj.db_path, path)
     editions = sorted({r["edition"] for r in rows})
     click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {path}")
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("query", nargs=-1)
+@click.option("--edition", type=click.Choice(["1", "2"]), help="Only this edition's texts.")
+@click.option("--kind", "kinds", multiple=True, help="Only clauses of this kind (repeatable): section, errata, qa, …")
+@click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON list other tools read.")
+@click.pass_obj
+def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Look up the ruling for a few words, a card name or a plain question (typos are fine).
+
+    Exit status 2 for an empty query; a query with no words prints no results (status 0).
+    """
+    from judgekb import search as lookup
+    from judgekb.model import KINDS
+
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
+    index = lookup.Index(obj.db())
+    try:
+        hits, notes = lookup.results(index, " ".join(query), int(edition) if edition else None, list(kinds) or None, limit)
+    except lookup.QueryError as exc:
+        fail(str(exc))
+    for note in notes:
+        click.echo(f"judgekb: {note}", err=True)
+    if as_json:
+        click.echo(json.dumps(hits, ensure_ascii=False, indent=2))
+        return
+    if not hits:
+        click.echo("No results.")
+        return
+    for number, hit in enumerate(hits, 1):
+        click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
+        if hit["kind"] == "qa":
+            click.echo(f"   Q: {hit['heading']}")
+        click.echo(f"   {hit['snippet']}")
+        for folded in hit["folded"]:
+            how = "superseded by this" if folded["relation"] == "superseded" else "restated by"
+            click.echo(f"   ({how}: {folded['citation']}  [{folded['id']}])")
+        click.echo()

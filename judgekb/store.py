@@ -22,10 +22,7 @@ from typing import Any
 
 import sqlite_utils
 
-from judgekb import cardimport, links
-from judgekb import citation as cite
-from judgekb.sources import corpus_fingerprint, default_corpus, load_documents, parse_document
-from judgekb.yamlio import DataError
+from judgekb.sources import corpus_fingerprint, default_corpus
 
 SCHEMA_VERSION = "1"
 
@@ -41,6 +38,11 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
 
     Any error leaves an existing database untouched.  Returns counts for the report.
     """
+    from judgekb import cardimport, links
+    from judgekb import citation as cite
+    from judgekb.sources import load_documents, parse_document
+    from judgekb.yamlio import DataError
+
     started = time.perf_counter()
     docs = load_documents(corpus)
     parsed = {doc.id: parse_document(doc, corpus) for doc in docs}
@@ -77,7 +79,10 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
         db["clauses"].create_index(["doc", "seq"])
         db["spans"].create_index(["clause"])
         db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
-        _write_graph(db, links.build([c for cs in parsed.values() for c in cs], {d.id: d for d in docs}, corpus))
+        everything = [c for cs in parsed.values() for c in cs]
+        graph = links.build(everything, {d.id: d for d in docs}, corpus)
+        _write_graph(db, graph)
+        _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported = 0
         for source in cardimport.remembered(db_path) if imports is None else imports:
             if source.exists():  # an import the user made earlier survives rebuilds
@@ -122,6 +127,22 @@ def _write_graph(db: sqlite_utils.Database, graph: dict[str, list[dict[str, Any]
     db["links"].create_index(["src"])
     db["links"].create_index(["dst"])
     db["cards"].create_index(["key"])
+
+
+def _write_search_tables(
+    db: sqlite_utils.Database, clauses: list[Any], clause_rows: list[dict[str, Any]], graph: dict[str, list[dict[str, Any]]], corpus: Path
+) -> None:
+    """What lookup needs precomputed: the corpus vocabulary and who governs whom."""
+    from collections import Counter
+
+    from judgekb import authority
+    from judgekb.search import glossary_rows, words_of
+
+    vocab = Counter(w for c in clauses for w in words_of(f"{c.heading} {c.text}"))
+    db["glossary"].insert_all(glossary_rows(corpus))
+    db["vocab"].insert_all(({"word": w, "n": n} for w, n in vocab.items()), pk="word")
+    network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
+    db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
 
 
 def _fingerprint_of(db_path: Path) -> str | None:

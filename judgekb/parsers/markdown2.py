@@ -142,6 +142,7 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
                 [line_span(n)],
             )
             entry.data = card | ({"list": fmt} if removed else {"format": fmt, "faction": faction})
+            entry.heading = f"{'Removed from the ' if removed else ''}{fmt.title()} Restricted List: {card['card']}"
             if text.startswith("**"):
                 entry.version = "2.3"
             clauses.append(entry)

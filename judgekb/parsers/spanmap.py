@@ -132,6 +132,8 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
         if item.get("card") or item.get("cards"):
             names = [item["card"]] if item.get("card") else [c[0] for c in item["cards"]]
             heading = item.get("heading") or " / ".join(dict.fromkeys(names))
+            if item["kind"] == "restricted":  # the list is part of what the entry says
+                heading = f"{str(item['format']).title()} Restricted List: {heading}"
         if not heading:
             raise DataError(f"{label}: clause needs a heading or head spans")
         extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note") if k in item}
