@@ -349,3 +349,71 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             how = "superseded by this" if folded["relation"] == "superseded" else "restated by"
             click.echo(f"   ({how}: {folded['citation']}  [{folded['id']}])")
         click.echo()
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
+@click.option("--trace/--no-trace", "show_trace", default=None, help="Print every trace step (default: for one file).")
+@click.pass_obj
+def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None) -> None:
+    """Run scenario files (or folders of them): the ruling, a cited trace, and the expectations checked.
+
+    Exit status: 0 all expectations passed, 1 an expectation failed, 2 a scenario file is malformed.
+    """
+    from judgekb.engine import runner
+    from judgekb.scenario import load_scenario
+    from judgekb.yamlio import DataError
+
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(path.glob("*.yaml"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            fail(f"{path}: no such file or folder")
+    if not files:
+        fail("no scenario files found")
+    titles = runner.load_titles(obj.corpus)
+    show = show_trace if show_trace is not None else len(files) == 1
+    results, bad, failed = [], 0, 0
+    for file in files:
+        try:
+            ruling = runner.run(load_scenario(file), titles)
+        except DataError as exc:
+            bad += 1
+            click.echo(f"ERROR {exc}", err=True)
+            continue
+        failed += not ruling.passed
+        if as_json:
+            results.append(ruling.as_json())
+            continue
+        _print_ruling(ruling, show)
+    if as_json:
+        click.echo(json.dumps(results if len(files) > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
+    elif len(files) > 1:
+        click.echo(f"\n{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} malformed" if bad else ""))
+    if bad:
+        sys.exit(EXIT_BAD_INPUT)
+    if failed:
+        sys.exit(1)
+
+
+def _print_ruling(ruling: Any, show_trace: bool) -> None:
+    mark = "PASS" if ruling.passed else "FAIL"
+    click.echo(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}")
+    if show_trace or not ruling.passed:
+        click.echo("  Ruling:")
+        for line in ruling.summary() or ["(no challenge resolved)"]:
+            click.echo(f"    {line}")
+        click.echo("  Trace:")
+        for entry in ruling.trace.entries:
+            flag = {"refused": " [REFUSED]", "choice-needed": " [CHOICE NEEDED]"}.get(entry.outcome, "")
+            click.echo(f"    {entry.step:>2}. {entry.text}{flag}")
+            click.echo(f"        cites {', '.join(entry.clauses)}")
+        click.echo("  Expectations:")
+        for check in ruling.checks:
+            sign = "✓" if check["passed"] else "✗"
+            detail = "" if check["passed"] else f" (got {check['actual']!r})"
+            click.echo(f"    {sign} {check['expect']}: {check['expected']!r}{detail}")

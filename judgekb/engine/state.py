@@ -1,0 +1,189 @@
+"""The board as plain data: players, cards by zone, the challenge under way, lasting effects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CHALLENGE_TYPES = ("military", "intrigue", "power")
+ZONES = ("hand", "deck", "in_play", "discard", "dead", "shadows", "plot", "removed")
+CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
+KEYWORDS = (
+    "stealth",
+    "renown",
+    "deadly",
+    "intimidate",
+    "vigilant",
+    "vengeful",
+    "limited",
+    "no attachments",
+    "deathbound",
+    "stalwart",
+    "infamy",
+    "ambush",
+    "setup",
+)
+
+
+@dataclass
+class Plot:
+    name: str = "plot"
+    income: int = 0
+    initiative: int = 0
+    claim: int = 1
+
+
+@dataclass
+class Card:
+    key: str  # unique within a scenario: the name, or "Name#2" for a second copy
+    name: str
+    type: str
+    owner: str
+    controller: str
+    zone: str
+    strength: int = 0
+    icons: set[str] = field(default_factory=set)
+    traits: list[str] = field(default_factory=list)
+    crests: list[str] = field(default_factory=list)
+    keywords: set[str] = field(default_factory=set)
+    immune: set[str] = field(default_factory=set)  # "events", "character abilities", "triggered effects"…
+    cannot: set[str] = field(default_factory=set)  # "be killed", "be saved", "be discarded"…
+    unique: bool = False
+    cost: int = 0
+    house: str = "neutral"
+    kneeling: bool = False
+    power: int = 0
+    attached_to: str | None = None  # attachments and duplicates: the card they are on
+    duplicate: bool = False
+    restriction: str | None = None  # attachments: "opponent's character", "own character", "trait:Lord"…
+    income: int = 0
+    influence: int = 0
+    initiative: int = 0
+    gold_tokens: int = 0
+
+
+@dataclass
+class Player:
+    name: str
+    house: str
+    plot: Plot = field(default_factory=Plot)
+    gold: int = 0
+    power: int = 0  # power on the House card
+    title: str | None = None
+    limited_this_round: int = 0
+    extra_draws_this_round: int = 0
+    copies_this_phase: dict[str, int] = field(default_factory=dict)
+    challenges_this_round: list[str] = field(default_factory=list)
+    opposes_claimed_this_round: bool = False
+    redirect_used_this_round: bool = False
+
+
+@dataclass
+class Lasting:
+    """A lasting effect: summed with the others, expiring at ``until``."""
+
+    target: str
+    kind: str  # "str", "gain keyword", "lose keyword", "gain icon", "lose icon", "control"
+    value: Any
+    until: str  # "phase", "round", "challenge", "permanent"
+    source: str = ""
+    previous: str | None = None  # for control: who controlled it before
+
+
+@dataclass
+class Challenge:
+    type: str
+    attacker: str
+    defender: str  # the target: responsible for claim
+    attackers: list[str] = field(default_factory=list)
+    defenders: list[str] = field(default_factory=list)
+    stealth: dict[str, str] = field(default_factory=dict)  # attacker key -> bypassed character key
+    defending_player: str | None = None  # who declared defenders (a supporting player, or the target)
+    resolved: bool = False
+    ended: bool = False
+
+
+@dataclass
+class State:
+    players: dict[str, Player]
+    cards: dict[str, Card]
+    first_player: str
+    phase: str = "challenges"
+    round: int = 1
+    challenge: Challenge | None = None
+    effects: list[Lasting] = field(default_factory=list)
+    winner: str | None = None
+    results: list[dict[str, Any]] = field(default_factory=list)  # challenge results in order
+    facts: dict[str, Any] = field(default_factory=dict)  # initiative, dominance… for expectations
+    melee: bool = False
+    title_data: dict[str, dict[str, Any]] = field(default_factory=dict)  # corpus/titles.yaml
+
+    # ---------------------------------------------------------------- queries
+
+    def player_order(self) -> list[str]:
+        """Players clockwise from the first player (scenario order is seating order)."""
+        names = list(self.players)
+        start = names.index(self.first_player)
+        return names[start:] + names[:start]
+
+    def in_play(self, player: str | None = None, kind: str | None = None) -> list[Card]:
+        return [
+            c
+            for c in self.cards.values()
+            if c.zone == "in_play"
+            and c.attached_to is None
+            and (player is None or c.controller == player)
+            and (kind is None or c.type == kind)
+        ]
+
+    def zone(self, player: str, zone: str) -> list[Card]:
+        return [c for c in self.cards.values() if c.owner == player and c.zone == zone]
+
+    def attachments(self, card: Card) -> list[Card]:
+        return [c for c in self.cards.values() if c.attached_to == card.key and c.zone == "in_play"]
+
+    def keywords(self, card: Card) -> set[str]:
+        words = set(card.keywords)
+        for effect in self.effects:
+            if effect.target == card.key and effect.kind == "gain keyword":
+                words.add(effect.value)
+            if effect.target == card.key and effect.kind == "lose keyword":
+                words.discard(effect.value)
+        return words
+
+    def icons(self, card: Card) -> set[str]:
+        icons = set(card.icons)
+        net: dict[str, int] = {}
+        for effect in self.effects:
+            if effect.target == card.key and effect.kind in ("gain icon", "lose icon"):
+                net[effect.value] = net.get(effect.value, 0) + (1 if effect.kind == "gain icon" else -1)
+        for icon, change in net.items():  # lasting effects are summed; at most one icon of a kind
+            if change > 0:
+                icons.add(icon)
+            elif change < 0:
+                icons.discard(icon)
+        return icons
+
+    def strength(self, card: Card) -> int:
+        """Printed STR plus every lasting modifier, floored at 0."""
+        total = card.strength + sum(e.value for e in self.effects if e.target == card.key and e.kind == "str")
+        return max(0, total)
+
+    def total_power(self, player: str) -> int:
+        """Power toward victory: the House card plus power on cards the player controls in play."""
+        on_cards = sum(
+            c.power
+            for c in self.cards.values()
+            if c.zone == "in_play"
+            and c.controller == player
+            and c.type in ("character", "location", "attachment")
+            and (c.type == "character" or "infamy" in self.keywords(c))
+        )
+        return self.players[player].power + on_cards
+
+    def claimed_power(self, player: str) -> int:
+        """Power on the House and on characters (the initiative tie-break)."""
+        return self.players[player].power + sum(c.power for c in self.in_play(player, "character"))
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.players if p != player]
