@@ -52,6 +52,7 @@ CARD_FIELDS = {
     "initiative",
     "immune",
     "owner",
+    "controller",
     "gold",
 }
 ICON_ALIASES = {"mil": "military", "int": "intrigue", "pow": "power", "military": "military", "intrigue": "intrigue", "power": "power"}
@@ -128,12 +129,15 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         if field_name in spec and not isinstance(spec[field_name], int):
             raise DataError(f"{at}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")
     real_owner = str(spec.get("owner") or owner)
+    # top-level cards are controlled by the player whose zone lists them; attachments by whoever
+    # played them (their owner) unless the scenario says otherwise
+    controlled_by = str(spec.get("controller") or controller or real_owner)
     card = Card(
         key=key,
         name=str(spec["name"]),
         type=kind,
         owner=real_owner,
-        controller=controller or owner,
+        controller=controlled_by,
         zone=zone,
         strength=int(spec.get("str", 0)),
         icons=icons,
@@ -154,7 +158,7 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     )
     cards[key] = card
     for attachment in spec.get("attachments") or []:
-        child = _card(path, attachment, owner, zone, cards, controller=None)
+        child = _card(path, attachment, owner, zone, cards)
         if child.type != "attachment":
             raise DataError(f"{where(path, attachment)}: attachments must have type: attachment")
         child.attached_to = card.key
@@ -204,6 +208,9 @@ def load_scenario(path: Path) -> Scenario:
                 card = _card(path, card_spec, name, zone, cards, controller=name)
                 if card.owner not in players:
                     raise DataError(f"{where(path, card_spec)}: field 'owner': unknown player '{card.owner}'")
+    for card in cards.values():
+        if card.owner not in players or card.controller not in players:
+            raise DataError(f"{path}: card '{card.key}' names an unknown owner or controller")
     for card in cards.values():  # attachments and duplicates sit in their host's zone
         if card.attached_to:
             card.zone = cards[card.attached_to].zone

@@ -85,9 +85,12 @@ def run(scenario: Scenario, title_data: dict[str, dict[str, Any]]) -> Ruling:
     for number, step in enumerate(scenario.steps, 1):
         trace.step = number
         verb = next(k for k in step if k != "__line__")
+        before, logged = copy.deepcopy(state), len(trace.entries)
         try:
             apply(state, trace, verb, step[verb], scenario, step)
-        except IllegalStep as exc:
+        except IllegalStep as exc:  # a refused step changes nothing: restore the board, keep the reason
+            state = before
+            del trace.entries[logged:]
             trace.add(exc.rule_id, f"illegal: {exc.reason}", "refused", line=step.get("__line__"))
     ruling = Ruling(scenario, trace, state)
     ruling.checks = check(scenario, ruling)
@@ -212,18 +215,20 @@ def effect(state: State, trace: Trace, args: dict[str, Any], path: Path) -> None
         if player != "__line__":
             state.players[player].gold = max(0, state.players[player].gold + int(amount))
             trace.add("phase.income", f"{player}'s gold pool changes by {int(amount):+d} → {state.players[player].gold}")
-    for player, amount in (args.get("power") or {}).items():
-        if player != "__line__":
-            challenges.give_power(state, trace, player, int(amount), args.get("infamy"))
-            trace.add("victory", f"{player} claims {int(amount)} power")
-            state.facts["victory_choice"] = args.get("victory_choice")
-            victory.check(state, trace)
+    gains = [(p, int(a)) for p, a in (args.get("power") or {}).items() if p != "__line__"]
+    for player, amount in gains:  # all at once, then one victory check: reaching 15 together is simultaneous
+        challenges.give_power(state, trace, player, amount, args.get("infamy"))
+        trace.add("victory", f"{player} claims {amount} power")
+    if gains:
+        state.facts["victory_choice"] = args.get("victory_choice")
+        victory.check(state, trace)
 
 
 # ---------------------------------------------------------------- expectations
 
 
 def check(scenario: Scenario, ruling: Ruling) -> list[dict[str, Any]]:
+    """Compare what the judge expects with the final board; one record per expectation."""
     state, expect = ruling.state, scenario.expect
     out: list[dict[str, Any]] = []
 
@@ -241,7 +246,7 @@ def check(scenario: Scenario, ruling: Ruling) -> list[dict[str, Any]]:
     zone_words = {"play": "in_play", "in play": "in_play"}
     for key, zone in _pairs(expect.get("zones")):
         card = state.cards[key]
-        actual = "duplicate" if card.duplicate else "attached" if card.attached_to and zone == "attached" else card.zone
+        actual = "duplicate" if card.duplicate else card.zone
         record(f"zones.{key}", zone_words.get(zone, zone), actual)
     for player, value in _pairs(expect.get("power")):
         record(f"power.{player}", value, state.total_power(player))
