@@ -59,8 +59,15 @@ class Trace:
     entries: list[Entry] = field(default_factory=list)
     step: int = 0
 
-    def add(self, rule_id: str, text: str, outcome: str = "applied", **data: Any) -> Entry:
-        entry = Entry(self.step, rule_id, text, RULES[rule_id].clauses, outcome, data)
+    def add(self, rule_id: str, text: str, outcome: str = "applied", cite: list[str] | None = None, **data: Any) -> Entry:
+        """Record a step; ``cite`` narrows the rule's clauses to those that apply here."""
+        clauses = RULES[rule_id].clauses
+        if cite:
+            unknown = set(cite) - set(clauses)
+            if unknown:
+                raise ValueError(f"rule '{rule_id}' does not register {sorted(unknown)}")
+            clauses = tuple(cite)
+        entry = Entry(self.step, rule_id, text, clauses, outcome, data)
         self.entries.append(entry)
         return entry
 

@@ -99,6 +99,7 @@ class Challenge:
     defenders: list[str] = field(default_factory=list)
     stealth: dict[str, str] = field(default_factory=dict)  # attacker key -> bypassed character key
     defending_player: str | None = None  # who declared defenders (a supporting player, or the target)
+    kingsguard: str | None = None  # the Lord Commander who redirected this challenge against himself
     resolved: bool = False
     ended: bool = False
 
@@ -184,6 +185,14 @@ class State:
     def claimed_power(self, player: str) -> int:
         """Power on the House and on characters (the initiative tie-break)."""
         return self.players[player].power + sum(c.power for c in self.in_play(player, "character"))
+
+    def ledger(self, from_pool: int = 0, to_pool: int = 0) -> None:
+        """Count power taken from / returned to the power pool (checked by the engine bench)."""
+        self.facts["from_pool"] = self.facts.get("from_pool", 0) + from_pool
+        self.facts["to_pool"] = self.facts.get("to_pool", 0) + to_pool
+
+    def power_in_game(self) -> int:
+        return sum(p.power for p in self.players.values()) + sum(c.power for c in self.cards.values())
 
     def opponents(self, player: str) -> list[str]:
         return [p for p in self.players if p != player]

@@ -41,7 +41,10 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
     challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
     state.challenge = challenge
     state.facts.pop("no_defenders_declared", None)
-    trace.add("challenge.declare", f"{attacker} initiates a {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack")
+    article = "an" if kind[0] in "aeiou" else "a"
+    trace.add(
+        "challenge.declare", f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack"
+    )
     return challenge
 
 
@@ -296,6 +299,8 @@ def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int,
 def give_power(state: State, trace: Trace, player: str, amount: int, infamy: str | None, moving: bool = False) -> None:
     if amount <= 0:
         return
+    if not moving:
+        state.ledger(from_pool=amount)
     if infamy:
         card = state.cards[infamy]
         if "infamy" not in state.keywords(card) or card.controller != player or card.zone != "in_play":
@@ -312,6 +317,7 @@ def renown(state: State, trace: Trace, winner: str, side: list[str]) -> None:
         card = state.cards[key]
         if "renown" in state.keywords(card) and card.controller == winner and card.zone == "in_play":
             card.power += 1
+            state.ledger(from_pool=1)
             trace.add("keyword.renown", f"{key} (Renown) claims 1 power")
 
 

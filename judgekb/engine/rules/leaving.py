@@ -61,6 +61,7 @@ def leave_play(state: State, trace: Trace, card: Card, how: str) -> None:
         attached.duplicate = False
     lost = card.power
     card.power = 0
+    state.ledger(to_pool=lost)
     card.kneeling = False
     controller = card.controller
     card.zone = destination

@@ -87,6 +87,7 @@ def opposes(state: State, trace: Trace, winner: str, loser: str | None) -> None:
             return
         player.opposes_claimed_this_round = True
         player.power += 1
+        state.ledger(from_pool=1)
         trace.add(
             "title.opposes", f"{winner}'s {player.title} opposes {state.players[loser].title}: {winner} claims 1 power for his or her House"
         )
@@ -126,7 +127,11 @@ def redirect(state: State, trace: Trace, player: str, to: str | None) -> None:
             and not (_title(state, challenge.attacker).get("supports") == state.players[p].title)
         ]
         if not legal:
-            trace.add("title.redirect", "there is no other legal target: the attack goes through against the original target")
+            trace.add(
+                "title.redirect",
+                "there is no other legal target: the attack goes through against the original target",
+                cite=[data["clause"]],
+            )
             holder.redirect_used_this_round = True
             return
         new_target = to or ""
@@ -134,13 +139,14 @@ def redirect(state: State, trace: Trace, player: str, to: str | None) -> None:
             raise IllegalStep("title.redirect", f"{challenge.attacker} must choose a new legal target among {', '.join(legal)}")
     holder.redirect_used_this_round = True
     state.facts.pop("no_defenders_declared", None)
-    state.facts.setdefault("kingsguard", {})[id(challenge)] = player if data["redirect"] == "undefended-to-self" else None
+    challenge.kingsguard = player if data["redirect"] == "undefended-to-self" else None
     old = challenge.defender
     challenge.defender = new_target
     challenge.stealth = {}
     trace.add(
         "title.redirect",
         f"{player} uses the {holder.title} to redirect the challenge from {old} to {new_target}; the attackers now attack {new_target}",
+        cite=[data["clause"]] + (["agot1-faq/errata/lord-commander-of-the-kingsguard-titles"] if challenge.kingsguard else []),
     )
 
 
@@ -150,8 +156,12 @@ def claim_target(state: State, trace: Trace, challenge: Challenge) -> str:
 
 
 def kingsguard_win(state: State, trace: Trace, winner: str, loser: str | None, challenge: Challenge) -> None:
-    if state.facts.get("kingsguard", {}).get(id(challenge)) == winner and loser:
+    if challenge.kingsguard == winner and loser:
         moved = min(1, state.players[loser].power)
         state.players[loser].power -= moved
         state.players[winner].power += moved
-        trace.add("title.redirect", f"{winner} won the redirected challenge: {moved} power moves from {loser}'s House to {winner}'s")
+        trace.add(
+            "title.redirect",
+            f"{winner} won the redirected challenge: {moved} power moves from {loser}'s House to {winner}'s",
+            cite=["agot1-rules/lord-commander-of-the-kingsguard"],
+        )

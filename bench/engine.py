@@ -1,0 +1,196 @@
+"""Engine benchmark: the scenario library, then random legal challenges, with invariants on every run.
+
+    python bench/engine.py [--challenges 10000] [--seed 7]
+
+Invariants checked after every scenario and every generated challenge:
+  * power moves only between the power pool and cards (House cards included): the power in the
+    game equals the starting power plus what was claimed from the pool minus what returned to it;
+  * no card is in two places: every card has one zone, attached cards sit on a card in play,
+    and no character both attacks and defends;
+  * STR is never negative.
+Prints scenarios per second and challenges per second; the baseline in the same run is the cost
+of copying the board alone (what every step pays to make refusals side-effect free).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judgekb.engine import runner  # noqa: E402
+from judgekb.engine.registry import IllegalStep, Trace  # noqa: E402
+from judgekb.engine.rules import challenges  # noqa: E402
+from judgekb.engine.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
+from judgekb.scenario import load_scenario  # noqa: E402
+from judgekb.sources import default_corpus  # noqa: E402
+
+KEYWORDS = ["stealth", "renown", "deadly", "intimidate", "vigilant", "vengeful", "stalwart", "deathbound", "infamy"]
+
+
+def check_invariants(state: State, start_power: int) -> list[str]:
+    problems = []
+    expected = start_power + state.facts.get("from_pool", 0) - state.facts.get("to_pool", 0)
+    if state.power_in_game() != expected:
+        problems.append(f"power in game {state.power_in_game()} != start {start_power} + claimed - returned = {expected}")
+    for card in state.cards.values():
+        if card.zone not in ZONES:
+            problems.append(f"{card.key} is in an unknown zone {card.zone!r}")
+        if card.attached_to:
+            host = state.cards.get(card.attached_to)
+            if host is None or host.zone != "in_play" or card.zone != "in_play":
+                problems.append(f"{card.key} is attached to {card.attached_to}, which is not in play with it")
+        if state.strength(card) < 0:
+            problems.append(f"{card.key} has negative STR")
+        if card.power < 0:
+            problems.append(f"{card.key} has negative power")
+    for player in state.players.values():
+        if player.power < 0:
+            problems.append(f"{player.name}'s House has negative power")
+    challenge = state.challenge
+    if challenge and set(challenge.attackers) & set(challenge.defenders):
+        problems.append("a character both attacks and defends")
+    return problems
+
+
+def random_board(rng: random.Random) -> State:
+    players = {
+        name: Player(
+            name,
+            house,
+            Plot(income=rng.randint(3, 6), initiative=rng.randint(0, 3), claim=rng.randint(1, 3)),
+            gold=rng.randint(0, 5),
+            power=rng.randint(0, 8),
+        )
+        for name, house in (("Attacker", "Lannister"), ("Defender", "Stark"))
+    }
+    cards: dict[str, Card] = {}
+    for owner in players:
+        for index in range(rng.randint(1, 6)):
+            key = f"{owner[0]}{index}"
+            icons = {t for t in CHALLENGE_TYPES if rng.random() < 0.55} or {rng.choice(CHALLENGE_TYPES)}
+            cards[key] = Card(
+                key,
+                key,
+                "character",
+                owner,
+                owner,
+                "in_play",
+                strength=rng.randint(0, 6),
+                icons=icons,
+                keywords={k for k in KEYWORDS if rng.random() < 0.12},
+                kneeling=rng.random() < 0.2,
+                power=rng.randint(0, 2),
+            )
+        for index in range(rng.randint(0, 4)):
+            key = f"{owner[0]}h{index}"
+            cards[key] = Card(key, key, "event", owner, owner, "hand")
+        for index in range(3):
+            key = f"{owner[0]}d{index}"
+            cards[key] = Card(key, key, "character", owner, owner, "deck")
+    return State(players=players, cards=cards, first_player="Attacker")
+
+
+def random_challenge(rng: random.Random, state: State, trace: Trace) -> bool:
+    kind = rng.choice(CHALLENGE_TYPES)
+    ready = [c.key for c in state.in_play("Attacker", "character") if not c.kneeling and kind in state.icons(c)]
+    if not ready:
+        return False
+    attackers = rng.sample(ready, rng.randint(1, len(ready)))
+    challenges.declare(state, trace, "Attacker", kind, "Defender", attackers)
+    targets = [c.key for c in state.in_play("Defender", "character") if "stealth" not in state.keywords(c)]
+    choices = {a: rng.choice(targets) for a in attackers if "stealth" in state.keywords(state.cards[a]) and targets and rng.random() < 0.7}
+    if choices:
+        challenges.stealth(state, trace, choices)
+    able = [
+        c.key
+        for c in state.in_play("Defender", "character")
+        if not c.kneeling and kind in state.icons(c) and c.key not in state.challenge.stealth.values()
+    ]
+    challenges.defend(state, trace, "Defender", rng.sample(able, rng.randint(0, len(able))) if able else [])
+    claim = state.players["Attacker"].plot.claim
+    characters = [c.key for c in state.in_play("Defender", "character")]
+    hand = [c.key for c in state.zone("Defender", "hand")]
+    defenders = list(state.challenge.defenders)
+    claimed = rng.sample(characters, min(claim, len(characters))) if kind == "military" else rng.sample(hand, min(claim, len(hand)))
+    challenges.resolve(
+        state,
+        trace,
+        {
+            "claim": claimed,
+            "discard": rng.sample(hand, min(claim, len(hand))),
+            "deadly": next((d for d in defenders if d not in claimed), None),
+        },
+    )
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--challenges", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    titles = runner.load_titles(default_corpus())
+    files = sorted((ROOT / "scenarios").glob("*.yaml"))
+    scenarios = [load_scenario(f) for f in files]
+
+    violations = 0
+    timings = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for scenario in scenarios:
+            ruling = runner.run(scenario, titles)
+            violations += len(check_invariants(ruling.state, scenario.state.power_in_game()))
+        timings.append(time.perf_counter() - start)
+    per_second = len(scenarios) / statistics.median(timings)
+    passed = sum(runner.run(s, titles).passed for s in scenarios)
+    print(
+        f"scenario library: {len(scenarios)} scenarios, {passed} passed; {per_second:,.0f} scenarios/s "
+        f"(median of 5 passes); invariant violations: {violations}"
+    )
+
+    rng = random.Random(args.seed)
+    done = refused = 0
+    problems: list[str] = []
+    copy_time = 0.0
+    copies = 0
+    start = time.perf_counter()
+    while done < args.challenges:
+        state = random_board(rng)
+        trace = Trace()
+        power = state.power_in_game()
+        if copies < 1000:  # baseline: the per-step board copy the runner pays so refusals change nothing
+            c0 = time.perf_counter()
+            copy.deepcopy(state)
+            copy_time += time.perf_counter() - c0
+            copies += 1
+        try:
+            if not random_challenge(rng, state, trace):
+                continue
+        except IllegalStep as exc:  # a generated step the rules refuse (e.g. a claim choice the rules forbid)
+            refused += 1
+            problems.append(f"generated illegal step: {exc.reason}")
+        done += 1
+        for problem in check_invariants(state, power):
+            problems.append(problem)
+    elapsed = time.perf_counter() - start
+    print(
+        f"random challenges: {done:,} in {elapsed:.2f} s = {done / elapsed:,.0f} challenges/s; "
+        f"baseline, copying a board alone: {copies / copy_time:,.0f} copies/s; refused by the rules: {refused}"
+    )
+    print(f"invariant violations: {len(problems)}")
+    for problem in problems[:10]:
+        print(f"  {problem}")
+    if violations or problems:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""The rules engine on the scenario library: rulings, cited traces, refusals and bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judgekb.engine import runner
+from judgekb.engine.registry import RULES
+from judgekb.scenario import load_scenario
+from judgekb.sources import default_corpus
+from tests.conftest import ROOT, run_cli
+
+SCENARIOS = ROOT / "scenarios"
+TITLES = runner.load_titles(default_corpus())
+
+
+def test_every_rule_cites_clauses_that_exist(db):
+    ids = {r["id"] for r in db.query("select id from clauses")}
+    assert len(RULES) >= 40
+    for rule in RULES.values():
+        assert rule.clauses, rule.id
+        missing = [c for c in rule.clauses if c not in ids]
+        assert not missing, f"rule {rule.id} cites clauses missing from the knowledge base: {missing}"
+
+
+def test_the_library_is_large_and_has_the_worked_examples():
+    files = sorted(SCENARIOS.glob("*.yaml"))
+    assert len(files) >= 40
+    titles = " ".join(load_scenario(f).title for f in files)
+    for example in ("Darrell", "at your command", "Heavy Taxes", "Motley", "supporting-title"):
+        assert example.lower() in titles.lower(), example
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_scenario_passes_and_every_trace_step_cites(path: Path, db):
+    ruling = runner.run(load_scenario(path), TITLES)
+    failed = [c for c in ruling.checks if not c["passed"]]
+    assert not failed, failed
+    assert ruling.checks, "a scenario states what it expects"
+    ids = {r["id"] for r in db.query("select id from clauses")}
+    for entry in ruling.trace.entries:
+        assert entry.clauses and set(entry.clauses) <= ids, entry
+
+
+def test_run_command_over_the_library(db_path):
+    result = run_cli("run", "scenarios/", db=db_path)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    assert result.stdout.strip().endswith(f"{len(list(SCENARIOS.glob('*.yaml')))} passed, 0 failed")
+
+
+def test_an_illegal_step_is_explained_with_a_citation(db_path):
+    result = run_cli("run", "scenarios/009-stealth-bypassed-defender-is-illegal.yaml", db=db_path)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    refused = next(i for i, line in enumerate(lines) if "[REFUSED]" in line)
+    assert "bypassed by stealth and may not defend" in lines[refused]
+    assert "agot1-rules/stealth" in lines[refused + 1]
+    data = json.loads(run_cli("run", "scenarios/021-unique-copy-in-dead-pile.yaml", "--json", db=db_path).stdout)
+    refusals = [s for s in data["trace"] if s["outcome"] == "refused"]
+    assert len(refusals) == 2 and all("agot1-rules/unique-cards" in s["clauses"] for s in refusals)
+    assert "dead pile" in refusals[0]["text"]
+
+
+def test_json_ruling_has_the_same_structure(db_path):
+    data = json.loads(run_cli("run", "scenarios/001-darrell-brian-military-challenge.yaml", "--json", db=db_path).stdout)
+    assert data["passed"] is True and data["ruling"][0].startswith("military challenge by Darrell against Brian: Darrell wins")
+    steps = [s["rule"] for s in data["trace"]]
+    assert "challenge.tie" in steps and "claim.military" in steps
+    tie = next(s for s in data["trace"] if s["rule"] == "challenge.tie")
+    assert tie["clauses"] == ["agot1-faq/qa/challenge-tie", "agot1-rules/challenge-step-3-resolve"]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+BASE = """title: t
+players:
+  - name: A
+    house: Stark
+    in_play:
+      - {name: Robb Stark, str: 5, icons: [military]}
+  - name: B
+    house: Lannister
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("players: [\n  - name: A\n", "bad.yaml:"),
+        (
+            BASE + "steps:\n  - challenge: {attacker: A, type: military, against: B, attackers: [Rob Stark]}\n",
+            "bad.yaml:10: field 'attackers': unknown card 'Rob Stark'",
+        ),
+        (BASE + "steps:\n  - charge: {attacker: A}\n", "bad.yaml:10: unknown step 'charge'"),
+        (BASE.replace("house: Stark", "house: Stark\n    colour: grey") + "steps: []\n", "bad.yaml:3: player has unknown field 'colour'"),
+        (BASE.replace("str: 5", "str: five") + "steps: []\n", "field 'str' must be a whole number"),
+        (BASE + "steps: []\nexpect:\n  winner: A\n", "expect has unknown field 'winner'"),
+    ],
+)
+def test_malformed_scenarios_name_file_line_and_field(tmp_path, db_path, body, message):
+    result = run_cli("run", str(_write(tmp_path, body)), db=db_path)
+    assert result.returncode == 2
+    assert message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_failed_expectation_exits_1(tmp_path, db_path):
+    body = BASE + "steps:\n  - effect: {kill: Robb Stark}\nexpect:\n  zones: {Robb Stark: in_play}\n"
+    result = run_cli("run", str(_write(tmp_path, body)), db=db_path)
+    assert result.returncode == 1 and "✗ zones.Robb Stark: 'in_play' (got 'dead')" in result.stdout
