@@ -176,6 +176,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
 
 def effect(state: State, trace: Trace, args: dict[str, Any], path: Path) -> None:
     """One explicit effect: STR, keywords, icons, control, kneel/stand, leave play, cannot, gold/power."""
+    if args.get("canceled_by"):
+        effects.canceled(state, trace, str(args.get("source") or "the effect"), str(args["canceled_by"]))
+        return
     source = args.get("source_type")
     until = UNTIL.get(args.get("until"), None)
     if until is None:
@@ -213,8 +216,7 @@ def effect(state: State, trace: Trace, args: dict[str, Any], path: Path) -> None
             leaving.remove(state, trace, key, how, bool(args.get("cannot_be_saved")), key in saves)
     for player, amount in (args.get("gold") or {}).items():
         if player != "__line__":
-            state.players[player].gold = max(0, state.players[player].gold + int(amount))
-            trace.add("phase.income", f"{player}'s gold pool changes by {int(amount):+d} → {state.players[player].gold}")
+            effects.change_gold(state, trace, player, int(amount))
     gains = [(p, int(a)) for p, a in (args.get("power") or {}).items() if p != "__line__"]
     for player, amount in gains:  # all at once, then one victory check: reaching 15 together is simultaneous
         challenges.give_power(state, trace, player, amount, args.get("infamy"))
