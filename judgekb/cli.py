@@ -417,3 +417,35 @@ def _print_ruling(ruling: Any, show_trace: bool) -> None:
             sign = "✓" if check["passed"] else "✗"
             detail = "" if check["passed"] else f" (got {check['actual']!r})"
             click.echo(f"    {sign} {check['expect']}: {check['expected']!r}{detail}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: 2 × cores + 1).")
+@click.pass_obj
+def serve(obj: Context, host: str, port: int, workers: int | None) -> None:
+    """Serve the web app with gunicorn (a production WSGI server), the database opened read-only."""
+    import os
+
+    from gunicorn.app.base import BaseApplication
+
+    from judgekb.web import create_app
+
+    obj.db()  # build or refresh the database once, before the workers start
+    app = create_app(obj.db_path, obj.corpus)
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers or (2 * (os.cpu_count() or 1) + 1))
+            self.cfg.set("worker_class", "sync")
+            self.cfg.set("timeout", 30)
+            self.cfg.set("limit_request_line", 8190)
+            self.cfg.set("accesslog", "-")
+
+        def load(self) -> Any:
+            return app
+
+    click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
+    Server().run()

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.engine.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State
-from judgekb.yamlio import DataError, check_fields, load, where
+from judgekb.yamlio import DataError, check_fields, load, loads, where
 
 PLAYER_FIELDS = {"name", "house", "plot", "gold", "power", "title", "first", "in_play", "hand", "deck", "discard", "dead", "shadows"}
 CARD_FIELDS = {
@@ -173,9 +173,11 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     return card
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read and validate a scenario file; every problem names file, line and field."""
-    data = load(path)
+def load_scenario(path: Path, text: str | None = None) -> Scenario:
+    """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field."""
+    data = load(path) if text is None else loads(text, path)
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: a scenario is a mapping with players and steps")
     check_fields(path, data, {"players", "steps"}, {"title", "edition", "expect", "melee", "phase", "round", "notes"}, "scenario")
     if data.get("edition", 1) != 1:
         raise DataError(f"{where(path, data)}: field 'edition': only edition 1 scenarios can be run so far")

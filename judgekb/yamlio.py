@@ -31,6 +31,11 @@ def load(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: cannot read: {exc}") from None
+    return loads(text, path)
+
+
+def loads(text: str, path: Path) -> Any:
+    """Parse YAML text; ``path`` names it in error messages."""
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
     except yaml.YAMLError as exc:

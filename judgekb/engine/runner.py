@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,12 +79,15 @@ def load_titles(corpus: Path) -> dict[str, dict[str, Any]]:
     return (yaml.safe_load((corpus / "titles.yaml").read_text(encoding="utf-8")) or {}).get("titles", {})
 
 
-def run(scenario: Scenario, title_data: dict[str, dict[str, Any]]) -> Ruling:
+def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: float | None = None) -> Ruling:
+    """Run every step; ``deadline`` (a time.monotonic() value) bounds the run time."""
     state = copy.deepcopy(scenario.state)
     state.title_data = title_data
     trace = Trace()
     for number, step in enumerate(scenario.steps, 1):
         trace.step = number
+        if deadline is not None and time.monotonic() > deadline:
+            raise DataError(f"{scenario.path}: the scenario took too long to run (stopped at step {number})")
         verb = next(k for k in step if k != "__line__")
         before, logged = copy.deepcopy(state), len(trace.entries)
         try:

@@ -96,15 +96,24 @@ def add_cannot(state: State, trace: Trace, key: str, what: str) -> None:
     trace.add("cannot.absolute.gain", f"{key} cannot {what}: an absolute that other effects may not override")
 
 
-@rule("effect.canceled", ["agot1-faq/3.4", "agot1-faq/3.15"],
-      "a canceled effect does nothing, but its costs stay paid and it still counts as played for its limits")
+@rule(
+    "effect.canceled",
+    ["agot1-faq/3.4", "agot1-faq/3.15"],
+    "a canceled effect does nothing, but its costs stay paid and it still counts as played for its limits",
+)
 def canceled(state: State, trace: Trace, source: str, by: str) -> None:
-    trace.add("effect.canceled", f"{source} is canceled by {by}: none of its effects resolve, but its costs stay paid "
-              "and it still counts as played (and against any limit)")
+    trace.add(
+        "effect.canceled",
+        f"{source} is canceled by {by}: none of its effects resolve, but its costs stay paid "
+        "and it still counts as played (and against any limit)",
+    )
 
 
-@rule("effect.gold", ["agot1-rules/gold-dragon-tokens", "agot1-rules/other-uses-for-gold"],
-      "an effect adds gold to or takes gold from a gold pool (never below 0)")
+@rule(
+    "effect.gold",
+    ["agot1-rules/gold-dragon-tokens", "agot1-rules/other-uses-for-gold"],
+    "an effect adds gold to or takes gold from a gold pool (never below 0)",
+)
 def change_gold(state: State, trace: Trace, player: str, amount: int) -> None:
     pool = state.players[player]
     pool.gold = max(0, pool.gold + amount)

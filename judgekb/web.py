@@ -1,0 +1,358 @@
+"""The web app judges use at the table: search, clauses, cards, version changes and scenarios.
+
+Pages are server-rendered (Jinja2, autoescaped) and work without JavaScript; a small script adds
+search-as-you-type and the copy-citation button.  JSON endpoints under ``/api/`` mirror the
+command line's ``--json`` output.  The database is opened read-only, one connection per thread.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from judgekb import authority, cardpage, search, store
+from judgekb.model import KINDS
+
+MAX_REQUEST_BYTES = 256 * 1024
+MAX_SCENARIO_STEPS = 400
+MAX_SCENARIO_CARDS = 400
+SCENARIO_SECONDS = 2.0
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+pages = Blueprint("pages", __name__)
+
+
+class Resources:
+    """Per-thread read-only database connection, search index and authority graph."""
+
+    def __init__(self, db_path: Path, corpus: Path) -> None:
+        self.db_path = db_path
+        self.corpus = corpus
+        self.local = threading.local()
+        from judgekb.engine import runner
+
+        self.titles = runner.load_titles(corpus)
+
+    def _get(self, name: str, make: Any) -> Any:
+        value = getattr(self.local, name, None)
+        if value is None:
+            value = make()
+            setattr(self.local, name, value)
+        return value
+
+    @property
+    def db(self) -> Any:
+        return self._get("db", lambda: store.connect(self.db_path, read_only=True))
+
+    @property
+    def index(self) -> search.Index:
+        return self._get("index", lambda: search.Index(self.db))
+
+    @property
+    def graph(self) -> Any:
+        return self._get("graph", lambda: authority.load(self.db))
+
+    @property
+    def governance(self) -> Any:
+        """The governance view of the graph, built once per thread (the data never changes while serving)."""
+        return self._get("governance", lambda: authority.governance(self.graph))
+
+    def cached(self, key: tuple[Any, ...], make: Any) -> Any:
+        """Per-thread memo of finished results: the database is read-only, so a result never goes stale."""
+        memo = self._get("memo", dict)
+        if key not in memo:
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[key] = make()
+        return memo[key]
+
+
+def res() -> Resources:
+    return current_app.config["JUDGEKB"]
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(message: str, status: int = 400) -> Any:
+    abort(status, description=message)
+
+
+# ---------------------------------------------------------------------------- shared lookups
+
+
+def _edition_arg() -> int | None:
+    value = request.args.get("edition", "")
+    if value in ("", "all"):
+        return None
+    if value not in ("1", "2"):
+        bad_request("edition must be 1, 2 or all")
+    return int(value)
+
+
+def _search(query: str, edition: int | None, limit: int = 10) -> tuple[list[dict[str, Any]], list[str]]:
+    kinds = request.args.getlist("kind") or None
+    if kinds and any(k not in KINDS for k in kinds):
+        bad_request(f"unknown kind; kinds are: {', '.join(KINDS)}")
+    try:
+        key = ("search", query, edition, tuple(kinds or ()), limit)
+        return res().cached(key, lambda: search.results(res().index, query, edition, kinds, limit))
+    except search.QueryError as exc:
+        bad_request(str(exc))
+    raise AssertionError("unreachable")
+
+
+def _clause(clause_id: str) -> dict[str, Any]:
+    row = store.clause(res().db, clause_id)
+    if row is None:
+        from rapidfuzz import fuzz, process
+
+        near = [m[0] for m in process.extract(clause_id, store.clause_ids(res().db), scorer=fuzz.WRatio, limit=5)]
+        abort(404, description=f"no clause '{clause_id}'. Nearest ids: {', '.join(near)}")
+    return row
+
+
+def clause_json(row: dict[str, Any]) -> dict[str, Any]:
+    """The same object `judgekb show --json` prints."""
+    doc = store.document(res().db, row["doc"])
+    keys = ["id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text"]
+    out = {k: row.get(k) for k in keys} | {"data": row.get("data") or {}}
+    found = authority.governing(res().graph, row["id"], res().governance)
+    governed = sorted({r["id"] for r in found if r["id"] != row["id"]}) or None
+    out |= {
+        "authority": doc["authority"],
+        "document": doc["title"],
+        "links": authority.links_of(res().graph, row["id"]),
+        "governed_by": governed,
+    }
+    return out
+
+
+def governing_json(row: dict[str, Any]) -> dict[str, Any]:
+    results = authority.governing(res().graph, row["id"], res().governance)
+    out = {
+        "id": row["id"],
+        "citation": row["citation"],
+        "governing": [],
+        "supersedes": [i for i in authority.links_of(res().graph, row["id"]) if i["type"] == "supersedes" and i["direction"] == "out"],
+    }
+    for result in results:
+        target = store.clause(res().db, result["id"]) if not result["id"].startswith(("card:", "absent:")) else None
+        out["governing"].append(
+            {
+                "id": result["id"],
+                "citation": target["citation"] if target else result["id"],
+                "text": target["text"] if target else None,
+                "chain": result["chain"],
+            }
+        )
+    return out
+
+
+def node_label(node: str) -> str:
+    if node.startswith("card:"):
+        rows = list(res().db.query("select name from cards where id = ?", [node]))
+        return f"card: {rows[0]['name']}" if rows else node
+    if node.startswith("absent:"):
+        rows = list(res().db.query("select title from absent_documents where id = ?", [node]))
+        return rows[0]["title"] if rows else node
+    row = store.clause(res().db, node)
+    return row["citation"] if row else node
+
+
+def _run_scenario(text: str, name: str) -> dict[str, Any]:
+    from judgekb.engine import runner
+    from judgekb.scenario import load_scenario
+    from judgekb.yamlio import DataError
+
+    if not text.strip():
+        bad_request("paste or upload a scenario (YAML)")
+    try:
+        scenario = load_scenario(Path(name), text)
+        if len(scenario.steps) > MAX_SCENARIO_STEPS or len(scenario.state.cards) > MAX_SCENARIO_CARDS:
+            bad_request(f"a scenario may have at most {MAX_SCENARIO_STEPS} steps and {MAX_SCENARIO_CARDS} cards")
+        ruling = runner.run(scenario, res().titles, deadline=time.monotonic() + SCENARIO_SECONDS)
+    except DataError as exc:
+        bad_request(str(exc), 422)
+    except RecursionError:
+        bad_request("the scenario is nested too deeply", 422)
+    out = ruling.as_json()
+    cited = sorted({c for step in out["trace"] for c in step["clauses"]})
+    out["cited"] = [{"id": c, "citation": r["citation"], "text": r["text"]} for c in cited if (r := store.clause(res().db, c))]
+    return out
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+@pages.get("/")
+def home() -> Any:
+    query = request.args.get("q", "")
+    edition = _edition_arg()
+    hits, notes = ([], [])
+    if query.strip():
+        hits, notes = _search(query, edition)
+    return render_template("search.html", query=query, edition=edition, hits=hits, notes=notes)
+
+
+@pages.get("/c/<path:clause_id>")
+def clause_page(clause_id: str) -> Any:
+    def render() -> str:
+        row = _clause(clause_id)
+        return render_template("clause.html", c=clause_json(row), gov=governing_json(row), label=node_label)
+
+    return res().cached(("clause page", clause_id), render)
+
+
+@pages.get("/card")
+def card_page() -> Any:
+    name = request.args.get("name", "").strip()
+    edition = _edition_arg()
+    found = cardpage.find(res().db, name, edition) if name else []
+    near = cardpage.suggestions(res().db, name, edition) if name and not found else []
+    return render_template("card.html", name=name, edition=edition, pages=found, near=near)
+
+
+@pages.get("/changes")
+def changes_page() -> Any:
+    doc = request.args.get("doc", "agot1-faq")
+    since = request.args.get("since", "")
+    docs = [r["id"] for r in res().db.query("select id from documents order by id")]
+    if doc not in docs:
+        bad_request(f"unknown document '{doc}'")
+    rows = []
+    if since:
+        if not since.lstrip("v").replace(".", "").isdigit():
+            bad_request("since must be a version such as v5.4")
+        rows = authority.changes(res().db, doc, since)
+    return render_template("changes.html", docs=docs, doc=doc, since=since, rows=rows)
+
+
+@pages.route("/scenario", methods=["GET", "POST"])
+def scenario_page() -> Any:
+    result, text = None, ""
+    if request.method == "POST":
+        upload = request.files.get("file")
+        if upload and upload.filename:
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                bad_request("the uploaded file is not UTF-8 text")
+            name = Path(upload.filename).name
+        else:
+            text, name = request.form.get("scenario", ""), "pasted-scenario.yaml"
+        result = _run_scenario(text, name)
+    example = res().corpus.parent / "scenarios" / "001-darrell-brian-military-challenge.yaml"
+    sample = example.read_text(encoding="utf-8") if example.is_file() else ""
+    return render_template("scenario.html", result=result, text=text or sample)
+
+
+# ---------------------------------------------------------------------------- JSON API
+
+
+@pages.get("/api/search")
+def api_search() -> Any:
+    limit = request.args.get("limit", "10")
+    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+        bad_request("limit must be a whole number from 1 to 100")
+    hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
+    response = jsonify(hits)
+    if notes:
+        response.headers["X-Judgekb-Notes"] = "; ".join(notes)
+    return response
+
+
+@pages.get("/api/clause/<path:clause_id>")
+def api_clause(clause_id: str) -> Any:
+    return jsonify(clause_json(_clause(clause_id)))
+
+
+@pages.get("/api/governing/<path:clause_id>")
+def api_governing(clause_id: str) -> Any:
+    return jsonify(governing_json(_clause(clause_id)))
+
+
+@pages.get("/api/card")
+def api_card() -> Any:
+    name = request.args.get("name", "").strip()
+    if not name:
+        bad_request("name is required")
+    found = cardpage.find(res().db, name, _edition_arg())
+    if not found:
+        abort(404, description=f"no card matching '{name}'")
+    return jsonify(found)
+
+
+@pages.get("/api/changes/<doc>")
+def api_changes(doc: str) -> Any:
+    since = request.args.get("since", "")
+    if not since.lstrip("v").replace(".", "").isdigit():
+        bad_request("since must be a version such as v5.4")
+    if store.document(res().db, doc) is None:
+        abort(404, description=f"no document '{doc}'")
+    return jsonify(authority.changes(res().db, doc, since))
+
+
+@pages.post("/api/run")
+def api_run() -> Any:
+    text = request.get_data(as_text=True)
+    return jsonify(_run_scenario(text, "posted-scenario.yaml"))
+
+
+# ---------------------------------------------------------------------------- app
+
+
+def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask:
+    """The app factory: builds the database if needed, then serves it read-only."""
+    from judgekb.sources import default_corpus
+
+    corpus = corpus or default_corpus()
+    db_path = db_path or store.default_db()
+    store.ensure(corpus, db_path)
+    here = Path(__file__).resolve().parent
+    app = Flask("judgekb", template_folder=str(here / "templates"), static_folder=str(here / "static"))
+    app.config["JUDGEKB"] = Resources(db_path, corpus)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    app.config["JSON_SORT_KEYS"] = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.register_blueprint(pages)
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        status = exc.code or 500
+        message = exc.description or exc.name
+        if status == 413:
+            message = f"the request is larger than {MAX_REQUEST_BYTES // 1024} KB"
+        if wants_json():
+            return jsonify({"error": message, "status": status}), status
+        return render_template("error.html", status=status, message=message), status
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:  # never show a traceback to a judge
+        app.logger.exception("unexpected error")
+        if wants_json():
+            return jsonify({"error": "internal error", "status": 500}), 500
+        return render_template("error.html", status=500, message="internal error"), 500
+
+    app.jinja_env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
+    return app

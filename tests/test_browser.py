@@ -1,0 +1,191 @@
+"""The web pages in a real browser: Debian's chromium driven by playwright, against `judgekb serve`.
+
+Screenshots at phone (390 px) and desktop (1280 px) widths, and a printed ruling sheet, are saved
+under test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.conftest import ROOT
+
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(db_path):
+    port = _free_port()
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", "2"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise RuntimeError("judgekb serve did not start: " + proc.stderr.read().decode()[-2000:])
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).exists(), "Debian's chromium is installed by the README's test command"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def _page(browser, size: str, bypass_csp: bool = True):
+    """A page; the test's own probes (evaluate, wait_for_function) need the CSP bypassed."""
+    width, height = WIDTHS[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=bypass_csp)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError(f"unexpected dialog: {dialog.message}")))
+    return context, page
+
+
+def _no_horizontal_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.clientWidth")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"page scrolls horizontally: {scroll} > {width}"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_search_then_clause_then_copy_citation(server, browser, size):
+    context, page = _page(browser, size)
+    page.goto(server + "/")
+    page.fill("#q", "moribound")  # typed, with the typo: results arrive as you type
+    first = page.locator("#results li.hit a.citation").first
+    first.wait_for(timeout=10_000)
+    assert "Moribund" in first.inner_text()
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"search-{size}.png"), full_page=True)
+    page.select_option("#edition", "2")
+    page.wait_for_function(
+        "document.querySelector('#results li.hit a.citation') === null || "
+        "!document.querySelector('#results li.hit a.citation').textContent.includes('1.0')"
+    )
+    page.select_option("#edition", "1")
+    page.fill("#q", "who wins a tie in a challenge")
+    page.wait_for_function("(document.querySelector('#results li.hit a.citation')||{}).textContent?.includes('tie between')")
+    page.locator("#results li.hit a.citation").first.click()
+    page.wait_for_url("**/c/agot1-faq/qa/challenge-tie")
+    citation = page.inner_text("#citation")
+    assert citation.startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) FAQ:")
+    page.click("#copy")
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == citation
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"clause-{size}.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_card_page(server, browser, size):
+    context, page = _page(browser, size)
+    page.goto(server + "/card")
+    page.fill("#name", "Val")
+    page.select_option("select[name=edition]", "1")
+    page.click("form.search button")
+    page.wait_for_selector("article.card h1")
+    body = page.inner_text("main")
+    assert "Errata (governs the printed text)" in body and "draw cap" in body
+    assert "Joust restricted list" in body and "Melee restricted list" in body
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"card-{size}.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_scenario_run_and_print_sheet(server, browser, size):
+    context, page = _page(browser, size)
+    page.goto(server + "/scenario")
+    text = (ROOT / "scenarios" / "009-stealth-bypassed-defender-is-illegal.yaml").read_text(encoding="utf-8")
+    page.fill("#scenario", text)
+    page.click("#run")
+    page.wait_for_selector("#ruling")
+    ruling = page.inner_text("#ruling")
+    assert "bypassed by stealth and may not defend" in ruling and "All expectations hold" in ruling
+    link = page.locator("#ruling .trace .refused a").first
+    assert link.get_attribute("href").startswith("/c/agot1-rules/")
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"scenario-{size}.png"), full_page=True)
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('header.site')).display") == "none"
+    assert page.evaluate("getComputedStyle(document.querySelector('form.scenario')).display") == "none"
+    assert page.is_visible("#ruling .cited")
+    if size == "desktop":
+        page.pdf(path=str(SHOTS / "ruling-sheet.pdf"))
+        page.screenshot(path=str(SHOTS / "ruling-sheet-print.png"), full_page=True)
+    link.click()
+    page.wait_for_selector("#citation")
+    context.close()
+
+
+def test_script_in_a_query_shows_as_text(server, browser):
+    context, page = _page(browser, "desktop")
+    page.goto(server + "/?q=" + "%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    assert page.input_value("#q") == "<script>alert(1)</script>"
+    page.fill("#q", "<img src=x onerror=alert(1)> stealth")
+    page.wait_for_selector("#results li.hit")
+    assert page.evaluate("document.querySelectorAll('#results img').length") == 0
+    context.close()
+
+
+def test_search_as_you_type_works_under_the_real_content_security_policy(server, browser):
+    context, page = _page(browser, "desktop", bypass_csp=False)
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(server + "/")
+    page.fill("#q", "vigilent")
+    page.wait_for_selector("#results li.hit a.citation", timeout=10_000)
+    assert "Vigilant" in page.locator("#results li.hit a.citation").first.inner_text()
+    page.locator("#results li.hit a.citation").first.click()
+    page.wait_for_selector("#citation")
+    page.click("#copy")
+    page.wait_for_selector("#copied:has-text('Copied')")
+    assert not [e for e in errors if "Content Security Policy" in e], errors
+    context.close()

@@ -1,0 +1,133 @@
+"""The web app through Flask's test client: pages, JSON mirrors of the CLI, safety and bad input."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from judgekb import web
+from tests.conftest import CORPUS, ROOT, run_cli
+
+
+@pytest.fixture(scope="module")
+def client(db_path):
+    app = web.create_app(db_path, CORPUS)
+    app.testing = False  # exercise the real error handlers
+    return app.test_client()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/?q=moribound",
+        "/?q=tie&edition=1",
+        "/c/agot1-faq/3.30",
+        "/c/agot1-rules/duplicates",
+        "/card?name=Val&edition=1",
+        "/card?name=Catelyn+Stark&edition=2",
+        "/changes?doc=agot1-faq&since=v5.4",
+        "/scenario",
+    ],
+)
+def test_pages_render_with_security_headers(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    for header in ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
+        assert header in response.headers
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_clause_page_shows_citation_governing_and_links(client):
+    page = client.get("/c/agot1-rules/duplicates").get_data(as_text=True)
+    assert "AGoT LCG 1.0 Rules of Play (Core Set) “Duplicates”" in page
+    assert "What governs this text" in page and "/c/agot1-faq/4.2" in page and "/c/agot1-faq/errata/rulebook-page-19" in page
+    governing = client.get("/c/agot1-faq/3.30").get_data(as_text=True)
+    assert 'id="copy"' in governing and "This text governs" in governing
+
+
+def test_api_mirrors_the_command_line(client, db_path):
+    for clause in ("agot1-faq/3.30", "agot2-faq/2.6", "agot1-rules/duplicates"):
+        cli = json.loads(run_cli("show", clause, "--json", db=db_path).stdout)
+        assert client.get(f"/api/clause/{clause}").get_json() == cli
+    cli = json.loads(run_cli("search", "who wins a tie in a challenge", "--edition", "1", "--limit", "5", "--json", db=db_path).stdout)
+    api = client.get("/api/search?q=who+wins+a+tie+in+a+challenge&edition=1&limit=5").get_json()
+    assert api == cli
+    governing = client.get("/api/governing/agot1-rules/duplicates").get_json()
+    assert {g["id"] for g in governing["governing"]} == {"agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"}
+    card = client.get("/api/card?name=Val&edition=1").get_json()
+    assert card[0]["errata"][0]["id"] == "agot1-faq/errata/val-dotn-f117"
+    changes = client.get("/api/changes/agot1-faq?since=v5.4").get_json()
+    assert "agot1-faq/errata/naval-escort-dotn-f48" in [r["id"] for r in changes]
+
+
+def test_scenario_run_on_the_page_and_the_api(client):
+    text = (ROOT / "scenarios" / "009-stealth-bypassed-defender-is-illegal.yaml").read_text(encoding="utf-8")
+    page = client.post("/scenario", data={"scenario": text}).get_data(as_text=True)
+    assert "bypassed by stealth and may not defend" in page and "/c/agot1-rules/stealth" in page
+    assert "Cited clauses" in page
+    ruling = client.post("/api/run", data=text).get_json()
+    assert ruling["passed"] and any(s["outcome"] == "refused" for s in ruling["trace"])
+    assert {c["id"] for c in ruling["cited"]} >= {"agot1-rules/stealth"}
+
+
+def test_text_is_escaped_everywhere(client):
+    evil = "<script>alert(1)</script>"
+    for url in (f"/?q={evil}", f"/card?name={evil}", f"/c/{evil}"):
+        body = client.get(url).get_data(as_text=True)
+        assert evil not in body and "&lt;script&gt;" in body
+    scenario = f"title: '{evil}'\nplayers: []\nsteps: []\n"
+    body = client.post("/scenario", data={"scenario": scenario}).get_data(as_text=True)
+    assert evil not in body
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "data", "status", "message"),
+    [
+        ("get", "/api/search?q=", None, 400, "empty query"),
+        ("get", "/api/search?q=deadly&limit=0", None, 400, "limit"),
+        ("get", "/api/search?q=deadly&edition=3", None, 400, "edition"),
+        ("get", "/api/search?q=deadly&kind=bogus", None, 400, "unknown kind"),
+        ("get", "/api/clause/agot1-faq/3.3x", None, 404, "Nearest ids"),
+        ("get", "/api/card?name=", None, 400, "name is required"),
+        ("get", "/api/card?name=Zzyzx", None, 404, "no card"),
+        ("get", "/api/changes/agot1-faq?since=latest", None, 400, "since"),
+        ("get", "/api/changes/agot9-faq?since=v1", None, 404, "no document"),
+        ("post", "/api/run", "", 400, "paste or upload"),
+        ("post", "/api/run", "players: [", 422, "invalid YAML"),
+        ("post", "/api/run", "title: x\nplayers: []\nsteps: []\n", 422, "at least two players"),
+        ("post", "/api/run", "\xff\xfe", 422, ""),
+        ("post", "/api/clause/agot1-faq/3.30", None, 405, ""),
+    ],
+)
+def test_bad_input_gets_a_4xx_with_a_message(client, method, url, data, status, message):
+    response = getattr(client, method)(url, data=data)
+    assert response.status_code == status, response.get_data(as_text=True)
+    body = response.get_json()
+    assert body["status"] == status and message in body["error"]
+
+
+def test_request_size_and_scenario_run_time_are_bounded(client):
+    big = "a" * (300 * 1024)
+    response = client.post("/api/run", data=big)
+    assert response.status_code == 413 and "larger than" in response.get_json()["error"]
+    header = (
+        "title: long\nplayers:\n  - {name: A, house: Stark, in_play: [{name: X, str: 1, icons: [military]}]}\n"
+        "  - {name: B, house: Lannister}\nsteps:\n"
+    )
+    steps = "".join("  - effect: {target: X, str: 1, until: end of phase}\n" for _ in range(web.MAX_SCENARIO_STEPS + 1))
+    too_many = client.post("/api/run", data=header + steps)
+    assert too_many.status_code == 400 and "at most" in too_many.get_json()["error"]
+
+
+def test_the_app_never_writes_the_database(db_path):
+    app = web.create_app(db_path, CORPUS)
+    before = db_path.stat().st_mtime_ns
+    with app.test_request_context("/"):
+        db = app.config["JUDGEKB"].db
+        with pytest.raises(sqlite3.OperationalError):
+            db.execute("insert into vocab (word, n) values ('x', 1)")
+    app.test_client().get("/?q=deadly")
+    assert db_path.stat().st_mtime_ns == before
