@@ -97,29 +97,18 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     return db, row
 
 
-def _json_row(row: dict[str, Any]) -> dict[str, Any]:
-    keys = ["id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text"]
-    out = {k: row.get(k) for k in keys}
-    out["data"] = row.get("data") or {}
-    return out
-
-
 @main.command()
 @click.argument("clause_id")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
     """Print a clause: citation line, text and its document's authority."""
-    from judgekb import authority, store
+    from judgekb import authority, views
 
     db, row = _lookup(obj, clause_id)
-    doc = store.document(db, row["doc"])
-    graph = authority.load(db)
-    links = authority.links_of(graph, row["id"])
-    governed = authority.governed_by(graph, row["id"])
+    info = views.clause_object(db, authority.load(db), row)
     if as_json:
-        out = _json_row(row) | {"authority": doc["authority"], "document": doc["title"], "links": links, "governed_by": governed}
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(info, ensure_ascii=False, indent=2))
         return
     click.echo(row["citation"])
     click.echo()
@@ -129,12 +118,12 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     else:
         click.echo(row["text"])
     click.echo()
-    click.echo(f"Authority: {doc['title']} — {doc['authority']}")
-    if governed:
-        click.echo(f"Governed by: {', '.join(governed)}  (judgekb governing {row['id']})")
-    if links:
+    click.echo(f"Authority: {info['document']} — {info['authority']}")
+    if info["governed_by"]:
+        click.echo(f"Governed by: {', '.join(info['governed_by'])}  (judgekb governing {row['id']})")
+    if info["links"]:
         click.echo("Links:")
-        for item in links:
+        for item in info["links"]:
             arrow = "→" if item["direction"] == "out" else "←"
             click.echo(f"  {arrow} {item['type']} {item['id']} — {item['reason']}")
 
@@ -176,70 +165,42 @@ def stats(obj: Context) -> None:
         click.echo(f"{doc['id']}: {total} clauses — " + ", ".join(f"{r['kind']} {r['n']}" for r in rows))
 
 
-def _citation_of(db: Any, node: str) -> str:
-    from judgekb import store
-
-    if node.startswith("card:"):
-        rows = list(db.query("select name, edition from cards where id = ?", [node]))
-        return f"card {rows[0]['name']} ({rows[0]['edition']}st/nd edition printed text)" if rows else node
-    if node.startswith("absent:"):
-        rows = list(db.query("select title from absent_documents where id = ?", [node]))
-        return rows[0]["title"] if rows else node
-    row = store.clause(db, node)
-    return row["citation"] if row else node
-
-
 @main.command()
 @click.argument("clause_id")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
     """The text that governs a clause, the chain it supersedes, and the reason for each link."""
-    from judgekb import authority, store
+    from judgekb import authority, views
 
     db, row = _lookup(obj, clause_id)
-    graph = authority.load(db)
-    results = authority.governing(graph, row["id"])
-    replaced = [item for item in authority.links_of(graph, row["id"]) if item["type"] == "supersedes" and item["direction"] == "out"]
+    info = views.governing_object(db, authority.load(db), row)
     if as_json:
-        out = {"id": row["id"], "citation": row["citation"], "governing": [], "supersedes": replaced}
-        for result in results:
-            target = store.clause(db, result["id"]) if not result["id"].startswith(("card:", "absent:")) else None
-            out["governing"].append(
-                {
-                    "id": result["id"],
-                    "citation": _citation_of(db, result["id"]),
-                    "text": target["text"] if target else None,
-                    "chain": result["chain"],
-                }
-            )
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(info, ensure_ascii=False, indent=2))
         return
     click.echo(f"{row['citation']}  [{row['id']}]")
-    if results == [{"id": row["id"], "chain": []}]:
+    if [g["id"] for g in info["governing"]] == [row["id"]]:
         click.echo("This text governs: nothing in the corpus replaces it.")
     else:
         click.echo("Governed by:")
-        for number, result in enumerate(results, 1):
-            target = store.clause(db, result["id"])
-            click.echo(f"\n{number}. {_citation_of(db, result['id'])}  [{result['id']}]")
-            if target:
-                click.echo(f"   {target['text']}")
+        for number, result in enumerate(info["governing"], 1):
+            click.echo(f"\n{number}. {result['citation']}  [{result['id']}]")
+            if result["text"]:
+                click.echo(f"   {result['text']}")
             for step in result["chain"]:
                 verb = "is superseded by" if step["type"] == "supersedes" else "restates"
-                other = step["to"]
-                click.echo(f"   · {step['from']} {verb} {other}: {step['reason']}")
+                click.echo(f"   · {step['from']} {verb} {step['to']}: {step['reason']}")
                 if step.get("rule"):
-                    rule = list(db.query("select reason, source from precedence where id = ?", [step["rule"]]))
+                    rule = list(db.query("select reason from precedence where id = ?", [step["rule"]]))
                     if rule:
                         click.echo(f"     precedence ({step['rule']}): {rule[0]['reason']}")
                 paragraph = (step.get("data") or {}).get("paragraph")
                 if paragraph:
                     click.echo(f"     replaced paragraph begins: “{paragraph}”")
-    if replaced:
+    if info["supersedes"]:
         click.echo("\nThis text supersedes:")
-        for item in replaced:
-            click.echo(f"  · {_citation_of(db, item['id'])}  [{item['id']}] — {item['reason']}")
+        for item in info["supersedes"]:
+            click.echo(f"  · {views.node_label(db, item['id'])}  [{item['id']}] — {item['reason']}")
 
 
 @main.command()

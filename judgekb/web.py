@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from judgekb import authority, cardpage, search, store
+from judgekb import authority, cardpage, search, store, views
 from judgekb.model import KINDS
 
 MAX_REQUEST_BYTES = 256 * 1024
@@ -128,50 +128,16 @@ def _clause(clause_id: str) -> dict[str, Any]:
 
 def clause_json(row: dict[str, Any]) -> dict[str, Any]:
     """The same object `judgekb show --json` prints."""
-    doc = store.document(res().db, row["doc"])
-    keys = ["id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text"]
-    out = {k: row.get(k) for k in keys} | {"data": row.get("data") or {}}
-    found = authority.governing(res().graph, row["id"], res().governance)
-    governed = sorted({r["id"] for r in found if r["id"] != row["id"]}) or None
-    out |= {
-        "authority": doc["authority"],
-        "document": doc["title"],
-        "links": authority.links_of(res().graph, row["id"]),
-        "governed_by": governed,
-    }
-    return out
+    return views.clause_object(res().db, res().graph, row, res().governance)
 
 
 def governing_json(row: dict[str, Any]) -> dict[str, Any]:
-    results = authority.governing(res().graph, row["id"], res().governance)
-    out = {
-        "id": row["id"],
-        "citation": row["citation"],
-        "governing": [],
-        "supersedes": [i for i in authority.links_of(res().graph, row["id"]) if i["type"] == "supersedes" and i["direction"] == "out"],
-    }
-    for result in results:
-        target = store.clause(res().db, result["id"]) if not result["id"].startswith(("card:", "absent:")) else None
-        out["governing"].append(
-            {
-                "id": result["id"],
-                "citation": target["citation"] if target else result["id"],
-                "text": target["text"] if target else None,
-                "chain": result["chain"],
-            }
-        )
-    return out
+    """The same object `judgekb governing --json` prints."""
+    return views.governing_object(res().db, res().graph, row, res().governance)
 
 
 def node_label(node: str) -> str:
-    if node.startswith("card:"):
-        rows = list(res().db.query("select name from cards where id = ?", [node]))
-        return f"card: {rows[0]['name']}" if rows else node
-    if node.startswith("absent:"):
-        rows = list(res().db.query("select title from absent_documents where id = ?", [node]))
-        return rows[0]["title"] if rows else node
-    row = store.clause(res().db, node)
-    return row["citation"] if row else node
+    return views.node_label(res().db, node)
 
 
 def _run_scenario(text: str, name: str) -> dict[str, Any]:

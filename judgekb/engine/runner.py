@@ -254,22 +254,9 @@ def check(scenario: Scenario, ruling: Ruling) -> list[dict[str, Any]]:
         card = state.cards[key]
         actual = "duplicate" if card.duplicate else card.zone
         record(f"zones.{key}", zone_words.get(zone, zone), actual)
-    for player, value in _pairs(expect.get("power")):
-        record(f"power.{player}", value, state.total_power(player))
-    for player, value in _pairs(expect.get("house_power")):
-        record(f"house_power.{player}", value, state.players[player].power)
-    for key, value in _pairs(expect.get("card_power")):
-        record(f"card_power.{key}", value, state.cards[key].power)
-    for player, value in _pairs(expect.get("gold")):
-        record(f"gold.{player}", value, state.players[player].gold)
-    for key, value in _pairs(expect.get("strength")):
-        record(f"strength.{key}", value, state.strength(state.cards[key]))
-    for key, value in _pairs(expect.get("kneeling")):
-        record(f"kneeling.{key}", value, state.cards[key].kneeling)
-    for key, value in _pairs(expect.get("controller")):
-        record(f"controller.{key}", value, state.cards[key].controller)
-    for key, value in _pairs(expect.get("attached_to")):
-        record(f"attached_to.{key}", value, state.cards[key].attached_to)
+    for key, read in PER_NAME.items():
+        for name, value in _pairs(expect.get(key)):
+            record(f"{key}.{name}", value, read(state, name))
     if "game_winner" in expect:
         record("game_winner", expect["game_winner"], state.winner or "none")
     if "refused" in expect:
@@ -285,11 +272,23 @@ def check(scenario: Scenario, ruling: Ruling) -> list[dict[str, Any]]:
         challenge = state.challenge
         actual = bool(challenge and (key in challenge.attackers or key in challenge.defenders))
         record(f"participating.{key}", value, actual)
-    for player, value in _pairs(expect.get("at_command")):
-        record(f"at_command.{player}", value, marshal.at_command(state, player))
     for side, value in _pairs(expect.get("total_strength")):
         record(f"total_strength.{side}", value, last.get("attack" if side == "attack" else "defence"))
     return out
+
+
+# expectations of the form {name: value}: what to read off the final board for each name
+PER_NAME: dict[str, Any] = {
+    "power": lambda state, player: state.total_power(player),
+    "house_power": lambda state, player: state.players[player].power,
+    "card_power": lambda state, card: state.cards[card].power,
+    "gold": lambda state, player: state.players[player].gold,
+    "strength": lambda state, card: state.strength(state.cards[card]),
+    "kneeling": lambda state, card: state.cards[card].kneeling,
+    "controller": lambda state, card: state.cards[card].controller,
+    "attached_to": lambda state, card: state.cards[card].attached_to,
+    "at_command": lambda state, player: marshal.at_command(state, player),
+}
 
 
 def _pairs(mapping: Any) -> list[tuple[str, Any]]:

@@ -360,24 +360,24 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
     leaving.remove(state, trace, chosen, "kill", save=chosen in state.facts.get("pending_saves", set()))
 
 
-@rule("keyword.vigilant", ["agot1-rules/vigilant"], "after winning as the attacker, stand Vigilant cards")
-def vigilant(state: State, trace: Trace, player: str, chosen: list[str]) -> None:
+def _stand_keyword(state: State, trace: Trace, player: str, chosen: list[str], keyword: str) -> None:
+    rule_id = f"keyword.{keyword}"
     for key in chosen:
         card = state.cards[key]
-        if "vigilant" not in state.keywords(card) or card.controller != player:
-            raise IllegalStep("keyword.vigilant", f"{key} is not a Vigilant card {player} controls")
+        if keyword not in state.keywords(card) or card.controller != player:
+            raise IllegalStep(rule_id, f"{key} is not a {keyword.title()} card {player} controls")
         card.kneeling = False
-        trace.add("keyword.vigilant", f"{player} stands {key} (Vigilant)")
+        trace.add(rule_id, f"{player} stands {key} ({keyword.title()})")
+
+
+@rule("keyword.vigilant", ["agot1-rules/vigilant"], "after winning as the attacker, stand Vigilant cards")
+def vigilant(state: State, trace: Trace, player: str, chosen: list[str]) -> None:
+    _stand_keyword(state, trace, player, chosen, "vigilant")
 
 
 @rule("keyword.vengeful", ["agot1-rules/vengeful"], "after losing as the defender, stand Vengeful cards")
 def vengeful(state: State, trace: Trace, player: str, chosen: list[str]) -> None:
-    for key in chosen:
-        card = state.cards[key]
-        if "vengeful" not in state.keywords(card) or card.controller != player:
-            raise IllegalStep("keyword.vengeful", f"{key} is not a Vengeful card {player} controls")
-        card.kneeling = False
-        trace.add("keyword.vengeful", f"{player} stands {key} (Vengeful)")
+    _stand_keyword(state, trace, player, chosen, "vengeful")
 
 
 def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
