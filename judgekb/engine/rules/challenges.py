@@ -26,15 +26,7 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
         raise IllegalStep("challenge.declare", "at least one attacking character must be declared to initiate a challenge")
     titles.check_may_challenge(state, trace, attacker, against)
     for key in attackers:
-        card = state.cards[key]
-        if card.zone != "in_play" or card.type != "character" or card.duplicate:
-            raise IllegalStep("challenge.declare", f"{key} is not a character in play")
-        if card.controller != attacker:
-            raise IllegalStep("challenge.declare", f"{key} is controlled by {card.controller}, not {attacker}")
-        if card.kneeling:
-            raise IllegalStep("challenge.declare", f"{key} is kneeling: already kneeling characters may not be declared as attackers")
-        if kind not in state.icons(card):
-            raise IllegalStep("challenge.declare", f"{key} has no {kind} icon, so it cannot attack in a {kind} challenge")
+        _check_participant(state, "challenge.declare", key, attacker, kind, "attack")
     for key in attackers:
         state.cards[key].kneeling = True
     player.challenges_this_round.append(kind)
@@ -46,6 +38,19 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
         "challenge.declare", f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack"
     )
     return challenge
+
+
+def _check_participant(state: State, rule_id: str, key: str, player: str, kind: str, role: str) -> None:
+    """A character declared to attack or defend: in play, the player's, standing, with the icon."""
+    card = state.cards[key]
+    if card.zone != "in_play" or card.type != "character" or card.duplicate:
+        raise IllegalStep(rule_id, f"{key} is not a character in play")
+    if card.controller != player:
+        raise IllegalStep(rule_id, f"{key} is controlled by {card.controller}, not {player}")
+    if card.kneeling:
+        raise IllegalStep(rule_id, f"{key} is kneeling: already kneeling characters may not be declared as {role}ers")
+    if kind not in state.icons(card):
+        raise IllegalStep(rule_id, f"{key} has no {kind} icon, so it cannot {role} in a {kind} challenge")
 
 
 @rule(
@@ -86,17 +91,9 @@ def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> Non
     if player != challenge.defender:
         titles.check_may_support(state, trace, player, challenge)
     for key in defenders:
-        card = state.cards[key]
-        if card.zone != "in_play" or card.type != "character" or card.duplicate:
-            raise IllegalStep("challenge.defend", f"{key} is not a character in play")
-        if card.controller != player:
-            raise IllegalStep("challenge.defend", f"{key} is controlled by {card.controller}, not {player}")
         if key in challenge.stealth.values():
             raise IllegalStep("keyword.stealth", f"{key} was bypassed by stealth and may not defend this challenge")
-        if card.kneeling:
-            raise IllegalStep("challenge.defend", f"{key} is kneeling: already kneeling characters may not be declared as defenders")
-        if challenge.type not in state.icons(card):
-            raise IllegalStep("challenge.defend", f"{key} has no {challenge.type} icon, so it cannot defend a {challenge.type} challenge")
+        _check_participant(state, "challenge.defend", key, player, challenge.type, "defend")
     for key in defenders:
         state.cards[key].kneeling = True
     challenge.defenders = list(defenders)
