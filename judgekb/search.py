@@ -96,6 +96,8 @@ class Index:
             )
         }
         self.by_rowid = {row["rowid"]: row["id"] for row in self.clauses.values()}
+        # lower-cased heading and text of every clause, for coverage and phrase checks without a query
+        self.bodies = {row["id"]: f"{row['heading']} {row['text']}".lower() for row in db.query("select id, heading, text from clauses")}
         self.governors: dict[str, list[tuple[str, str]]] = {}
         for row in db.query("select clause, governor, relation from governors order by clause, governor"):
             self.governors.setdefault(row["clause"], []).append((row["governor"], row["relation"]))
@@ -110,6 +112,11 @@ class Index:
                     "words": [set(words_of(n)) - STOPWORDS or set(words_of(n)) for n in names],
                 }
             )
+        self.card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
+        for index, card in enumerate(self.cards):
+            for words in card["words"]:
+                for word in words:
+                    self.card_words.setdefault(word, set()).add(index)
         self.mentioned: dict[str, set[str]] = {}
         for row in db.query("select src, dst from links where type = 'mentions'"):
             self.mentioned.setdefault(row["dst"], set()).add(row["src"])
@@ -142,17 +149,15 @@ class Index:
         return {"words": words, "content": content, "groups": groups, "text": lowered}
 
     def cards_named(self, analysis: dict[str, Any], edition: int | None) -> set[str]:
-        """Cards whose title the query spells out (allowing typos in the title words)."""
+        """Cards whose title the query spells out (typos in title words are already corrected)."""
         query_words = set(analysis["content"]) | {w for g in analysis["groups"] for w in g}
         found = set()
-        for card in self.cards:
+        for index in {i for w in query_words for i in self.card_words.get(w, ())}:
+            card = self.cards[index]
             if edition and card["edition"] != edition:
                 continue
-            for words in card["words"]:
-                if words and words <= query_words:
-                    found.add(card["id"])
-                elif len(words) >= 2 and all(any(fuzz.ratio(w, q) >= 85 for q in analysis["content"]) for w in words):
-                    found.add(card["id"])
+            if any(words and words <= query_words for words in card["words"]):
+                found.add(card["id"])
         return found
 
     # ------------------------------------------------------------------ retrieval and ranking
@@ -196,21 +201,14 @@ class Index:
         if not candidates:
             return [], notes
         top = max(score for _, score in candidates) or 1.0
-        texts = {
-            row["id"]: row
-            for row in self.db.query(
-                f"select id, heading, text from clauses where id in ({','.join('?' * len(candidates))})", [c for c, _ in candidates]
-            )
-        }
         question = text.lower().startswith(QUESTION_START) or text.endswith("?")
         group_stems = [{_stem(t) for t in g} for g in analysis["groups"]]
         scored: dict[str, float] = {}
         for clause_id, bm25 in candidates:
-            meta, row = self.clauses[clause_id], texts[clause_id]
-            body = f"{row['heading']} {row['text']}".lower()
+            meta, body = self.clauses[clause_id], self.bodies[clause_id]
             covered = sum(1 for g in group_stems if any(t in body for t in g))
             cover = covered / max(1, len(analysis["groups"]))
-            heading = self._heading_match(analysis, row["heading"])
+            heading = self._heading_match(group_stems, meta["heading"])
             phrase = 1.0 if len(analysis["words"]) >= 2 and analysis["text"] in body else 0.0
             card = 1.0 if any(clause_id in self.mentioned.get(c, ()) for c in cards) else 0.0
             score = 0.40 * (bm25 / top) + 0.30 * cover + 0.20 * heading + 0.10 * phrase + 0.20 * card
@@ -227,12 +225,15 @@ class Index:
         return self._fold(scored, edition, limit), notes
 
     @staticmethod
-    def _heading_match(analysis: dict[str, Any], heading: str) -> float:
-        """F1 of the query's content words against the heading's (stems; one-letter words ignored)."""
-        head = {_stem(w) for w in words_of(heading) if w not in STOPWORDS and len(w) > 1}
+    @lru_cache(maxsize=4096)
+    def _heading_stems(heading: str) -> frozenset[str]:
+        return frozenset(_stem(w) for w in words_of(heading) if w not in STOPWORDS and len(w) > 1)
+
+    def _heading_match(self, query: list[set[str]], heading: str) -> float:
+        """F1 of the query's content words (as stem groups) against the heading's stems (one-letter words ignored)."""
+        head = self._heading_stems(heading)
         if not head:
             return 0.0
-        query = [{_stem(t) for t in g} for g in analysis["groups"]]
         found = sum(1 for g in query if g & head)
         if not found:
             return 0.0
