@@ -58,8 +58,8 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
     try:
         db = sqlite_utils.Database(tmp)
         sets_file = corpus / "sets.yaml"
-        db["documents"].insert_all(({k: v for k, v in asdict(doc).items()} for doc in docs), pk="id")
         doc_rows = {doc.id: asdict(doc) for doc in docs}
+        db["documents"].insert_all(doc_rows.values(), pk="id")
         clause_rows = []
         span_rows = []
         for doc in docs:

@@ -210,14 +210,14 @@ def _unopposed() -> None:
     ["agot1-rules/challenge-step-3-resolve", "agot1-rules/high-claim-military-challenges"],
     "military claim: the defender chooses and kills that many different characters, all at once",
 )
-def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> dict[str, Any]:
+def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
     from judgekb.engine.rules import leaving
 
     available = [c for c in state.in_play(loser, "character") if "be killed" not in c.cannot]
     need = min(claim, len(available))
     if need == 0:
         trace.add("claim.military", f"{loser} has no character that can be killed: the claim kills nothing")
-        return {}
+        return
     if chosen is None:
         trace.add(
             "claim.military",
@@ -225,7 +225,7 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
             f"(claim {claim}) from {', '.join(c.key for c in available)}",
             "choice-needed",
         )
-        return {"choice_needed": True}
+        return
     if len(set(chosen)) != len(chosen):
         raise IllegalStep("claim.military", "military claim must kill different characters, all at once")
     if len(chosen) != need:
@@ -242,7 +242,6 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
     saves = state.facts.get("pending_saves", set())
     for key in chosen:
         leaving.remove(state, trace, key, "kill", save=key in saves)
-    return {}
 
 
 @rule(
@@ -250,19 +249,19 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
     ["agot1-rules/challenge-step-3-resolve", "agot1-faq/3.44"],
     "intrigue claim: the defender discards that many cards at random from hand (as many as there are)",
 )
-def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> dict[str, Any]:
+def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
     hand = state.zone(loser, "hand")
     need = min(claim, len(hand))
     if need == 0:
         trace.add("claim.intrigue", f"{loser} has no cards in hand: nothing is discarded")
-        return {}
+        return
     if chosen is None:
         trace.add(
             "claim.intrigue",
             f"{need} card(s) must be discarded at random from {loser}'s hand (state which in the scenario)",
             "choice-needed",
         )
-        return {"choice_needed": True}
+        return
     if len(chosen) != need or any(state.cards[k] not in hand for k in chosen):
         raise IllegalStep("claim.intrigue", f"intrigue claim discards {need} card(s) from {loser}'s hand")
     for key in chosen:
@@ -272,7 +271,6 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
         f"intrigue claim {claim}: {loser} discards {', '.join(chosen)} at random from hand"
         + (f" (only {len(hand)} in hand)" if claim > len(hand) else ""),
     )
-    return {}
 
 
 @rule(
@@ -280,7 +278,7 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
     ["agot1-rules/challenge-step-3-resolve"],
     "power claim: the defender moves that much power from his House card to the attacker's House card",
 )
-def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int, infamy: str | None) -> dict[str, Any]:
+def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int, infamy: str | None) -> None:
     moved = min(claim, state.players[loser].power)
     state.players[loser].power -= moved
     give_power(state, trace, winner, moved, infamy, moving=True)
@@ -289,7 +287,6 @@ def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int,
         f"power claim {claim}: {loser} moves {moved} power from his or her House card to "
         f"{winner}'s" + (f" (only {moved} on the House card)" if moved < claim else ""),
     )
-    return {}
 
 
 @rule("keyword.infamy", ["agot1-rules/infamy"], "power claimed or moved to your House may be placed on a card with Infamy instead")

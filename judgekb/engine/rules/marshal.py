@@ -40,15 +40,6 @@ def check_unique(state: State, player: str, card: Card, taking_control: bool = F
 
 
 @rule(
-    "unique.dead-pile",
-    ["agot1-faq/3.39", "agot1-rules/example-of-a-challenge"],
-    "a unique card in the dead pile stops its owner playing other copies for the rest of the game",
-)
-def _dead_pile() -> None:
-    """Checked in check_unique."""
-
-
-@rule(
     "marshal.cost",
     ["agot1-rules/phase-3-marshalling"],
     "pay the printed cost from the gold pool; +2 gold penalty for a card of another House (not neutral)",
