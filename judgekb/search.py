@@ -186,11 +186,18 @@ class Index:
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
     ) -> tuple[list[Hit], list[str]]:
         """Ranked hits (governing clauses first, restatements folded) and notes for the user."""
+        hits, notes, _ = self.ranked(query, edition, kinds, limit)
+        return hits, notes
+
+    def ranked(
+        self, query: str, edition: int | None, kinds: list[str] | None, limit: int
+    ) -> tuple[list[Hit], list[str], list[set[str]]]:
+        """``search`` plus the query's word groups (for snippets), so the query is analysed once."""
         text, notes = clean(query)
         analysis = self.analyse(text)
         if not analysis["words"]:
             notes.append("the query has no words to look up")
-            return [], notes
+            return [], notes, []
         candidates = self._fts(analysis["groups"], edition, kinds)
         cards = self.cards_named(analysis, edition)
         for card in cards:  # clauses about a named card are candidates even without word hits
@@ -199,7 +206,7 @@ class Index:
                 if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
                     candidates.append((clause_id, 0.0))
         if not candidates:
-            return [], notes
+            return [], notes, analysis["groups"]
         top = max(score for _, score in candidates) or 1.0
         question = text.lower().startswith(QUESTION_START) or text.endswith("?")
         group_stems = [{_stem(t) for t in g} for g in analysis["groups"]]
@@ -222,7 +229,7 @@ class Index:
             if meta["doc_kind"].startswith("unofficial"):
                 score -= 0.05
             scored[clause_id] = max(scored.get(clause_id, 0.0), score)
-        return self._fold(scored, edition, limit), notes
+        return self._fold(scored, edition, limit), notes, analysis["groups"]
 
     @staticmethod
     @lru_cache(maxsize=4096)
@@ -282,7 +289,7 @@ def results(
     index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ snippet, folded)."""
-    hits, notes = index.search(query, edition, kinds, limit)
+    hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
     rows = {
@@ -292,7 +299,6 @@ def results(
             [h.id for h in hits],
         )
     }
-    groups = index.analyse(clean(query)[0])["groups"]
     out = []
     for hit in hits:
         row = rows[hit.id]
