@@ -135,6 +135,11 @@ def _public(attrs: dict[str, Any], keep_type: bool = True) -> dict[str, Any]:
     return out
 
 
+def is_version(text: str) -> bool:
+    """``v5.4`` or ``5.4``: what ``changes --since`` accepts."""
+    return text.lstrip("v").replace(".", "").isdigit()
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """``"5.01"`` → (5, 1); versions compare number by number."""
     parts = []

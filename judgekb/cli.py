@@ -215,7 +215,7 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
     db = obj.db()
     if store.document(db, doc_id) is None:
         fail(f"no document '{doc_id}'")
-    if not since.lstrip("v").replace(".", "").isdigit():
+    if not authority.is_version(since):
         fail(f"--since takes a version such as v5.4, not {since!r}")
     rows = authority.changes(db, doc_id, since)
     if as_json:

@@ -202,7 +202,7 @@ def changes_page() -> Any:
         bad_request(f"unknown document '{doc}'")
     rows = []
     if since:
-        if not since.lstrip("v").replace(".", "").isdigit():
+        if not authority.is_version(since):
             bad_request("since must be a version such as v5.4")
         rows = authority.changes(res().db, doc, since)
     return render_template("changes.html", docs=docs, doc=doc, since=since, rows=rows)
@@ -266,7 +266,7 @@ def api_card() -> Any:
 @pages.get("/api/changes/<doc>")
 def api_changes(doc: str) -> Any:
     since = request.args.get("since", "")
-    if not since.lstrip("v").replace(".", "").isdigit():
+    if not authority.is_version(since):
         bad_request("since must be a version such as v5.4")
     if store.document(res().db, doc) is None:
         abort(404, description=f"no document '{doc}'")
