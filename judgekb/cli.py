@@ -236,6 +236,8 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
     """Everything the corpus says about a card: errata, restricted/banned status, FAQ answers, rules."""
     from judgekb import cardpage
 
+    if not name.strip():
+        fail("give a card name, e.g. judgekb card \"Val\" --edition 1")
     db = obj.db()
     pages = cardpage.find(db, name, int(edition) if edition else None)
     if not pages:

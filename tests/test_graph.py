@@ -143,6 +143,8 @@ def test_card_command_catelyn_second_edition(db_path):
     assert data["faq"][0]["id"].startswith("agot2-faq/qa/which-abilities-does-catelyn-stark")
     missing = run_cli("card", "Zzyzx Qwerty", db=db_path)
     assert missing.returncode == 2 and "no card matching" in missing.stderr
+    empty = run_cli("card", "  ", db=db_path)
+    assert empty.returncode == 2 and "give a card name" in empty.stderr
 
 
 def test_changes_since_a_version(db_path):
