@@ -73,16 +73,32 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "unique": bool(card.get("unique")),
                 "text": text,
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
+                "cycle": str(card.get("id") or "").rsplit("_", 1)[0],  # "cad_76": the cycle the FAQ's "C&D F76" names
+                "income": card.get("income"),
+                "initiative": card.get("initiative"),
+                "claim": card.get("claim"),
+                "reserve": None,
+                "influence": card.get("influence"),
                 "source": str(path),
             }
         )
     return rows
 
 
+def _cycles(folder: Path) -> dict[str, str]:
+    """Pack code -> cycle name ("NMG" -> "Westeros Cycle"): the FAQ cites chapter-pack cards by cycle."""
+    try:
+        data = json.loads((folder / "cycles.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return {pack: str(c.get("name") or "") for c in data if isinstance(c, dict) for pack in c.get("packs") or []}
+
+
 def read_throneteki(folder: Path) -> list[dict[str, Any]]:
     packs = sorted((folder / "packs").glob("*.json"))
     if not packs:
         raise DataError(f"{folder}: no packs/*.json (the throneteki format)")
+    cycles = _cycles(folder)
     rows = []
     for pack_path in packs:
         try:
@@ -94,6 +110,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                 raise DataError(f"{pack_path}: card #{index} has no 'name'")
             icons = card.get("icons") or {}
             text = card.get("text") or ""
+            plot = card.get("plotStats") or {}
             rows.append(
                 {
                     "edition": 2,
@@ -112,6 +129,12 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "unique": bool(card.get("unique")),
                     "text": text,
                     "errata_text": json.dumps(card.get("errata") or [], ensure_ascii=False),
+                    "cycle": cycles.get(str(pack.get("code") or ""), ""),
+                    "income": plot.get("income"),
+                    "initiative": plot.get("initiative"),
+                    "claim": plot.get("claim"),
+                    "reserve": plot.get("reserve"),
+                    "influence": None,
                     "source": str(folder),
                 }
             )
@@ -138,7 +161,8 @@ def apply(db: Any, rows: list[dict[str, Any]]) -> int:
     editions = sorted({r["edition"] for r in rows})
     if db["imported_cards"].exists():
         db.execute(f"delete from imported_cards where edition in ({','.join('?' * len(editions))})", editions)
-    db["imported_cards"].insert_all(rows, columns={"cost": str, "strength": str})
+    columns = {"cost": str, "strength": str, "cycle": str, "income": str, "initiative": str, "claim": str, "reserve": str, "influence": str}
+    db["imported_cards"].insert_all(rows, columns=columns, alter=True)
     db["imported_cards"].create_index(["edition", "key"], if_not_exists=True)
     db.conn.commit()
     return len(rows)

@@ -1,0 +1,100 @@
+"""What a phone keeps for when the network drops: the search index and the list of pages to cache.
+
+The service worker (``static/sw.js``) caches every clause page, every card page and the search
+index below; ``exportsite`` writes the same pages and index as static files.  Offline search is
+a plain word match in the browser (``static/app.js``) — no typo correction, glossary or ranking
+by the server's lookup — and the page says so whenever it is used.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, send_from_directory, url_for
+
+offline = Blueprint("offline", __name__)
+
+SHELL = ("/", "/card", "/changes", "/static/style.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest")
+
+
+def version(db: Any) -> str:
+    """Changes whenever the database is rebuilt or cards are imported, so phones refresh their copy."""
+    meta = {r["key"]: r["value"] for r in db.query("select key, value from meta")}
+    imported = next(db.query("select count(*) as n from imported_cards"))["n"] if db["imported_cards"].exists() else 0
+    return f"{meta.get('fingerprint', '')[:16]}-{meta.get('built', '')}-{imported}"
+
+
+def card_names(db: Any) -> list[tuple[str, int]]:
+    """Every card title a card page exists for: those the corpus names, then imported ones."""
+    names = {(r["name"], r["edition"]) for r in db.query("select name, edition from cards")}
+    keys = {(r["key"], r["edition"]) for r in db.query("select key, edition from cards")}
+    if db["imported_cards"].exists():
+        for row in db.query("select distinct name, key, edition from imported_cards"):
+            if (row["key"], row["edition"]) not in keys:
+                names.add((row["name"], row["edition"]))
+                keys.add((row["key"], row["edition"]))
+    return sorted(names, key=lambda n: (n[1], n[0].casefold()))
+
+
+def search_index(db: Any) -> dict[str, Any]:
+    """Clauses (id, edition, kind, heading, citation, text, governing id) and card titles, compactly."""
+    governors: dict[str, str] = {}
+    for row in db.query("select clause, governor from governors order by clause, governor"):
+        governors.setdefault(row["clause"], row["governor"])
+    clauses = [
+        [r["id"], r["edition"], r["kind"], r["heading"], r["citation"], r["text"], governors.get(r["id"], "")]
+        for r in db.query("select id, edition, kind, heading, citation, text from clauses order by doc, seq")
+    ]
+    return {"version": version(db), "clauses": clauses, "cards": [[n, e] for n, e in card_names(db)]}
+
+
+def page_urls(db: Any) -> list[str]:
+    """The URL of every clause page and card page (as the pages link them)."""
+    urls = [url_for("pages.clause_page", clause_id=r["id"]) for r in db.query("select id from clauses order by doc, seq")]
+    urls += [url_for("pages.card_page", name=name, edition=edition) for name, edition in card_names(db)]
+    return urls
+
+
+def _db() -> Any:
+    return current_app.config["JUDGEKB"].db
+
+
+def _cached(key: str, make: Any) -> Any:
+    return current_app.config["JUDGEKB"].cached(("offline", key), make)
+
+
+@offline.get("/offline/index.json")
+def index_json() -> Any:
+    body = _cached("index", lambda: json.dumps(search_index(_db()), ensure_ascii=False, separators=(",", ":")))
+    return Response(body, mimetype="application/json", headers={"Cache-Control": "no-cache"})
+
+
+@offline.get("/offline/urls.json")
+def urls_json() -> Any:
+    db = _db()
+    pages = _cached("urls", lambda: page_urls(db))
+    return jsonify({"version": _cached("version", lambda: version(db)), "shell": list(SHELL), "pages": pages})
+
+
+@offline.get("/sw.js")
+def service_worker() -> Any:
+    """Served from the root so its scope covers every page."""
+    response = send_from_directory(current_app.static_folder or "", "sw.js", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@offline.get("/manifest.webmanifest")
+def manifest() -> Any:
+    body = {
+        "name": "judgekb — AGoT rules for judges",
+        "short_name": "judgekb",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbfaf7",
+        "theme_color": "#7a1f1f",
+        "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+    }
+    return Response(json.dumps(body), mimetype="application/manifest+json")
