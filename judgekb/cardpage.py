@@ -148,7 +148,8 @@ def _printings(db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printe
     for imp in printed:
         match = next((by_key[k] for k in _imported_keys(imp) if k in by_key), None)
         if match is None or match["imported"] is not None:
-            match = {"code": f"{imp['set']} {imp['number']}", "set": imp["set"], "number": imp["number"], "imported": None, "clauses": []}
+            code = f"{imp['set']} {imp['number']}" if card["edition"] == 1 else f"{imp['set']}, {imp['number']}"
+            match = {"code": code, "set": imp["set"], "number": imp["number"], "imported": None, "clauses": []}
             out.append(match)
         match["imported"] = {"code": imp.get("code"), "set": imp["set"], "number": imp["number"]}
     for item in out:

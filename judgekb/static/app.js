@@ -5,7 +5,7 @@
   "use strict";
   var body = document.body;
   var MODE = body.getAttribute("data-mode") || "server"; // "server", or "static" for an exported site
-  var ROOT = body.getAttribute("data-root") || "/";
+  var ROOT = body.hasAttribute("data-root") ? body.getAttribute("data-root") : "/"; // "" at the top of an exported site
   var store = (function () {
     try { var k = "__judgekb"; localStorage.setItem(k, k); localStorage.removeItem(k); return localStorage; } catch (e) { return null; }
   })();
@@ -76,13 +76,17 @@
     var byId = {};
     data.items = data.clauses.map(function (c) {
       var item = { id: c[0], edition: c[1], kind: c[2], heading: c[3], citation: c[4], text: c[5], governor: c[6] };
-      item.head = {}; words(c[3]).forEach(function (w) { item.head[stem(w)] = 1; });
+      item.head = {}; item.headSize = 0;
+      words(c[3]).forEach(function (w) { if (!STOP[w] && w.length > 1 && !item.head[stem(w)]) { item.head[stem(w)] = 1; item.headSize++; } });
       item.stems = {}; words(c[3] + " " + c[5]).forEach(function (w) { item.stems[stem(w)] = 1; });
       item.lower = (c[3] + " " + c[5]).toLowerCase();
       byId[item.id] = item;
       return item;
     });
     data.byId = byId;
+    data.vocab = {};
+    data.items.forEach(function (item) { for (var w in item.stems) data.vocab[w] = 1; });
+    data.vocabList = Object.keys(data.vocab);
     return data;
   }
   function snippetOf(text, stems, width) {
@@ -95,12 +99,39 @@
     var out = tokens.slice(start, start + width).map(function (t, k) { return flags[start + k] && /^[^\[\]]+$/.test(t) ? "[" + t + "]" : t; });
     return (start > 0 ? "\u2026 " : "") + out.join(" ") + (start + width < tokens.length ? " \u2026" : "");
   }
+  function editDistance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var best = i;
+      for (j = 1; j <= b.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (cur[j] < best) best = cur[j];
+      }
+      if (best > max) return max + 1;
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+  // A word the saved copy never uses is replaced by the nearest word it does use (one or two letters off).
+  function nearest(data, s) {
+    if (data.vocab[s] || s.length < 4 || /^\d+$/.test(s)) return s;
+    var max = s.length >= 7 ? 2 : 1, best = s, bestD = max + 1;
+    data.vocabList.forEach(function (w) { var d = editDistance(s, w, max); if (d < bestD) { bestD = d; best = w; } });
+    return best;
+  }
   // A plain word match: every query word (or the start of the last one, while typing) counts, headings count more.
   function localSearch(data, query, edition, limit) {
     var all = words(query), content = all.filter(function (w) { return !STOP[w]; });
     if (!content.length) content = all;
     if (!content.length) return [];
-    var stems = content.map(stem), lowered = all.join(" "), question = /\?$|^(who|what|when|how|can|does|do|is|if|may|should|why) /i.test(query.trim());
+    var stems = content.map(function (w, i) {
+      var s = stem(w);
+      if (i === content.length - 1 && data.vocabList.some(function (v) { return v.indexOf(s) === 0; })) return s; // still typing it
+      return nearest(data, s);
+    }), lowered = all.join(" "), question = /\?$|^(who|what|when|how|can|does|do|is|if|may|should|why) /i.test(query.trim());
     var scored = {};
     data.items.forEach(function (c) {
       if (edition && String(c.edition) !== String(edition)) return;
@@ -110,7 +141,10 @@
         if (hit) { found++; if (c.head[s]) head++; }
       });
       if (!found) return;
-      var score = 0.55 * found / stems.length + 0.3 * head / stems.length + (all.length > 1 && c.lower.indexOf(lowered) >= 0 ? 0.1 : 0);
+      // the heading counts as F1 of query words against heading words, as in the server's ranking
+      var recall = head / stems.length, precision = c.headSize ? Math.min(1, head / c.headSize) : 0;
+      var headScore = head ? 2 * recall * precision / (recall + precision) : 0;
+      var score = 0.5 * found / stems.length + 0.35 * headScore + (all.length > 1 && c.lower.indexOf(lowered) >= 0 ? 0.1 : 0);
       if (question && c.kind === "qa") score += 0.05;
       if (c.kind === "preamble") score -= 0.1;
       var target = c.governor && data.byId[c.governor] && (!edition || String(data.byId[c.governor].edition) === String(edition)) ? c.governor : c.id;
@@ -198,10 +232,9 @@
       });
       chips.hidden = !cards.length;
     }
-    var OFFLINE_NOTE = "Searching offline, on this device: a plain word match over the saved copy. Unlike the server it does not correct typos, " +
-      "does not expand synonyms or abbreviations (STR, mil…), and ranks more simply — check the wording of what you find.";
-    var STATIC_NOTE = "Searching this exported copy on this device: a plain word match. Unlike the live server it does not correct typos, " +
-      "does not expand synonyms or abbreviations (STR, mil…), and ranks more simply.";
+    var DIFFERS = "a plain word match: unlike the server it knows no synonyms or abbreviations (STR, mil\u2026), fixes only near spellings, and ranks more simply.";
+    var OFFLINE_NOTE = "Offline \u2014 searching the copy saved on this device, " + DIFFERS;
+    var STATIC_NOTE = "Exported copy \u2014 searching on this device, " + DIFFERS;
     function searchHere(value, ed, key) {
       return getIndex().then(function (data) {
         if (key !== last) return;
@@ -282,6 +315,17 @@
       var ed = (document.querySelector("article.card .badge") || {}).textContent === "2nd ed." ? 2 : 1;
       remember({ kind: "card", label: shown.firstChild.textContent.trim(), href: location.pathname + location.search, path: location.pathname.split("/").slice(-3).join("/"), edition: ed });
     }
+  }
+
+  // ------------------------------------------------------------------ changes page of an exported site: one file per document and version
+  var changesForm = document.getElementById("changes-form");
+  if (changesForm && MODE === "static") {
+    var docSelect = document.getElementById("doc"), sinceSelect = document.getElementById("since");
+    docSelect.addEventListener("change", function () { location.href = ROOT + "changes/" + docSelect.value + ".html"; });
+    changesForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      location.href = ROOT + "changes/" + docSelect.value + (sinceSelect.value ? "/" + sinceSelect.value : "") + ".html";
+    });
   }
 
   // ------------------------------------------------------------------ copy buttons: clipboard API, else execCommand, else say so
