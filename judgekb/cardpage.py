@@ -31,8 +31,13 @@ def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
 
 
 def _exact(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    """Cards whose title or another printed spelling is exactly the name (one indexed query, not a scan)."""
     key = normalise_name(name)
-    return [c for c in _cards(db, edition) if c["key"] == key or key in {normalise_name(s) for s in c["spellings"]}]
+    sql = "select * from cards where (key = ? or spellings != '[]')" + (" and edition = ?" if edition else "") + " order by edition, id"
+    rows = list(db.query(sql, [key, edition] if edition else [key]))
+    for row in rows:
+        row["spellings"] = json.loads(row.get("spellings") or "[]")
+    return [c for c in rows if c["key"] == key or key in {normalise_name(s) for s in c["spellings"]}]
 
 
 def _match(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:

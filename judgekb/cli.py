@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -422,6 +423,11 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
 
     obj.db()  # build or refresh the database once, before the workers start
     app = create_app(obj.db_path, obj.corpus)
+    from judgekb import offline
+
+    started = time.perf_counter()
+    pages = offline.prepare(app)  # the offline copy phones download, rendered once for every worker
+    click.echo(f"judgekb: offline copy ready ({pages} pages, {time.perf_counter() - started:.1f} s)", err=True)
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

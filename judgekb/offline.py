@@ -8,10 +8,11 @@ by the server's lookup — and the page says so whenever it is used.
 
 from __future__ import annotations
 
+import gzip
 import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, send_from_directory, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
 
 offline = Blueprint("offline", __name__)
 
@@ -74,7 +75,52 @@ def index_json() -> Any:
 def urls_json() -> Any:
     db = _db()
     pages = _cached("urls", lambda: page_urls(db))
-    return jsonify({"version": _cached("version", lambda: version(db)), "shell": list(SHELL), "pages": pages})
+    shell = list(SHELL)
+    return jsonify({"version": _cached("version", lambda: version(db)), "shell": shell, "pages": pages, "bundle": "/offline/bundle.json"})
+
+
+def bundle(app: Any, db: Any) -> bytes:
+    """Every clause and card page in one gzipped JSON document: one download per phone, not thousands of requests.
+
+    Rendered through the app itself, so the saved pages are exactly the served ones.
+    """
+    client = app.test_client()
+    pages = {}
+    for url in page_urls(db):
+        response = client.get(url)
+        if response.status_code == 200:
+            pages[url] = response.get_data(as_text=True)
+    body = json.dumps({"version": version(db), "pages": pages}, ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(body.encode("utf-8"), compresslevel=6)
+
+
+def prepare(app: Any) -> int:
+    """Render the bundle once before the server forks its workers, so no phone waits for it.
+
+    A scratch app does the rendering and its SQLite connection is closed afterwards: an open
+    connection must never be carried across fork into the workers.  Returns the page count.
+    """
+    from judgekb.web import create_app
+
+    resources = app.config["JUDGEKB"]
+    scratch = create_app(resources.db_path, resources.corpus)
+    try:
+        with scratch.test_request_context():
+            db = scratch.config["JUDGEKB"].db
+            app.config["JUDGEKB_OFFLINE_BUNDLE"] = bundle(scratch, db)
+            return len(page_urls(db))
+    finally:
+        scratch.config["JUDGEKB"].db.close()
+
+
+@offline.get("/offline/bundle.json")
+def bundle_json() -> Any:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    body = app.config.get("JUDGEKB_OFFLINE_BUNDLE") or _cached("bundle", lambda: bundle(app, _db()))
+    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+        return Response(gzip.decompress(body), mimetype="application/json", headers={"Cache-Control": "no-cache"})
+    headers = {"Content-Encoding": "gzip", "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    return Response(body, mimetype="application/json", headers=headers)
 
 
 @offline.get("/sw.js")

@@ -49,21 +49,18 @@ function precache() {
     var shell = await caches.open(SHELL);
     await shell.addAll(list.shell.concat(["/offline/index.json"]));
     if (have) { await caches.delete(PAGES); pages = await caches.open(PAGES); }
-    var queue = list.pages.slice(), done = 0, failed = 0;
-    async function worker() {
-      while (queue.length) {
-        var url = queue.shift();
-        try {
-          var response = await fetch(url, { cache: "no-store" });
-          if (response.ok) await pages.put(key(url), response); else failed++;
-        } catch (e) { failed++; }
-        done++;
-        if (done % 50 === 0) await broadcast({ type: "progress", done: done, total: total, version: list.version });
-      }
+    await broadcast({ type: "progress", done: 0, total: total, version: list.version });
+    // one download holds every page: phones do not send the laptop thousands of requests
+    var data = await (await fetch(list.bundle, { cache: "no-store" })).json();
+    var urls = Object.keys(data.pages), done = 0;
+    for (var i = 0; i < urls.length; i++) {
+      await pages.put(key(urls[i]), new Response(data.pages[urls[i]], { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+      done++;
+      if (done % 250 === 0) await broadcast({ type: "progress", done: done, total: total, version: list.version });
     }
-    await Promise.all([worker(), worker(), worker(), worker()]);
-    if (!failed) await pages.put("/__judgekb_version", new Response(list.version));
-    await broadcast({ type: "progress", done: done - failed, total: total, version: list.version, complete: !failed });
+    var complete = list.pages.every(function (u) { return Object.prototype.hasOwnProperty.call(data.pages, u); });
+    if (complete) await pages.put("/__judgekb_version", new Response(list.version));
+    await broadcast({ type: "progress", done: done, total: total, version: list.version, complete: complete });
   })().finally(function () { running = null; });
   return running;
 }
@@ -72,10 +69,26 @@ self.addEventListener("message", function (event) {
   if (event.data && event.data.type === "precache") event.waitUntil(precache().catch(function () {}));
 });
 
-function fromNetwork(request) {
-  return new Promise(function (resolve, reject) {
-    var timer = setTimeout(function () { reject(new Error("network too slow")); }, NETWORK_WAIT_MS);
-    fetch(request).then(function (r) { clearTimeout(timer); resolve(r); }, function (e) { clearTimeout(timer); reject(e); });
+// The network first; after NETWORK_WAIT_MS a saved copy of the very same page may answer instead; a failed
+// fetch (no network) answers from the saved copy at once.
+function respond(request, keep) {
+  return new Promise(function (resolve) {
+    var settled = false;
+    function finish(response) { if (!settled) { settled = true; resolve(response); } }
+    var timer = setTimeout(function () {
+      caches.match(key(request.url)).then(function (hit) { if (hit) finish(hit); });
+    }, NETWORK_WAIT_MS);
+    fetch(request).then(function (response) {
+      clearTimeout(timer);
+      if (keep && response.ok) {
+        var copy = response.clone();
+        caches.open(keep).then(function (cache) { cache.put(key(request.url), copy); });
+      }
+      finish(response);
+    }, function () {
+      clearTimeout(timer);
+      fromCache(request).then(finish);
+    });
   });
 }
 
@@ -91,14 +104,10 @@ async function fromCache(request) {
 }
 
 self.addEventListener("fetch", function (event) {
-  var request = event.request, url = new URL(request.url);
+  var request = event.request, url = new URL(request.url), path = url.pathname;
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.indexOf("/api/") === 0 || url.pathname === "/offline/urls.json" || url.pathname === "/sw.js") return; // the page handles these failing
-  event.respondWith(fromNetwork(request).then(function (response) {
-    if (response.ok && (url.pathname.indexOf("/c/") === 0 || url.pathname === "/card" || url.pathname.indexOf("/static/") === 0 || url.pathname === "/offline/index.json")) {
-      var copy = response.clone();
-      caches.open(url.pathname.indexOf("/c/") === 0 || url.search ? PAGES : SHELL).then(function (cache) { cache.put(key(request.url), copy); });
-    }
-    return response;
-  }, function () { return fromCache(request); }));
+  if (path.indexOf("/api/") === 0 || path === "/offline/urls.json" || path === "/offline/bundle.json" || path === "/sw.js") return;
+  var keep = path.indexOf("/c/") === 0 || (path === "/card" && url.search) ? PAGES
+    : path.indexOf("/static/") === 0 || path === "/offline/index.json" || path === "/card" || path === "/changes" ? SHELL : null;
+  event.respondWith(respond(request, keep));
 });
