@@ -157,6 +157,7 @@ def _printings(db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printe
             match = {"code": code, "set": imp["set"], "number": imp["number"], "imported": None, "clauses": []}
             out.append(match)
         match["imported"] = {"code": imp.get("code"), "set": imp["set"], "number": imp["number"]}
+        imp["printing"] = match["code"]  # the printed text knows which listed printing it is
     for item in out:
         listed = [by_id[c] for c in item["clauses"] if by_id[c]["kind"] in LIST_KINDS]
         on = [_ref(r, r["data"].get("format") or r["kind"]) for r in listed if r["kind"] != "list-change"]

@@ -347,7 +347,9 @@
     var button = ev.target.closest && ev.target.closest("button.copy");
     if (!button) return;
     var text = button.hasAttribute("data-copy-link") ? location.href.split("#")[0] : button.getAttribute("data-copy");
-    var status = document.getElementById("copied"), what = button.textContent.replace(/^Copy /, "");
+    // the message goes beside the button pressed (a banner's own button has its own status line)
+    var status = (button.parentElement && button.parentElement.querySelector(".status")) || document.getElementById("copied");
+    var what = button.textContent.replace(/^Copy /, "");
     var old = document.getElementById("copy-fallback"); if (old) old.remove();
     copyText(text).then(function (ok) {
       if (!status) return;
