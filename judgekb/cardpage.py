@@ -9,6 +9,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from judgekb.cards import normalise_name, printing_number
+from judgekb.citation import document_part
 from judgekb.parsers.linemap import slug
 from judgekb.webtext import plain_card_text
 
@@ -115,6 +116,9 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     changes = [entry(r) | {"list": r["data"].get("list")} for r in rows if r["kind"] == "list-change"]
     banned = [entry(r) for r in rows if r["kind"] == "banned"]
     printed = _imported(db, card["edition"], card["key"])
+    listing = "select doc from clauses where kind in ('restricted', 'banned')"
+    sql = f"select * from documents where edition = ? and id in ({listing}) order by id"
+    lists = [document_part(d) for d in db.query(sql, [card["edition"]])]
     return {
         "id": card["id"],
         "name": card["name"],
@@ -122,6 +126,7 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
         "spellings": card["spellings"],
         "printings": (printings := _printings(db, card, rows, printed)),
         "status": _summary(printings) if printings else _status([]),
+        "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
         "errata": [entry(r) for r in rows if r["kind"] == "errata"],
         "restricted": restricted,
         "list_changes": changes,
@@ -206,7 +211,8 @@ def render(p: dict[str, Any]) -> str:
     lines = [f"{p['name']} — {ORDINAL[p['edition']]} edition  [{p['id']}]"]
     if p["spellings"]:
         lines.append(f"Also printed as: {', '.join(p['spellings'])}")
-    lines.append(f"Status in the FAQ: joust {p['status']['joust']}; melee {p['status']['melee']}; {p['status']['banned']}")
+    status = p["status"]
+    lines.append(f"Status in the lists of {p['status_source']}: joust {status['joust']}; melee {status['melee']}; {status['banned']}")
     for item in p["printings"]:
         imp = item["imported"]
         where = f" = {imp['set']} {imp['number']}" if imp and imp["set"] != item["set"] else ""

@@ -400,7 +400,7 @@ def test_serve_lan_prints_the_address_and_a_qr_code(db_path):
                 break
             lines.append(line)
         text = "".join(lines)
-        found = re.search(r"open (http://(\d+\.\d+\.\d+\.\d+):%d/)" % port, text)
+        found = re.search(rf"open (http://(\d+\.\d+\.\d+\.\d+):{port}/)", text)
         if found:  # a machine with a network: the address phones open, and its QR code
             assert sum(1 for line in lines if "█" in line or "▀" in line) >= 15
             for _ in range(100):

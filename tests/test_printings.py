@@ -82,7 +82,8 @@ def test_plot_values_and_card_command(imported_db):
     assert (core["income"], core["initiative"], core["claim"], core["reserve"]) == ("4", "9", "1", "6")
     out = run_cli("card", "Daenerys Targaryen", "--edition", "1", db=imported_db)
     assert out.returncode == 0, out.stderr
-    assert "Status in the FAQ: joust restricted: C&D F76 only; melee restricted: QoD F22 only; not banned" in out.stdout
+    status = "joust restricted: C&D F76 only; melee restricted: QoD F22 only; not banned"
+    assert f"Status in the lists of AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17): {status}" in out.stdout
     assert "  C&D F76 = Ancestral Home 76: joust restricted, melee not restricted, not banned" in out.stdout
     data = json.loads(run_cli("card", "Meera Reed", "--edition", "2", "--json", db=imported_db).stdout)
     assert {p["code"]: p["status"]["joust"] for p in data["printings"]} == {
@@ -108,7 +109,8 @@ def test_card_text_markup_is_rendered_and_everything_else_escaped():
 
 
 def test_citation_lines_never_double_quotes(db):
-    doubled = [r["id"] for r in db.query("select id from clauses where citation like '%““%' or citation like '%””%' or citation like '%“\"%'")]
+    sql = "select id from clauses where citation like '%““%' or citation like '%””%' or citation like '%“\"%'"
+    doubled = [r["id"] for r in db.query(sql)]
     assert not doubled
     row = store.clause(db, "agot1-rules/participating-characters")
     assert row["citation"].endswith("“Participating Characters”")
