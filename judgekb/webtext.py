@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 HIGHLIGHT = re.compile(r"\[([^\[\]\s]+)\]")
 STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 EMPH = re.compile(r"(?<![*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])")
+STRAY = re.compile(r"\*+(?=\S)|(?<=\S)\*+")
 CARD_TAG = re.compile(r"&lt;(/?)(b|i|em|strong)&gt;")
 SYMBOL = re.compile(r"\[([a-z]+)\]")
 SYMBOLS = {
@@ -47,7 +48,7 @@ def snippet(text: str | None) -> Markup:
     """A search snippet: the words lookup marked ``[like this]`` become highlights, emphasis is rendered."""
     html = str(escape(text or ""))
     html = HIGHLIGHT.sub(r"<mark>\1</mark>", html)
-    return Markup(_emphasis(html))
+    return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half
 
 
 def card_text(text: str | None) -> Markup:

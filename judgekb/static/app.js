@@ -27,16 +27,18 @@
 
   // ------------------------------------------------------------------ rich text as DOM nodes (never innerHTML)
   var RICH = /\[([^\[\]\s]+)\]|\*\*(?=\S)(.+?)\*\*|\*(?=\S)([^*]+?)\*/g;
-  function rich(parent, text) {
+  function rich(parent, text, cut) {
     var last = 0, m;
     text = text || "";
+    // a snippet window can cut an emphasis pair in half: its stray asterisks are dropped
+    function plain(t) { return cut ? t.replace(/(\S)\*+|\*+(\S)/g, "$1$2") : t; }
     RICH.lastIndex = 0;
     while ((m = RICH.exec(text))) {
-      if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
+      if (m.index > last) parent.appendChild(document.createTextNode(plain(text.slice(last, m.index))));
       parent.appendChild(el(m[1] !== undefined ? "mark" : m[2] !== undefined ? "strong" : "em", "", m[1] || m[2] || m[3]));
       last = RICH.lastIndex;
     }
-    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+    if (last < text.length) parent.appendChild(document.createTextNode(plain(text.slice(last))));
     return parent;
   }
   function hitSource(hit) {
@@ -213,7 +215,7 @@
         var li = el("li", "hit"), title = el("p", "hit-title"), a = el("a", "citation");
         title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
         a.href = clauseHref(hit.id); rich(a, hit.heading); title.appendChild(a); li.appendChild(title);
-        li.appendChild(rich(el("p", "snippet"), hit.snippet));
+        li.appendChild(rich(el("p", "snippet"), hit.snippet, true));
         li.appendChild(el("p", "source", hitSource(hit)));
         (hit.folded || []).forEach(function (f) {
           var p = el("p", "folded", (f.relation === "superseded" ? "supersedes" : "restated in") + ": "), fa = el("a", "", f.citation);
