@@ -966,7 +966,8 @@ def check(
         agenda_names = [dc.card.name for dc in cards if dc.card.type == "agenda"]
     unreadable = any(p.check in (UNKNOWN.name, AMBIGUOUS.name) for p in problems)
     others = [p for p in problems if p.check not in (UNKNOWN.name, AMBIGUOUS.name)]
-    verdict: Verdict = "not legal" if others else ("cannot be checked" if unreadable else "legal")
+    # a line naming no card makes every count uncertain: no verdict, but the problems found so far are listed
+    verdict: Verdict = "cannot be checked" if unreadable else ("not legal" if others else "legal")
     return Report(
         verdict=verdict,
         edition=edition,

@@ -21,6 +21,7 @@ A list is cited by its name, issuer and date (``citation``); none of this text i
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,25 +214,59 @@ def by_name(lists: list[RestrictedList], name: str) -> RestrictedList | None:
     return None
 
 
-def card_history(db: Any, codes: list[str]) -> list[dict[str, Any]]:
-    """Every list's verdict on these printings, oldest first: for the card page's list section."""
+def _statuses(rl: RestrictedList, code: str, names: dict[str, str]) -> list[str]:
+    """What one list says about one printing, in words: "joust restricted", "melee pod #3 (with X)"."""
+    out = ["banned: outside this list's card pool (bannedCards)"] if code in rl.banned_cards else []
+    for fmt_name, fmt in rl.formats.items():
+        if code in fmt.restricted:
+            out.append(f"{fmt_name} restricted")
+        if code in fmt.banned:
+            out.append(f"{fmt_name} banned")
+        for pod in fmt.pods:
+            members = [*pod.cards, *([pod.restricted] if pod.restricted else [])]
+            if code in members:
+                others = ", ".join(names.get(c, c) for c in members if c != code)
+                out.append(f"{fmt_name} pod #{pod.number} (not with {others})")
+    return out
+
+
+def _fold(status: list[str]) -> list[str]:
+    return [re.sub(r"pod #\d+", "pod", s) for s in status]
+
+
+def card_section(db: Any, printings: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The list in force and the history of each printing ``(code, label)``, for card pages.
+
+    History is folded into runs of consecutive lists that said the same thing.  None when no
+    list was imported.
+    """
     lists = load(db)
-    if not lists or not codes:
-        return []
-    wanted = set(codes)
-    out = []
-    for rl in lists:
-        entries: list[str] = []
-        if wanted & set(rl.banned_cards):
-            entries.append("banned (not in this list's card pool)")
-        for name, fmt in rl.formats.items():
-            if wanted & set(fmt.restricted):
-                entries.append(f"{name}: restricted")
-            if wanted & set(fmt.banned):
-                entries.append(f"{name}: banned")
-            for pod in fmt.pods:
-                members = set(pod.cards) | ({pod.restricted} if pod.restricted else set())
-                if wanted & members:
-                    entries.append(f"{name}: pod #{pod.number}")
-        out.append({"list": rl.name, "code": rl.code, "issuer": rl.issuer, "date": rl.date, "citation": rl.citation(), "status": entries})
+    current = newest(lists)
+    if current is None:
+        return None
+    codes = {code for code, _ in printings}
+    names = (
+        {r["code"]: f"{r['name']} ({r['set']})" for r in db.query('select code, name, "set" from imported_cards where edition = 2')}
+        if codes
+        else {}
+    )
+    out: dict[str, Any] = {"in_force": {"list": current.name, "citation": current.citation()}, "printings": []}
+    for code, label in printings:
+        if code.startswith("00"):
+            continue  # draft sets and alternate art: not on the joust/melee lists
+        runs: list[dict[str, Any]] = []
+        for rl in lists:
+            status = _statuses(rl, code, names)
+            if runs and _fold(runs[-1]["status"]) == _fold(status):  # a pod renumbered is the same verdict
+                runs[-1].update(to=rl.name, to_date=rl.date, status=status)
+                if rl.issuer not in runs[-1]["issuer"]:
+                    runs[-1]["issuer"] += f"; {rl.issuer}"
+            else:
+                runs.append(
+                    {"from": rl.name, "from_date": rl.date, "to": rl.name, "to_date": rl.date, "issuer": rl.issuer, "status": status}
+                )
+        history = [r for r in runs if r["status"]]
+        out["printings"].append(
+            {"code": code, "printing": label, "in_force": _statuses(current, code, names) or ["legal, not restricted"], "history": history}
+        )
     return out
