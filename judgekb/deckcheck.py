@@ -65,7 +65,7 @@ CHECKS: dict[str, Check] = {}
 
 def _check(name: str, edition: int, clauses: list[str | tuple[str, ...]], summary: str) -> Check:
     entry = Check(name, edition, tuple(c if isinstance(c, tuple) else (c,) for c in clauses), summary)
-    CHECKS[name] = entry
+    CHECKS[f"{edition}:{name}"] = entry
     return entry
 
 
@@ -932,7 +932,7 @@ def check(
     cards = resolved.cards
     problems = list(resolved.problems)
     for p in problems:
-        p.cite = citer.check(CHECKS[p.check]) if p.check in CHECKS else []
+        p.cite = citer.check(AMBIGUOUS) if p.check == AMBIGUOUS.name and edition == 2 else []
     if edition == 2:
         agendas, plots, draw = _split2(cards)
         if faction is None:
