@@ -74,9 +74,14 @@ AMBIGUOUS = _check("ambiguous-card", 2, ["agot2-tr/deck-lists"], "a title shared
 FACTION = _check("faction", 2, ["agot2-rr/deckbuilding"], "exactly one faction card")
 AGENDAS = _check("agendas", 2, ["agot2-rr/deckbuilding", "agot2-rr/agenda-cards"], "at most one agenda unless an agenda allows more")
 AGENDA_COPIES = _check("agenda-copies", 2, [("agot2-faq41/3.5", "agot2-faq/3.5")], "no more than 1 copy of each agenda (by title)")
-PLOTS = _check("plots", 2, ["agot2-rr/deckbuilding", "agot2-rr/plot-deck"], "exactly seven plots, one of them at most doubled")
-PLOT_LIMIT = _check("plot-deck-limit", 2, ["agot2-rr/plot-deck-limit-x"], "a plot's Plot Deck Limit: X")
-DRAW_MINIMUM = _check("draw-minimum", 2, ["agot2-rr/deckbuilding"], "a draw deck of at least 60 cards")
+PLOTS = _check(
+    "plots",
+    2,
+    ["agot2-rr/deckbuilding", "agot2-rr/plot-deck", "agot2-tr/deck-building"],
+    "exactly seven plots, one of them at most doubled",
+)
+PLOT_LIMIT = _check("plot-deck-limit", 2, ["agot2-rr/plot-deck-limit"], "a plot's Plot Deck Limit: X")
+DRAW_MINIMUM = _check("draw-minimum", 2, ["agot2-rr/deckbuilding", "agot2-tr/deck-building"], "a draw deck of at least 60 cards")
 COPIES = _check("copies", 2, ["agot2-rr/deckbuilding", "agot2-rr/deck-limits"], "at most 3 copies (by title), or the card's Deck Limit")
 AFFILIATION = _check("affiliation", 2, ["agot2-rr/deckbuilding", "agot2-rr/neutral"], "each card neutral or of the deck's faction")
 LOYAL = _check("loyal", 2, ["agot2-rr/loyal"], "loyal cards only in their own faction's deck")
@@ -86,7 +91,10 @@ POD = _check("pod", 2, [], "cards of one pod of the list cannot share a deck")
 BANNED = _check("banned", 2, [], "no card the list bans")
 CARD_POOL = _check("card-pool", 2, [], "no printing outside the list's card pool (its bannedCards)")
 UNRELEASED = _check(
-    "released-after-list", 2, [("agot2-faq41/card-legality", "agot2-tr/legal-products")], "no card released after the list's date"
+    "released-after-list",
+    2,
+    ["agot2-faq41/card-legality/introduction", "agot2-tr/legal-products"],
+    "no card released after the list's date",
 )
 PLOTS1 = _check("plots", 1, ["agot1-rules/tournament-play-and-deck-construction-rules"], "exactly seven plots, no duplicates")
 DRAW_MINIMUM1 = _check("draw-minimum", 1, ["agot1-rules/tournament-play-and-deck-construction-rules"], "a House deck of at least 60 cards")
