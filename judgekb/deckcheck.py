@@ -605,12 +605,11 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
             hits = [dc for dc in deck.draw if matches(dc.card, spec["where"])]
             n = len({dc.card.key for dc in hits}) if spec.get("distinct") else sum(dc.count for dc in hits)
             if n < spec["count"]:
-                what = "different cards" if spec.get("distinct") else "cards"
+                what = ("different " if spec.get("distinct") else "") + f"{_describe(spec['where'])} cards"
                 problems.append(
                     _problem(
                         AGENDA_TEXT,
-                        f"{host.card.name}: the deck must include at least {spec['count']} {what} matching "
-                        f"{_describe(spec['where'])}; it has {n}",
+                        f"{host.card.name}: the deck must include at least {spec['count']} {what}; it has {n}",
                         [host],
                         [card_text(host.card)],
                     )

@@ -219,7 +219,7 @@ def test_agendas_copies_and_what_their_text_allows(db):
     banner = swap(banner, "2x Jory Cassel (Wolves of the North)", "2x Lannisport Merchant (Core Set)")
     report = check(db, banner)
     assert [p.check for p in report.problems] == ["agenda-text"]  # a non-loyal Lannister card is allowed; 12 are required
-    assert "at least 12 cards matching House Lannister; it has 2" in report.problems[0].message
+    assert "Banner of the Lion: the deck must include at least 12 House Lannister cards; it has 2" in report.problems[0].message
     alliance = swap(STARK, "Fealty\n", "Alliance\nBanner of the Lion\nBanner of the Rose\n")
     assert {p.check for p in check(db, alliance).problems} == {"draw-minimum", "agenda-text"}  # 75 cards; 12 Lannister; 12 Tyrell
 
