@@ -355,6 +355,11 @@ def card_text(card: Card) -> Citation:
     return Citation(f"{card.printing}, card text (imported card data)", None, text)
 
 
+def deck_limit_source(card: Card) -> Citation:
+    """A card's deck limit comes from the data's ``deckLimit`` field: the imported text omits the printed line."""
+    return Citation(f"{card.printing}: deck limit {card.deck_limit} (imported card data, deckLimit field)", None, "")
+
+
 def list_citation(rl: restricted_lists.RestrictedList, fmt: str | None = None, part: str | None = None) -> Citation:
     url = rl.formats[fmt].url if fmt and fmt in rl.formats else None
     return Citation(rl.citation(fmt, part), None, f"{rl.name}, issued by {rl.issuer}, in force from {rl.date}", url)
@@ -488,9 +493,9 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
             problems.append(
                 _problem(
                     PLOT_LIMIT,
-                    f"{n} copies of {group[0].card.name}: its Plot Deck Limit is {limit}",
+                    f"{n} copies of {group[0].card.name}: its plot deck limit is {limit} (imported card data)",
                     group,
-                    [*citer.check(PLOT_LIMIT), card_text(group[0].card)],
+                    [*citer.check(PLOT_LIMIT), deck_limit_source(group[0].card)],
                 )
             )
         elif n > max(2, limit or 0):
@@ -558,7 +563,7 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
     for group in titles.values():
         n = sum(dc.count for dc in group)
         limit = min((dc.card.deck_limit for dc in group if dc.card.deck_limit is not None), default=3)
-        limit_cite = citer.check(COPIES) + ([card_text(group[0].card)] if limit != 3 else [])
+        limit_cite = citer.check(COPIES) + ([deck_limit_source(group[0].card)] if limit != 3 else [])
         for dc, rule in active:
             for spec in rule.get("copies", []):
                 if matches(group[0].card, spec["where"]) and spec["count"] < limit:
