@@ -877,10 +877,10 @@ def check1(cards: list[DeckCard], house: str | None, fmt: str, lists: List1, cit
 # ---------------------------------------------------------------------------- entry point
 
 
-def _detect_edition(db: Any, deck: Decklist) -> int:
+def _detect_edition(deck: Decklist, pools: dict[int, CardPool]) -> int:
+    """ThronesDB JSON is 2nd edition; otherwise the edition whose cards the lines name (with their packs)."""
     if deck.shape == "thronesdb-json":
         return 2
-    pools = {ed: CardPool(db, ed) for ed in (1, 2)}
     score = {ed: sum(1 for e in deck.entries if normalise_name(e.name) in pools[ed].by_key) for ed in (1, 2)}
     if score[1] == score[2]:
         packs = {
@@ -899,8 +899,9 @@ def check(
     """Check a parsed decklist.  Raises DataError for a choice that cannot be honoured (no card data, unknown list)."""
     if fmt not in ("joust", "melee"):
         raise DataError(f"format must be joust or melee; got {fmt!r}")
-    edition = edition or _detect_edition(db, deck)
-    pool = CardPool(db, edition)
+    pools = {ed: CardPool(db, ed) for ed in ((edition,) if edition else (1, 2))}
+    edition = edition or _detect_edition(deck, pools)
+    pool = pools[edition]
     if not pool:
         where = "../shared/cards/agot1/agot1.json" if edition == 1 else "../shared/cards/agot2-throneteki"
         raise DataError(f"no {edition}{'st' if edition == 1 else 'nd'}-edition card data imported: run judgekb import-cards {where}")

@@ -224,6 +224,34 @@ def test_agendas_copies_and_what_their_text_allows(db):
     assert {p.check for p in check(db, alliance).problems} == {"draw-minimum", "agenda-text"}  # 75 cards; 12 Lannister; 12 Tyrell
 
 
+def test_plot_deck_copies(db):
+    doubled = check(
+        db,
+        swap(STARK, "1x A Storm of Swords (Core Set)", "2x Calling the Banners (Core Set)").replace(
+            "1x Calling the Banners (Core Set)\n", ""
+        ),
+    )
+    assert doubled.counts["plots"] == 7
+    (problem,) = doubled.problems
+    assert problem.check == "plots" and problem.message.startswith(
+        "2 plots have more than one copy (A Noble Cause, Calling the Banners): only 1 may"
+    )
+    assert [c.id for c in problem.cite] == ["agot2-rr/deckbuilding", "agot2-rr/plot-deck", "agot2-tr/deck-building"]
+    wars = swap(STARK, "Fealty\n", "The Wars To Come (Redesigns)\n")  # the Sands of Dorne printing is outside the v2.1 pool
+    wars = swap(
+        wars,
+        "1x Counting Coppers (Core Set)",
+        "1x Counting Coppers (Core Set)\n2x Marching Orders (Core Set)\n1x Fortified Position (Core Set)",
+    )
+    report = check(db, wars)
+    assert report.counts["plots"] == 10 and report.verdict == "legal", [p.message for p in report.problems]
+    assert (
+        by_check(check(db, STARK.replace("Fealty\n", "The Wars To Come (Sands of Dorne)\n")))["plots"][0]
+        .cite[-1]
+        .line.startswith("The Wars To Come (Sands of Dorne, 45), card text")
+    )
+
+
 # ---------------------------------------------------------------------------- first edition
 
 
