@@ -199,6 +199,33 @@ def test_the_faq_v23_list_cites_the_faq_clauses(db):
     assert "agot2-faq/restricted/joust/meera-reed-music-of-dragons-61" in ids and "agot2-faq/restricted/joust/ward-true-steel-102" in ids
 
 
+def test_the_imported_faq_v23_lists_agree_with_the_faq_clauses(db):
+    v23 = restricted_lists.by_name(restricted_lists.load(db), "FFG FAQ v2.3")
+    pool = deckcheck.CardPool(db, 2)
+    for fmt in ("joust", "melee"):
+        imported = {pool.by_code[code].key for code in v23.formats[fmt].restricted}
+        rows = db.execute(
+            "select json_extract(data, '$.card') from clauses "
+            "where doc = 'agot2-faq' and kind = 'restricted' and json_extract(data, '$.format') = ?",
+            [fmt],
+        ).fetchall()
+        assert imported == {deckcheck.normalise_name(r[0]) for r in rows}, fmt
+
+
+def test_a_pod_keyed_on_a_restricted_card(db):
+    pool = deckcheck.CardPool(db, 2)
+    conclave = restricted_lists.by_name(restricted_lists.load(db), "The Conclave FAQ v2.0")
+    entries = [
+        decklists.Entry(1, "Yoren", 3, "1x Yoren (The Blackwater)", "The Blackwater"),
+        decklists.Entry(2, "Craven", 4, "2x Craven (Called to Arms)", "Called to Arms"),
+    ]
+    cards = deckcheck.resolve(pool, entries).cards
+    (problem,) = [p for p in deckcheck.list_checks2(cards, pool, conclave, "joust", deckcheck.Citer(db)) if p.check == "pod"]
+    assert problem.message.endswith("Yoren cannot be in a deck with Craven")
+    without_yoren = deckcheck.list_checks2(cards[1:], pool, conclave, "joust", deckcheck.Citer(db))
+    assert not [p for p in without_yoren if p.check == "pod"]  # the pod binds only beside its restricted card
+
+
 def test_melee_uses_the_melee_list(db):
     deck = swap(STARK, "2x Like Warm Rain (Core Set)", "2x Winter Is Coming (Core Set)")
     assert check(db, deck).verdict == "legal"
