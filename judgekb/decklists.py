@@ -34,6 +34,7 @@ SECTIONS = {  # header word -> the part of the deck it opens
     "events": "draw", "location": "draw", "locations": "draw", "draw deck": "draw", "deck": "draw", "house deck": "draw",
 }  # fmt: skip
 SECTION = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\((?P<n>\d+)(?: cards?)?\))?\s*:?\s*$")
+LABELLED = re.compile(r"^(?P<label>faction|house|agendas?)\s*:\s*(?P<value>\S.*)$", re.IGNORECASE)
 SKIP = re.compile(r"^(?:packs?\s*:|total\b|cards? up to\b|#|//|-{3,}|={3,})", re.IGNORECASE)
 
 
@@ -110,6 +111,9 @@ def parse_text(text: str, source: str) -> Decklist:
             continue
         if deck.entries and section != "agenda":
             raise _bad(source, number, "not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'", raw)
+        labelled = LABELLED.match(stripped)  # "Faction: House Stark", "Agenda: Fealty"
+        if labelled:
+            stripped, section = labelled["value"].strip(), ("agenda" if labelled["label"].lower().startswith("agenda") else section)
         bare = PACK.match(stripped)
         name, pack = (bare["name"], bare["pack"]) if bare else (stripped, None)
         deck.bare.append(Entry(1, name.strip(), number, raw.strip(), pack, section, bare=True))

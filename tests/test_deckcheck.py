@@ -8,6 +8,7 @@ their lines, the way a player would change a list.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,13 @@ def test_an_illegal_deck_lists_every_problem_with_card_printing_line_and_citatio
     assert checks["loyal"]["source_lines"] == ["1x Catelyn Stark (Core Set)"]
     assert checks["agenda-text"]["cite"][0]["line"] == "Banner of the Wolf (Core Set, 203), card text (imported card data)"
     assert "You must include at least 12 [stark] cards in your deck." in checks["agenda-text"]["cite"][0]["text"]
+
+
+def test_a_plain_list_with_labelled_faction_and_agenda_lines(db):
+    lines = [line for line in STARK.splitlines() if re.match(r"^\d+x ", line)]
+    plain = "Faction: House Stark\nAgenda: Fealty\n" + "\n".join(re.sub(r"^(\d+)x ", r"\1 ", line) for line in lines)
+    report = check(db, plain)
+    assert (report.verdict, report.faction, report.agendas, report.counts["draw"]) == ("legal", "House Stark", ["Fealty"], 63)
 
 
 def test_a_banned_original_printing_beside_its_legal_redesign(db):
