@@ -293,21 +293,14 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
     from judgekb import decklists
     from judgekb.yamlio import DataError
 
-    source = "<stdin>" if str(path) == "-" else str(path)
     try:
-        data = sys.stdin.buffer.read() if source == "<stdin>" else path.read_bytes()
-    except OSError as exc:
-        fail(f"{source}: cannot read: {exc.strerror}")
-    try:
-        deck = decklists.parse(decklists.decode(data, source), source)
+        deck = decklists.parse(*decklists.read_source(str(path)))
         report = checker.check(obj.db(), deck, int(edition) if edition else None, fmt, list_name, as_of)
     except DataError as exc:
         fail(str(exc))
     click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if as_json else checker.render(report), nl=as_json)
     if report.verdict == "cannot be checked":
-        for problem in report.problems:
-            click.echo(f"judgekb: {source}:{problem.message.removeprefix('line ')}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        fail("\njudgekb: ".join(checker.unreadable_lines(report)))
     sys.exit(0 if report.verdict == "legal" else EXIT_NOT_LEGAL)
 
 

@@ -1001,6 +1001,15 @@ def check(
     )
 
 
+def unreadable_lines(report: Report) -> list[str]:
+    """``file:line: problem`` for each line that names no card, or several: the message for stderr."""
+    out = []
+    for p in report.problems:
+        if p.check in (UNKNOWN.name, AMBIGUOUS.name):
+            out.append(f"{report.source}:{p.message.removeprefix('line ')}")
+    return out
+
+
 def render(report: Report) -> str:
     """The sheet as plain text: verdict first, then each problem with card, printing, line and citations."""
     verdict = report.verdict.upper()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from judgekb.yamlio import DataError
@@ -167,6 +168,18 @@ def parse(text: str, source: str) -> Decklist:
     if text.lstrip().startswith("{"):
         return parse_json(text, source)
     return parse_text(text, source)
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """(text, source name) of a decklist file, or of stdin for ``-``.  Raises DataError when unreadable."""
+    import sys
+
+    source = "<stdin>" if path == "-" else path
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(f"{source}: cannot read: {exc.strerror}") from None
+    return decode(data, source), source
 
 
 def decode(data: bytes, source: str) -> str:
