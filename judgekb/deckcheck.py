@@ -106,6 +106,7 @@ HOUSE_ONLY1 = _check(
     "no card that says 'House X only' unless X is the deck's House",
 )
 RESTRICTED1 = _check("restricted", 1, ["agot1-faq/restricted/introduction"], "one card from the format's restricted list")
+AGENDAS1 = _check("agendas", 1, ["agot1-rules/agendas"], "a single agenda")
 BANNED1 = _check("banned", 1, ["agot1-faq/banned/introduction"], "no banned card")
 
 
@@ -817,6 +818,13 @@ def _row_matches(row: dict[str, Any], dc: DeckCard) -> bool:
 
 def check1(cards: list[DeckCard], house: str | None, fmt: str, lists: List1, citer: Citer) -> list[Problem]:
     problems: list[Problem] = []
+    agendas = [dc for dc in cards if dc.card.type == "agenda"]
+    if sum(dc.count for dc in agendas) > 1:
+        problems.append(
+            _problem(
+                AGENDAS1, f"{sum(dc.count for dc in agendas)} agendas: a player may choose a single agenda", agendas, citer.check(AGENDAS1)
+            )
+        )
     plots = [dc for dc in cards if dc.card.type == "plot"]
     draw = [dc for dc in cards if dc.card.type not in ("plot", "agenda", "house", "title")]
     n_plots = sum(dc.count for dc in plots)
@@ -941,7 +949,16 @@ def check(
         else:
             notes.append(f"line {bare.line} ignored (not a card line): {bare.text}")
     entries += [Entry(1, code, 0, f'agendas: "{code}"', code=code) for code in deck.agenda_codes if code not in {e.code for e in entries}]
+    if edition == 2:  # "1x House Stark": the faction card written as a card line (the card data holds no faction cards)
+        named = [(e, _faction_from_name(e.name)) for e in entries if normalise_name(e.name) not in pool.by_key]
+        for entry, code in named:
+            if code:
+                faction = code
+                entries.remove(entry)
     resolved = resolve(pool, entries)
+    if edition == 1:
+        houses = [dc for dc in resolved.cards if dc.card.type == "house"]
+        house = houses[0].card.name.removeprefix("House ") if houses else house
     cards = resolved.cards
     problems = list(resolved.problems)
     for p in problems:

@@ -148,6 +148,8 @@ def test_a_plain_list_with_labelled_faction_and_agenda_lines(db):
     plain = "Faction: House Stark\nAgenda: Fealty\n" + "\n".join(re.sub(r"^(\d+)x ", r"\1 ", line) for line in lines)
     report = check(db, plain)
     assert (report.verdict, report.faction, report.agendas, report.counts["draw"]) == ("legal", "House Stark", ["Fealty"], 63)
+    as_card_lines = check(db, plain.replace("Faction: House Stark\nAgenda: Fealty\n", "1 House Stark\n1 Fealty (Core Set)\n"))
+    assert (as_card_lines.verdict, as_card_lines.faction, as_card_lines.agendas) == ("legal", "House Stark", ["Fealty"])
 
 
 def test_a_banned_original_printing_beside_its_legal_redesign(db):
@@ -310,6 +312,12 @@ def test_first_edition_lists_by_version(db):
     then = by_check(check(db, deck, edition=1, as_of="v5.4"))["restricted"][0]
     assert "The Conclave" not in now.cards and "The Conclave" in then.cards  # removed from the joust list by v5.5.1
     assert "agot1-faq/list-changes/joust/the-conclave-soo-f57" in [c.id for c in then.cite]
+    two_agendas = check(
+        db,
+        swap(STARK1, "House Stark\n", "1 House Stark (Core)\n1 The Rangers (Wolves of the North)\n1 The Rangers (Wolves of the North)\n"),
+    )
+    assert two_agendas.faction == "House Stark"
+    assert [(p.check, [c.id for c in p.cite]) for p in two_agendas.problems] == [("agendas", ["agot1-rules/agendas"])]
     jaqen = swap(STARK1, "2 Shae (Core)", "2 Jaqen H'ghar (Sacred Bonds)")
     assert check(db, jaqen, edition=1).verdict == "legal"
     banned = by_check(check(db, jaqen, edition=1, as_of="v4.0"))["banned"][0]
