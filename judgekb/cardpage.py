@@ -8,6 +8,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from judgekb import restricted_lists
 from judgekb.cards import normalise_name, printing_number
 from judgekb.citation import document_part
 from judgekb.parsers.linemap import slug
@@ -134,6 +135,9 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
         "faq": [entry(r) for r in rows if r["kind"] == "qa"],
         "rules": [entry(r) for r in rows if r["kind"] not in ("errata", "restricted", "list-change", "banned", "qa")],
         "printed": printed,
+        "lists": restricted_lists.card_section(db, [(i["code"], f"{i['set']} {i['number']}") for i in printed])
+        if card["edition"] == 2
+        else None,
     }
 
 
@@ -211,6 +215,8 @@ def render(p: dict[str, Any]) -> str:
     lines = [f"{p['name']} — {ORDINAL[p['edition']]} edition  [{p['id']}]"]
     if p["spellings"]:
         lines.append(f"Also printed as: {', '.join(p['spellings'])}")
+    if p.get("lists"):  # the dated list in force today comes before the FAQ's own (older) lists
+        lines.extend(render_lists(p["lists"]))
     status = p["status"]
     lines.append(f"Status in the lists of {p['status_source']}: joust {status['joust']}; melee {status['melee']}; {status['banned']}")
     for item in p["printings"]:
@@ -249,3 +255,15 @@ def render(p: dict[str, Any]) -> str:
     section("FAQ answers", p["faq"])
     section("Other clauses that mention it", p["rules"])
     return "\n".join(lines) + "\n"
+
+
+def render_lists(lists: dict[str, Any]) -> list[str]:
+    """The dated restricted/banned lists' section: the list in force, then each printing's history."""
+    out = [f"\nRestricted and banned lists (imported card data; in force: {lists['in_force']['citation']}):"]
+    for item in lists["printings"]:
+        out.append(f"  {item['printing']}: {'; '.join(item['in_force'])}")
+        for run in item["history"]:
+            span = run["from"] if run["from"] == run["to"] else f"{run['from']} to {run['to']}"
+            dates = run["from_date"] if run["from"] == run["to"] else f"{run['from_date']} to {run['to_date']}"
+            out.append(f"    {span} ({run['issuer']}, {dates}): {'; '.join(run['status'])}")
+    return out

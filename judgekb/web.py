@@ -302,6 +302,10 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.register_blueprint(pages)
     app.register_blueprint(offline.offline)  # service worker, manifest, offline search index
     webtext.register(app)  # text filters: emphasis, highlights, card symbols
+    from judgekb.deckweb import deck_pages
+
+    app.register_blueprint(deck_pages)
+    app.jinja_env.globals["zip"] = zip
 
     @app.after_request
     def headers(response: Response) -> Response:
