@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -457,10 +456,6 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
     app = create_app(obj.db_path, obj.corpus)
     from judgekb import offline
 
-    started = time.perf_counter()
-    pages = offline.prepare(app)  # the offline copy phones download, rendered once for every worker
-    click.echo(f"judgekb: offline copy ready ({pages} pages, {time.perf_counter() - started:.1f} s)", err=True)
-
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
             self.cfg.set("bind", f"{host}:{port}")
@@ -469,6 +464,7 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
             self.cfg.set("timeout", 30)
             self.cfg.set("limit_request_line", 8190)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("post_fork", lambda server, worker: offline.start_rendering(app))  # the phones' offline copy
 
         def load(self) -> Any:
             return app

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
@@ -94,29 +95,38 @@ def bundle(app: Any, db: Any) -> bytes:
     return gzip.compress(body.encode("utf-8"), compresslevel=6)
 
 
-def prepare(app: Any) -> int:
-    """Render the bundle once before the server forks its workers, so no phone waits for it.
+def start_rendering(app: Any) -> None:
+    """Render the bundle in a background thread of a freshly forked server worker.
 
-    A scratch app does the rendering and its SQLite connection is closed afterwards: an open
-    connection must never be carried across fork into the workers.  Returns the page count.
+    The server answers at once; the bundle is ready a few seconds later (its thread opens its own
+    read-only connection).  Called from gunicorn's ``post_fork`` hook by ``judgekb serve``.
     """
-    from judgekb.web import create_app
+    state: dict[str, Any] = {"ready": threading.Event(), "body": None}
+    app.config["JUDGEKB_OFFLINE_STATE"] = state
 
-    resources = app.config["JUDGEKB"]
-    scratch = create_app(resources.db_path, resources.corpus)
-    try:
-        with scratch.test_request_context():
-            db = scratch.config["JUDGEKB"].db
-            app.config["JUDGEKB_OFFLINE_BUNDLE"] = bundle(scratch, db)
-            return len(page_urls(db))
-    finally:
-        scratch.config["JUDGEKB"].db.close()
+    def run() -> None:
+        try:
+            with app.test_request_context():
+                state["body"] = bundle(app, app.config["JUDGEKB"].db)
+        finally:
+            state["ready"].set()
+
+    threading.Thread(target=run, name="judgekb-offline-bundle", daemon=True).start()
+
+
+BUNDLE_WAIT_SECONDS = 15.0  # below the server's 30 s worker timeout; the service worker retries on 503
 
 
 @offline.get("/offline/bundle.json")
 def bundle_json() -> Any:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    body = app.config.get("JUDGEKB_OFFLINE_BUNDLE") or _cached("bundle", lambda: bundle(app, _db()))
+    state = app.config.get("JUDGEKB_OFFLINE_STATE")
+    if state is None:  # not under judgekb serve (tests, other WSGI servers): render on first request
+        body = _cached("bundle", lambda: bundle(app, _db()))
+    elif state["ready"].wait(BUNDLE_WAIT_SECONDS) and state["body"]:
+        body = state["body"]
+    else:
+        return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
     if "gzip" not in request.headers.get("Accept-Encoding", ""):
         return Response(gzip.decompress(body), mimetype="application/json", headers={"Cache-Control": "no-cache"})
     headers = {"Content-Encoding": "gzip", "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}

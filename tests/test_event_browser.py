@@ -35,12 +35,13 @@ def _start(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    for _ in range(150):
+    deadline = time.monotonic() + 180  # serve renders the offline bundle before it listens
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
             return proc, port
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.2)
     proc.kill()
     raise RuntimeError("judgekb serve did not start: " + proc.stderr.read()[-2000:])
 
@@ -119,6 +120,10 @@ def test_card_status_per_printing(cards_server, chromium, size, scheme):
     page.screenshot(path=str(SHOTS / f"card-status-{size}-{scheme}.png"), full_page=True)
 
     page.goto(cards_server + "/card?name=Meera+Reed&edition=2")
+    # today's list (imported, dated) opens the status box; the FAQ v2.3 lists follow, named as older
+    box = page.locator(".status-box")
+    assert box.locator("#lists").bounding_box()["y"] < box.locator(".status-line").bounding_box()["y"]
+    assert "In force:" in box.locator("#lists").inner_text() and "later lists have replaced them" in box.inner_text()
     assert page.locator("tr.printing[data-code='Music of Dragons, 61'] td").nth(0).inner_text() == "restricted"
     assert page.locator("tr.printing[data-code='Redesigns, 123'] td.on").count() == 0
     # 2nd-edition markup rendered: bold triggers, faction symbols; never raw tags

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import cardimport, cardpage, store, webtext
+from judgekb import cardimport, cardpage, restricted_lists, store, webtext
 from tests.conftest import ROOT, run_cli
 
 CARDS = ROOT.parent / "shared" / "cards"
@@ -21,7 +21,7 @@ EVIL = "<img src=x onerror=alert(1)> <b>Reaction:</b> <i>Lord</i> [power] <scrip
 
 @pytest.fixture(scope="session")
 def imported_db(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The test database with both card databases imported, plus one hostile card text."""
+    """The test database with both card databases and the dated lists imported, plus one hostile card text."""
     assert (CARDS / "agot1" / "agot1.json").is_file(), "the card databases are read from ../shared/cards"
     path = tmp_path_factory.mktemp("kb-cards") / "judgekb.sqlite"
     shutil.copyfile(db_path, path)
@@ -29,6 +29,8 @@ def imported_db(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
     rows = cardimport.read(CARDS / "agot1" / "agot1.json") + cardimport.read(CARDS / "agot2-throneteki")
     evil = dict(next(r for r in rows if r["edition"] == 2), name="Zz Hostile Markup", key="zz hostile markup", code="99001", text=EVIL)
     cardimport.apply(db, rows + [evil])
+    list_file = restricted_lists.find_file(CARDS / "agot2-throneteki")
+    restricted_lists.apply(db, restricted_lists.read(list_file), list_file)  # the dated lists, as import-cards does
     db.close()
     return path
 

@@ -51,7 +51,14 @@ function precache() {
     if (have) { await caches.delete(PAGES); pages = await caches.open(PAGES); }
     await broadcast({ type: "progress", done: 0, total: total, version: list.version });
     // one download holds every page: phones do not send the laptop thousands of requests
-    var data = await (await fetch(list.bundle, { cache: "no-store" })).json();
+    var response = null;
+    for (var attempt = 0; attempt < 30; attempt++) {  // the server may still be preparing it (503)
+      response = await fetch(list.bundle, { cache: "no-store" });
+      if (response.status !== 503) break;
+      await new Promise(function (resolve) { setTimeout(resolve, 5000); });
+    }
+    if (!response.ok) throw new Error("offline bundle: HTTP " + response.status);
+    var data = await response.json();
     var urls = Object.keys(data.pages), done = 0;
     for (var i = 0; i < urls.length; i++) {
       await pages.put(key(urls[i]), new Response(data.pages[urls[i]], { headers: { "Content-Type": "text/html; charset=utf-8" } }));
