@@ -81,8 +81,8 @@ class Site:
             if doc in self.docs and since:
                 return f"changes/{doc}/{since}.html"
             return f"changes/{doc}.html" if doc in self.docs else "changes.html"
-        if path == "/scenario":
-            return "scenario.html"
+        if path in ("/scenario", "/deckcheck"):
+            return "needs-server.html"
         return None
 
 
@@ -163,9 +163,12 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
                 render(url_for("pages.changes_page", doc=doc), f"changes/{doc}.html")
                 for version in site.versions[doc]:
                     render(url_for("pages.changes_page", doc=doc, since=f"v{version}"), f"changes/{doc}/v{version}.html")
-            message = "Scenarios run in the rules engine, which needs the server: judgekb serve (or judgekb run FILE)."
-            scenario = app.jinja_env.get_template("error.html").render(status=200, message=message, near=[])
-        write("scenario.html", rewrite(scenario, "scenario.html", site))
+            message = (
+                "Scenarios and deck checks run in judgekb itself, which this copy does not carry: use judgekb serve, "
+                "or judgekb run FILE / judgekb deckcheck FILE on the laptop."
+            )
+            note = app.jinja_env.get_template("error.html").render(status=200, message=message, near=[])
+        write("needs-server.html", rewrite(note, "needs-server.html", site))
         index = offline.search_index(db)
         index["cards"] = [[name, edition, site.cards[(name, edition)]] for name, edition in offline.card_names(db)]
         write("search-index.js", "window.JUDGEKB_INDEX = " + json.dumps(index, ensure_ascii=False, separators=(",", ":")) + ";\n")
