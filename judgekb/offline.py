@@ -66,10 +66,21 @@ def _cached(key: str, make: Any) -> Any:
     return current_app.config["JUDGEKB"].cached(("offline", key), make)
 
 
+def _json_response(body: bytes) -> Response:
+    """Gzipped JSON (the body is stored compressed) for every browser; plain for a client that cannot take it."""
+    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+        return Response(gzip.decompress(body), mimetype="application/json", headers={"Cache-Control": "no-cache"})
+    headers = {"Content-Encoding": "gzip", "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    return Response(body, mimetype="application/json", headers=headers)
+
+
 @offline.get("/offline/index.json")
 def index_json() -> Any:
-    body = _cached("index", lambda: json.dumps(search_index(_db()), ensure_ascii=False, separators=(",", ":")))
-    return Response(body, mimetype="application/json", headers={"Cache-Control": "no-cache"})
+    def make() -> bytes:
+        text = json.dumps(search_index(_db()), ensure_ascii=False, separators=(",", ":"))
+        return gzip.compress(text.encode("utf-8"), compresslevel=6)
+
+    return _json_response(_cached("index", make))
 
 
 @offline.get("/offline/urls.json")
@@ -127,10 +138,7 @@ def bundle_json() -> Any:
         body = state["body"]
     else:
         return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
-    if "gzip" not in request.headers.get("Accept-Encoding", ""):
-        return Response(gzip.decompress(body), mimetype="application/json", headers={"Cache-Control": "no-cache"})
-    headers = {"Content-Encoding": "gzip", "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
-    return Response(body, mimetype="application/json", headers=headers)
+    return _json_response(body)
 
 
 @offline.get("/sw.js")

@@ -214,6 +214,19 @@ def test_copy_buttons_over_plain_http_in_a_non_secure_page(plain_server, chromiu
     context.close()
 
 
+def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops(plain_server, chromium):
+    """No service worker on a plain-HTTP venue address, but the page keeps the index it fetched."""
+    context, page = _context(chromium, "phone", workers="allow")
+    page.goto(f"http://judge.test:{plain_server}/")
+    page.wait_for_selector("body[data-index-ready='1']")
+    context.set_offline(True)
+    page.fill("#q", "who wins a tie in a challenge")
+    page.wait_for_selector("#results li.hit")
+    assert "Offline — searching the copy saved on this device" in page.inner_text("#search-mode")
+    assert "tie" in page.locator("#results li.hit").first.inner_text()
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 3. search results that show the answer
 
 

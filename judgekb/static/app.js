@@ -89,6 +89,7 @@
     data.vocab = {};
     data.items.forEach(function (item) { for (var w in item.stems) data.vocab[w] = 1; });
     data.vocabList = Object.keys(data.vocab);
+    body.setAttribute("data-index-ready", "1");
     return data;
   }
   function snippetOf(text, stems, width) {
@@ -258,14 +259,18 @@
       if (MODE !== "static") history.replaceState(null, "", searchHref(value, ed));
       if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key); return; }
       var url = "/api/search?limit=10&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
-      fetch(url).then(function (r) {
+      // a venue network that hangs rather than fails: after a few seconds, search on the device instead
+      var abort = window.AbortController ? new AbortController() : null;
+      var slow = setTimeout(function () { if (abort) abort.abort(); }, 5000);
+      fetch(url, abort ? { signal: abort.signal } : {}).then(function (r) {
+        clearTimeout(slow);
         if (r.status >= 500 || r.type === "error") throw new Error("server");
         return r.ok ? r.json() : [];
       }).then(function (hits) {
         if (key !== last) return;
         setMode(""); render(hits);
         getIndex().then(function (data) { if (key === last) renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4)); }).catch(function () {});
-      }).catch(function () { if (key === last) searchHere(value, ed, key); });
+      }).catch(function () { clearTimeout(slow); if (key === last) searchHere(value, ed, key); });
     }
     q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(lookup, 150); });
     edition.addEventListener("change", lookup);
@@ -280,6 +285,8 @@
     else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) lookup();
     else last = q.value.trim() + "|" + edition.value;
     showRecent();
+    // keep the search index in this page once it is idle: if the network drops, this open page still searches
+    if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
   }
 
   // ------------------------------------------------------------------ card page: suggestions, and look-ups without the server
@@ -369,8 +376,9 @@
   if (MODE === "static") {
     say("Exported copy: every page and the search index are on this device; nothing needs a network.");
   } else if (!("serviceWorker" in navigator) || !window.isSecureContext) {
-    say("No offline copy at this address: browsers keep one only over https:// or on the serving laptop itself. " +
-        "For a copy that works without the network, ask for the exported site (judgekb export-site).", "unavailable");
+    say("No offline copy at this address: browsers keep one only over https:// or on the serving laptop itself " +
+        "(an open search page still searches if the network drops). For a copy that works without the network, " +
+        "ask for the exported site (judgekb export-site).", "unavailable");
   } else {
     var kept2 = load("judgekb.offline", null);
     if (kept2) say("Available offline: " + kept2.total + " pages and the search index (saved " + kept2.when + ").");
