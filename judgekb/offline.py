@@ -85,6 +85,9 @@ def index_json() -> Any:
 
 @offline.get("/offline/urls.json")
 def urls_json() -> Any:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if app.config.get("JUDGEKB_OFFLINE_STATE"):
+        _ensure_rendering(app, app.config["JUDGEKB_OFFLINE_STATE"])  # the bundle is asked for next
     db = _db()
     pages = _cached("urls", lambda: page_urls(db))
     shell = list(SHELL)
@@ -107,13 +110,20 @@ def bundle(app: Any, db: Any) -> bytes:
 
 
 def start_rendering(app: Any) -> None:
-    """Render the bundle in a background thread of a freshly forked server worker.
+    """Prepare a freshly forked server worker to render the bundle in a background thread.
 
-    The server answers at once; the bundle is ready a few seconds later (its thread opens its own
-    read-only connection).  Called from gunicorn's ``post_fork`` hook by ``judgekb serve``.
+    Called from gunicorn's ``post_fork`` hook by ``judgekb serve``.  The thread starts on the first
+    phone asking for the offline copy (``/offline/urls.json``), so a server nobody installs the
+    copy from never spends the time; the thread opens its own read-only connection.
     """
-    state: dict[str, Any] = {"ready": threading.Event(), "body": None}
-    app.config["JUDGEKB_OFFLINE_STATE"] = state
+    app.config["JUDGEKB_OFFLINE_STATE"] = {"ready": threading.Event(), "body": None, "lock": threading.Lock(), "started": False}
+
+
+def _ensure_rendering(app: Any, state: dict[str, Any]) -> None:
+    with state["lock"]:
+        if state["started"]:
+            return
+        state["started"] = True
 
     def run() -> None:
         try:
@@ -134,10 +144,11 @@ def bundle_json() -> Any:
     state = app.config.get("JUDGEKB_OFFLINE_STATE")
     if state is None:  # not under judgekb serve (tests, other WSGI servers): render on first request
         body = _cached("bundle", lambda: bundle(app, _db()))
-    elif state["ready"].wait(BUNDLE_WAIT_SECONDS) and state["body"]:
-        body = state["body"]
     else:
-        return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
+        _ensure_rendering(app, state)
+        if not (state["ready"].wait(BUNDLE_WAIT_SECONDS) and state["body"]):
+            return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
+        body = state["body"]
     return _json_response(body)
 
 

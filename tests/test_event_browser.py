@@ -299,9 +299,18 @@ def test_offline_after_the_first_visit(db_path, chromium):
     assert "Stealth" in page.inner_text("#results")
     in_page_ms = float(page.evaluate("document.body.dataset.localSearchMs"))
     page.screenshot(path=str(SHOTS / "offline-search-phone.png"))
+    started = time.perf_counter()
+    page.fill("#q", "who wins a tie in a challenge")  # a second search: the index is already in the page
+    page.wait_for_function("(document.querySelector('#results .hit-title a')||{}).textContent?.includes('tie')")
+    again = time.perf_counter() - started
+    again_ms = float(page.evaluate("document.body.dataset.localSearchMs"))
     page.locator("#results li.hit a.citation").first.click()
     page.wait_for_selector("#citation")
-    _figure(f"offline search on a 390 px phone viewport: {seconds * 1000:.0f} ms from typing to results (index match {in_page_ms:.1f} ms)")
+    _figure(
+        f"offline search on a 390 px phone viewport: first {seconds * 1000:.0f} ms from typing to results "
+        f"(loading the saved index included; match {in_page_ms:.1f} ms), next {again * 1000:.0f} ms (match {again_ms:.1f} ms); "
+        "both include the 150 ms typing pause"
+    )
     context.close()
 
 
