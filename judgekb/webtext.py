@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-HIGHLIGHT = re.compile(r"\[([^\[\]\s]+)\]")
+HIGHLIGHT = re.compile(r"\[((?:&#34;|&#39;|[“‘(])*)([^\[\]\s]+?)((?:&#34;|&#39;|[.,;:!?”’)])*)\]")  # quotes and stops stay unmarked
 STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 EMPH = re.compile(r"(?<![*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])")
 STRAY = re.compile(r"\*+(?=\S)|(?<=\S)\*+")
@@ -47,7 +47,7 @@ def rich(text: str | None) -> Markup:
 def snippet(text: str | None) -> Markup:
     """A search snippet: the words lookup marked ``[like this]`` become highlights, emphasis is rendered."""
     html = str(escape(text or ""))
-    html = HIGHLIGHT.sub(r"<mark>\1</mark>", html)
+    html = HIGHLIGHT.sub(r"\1<mark>\2</mark>\3", html)
     return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half
 
 

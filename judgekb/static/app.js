@@ -35,7 +35,14 @@
     RICH.lastIndex = 0;
     while ((m = RICH.exec(text))) {
       if (m.index > last) parent.appendChild(document.createTextNode(plain(text.slice(last, m.index))));
-      parent.appendChild(el(m[1] !== undefined ? "mark" : m[2] !== undefined ? "strong" : "em", "", m[1] || m[2] || m[3]));
+      if (m[1] !== undefined) {  // a highlighted word: its quotes and stops stay unmarked
+        var parts = /^(["'\u201c\u2018(]*)(.*?)([.,;:!?"'\u201d\u2019)]*)$/.exec(m[1]);
+        if (parts[1]) parent.appendChild(document.createTextNode(parts[1]));
+        parent.appendChild(el("mark", "", parts[2] || m[1]));
+        if (parts[3]) parent.appendChild(document.createTextNode(parts[3]));
+      } else {
+        parent.appendChild(el(m[2] !== undefined ? "strong" : "em", "", m[2] || m[3]));
+      }
       last = RICH.lastIndex;
     }
     if (last < text.length) parent.appendChild(document.createTextNode(plain(text.slice(last))));
