@@ -1,6 +1,9 @@
 """``judgekb export-site DIR``: the web pages as static files that open from a folder, a USB stick or any
 static host — no Python, no server, no network.
 
+On a static host served over https (or localhost) the copy also installs a service worker
+(``sw.js``) that saves every file on the device, so phones keep it without the network.
+
 Every page is rendered by the same Flask app and templates the server uses, then its links are
 rewritten to relative file paths (``c/agot1-faq/3.30.html``, ``card/1/val.html``), so the copy reads
 exactly like the live site.  Search runs in the browser over ``search-index.js`` (a script, not a
@@ -176,6 +179,9 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
         (tmp / "static").mkdir(exist_ok=True)
         for name in STATIC_FILES:
             shutil.copyfile(static / name, tmp / "static" / name)
+        shutil.copyfile(static / "sw-export.js", tmp / "sw.js")  # at the root, so its scope is the whole copy
+        files = sorted(str(f.relative_to(tmp)) for f in tmp.rglob("*") if f.is_file() and f.name != "sw.js")
+        (tmp / "offline-files.json").write_text(json.dumps({"version": index["version"], "files": files}), encoding="utf-8")
         (tmp / MARKER).write_text(f"judgekb export of {db_path}\nversion {index['version']}\n", encoding="utf-8")
         size = sum(f.stat().st_size for f in tmp.rglob("*") if f.is_file())
         files = sum(1 for f in tmp.rglob("*") if f.is_file())

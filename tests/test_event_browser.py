@@ -362,13 +362,20 @@ def test_not_found_links_nearest_ids_and_changes_picker(plain_server, chromium):
 # ---------------------------------------------------------------------------- 5b. the exported site, opened from files
 
 
-def test_exported_site_opens_from_files(db_path, chromium, tmp_path):
-    out = tmp_path / "site"
+@pytest.fixture(scope="module")
+def exported(db_path, tmp_path_factory):
+    out = tmp_path_factory.mktemp("export") / "site"
     env = dict(os.environ, JUDGEKB_DB=str(db_path))
     result = subprocess.run([sys.executable, "-m", "judgekb", "export-site", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     _figure(f"export-site (test corpus, no card import): {result.stdout.splitlines()[0]}; {size / 1e6:.1f} MB on disk")
+    return out
+
+
+def test_exported_site_opens_from_files(exported, db_path, chromium, tmp_path):
+    out = exported
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
     context, page = _context(chromium, "phone", "dark")
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
@@ -442,3 +449,33 @@ def test_serve_lan_prints_the_address_and_a_qr_code(db_path):
             assert "no local network address found" in text, text
     finally:
         _stop(proc)
+
+
+def test_exported_site_on_a_static_host_keeps_working_offline(exported, chromium):
+    """Any static file server will do; on localhost (or https) the copy saves itself on the device."""
+    port = _free_port()
+    host = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(exported)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    context, page = _context(chromium, "phone", workers="allow")
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "index.html", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        page.goto(base + "index.html")
+        page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
+    finally:
+        _stop(host)
+    context.set_offline(True)
+    page.goto(base + "c/agot1-faq/3.30.html")
+    assert page.inner_text("#citation").startswith("AGoT LCG 1.0 FAQ v5.5.1")
+    page.goto(base + "index.html?q=stealth")
+    page.wait_for_selector("#results li.hit")
+    assert "Exported copy" in page.inner_text("#search-mode")
+    context.close()

@@ -380,8 +380,34 @@
   // ------------------------------------------------------------------ the offline copy (service worker)
   var offline = document.getElementById("offline-status");
   function say(text, cls) { if (!offline) return; offline.hidden = false; offline.textContent = text; offline.className = "offline-status " + (cls || ""); }
+  function listen(kept) {
+    navigator.serviceWorker.addEventListener("message", function (ev) {
+      var m = ev.data || {};
+      if (m.type !== "progress") return;
+      if (m.complete) {
+        save("judgekb.offline", { total: m.total, version: m.version, when: new Date().toISOString().slice(0, 16).replace("T", " ") });
+        say("Available offline: " + m.total + (MODE === "static" ? " files of this copy." : " pages and the search index."));
+        document.documentElement.setAttribute("data-offline-ready", "1");
+      } else if (!kept || kept.version !== m.version) {
+        say("Saving " + (MODE === "static" ? "this copy" : "pages") + " for offline use: " + m.done + " / " + m.total + "\u2026");
+      }
+    });
+  }
+  function install(script) {
+    navigator.serviceWorker.register(script).then(function () { return navigator.serviceWorker.ready; }).then(function (reg) {
+      if (reg.active) reg.active.postMessage({ type: "precache" });
+    }).catch(function (e) { say("Offline copy unavailable: " + e.message, "unavailable"); });
+  }
   if (MODE === "static") {
-    say("Exported copy: every page and the search index are on this device; nothing needs a network.");
+    if (location.protocol !== "file:" && "serviceWorker" in navigator && window.isSecureContext) {
+      say("Exported copy on a web host: saving it on this device\u2026");
+      listen(load("judgekb.offline", null));
+      install(ROOT + "sw.js");  // a static host over https: keep every file on the device
+    } else if (location.protocol === "file:") {
+      say("Exported copy: every page and the search index are on this device; nothing needs a network.");
+    } else {
+      say("Exported copy on a web host without https: browsers will not save it here; download the folder to keep it.", "unavailable");
+    }
   } else if (!("serviceWorker" in navigator) || !window.isSecureContext) {
     say("No offline copy at this address: browsers keep one only over https:// or on the serving laptop itself " +
         "(an open search page still searches if the network drops). For a copy that works without the network, " +
@@ -389,19 +415,7 @@
   } else {
     var kept2 = load("judgekb.offline", null);
     if (kept2) say("Available offline: " + kept2.total + " pages and the search index (saved " + kept2.when + ").");
-    navigator.serviceWorker.addEventListener("message", function (ev) {
-      var m = ev.data || {};
-      if (m.type !== "progress") return;
-      if (m.complete) {
-        save("judgekb.offline", { total: m.total, version: m.version, when: new Date().toISOString().slice(0, 16).replace("T", " ") });
-        say("Available offline: " + m.total + " pages and the search index.");
-        document.documentElement.setAttribute("data-offline-ready", "1");
-      } else if (!kept2 || kept2.version !== m.version) {
-        say("Saving pages for offline use: " + m.done + " / " + m.total + "\u2026");
-      }
-    });
-    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; }).then(function (reg) {
-      if (reg.active) reg.active.postMessage({ type: "precache" });
-    }).catch(function (e) { say("Offline copy unavailable: " + e.message, "unavailable"); });
+    listen(kept2);
+    install("/sw.js");
   }
 })();
