@@ -73,6 +73,7 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "unique": bool(card.get("unique")),
                 "text": text,
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
+                "stats": json.dumps({k: card.get(k) for k in ("crest", "income", "initiative", "claim", "influence") if card.get(k) not in (None, [])}),
                 "source": str(path),
             }
         )
@@ -112,6 +113,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "unique": bool(card.get("unique")),
                     "text": text,
                     "errata_text": json.dumps(card.get("errata") or [], ensure_ascii=False),
+                    "stats": json.dumps({k: card.get(k) for k in ("loyal", "plotStats", "deckLimit") if card.get(k) is not None}),
                     "source": str(folder),
                 }
             )

@@ -296,6 +296,9 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.config["JSON_SORT_KEYS"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(pages)
+    from judgekb.webbuilder import builder
+
+    app.register_blueprint(builder)
 
     @app.after_request
     def headers(response: Response) -> Response:
