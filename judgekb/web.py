@@ -208,6 +208,13 @@ def changes_page() -> Any:
     return render_template("changes.html", docs=docs, doc=doc, since=since, rows=rows)
 
 
+def _error_line(message: str) -> int | None:
+    """The line a scenario error names ("file.yaml:12: ..."), to point at it beside the text."""
+    head = message.split(": ", 1)[0]
+    number = head.rsplit(":", 1)[-1] if ":" in head else ""
+    return int(number) if number.isdigit() else None
+
+
 @pages.route("/scenario", methods=["GET", "POST"])
 def scenario_page() -> Any:
     result, text = None, ""
@@ -221,7 +228,13 @@ def scenario_page() -> Any:
             name = Path(upload.filename).name
         else:
             text, name = request.form.get("scenario", ""), "pasted-scenario.yaml"
-        result = _run_scenario(text, name)
+        try:
+            result = _run_scenario(text, name)
+        except HTTPException as exc:  # keep what was typed; show the problem beside it
+            if exc.code not in (400, 413, 422):
+                raise
+            error = exc.description or "the scenario could not be run"
+            return render_template("scenario.html", result=None, text=text, error=error, error_line=_error_line(error)), exc.code
     example = res().corpus.parent / "scenarios" / "001-darrell-brian-military-challenge.yaml"
     sample = example.read_text(encoding="utf-8") if example.is_file() else ""
     return render_template("scenario.html", result=result, text=text or sample)
