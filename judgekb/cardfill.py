@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,8 @@ class Printing:
 
     @property
     def label(self) -> str:
+        if not self.code:
+            return f"{self.name} (no printing chosen: only values all its printings share)"
         return f"{self.name} ({self.set} {self.number}, code {self.code})"
 
 
@@ -231,7 +234,7 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path) -> Note | None:
     """Fill one card mapping in place; ``None`` when the name is not in the database."""
     name = COPY_SUFFIX.sub("", str(spec.get("name", "")))
     printing_asked = spec.get("printing")
-    matches = book.find(name, printing_asked, spec.get("type"))
+    matches = book.find(name, printing_asked, spec.get("type", "character"))  # the format's default type is preferred
     if not matches:
         if printing_asked is not None or not set(spec) & GIVEN_BY_HAND:
             others = book.find(name, None, None)
@@ -243,7 +246,8 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path) -> Note | None:
             raise DataError(f"{where(path, spec)}: field 'name': unknown card {name!r} (nearest: {', '.join(book.nearest(name))})")
         return None
     distinct = _distinct(matches)
-    if len(distinct) > 1:
+    by_hand = set(spec) & GIVEN_BY_HAND
+    if len(distinct) > 1 and not by_hand:
         listing = "; ".join(p.label for p in distinct)
         raise DataError(
             f"{where(path, spec)}: field 'name': {name!r} has printings that differ — "
@@ -251,6 +255,9 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path) -> Note | None:
         )
     chosen = distinct[0]
     values = dict(chosen.values)
+    if len(distinct) > 1:  # described by hand, printing not chosen: only what every printing agrees on
+        values = {k: v for k, v in values.items() if all(p.values.get(k) == v for p in distinct)}
+        chosen = Printing(chosen.name, "", "", "", values)
     applied = []
     for entry in book.errata_for(chosen):
         changes = dict(entry.get("set") or {})
@@ -356,3 +363,12 @@ def fill(data: Any, db: Any, corpus: Path, path: Path) -> list[Note]:
                 for i, spec in enumerate(cards):
                     visit(spec, cards, i, player.get("__line__"))
     return notes
+
+
+def preparer(db: Any, corpus: Path) -> Callable[[Any, Path], list[Note]]:
+    """The ``prepare`` hook for ``load_scenario``: fill cards by name from ``db``'s imports."""
+
+    def prepare(data: Any, path: Path) -> list[Note]:
+        return fill(data, db, corpus, path)
+
+    return prepare

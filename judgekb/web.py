@@ -147,8 +147,10 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
 
     if not text.strip():
         bad_request("paste or upload a scenario (YAML)")
+    from judgekb import cardfill, rulingview
+
     try:
-        scenario = load_scenario(Path(name), text)
+        scenario = load_scenario(Path(name), text, prepare=cardfill.preparer(res().db, res().corpus))
         if len(scenario.steps) > MAX_SCENARIO_STEPS or len(scenario.state.cards) > MAX_SCENARIO_CARDS:
             bad_request(f"a scenario may have at most {MAX_SCENARIO_STEPS} steps and {MAX_SCENARIO_CARDS} cards")
         ruling = runner.run(scenario, res().titles, deadline=time.monotonic() + SCENARIO_SECONDS)
@@ -156,10 +158,7 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
         bad_request(str(exc), 422)
     except RecursionError:
         bad_request("the scenario is nested too deeply", 422)
-    out = ruling.as_json()
-    cited = sorted({c for step in out["trace"] for c in step["clauses"]})
-    out["cited"] = [{"id": c, "citation": r["citation"], "text": r["text"]} for c in cited if (r := store.clause(res().db, c))]
-    return out
+    return rulingview.ruling_json(ruling, res().db)
 
 
 # ---------------------------------------------------------------------------- pages

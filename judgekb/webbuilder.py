@@ -49,7 +49,7 @@ def api_cards() -> Any:
     rows = list(
         db.query(
             "select * from imported_cards where edition = ? and (key like ? escape '\\' or key like ? escape '\\') "
-            "order by key like ? escape '\\' desc, length(key), key limit 200",
+            "order by key like ? escape '\\' desc, length(key), key, code like 'core%' desc, code like '01%' desc, code limit 200",
             [int(edition), like + "%", "% " + like + "%", like + "%"],
         )
     )

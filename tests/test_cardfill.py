@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
-from judgekb import cardfill, cardimport, store
+from judgekb import cardfill, store
 from judgekb.yamlio import DataError, loads
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import CORPUS
 
-SHARED_CARDS = ROOT.parent / "shared" / "cards"
 REST_1 = "\n  - {name: B, house: Stark}\nsteps: []\n"  # the second player and no steps
 REST_2 = "\n  - {name: B, faction: stark}\nsteps: []\n"
-
-
-@pytest.fixture(scope="session")
-def carded_db_path(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The session's knowledge base with both public card databases imported."""
-    path = tmp_path_factory.mktemp("carded") / "judgekb.sqlite"
-    shutil.copy(db_path, path)
-    db = store.connect(path, read_only=False)
-    cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot1" / "agot1.json"))
-    cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot2-throneteki"))
-    db.conn.close()
-    return path
 
 
 @pytest.fixture
@@ -66,14 +52,24 @@ steps: []
 
 def test_printings_that_differ_are_listed_until_one_is_asked_for(carded):
     with pytest.raises(DataError) as err:
-        fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [Grey Wind]}" + REST_1, carded)
+        fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [Bran Stark]}" + REST_1, carded)
     message = str(err.value)
-    assert "t.yaml:3" in message and "Core 14" in message and "Lords of Winter 2" in message
+    assert "t.yaml:3" in message and "Core 13" in message and "Lords of Winter 10" in message
+    data, _ = fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [{name: Bran Stark, printing: low_10}]}" + REST_1, carded)
+    assert zone(data)[0]["str"] == 2 and zone(data)[0]["icons"] == ["power"] and "printing" not in zone(data)[0]
+    # the format's default type is character: Grey Wind is the direwolf, unless the attachment is asked for
     data, _ = fill(
-        "edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [{name: Grey Wind, printing: low_2}]}" + REST_1,
+        "edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [Grey Wind, {name: Grey Wind, id: GW2, printing: low_2}]}" + REST_1,
         carded,
     )
-    assert zone(data)[0]["type"] == "attachment" and "printing" not in zone(data)[0]
+    assert zone(data)[0]["type"] == "character" and zone(data)[1]["type"] == "attachment"
+
+
+def test_a_card_described_by_hand_without_a_printing_takes_only_what_every_printing_shares(carded):
+    data, notes = fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [{name: Bran Stark, str: 3}]}" + REST_1, carded)
+    bran = zone(data)[0]
+    assert bran["str"] == 3 and bran["unique"] is True and "icons" not in bran  # icons differ between printings
+    assert "no printing chosen" in notes[0].text()
 
 
 def test_an_unknown_bare_name_lists_the_nearest_names_but_a_card_given_by_hand_is_kept(carded):

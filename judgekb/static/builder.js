@@ -24,6 +24,7 @@
   var state = blank();
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
   var cardCache = {};  // lower-case name -> suggestion from /api/cards
+  var openZones = {};  // player index -> the other-zones section is open
 
   function blank() {
     return { edition: "2", title: "", players: [player("Player A", true), player("Player B", false)], steps: [] };
@@ -105,7 +106,13 @@
     ]);
     if (state.edition === "2") plotRow.appendChild(labelled("Reserve", input(plot.reserve, function (v) { plot.reserve = v; }, { inputmode: "numeric", size: 2 })));
     fs.appendChild(plotRow);
-    ZONES.forEach(function (z) { fs.appendChild(renderZone(p, pi, z[0], z[1])); });
+    fs.appendChild(renderZone(p, pi, "in_play", "In play"));
+    var others = ZONES.slice(1), filled = others.filter(function (z) { return p.zones[z[0]].length; }).length;
+    var more = el("details", { class: "zones" }, [el("summary", { text: "Hand, deck, discard and dead pile" + (filled ? " (" + others.map(function (z) { return p.zones[z[0]].length; }).reduce(function (a, b) { return a + b; }) + " cards)" : "") })]);
+    if (filled || openZones[pi]) more.open = true;
+    more.addEventListener("toggle", function () { openZones[pi] = more.open; });
+    others.forEach(function (z) { more.appendChild(renderZone(p, pi, z[0], z[1])); });
+    fs.appendChild(more);
     if (state.players.length > 2) fs.appendChild(el("button", { type: "button", class: "secondary", text: "Remove player", onclick: function () { state.players.splice(pi, 1); render(); } }));
     return fs;
   }
@@ -117,12 +124,14 @@
     var name = cardNameInput("", function () {}, "card", { placeholder: "card name", "aria-label": p.name + ": add a card to " + title, class: "add-card" });
     function add() {
       var v = name.value.trim(); if (!v) return;
-      var existing = allCards().filter(function (x) { return x.card.name === v; }).length;
-      var card = { name: v }; if (existing) card.id = v + "#" + (existing + 1);
-      var known = cardCache[v.toLowerCase()];
-      if (!known && (zone === "in_play")) card.str = "";
-      p.zones[zone].push(card); render();
-      var again = document.querySelector("#p" + pi + " [data-zone=" + zone + "] .add-card"); if (again) again.focus();
+      lookupCard(v).then(function (known) {
+        if (known) v = known.name;  // the database's spelling
+        var existing = allCards().filter(function (x) { return x.card.name === v; }).length;
+        var card = { name: v }; if (existing) card.id = v + "#" + (existing + 1);
+        if (known && distinctPrintings(known).length > 1) card.printing = known.printings[0].code;  // the first printing; a menu changes it
+        p.zones[zone].push(card); render();
+        var again = document.querySelector("#p" + pi + " [data-zone=" + zone + "] .add-card"); if (again) again.focus();
+      });
     }
     name.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); add(); } });
     wrap.appendChild(el("h3", { text: title + (p.zones[zone].length ? " (" + p.zones[zone].length + ")" : "") }));
@@ -134,7 +143,8 @@
   function renderCard(p, pi, zone, c, ci) {
     var id = "p" + pi + "-" + zone + "-" + ci;
     var known = cardCache[c.name.replace(/#\d+$/, "").toLowerCase()];
-    var summary = known ? describe(known.printings[0].values) : "not in the card database: give its values";
+    var chosen = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
+    var summary = known ? describe(chosen.values) + (known.printings.length > 1 ? " — " + chosen.set + " " + chosen.number : "") : "not in the card database: give its values";
     var li = el("li", { class: "card", id: id }, [
       el("strong", { text: cardKey(c) }), " ", el("span", { class: "muted", text: summary })
     ]);
@@ -157,6 +167,9 @@
     return li;
   }
 
+  function distinctPrintings(known) {
+    var seen = {}; return known.printings.filter(function (p) { var k = JSON.stringify(p.values); if (seen[k]) return false; seen[k] = 1; return true; });
+  }
   function describe(v) {
     var bits = [v.type || ""];
     if (v.str !== undefined) bits.push("STR " + v.str);
@@ -197,6 +210,14 @@
           });
         }).catch(function () {});
     }, 120);
+  }
+  function lookupCard(name) {  // the suggestion for exactly this name, asking the server if needed
+    var key = name.replace(/#\d+$/, "").toLowerCase();
+    if (cardCache[key]) return Promise.resolve(cardCache[key]);
+    return fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(key))
+      .then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (found) { found.forEach(function (f) { cardCache[f.name.toLowerCase()] = f; }); return cardCache[key] || null; })
+      .catch(function () { return null; });
   }
   function learn(names) {  // fetch printed values for cards typed before suggestions arrived (share links)
     names.forEach(function (n) {
@@ -381,13 +402,15 @@
       var cl = el("ul", { class: "card-notes" }); r.cards.forEach(function (n) { cl.appendChild(el("li", { text: n.text || JSON.stringify(n) })); }); out.appendChild(cl);
     }
     out.appendChild(el("h2", { text: "Trace" }));
-    var ol = el("ol", { class: "trace" }), groups = {};
-    (r.trace || []).forEach(function (s) {
-      var g = groups[s.step];
-      if (!g) {
-        g = groups[s.step] = el("li", { class: "trace-step", value: String(s.step) }, [el("span", { class: "step", text: "step " + s.step })]);
-        g.list = el("ul"); g.appendChild(g.list); ol.appendChild(g);
-      }
+    var ol = el("ol", { class: "trace" });
+    (r.steps || []).forEach(function (group) {
+      var g = el("li", { class: "trace-step", value: String(group.step) }, [el("span", { class: "step", text: group.step ? "step " + group.step + " — " + group.label : "set-up" })]);
+      g.list = el("ul"); g.appendChild(g.list); ol.appendChild(g);
+      group.entries.forEach(function (s) { addEntry(g, s); });
+    });
+    out.appendChild(ol);
+    out.scrollIntoView({ block: "start" });
+    function addEntry(g, s) {
       var item = el("li", { class: s.outcome }, [s.text + (s.outcome !== "applied" ? " [" + s.outcome + "]" : "")]);
       (s.clauses || []).forEach(function (id) {
         var c = cited[id];
@@ -396,11 +419,9 @@
         d.appendChild(el("a", { href: "/c/" + id, text: "open " + id }));
         item.appendChild(d);
       });
-      if (!(s.clauses || []).length && s.uncited) item.appendChild(el("p", { class: "muted", text: s.uncited }));
+      if (!(s.clauses || []).length) item.appendChild(el("p", { class: "muted", text: "No clause in the corpus states this." }));
       g.list.appendChild(item);
-    });
-    out.appendChild(ol);
-    out.scrollIntoView({ block: "start" });
+    }
   }
 
   // ------------------------------------------------------------------ share link (state in the URL fragment)
@@ -451,7 +472,8 @@
 
   var m = /#s=([A-Za-z0-9._-]+)/.exec(location.hash);
   if (m) {
-    decodeState(m[1]).then(function (loaded) {
+    Promise.resolve(m[1]).then(decodeState).then(function (loaded) {
+      if (!loaded || !Array.isArray(loaded.players) || !Array.isArray(loaded.steps)) throw new Error("not a builder state");
       state = loaded; render(); learn(allCards().map(function (x) { return x.card.name; })); run();
     }).catch(function () { render(); showError("This share link is damaged: it could not be read. Ask for the link again."); });
   } else {
