@@ -100,6 +100,8 @@ class Note:
         return {"card": self.card, "printing": self.printing, "filled": self.filled, "errata": self.errata, "overridden": self.overridden}
 
     def text(self) -> str:
+        if self.card == "(every card)":
+            return f"No card database is imported for this edition: every card has only the values the scenario gives; {IMPORT_HINT}."
         parts = [f"{self.card}: printed values from {self.printing}" + (f" ({', '.join(self.filled)})" if self.filled else "")]
         for item in self.errata:
             parts.append(f"errata {item['clause']} applied ({item['field']}: {item['value']!r})")
@@ -330,6 +332,8 @@ def fill(data: Any, db: Any, corpus: Path, path: Path) -> list[Note]:
         return []
     book = CardBook(db, edition, load_errata_values(corpus))
     notes: list[Note] = []
+    if not book:
+        notes.append(Note("(every card)", f"no card database imported for edition {edition}: only the values written in the scenario", []))
 
     def visit(spec: Any, zone_list: list[Any], index: int, line: int | None) -> None:
         if not book:

@@ -397,6 +397,15 @@
     var ul = el("ul", { class: "ruling-lines" });
     (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: line })); });
     out.appendChild(ul);
+    out.appendChild(el("h2", { text: "Starting board" }));
+    var boardBox = el("div", { class: "board" });
+    (r.board || []).forEach(function (b) {
+      var sec = el("section", { class: "board-player" }, [el("h3", { text: b.player + (b.faction ? " — " + b.faction : "") }),
+        el("p", { class: "muted", text: (b.plot ? "Plot: " + b.plot + " · " : "") + "power " + b.power + " · gold " + b.gold })]);
+      var zl = el("ul"); b.zones.forEach(function (z) { zl.appendChild(el("li", {}, [el("strong", { text: z.zone + ": " }), z.cards.join("; ")])); });
+      sec.appendChild(zl); boardBox.appendChild(sec);
+    });
+    out.appendChild(boardBox);
     if (r.cards && r.cards.length) {
       out.appendChild(el("h3", { text: "Card values used" }));
       var cl = el("ul", { class: "card-notes" }); r.cards.forEach(function (n) { cl.appendChild(el("li", { text: n.text || JSON.stringify(n) })); }); out.appendChild(cl);
