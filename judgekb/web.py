@@ -311,6 +311,10 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     from judgekb.webbuilder import builder
 
     app.register_blueprint(builder)
+    from judgekb.deckweb import deck_pages
+
+    app.register_blueprint(deck_pages)
+    app.jinja_env.globals["zip"] = zip
 
     @app.after_request
     def headers(response: Response) -> Response:
