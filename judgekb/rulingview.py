@@ -101,6 +101,36 @@ def step_label(scenario_steps: list[dict[str, Any]], number: int) -> str:
     return f"{verb.replace('_', ' ')}: {args}" if args not in (None, {}) else verb.replace("_", " ")
 
 
+NOT_HAPPENED_TAGS = {"no claim", "not used", "not resolved", "not prevented", "no winner", "no new initiative", "lasting expires"}
+
+
+def happened(before: Any, after: Any) -> list[str]:
+    """What the steps changed on the board, in plain words: cards that moved, changed hands, power."""
+    lines = []
+    for key, card in before.cards.items():
+        now = after.cards.get(key)
+        if now is None or getattr(card, "duplicate", False):
+            continue
+        if now.zone != card.zone:
+            lines.append(f"{key}: {ZONE_NAMES.get(card.zone, card.zone)} → {ZONE_NAMES.get(now.zone, now.zone)}")
+        if now.controller != card.controller:
+            lines.append(f"{key}: now controlled by {now.controller} (was {card.controller})")
+    for name in before.players:
+        was, now_power = before.total_power(name), after.total_power(name)
+        if was != now_power:
+            lines.append(f"{name}: power {was} → {now_power}")
+    return lines
+
+
+def not_happened(trace: list[dict[str, Any]]) -> list[str]:
+    """What the rules stopped from happening, and why (the trace's own words)."""
+    return [
+        f"step {e['step']}: {e['text']}"
+        for e in trace
+        if e["outcome"] == "not-applied" or e.get("tag") in NOT_HAPPENED_TAGS and e["outcome"] != "refused"
+    ]
+
+
 def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
     """``Ruling.as_json()`` plus what a reader needs: citations, grouped steps, the board, card notes."""
     out = ruling.as_json()
@@ -115,6 +145,8 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
         }
     out["cited"] = list(cited.values())
     out["steps"] = steps(out["trace"], ruling.scenario.steps)
+    out["happened"] = happened(ruling.scenario.state, ruling.state)
+    out["not_happened"] = not_happened(out["trace"])
     out["board"] = board(ruling.scenario.state)
     out["cards"] = [dict(note.as_json(), text=note.text()) for note in getattr(ruling.scenario, "card_notes", [])]
     return out
@@ -124,6 +156,12 @@ def ruling_text(view: dict[str, Any], cite: bool) -> list[str]:
     """The ruling, card values and trace as lines for the terminal; ``cite`` prints citation lines."""
     lines = ["  Ruling:"]
     lines += [f"    {line}" for line in view["ruling"] or ["(no challenge resolved)"]]
+    if view.get("happened"):
+        lines.append("  What changed:")
+        lines += [f"    {line}" for line in view["happened"]]
+    if view.get("not_happened"):
+        lines.append("  What did not happen, and why:")
+        lines += [f"    {line}" for line in view["not_happened"]]
     if view.get("cards"):
         lines.append("  Card values used:")
         lines += [f"    {note['text']}" for note in view["cards"]]

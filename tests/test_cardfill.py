@@ -148,3 +148,15 @@ def test_without_an_import_nothing_changes_and_a_printing_asks_for_one(db):
 def test_errata_values_file_is_plain_yaml():
     data = yaml.safe_load((CORPUS / "errata-values.yaml").read_text(encoding="utf-8"))
     assert set(data) == {"errata"}
+
+
+def test_a_ruling_reads_out_what_changed_and_cites_lines_on_the_command_line():
+    from tests.conftest import run_cli
+
+    out = run_cli("run", "scenarios/001-darrell-brian-military-challenge.yaml", "--cite")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert text.index("Ruling:") < text.index("What changed:") < text.index("Trace:")
+    assert "Sansa Stark: in play → dead pile" in text
+    assert "Step 1 — challenge" in text and text.count("Step 1 —") == 1  # each scenario step once
+    assert "AGoT LCG 1.0 Rules of Play (Core Set) “Step 1: Declare attackers”  [agot1-rules/challenge-step-1-declare-attackers]" in text

@@ -397,6 +397,12 @@
     var ul = el("ul", { class: "ruling-lines" });
     (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: line })); });
     out.appendChild(ul);
+    [["happened", "What changed"], ["not_happened", "What did not happen, and why"]].forEach(function (part) {
+      if (!(r[part[0]] || []).length) return;
+      out.appendChild(el("h3", { text: part[1] }));
+      var list = el("ul", { class: part[0].replace("_", "-") }); r[part[0]].forEach(function (line) { list.appendChild(el("li", { text: line })); });
+      out.appendChild(list);
+    });
     out.appendChild(el("h2", { text: "Starting board" }));
     var boardBox = el("div", { class: "board" });
     (r.board || []).forEach(function (b) {
