@@ -17,6 +17,7 @@ from judgekb.cards import normalise_name
 from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")
+AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed values kept for cards by name
 
 
 def _first_line_keywords(text: str) -> list[str]:
@@ -79,6 +80,7 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "claim": card.get("claim"),
                 "reserve": None,
                 "influence": card.get("influence"),
+                "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
                 "pack": card.get("set"),
                 "released": None,
                 "loyal": False,
@@ -139,6 +141,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "claim": plot.get("claim"),
                     "reserve": plot.get("reserve"),
                     "influence": None,
+                    "stats": json.dumps({k: card.get(k) for k in ("loyal", "plotStats", "deckLimit") if card.get(k) is not None}),
                     "pack": pack.get("code"),
                     "released": pack.get("releaseDate"),
                     "loyal": bool(card.get("loyal")),
