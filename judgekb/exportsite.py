@@ -84,7 +84,7 @@ class Site:
             if doc in self.docs and since:
                 return f"changes/{doc}/{since}.html"
             return f"changes/{doc}.html" if doc in self.docs else "changes.html"
-        if path in ("/scenario", "/deckcheck"):
+        if path in ("/scenario", "/deckcheck", "/build"):
             return "needs-server.html"
         return None
 
@@ -167,7 +167,7 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
                 for version in site.versions[doc]:
                     render(url_for("pages.changes_page", doc=doc, since=f"v{version}"), f"changes/{doc}/v{version}.html")
             message = (
-                "Scenarios and deck checks run in judgekb itself, which this copy does not carry: use judgekb serve, "
+                "Scenarios, the scenario builder and deck checks run in judgekb itself, which this copy does not carry: use judgekb serve, "
                 "or judgekb run FILE / judgekb deckcheck FILE on the laptop."
             )
             note = app.jinja_env.get_template("error.html").render(status=200, message=message, near=[])
