@@ -116,3 +116,14 @@ def test_citation_lines_never_double_quotes(db):
     assert not doubled
     row = store.clause(db, "agot1-rules/participating-characters")
     assert row["citation"].endswith("“Participating Characters”")
+
+
+def test_the_json_api_keeps_printings_apart(imported_db):
+    from judgekb import web
+    from tests.conftest import CORPUS
+
+    client = web.create_app(imported_db, CORPUS).test_client()
+    [page] = client.get("/api/card?name=Daenerys+Targaryen&edition=1").get_json()
+    status = {p["code"]: (p["status"]["joust"], p["status"]["melee"]) for p in page["printings"]}
+    assert status["C&D F76"] == ("restricted", "not restricted") and status["QoD F22"] == ("not restricted", "restricted")
+    assert page["status_source"] == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17)"

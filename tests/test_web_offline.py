@@ -68,3 +68,13 @@ def test_search_results_show_text_not_markup(client):
     results = page[page.index('id="results"') : page.index("</ol>")]
     assert "Catelyn" in results and "**" not in results
     assert str(webtext.rich("**Action** and *Hand’s Judgment* <b>")) == "<strong>Action</strong> and <em>Hand’s Judgment</em> &lt;b&gt;"
+
+
+def test_export_site_refuses_a_file_and_a_foreign_folder(db_path, tmp_path):
+    from tests.conftest import run_cli
+
+    target = tmp_path / "notes.txt"
+    target.write_text("mine", encoding="utf-8")
+    result = run_cli("export-site", str(target), db=db_path)
+    assert result.returncode == 2 and "is not a folder" in result.stderr and "Traceback" not in result.stderr
+    assert target.read_text(encoding="utf-8") == "mine"
