@@ -184,6 +184,9 @@
     return starts.concat(contains).slice(0, limit);
   }
 
+  // measured by bench/offline.py against the server's lookup on the same evaluation set
+  window.judgekbOffline = { index: getIndex, search: localSearch };
+
   // ------------------------------------------------------------------ recent look-ups (this device only)
   function remember(entry) {
     var list = load("judgekb.recent", []).filter(function (e) { return e.label !== entry.label || e.kind !== entry.kind; });
