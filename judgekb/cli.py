@@ -456,7 +456,6 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
 
     obj.db()  # build or refresh the database once, before the workers start
     app = create_app(obj.db_path, obj.corpus)
-    from judgekb import offline
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -466,7 +465,6 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
             self.cfg.set("timeout", 30)
             self.cfg.set("limit_request_line", 8190)
             self.cfg.set("accesslog", "-")
-            self.cfg.set("post_fork", lambda server, worker: offline.start_rendering(app))  # the phones' offline copy
 
         def load(self) -> Any:
             return app

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import threading
 from typing import Any
 
@@ -85,9 +86,7 @@ def index_json() -> Any:
 
 @offline.get("/offline/urls.json")
 def urls_json() -> Any:
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    if app.config.get("JUDGEKB_OFFLINE_STATE"):
-        _ensure_rendering(app, app.config["JUDGEKB_OFFLINE_STATE"])  # the bundle is asked for next
+    _ensure_rendering(current_app._get_current_object())  # type: ignore[attr-defined]  # the bundle is asked for next
     db = _db()
     pages = _cached("urls", lambda: page_urls(db))
     shell = list(SHELL)
@@ -109,20 +108,31 @@ def bundle(app: Any, db: Any) -> bytes:
     return gzip.compress(body.encode("utf-8"), compresslevel=6)
 
 
-def start_rendering(app: Any) -> None:
-    """Prepare a freshly forked server worker to render the bundle in a background thread.
+_STATE_LOCK = threading.Lock()
 
-    Called from gunicorn's ``post_fork`` hook by ``judgekb serve``.  The thread starts on the first
-    phone asking for the offline copy (``/offline/urls.json``), so a server nobody installs the
-    copy from never spends the time; the thread opens its own read-only connection.
+
+def _state(app: Any) -> dict[str, Any]:
+    """This process's bundle state, made on first use (after any fork: a thread never crosses one)."""
+    with _STATE_LOCK:
+        state = app.config.get("JUDGEKB_OFFLINE_STATE")
+        if state is None or state["pid"] != os.getpid():
+            state = {"ready": threading.Event(), "body": None, "lock": threading.Lock(), "started": False, "pid": os.getpid()}
+            app.config["JUDGEKB_OFFLINE_STATE"] = state
+        return state
+
+
+def _ensure_rendering(app: Any) -> dict[str, Any]:
+    """Start rendering the bundle in a background thread, once per server process.
+
+    It starts when the first phone asks for the offline copy (``/offline/urls.json``), so a server
+    nobody installs the copy from never spends the time, and no request waits for all of it: the
+    bundle answers 503 (the service worker retries) until it is ready.  The thread opens its own
+    read-only connection.
     """
-    app.config["JUDGEKB_OFFLINE_STATE"] = {"ready": threading.Event(), "body": None, "lock": threading.Lock(), "started": False}
-
-
-def _ensure_rendering(app: Any, state: dict[str, Any]) -> None:
+    state = _state(app)
     with state["lock"]:
         if state["started"]:
-            return
+            return state
         state["started"] = True
 
     def run() -> None:
@@ -133,6 +143,7 @@ def _ensure_rendering(app: Any, state: dict[str, Any]) -> None:
             state["ready"].set()
 
     threading.Thread(target=run, name="judgekb-offline-bundle", daemon=True).start()
+    return state
 
 
 BUNDLE_WAIT_SECONDS = 15.0  # below the server's 30 s worker timeout; the service worker retries on 503
@@ -141,14 +152,10 @@ BUNDLE_WAIT_SECONDS = 15.0  # below the server's 30 s worker timeout; the servic
 @offline.get("/offline/bundle.json")
 def bundle_json() -> Any:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    state = app.config.get("JUDGEKB_OFFLINE_STATE")
-    if state is None:  # not under judgekb serve (tests, other WSGI servers): render on first request
-        body = _cached("bundle", lambda: bundle(app, _db()))
-    else:
-        _ensure_rendering(app, state)
-        if not (state["ready"].wait(BUNDLE_WAIT_SECONDS) and state["body"]):
-            return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
-        body = state["body"]
+    state = _ensure_rendering(app)
+    if not (state["ready"].wait(app.config.get("JUDGEKB_BUNDLE_WAIT", BUNDLE_WAIT_SECONDS)) and state["body"]):
+        return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
+    body = state["body"]
     return _json_response(body)
 
 

@@ -14,6 +14,7 @@ from tests.conftest import CORPUS
 @pytest.fixture(scope="module")
 def client(db_path):
     app = web.create_app(db_path, CORPUS)
+    app.config["JUDGEKB_BUNDLE_WAIT"] = 300  # a slow test machine: wait for the bundle instead of a 503
     return app.test_client()
 
 
