@@ -195,3 +195,18 @@ def test_show_claim_and_cite_commands(db_path):
         "AGoT 2.0 Tournament Regulations v2.2 (2017-07-26) “Deck Lists” (Tournament Materials) "
         "(no page numbers in this edition of the document)"
     )
+
+
+def test_the_pages_own_links_become_cites_links(db):
+    from judgekb import links
+    from judgekb.sources import parse_document
+
+    cites = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'cites'")}
+    assert {("agot2-rr/claim", "agot2-rr/intrigue-claim"), ("agot2-rr/claim", "agot2-rr/power-claim")} <= cites  # "Related:"
+    assert ("agot2-faq41/1.5", "agot2-rr/initiating-abilities-marshaling-cards") in cites  # across pages, by route
+    assert ("agot2-faq41/qa/at-prince-doran-s-behest", "agot2-rr/appendix-i/plot-phase/1.3") in cites
+    assert ("agot2-rr/target", "agot2-faq41/3.3") in cites  # the RR's "Overruled by FAQ (3.2)" links to (3.3)
+    parsed = [c for doc in DOCS.values() for c in parse_document(doc, CORPUS)]
+    rows, unresolved = links.page_links(parsed, DOCS)
+    assert len(rows) == 282
+    assert unresolved == [("agot2-rr/actions", "Timing_Sequence_Chart")]  # a chart of images, no clause
