@@ -210,3 +210,13 @@ def test_the_pages_own_links_become_cites_links(db):
     rows, unresolved = links.page_links(parsed, DOCS)
     assert len(rows) == 282
     assert unresolved == [("agot2-rr/actions", "Timing_Sequence_Chart")]  # a chart of images, no clause
+
+
+def test_ordered_list_numbers_are_kept_as_data(clauses):
+    """The pages' <ol> numbers are drawn by the browser, not written in the source; (2.6) refers to "Step 3"."""
+    by_id = {c["id"]: c for c in clauses}
+    steps = by_id["agot2-faq41/2.6"]["data"]["numbered_items"]
+    assert [s["n"] for s in steps] == list(range(1, 8))
+    assert steps[2]["starts"].startswith("The STR-reduction effect resolves")
+    assert [s["n"] for s in by_id["agot2-faq41/timing/duck"]["data"]["numbered_items"]] == [1, 2, 3, 4]
+    assert "1)" not in by_id["agot2-faq41/2.6"]["text"]  # never written into the served text

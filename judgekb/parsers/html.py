@@ -157,6 +157,7 @@ class Run:
     block_attrs: dict[str, str] = field(default_factory=dict)
     links: list[dict[str, str]] = field(default_factory=list)
     anchor: str = ""  # the id of the heading this run is the text of
+    item: int = 0  # its number in an <ol> (the browser prints it; the source does not)
 
 
 @dataclass
@@ -239,6 +240,9 @@ def walk(source: str) -> list[Heading | Run]:
                 struck = bool(texts[0].attrs.get("struck"))
                 tag, attrs = (block.tag, dict(block.attrs)) if block else ("", {})
                 run = Run(span, text, [n for n in new if n], struck, block_count, tag, attrs, links)
+                li = next((t for t in reversed(stack) if t.tag == "li"), None)
+                if li is not None and li.attrs.get("__n"):
+                    run.item = int(li.attrs["__n"])
                 if heading is not None:
                     run.anchor = heading.id
                     heading.runs.append(run)
@@ -283,6 +287,11 @@ def walk(source: str) -> list[Heading | Run]:
             if tok.tag == "span" and "icon" in tok.attrs.get("class", "").split():
                 icon = [c.removeprefix("icon-") for c in tok.attrs["class"].split() if c.startswith("icon-")]
                 links += [{"icon": i} for i in icon]
+            if tok.tag == "li":
+                parent = next((t for t in reversed(stack) if t.tag in ("ol", "ul")), None)
+                if parent is not None and parent.tag == "ol":
+                    parent.attrs["__count"] = str(int(parent.attrs.get("__count", "0")) + 1)
+                    tok.attrs["__n"] = parent.attrs["__count"]
             if tok.tag in HEADINGS:
                 heading = Heading(HEADINGS[tok.tag], tok.attrs.get("id", "").rstrip('"'), [])
             if tok.tag in BLOCK and tok.tag not in VOID:
@@ -523,6 +532,9 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         links = [lk for r in unit.head + served for lk in r.links]
         if links:
             data["links"] = links
+        numbered = [{"n": r.item, "starts": " ".join(r.text.split()[:6])} for r in served if r.item]
+        if numbered:
+            data["numbered_items"] = numbered  # an <ol>'s numbers, which the text ("after Step 3") may refer to
         anchor = next((r.anchor for r in unit.head + body if r.anchor), "")
         if anchor:
             data["anchor"] = anchor
