@@ -175,6 +175,10 @@ def test_all_text_is_in_a_clause_or_recorded(doc_id, db, clauses):
     blank = html.blank_twig(source)
     for m in re.finditer(r"<style>.*?</style>", blank, re.S):
         covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    chrome = [r for r in html.walk(source) if isinstance(r, html.Run) and r.text.startswith(DOCS[doc_id].chrome or ("\0",))]
+    assert len(chrome) == len(DOCS[doc_id].chrome)  # the site's own notices (manifest 'chrome'), one passage each
+    for run in chrome:
+        covered[run.span.start : run.span.end] = b"\x01" * (run.span.end - run.span.start)
     left = set()
     for tok in html.tokens(source):
         if tok.kind == "text":
@@ -183,6 +187,7 @@ def test_all_text_is_in_a_clause_or_recorded(doc_id, db, clauses):
                 left.add(text)
     struck = {t for c in of(clauses, doc_id) for t in c["data"].get("struck", [])}
     assert left == LEFT_OUT[doc_id] | struck
+    assert not [c["id"] for c in of(clauses, doc_id) if any(t in c["text"] for t in DOCS[doc_id].chrome)]
 
 
 def test_show_claim_and_cite_commands(db_path):

@@ -507,7 +507,20 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
     """Cut an HTML page into clauses with the structure function its manifest names."""
     if structure not in STRUCTURES:
         raise DataError(f"{doc.file}: the html parser needs a structure, one of {', '.join(STRUCTURES)}; got {structure!r}")
-    units = STRUCTURES[structure](doc, walk(source))
+    items = walk(source)
+    # passages the site added (a cheatsheet notice, a PDF link): not the document's text, never served
+    used = {text: 0 for text in doc.chrome}
+    kept: list[Heading | Run] = []
+    for item in items:
+        chrome = isinstance(item, Run) and next((t for t in doc.chrome if item.text.startswith(t)), None)
+        if chrome:
+            used[chrome] += 1
+        else:
+            kept.append(item)
+    for text, count in used.items():
+        if count != 1:
+            raise DataError(f"{doc.file}: the manifest's chrome entry {text!r} starts {count} passages; it must start exactly one")
+    units = STRUCTURES[structure](doc, kept)
     out: list[Clause] = []
     seen: set[str] = set()
     for unit in units:
