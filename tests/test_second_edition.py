@@ -225,3 +225,29 @@ def test_ordered_list_numbers_are_kept_as_data(clauses):
     assert steps[2]["starts"].startswith("The STR-reduction effect resolves")
     assert [s["n"] for s in by_id["agot2-faq41/timing/duck"]["data"]["numbered_items"]] == [1, 2, 3, 4]
     assert "1)" not in by_id["agot2-faq41/2.6"]["text"]  # never written into the served text
+
+
+@pytest.mark.parametrize(
+    ("manifest", "old", "new", "message"),
+    [
+        ("agot2-rr.yaml", "structure: rules-reference", "structure: glossary", "needs a structure"),
+        ("agot2-rr.yaml", "pages: none", "pages: some", "field 'pages'"),
+        ("agot2-faq41.yaml", "supersedes: agot2-faq", "supersedes: agot2-faq99", "names document 'agot2-faq99'"),
+        ("agot2-faq41.yaml", "- (A PDF version of this document", "- (A Word version of this document", "chrome entry"),
+        ("agot2-tr.yaml", "  route: tournamentregulations\n", "  route: tournamentregulations\n  branch: main\n", "unknown field 'branch'"),
+    ],
+)
+def test_a_broken_manifest_is_refused_with_a_clear_message(tmp_path, corpus_copy, manifest, old, new, message):
+    path = corpus_copy / "manifests" / manifest
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+def test_a_v23_entry_that_v41_drops_must_say_where_it_went(tmp_path, corpus_copy):
+    versions_file = corpus_copy / "versions.yaml"
+    versions_file.write_text("removed: []\n", encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "no successor for 'agot2-faq/" in result.stderr and "Traceback" not in result.stderr
