@@ -163,6 +163,6 @@ def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
         if version_key(r["version"]) > floor
     ]
     rows.sort(key=lambda r: version_key(r["version"]))
-    listed = {r["id"] for r in rows}
-    rows += [r for r in versions.changes(db, doc_id, since, version_key) if r["id"] not in listed]
-    return rows
+    diff = {r["id"]: r for r in versions.changes(db, doc_id, since, version_key)}
+    rows = [diff.pop(r["id"], r) for r in rows]  # an entry tagged with a later version that is also new says so
+    return rows + list(diff.values())
