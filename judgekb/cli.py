@@ -117,6 +117,8 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(f"A: {row['text']}")
     else:
         click.echo(row["text"])
+    if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
+        click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
     click.echo(f"Authority: {info['document']} — {info['authority']}")
     if len(info["versions"]) > 1:

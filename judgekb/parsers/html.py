@@ -313,6 +313,12 @@ def walk(source: str) -> list[Heading | Run]:
     return items
 
 
+def _opening(text: str, words: int = 6) -> str:
+    """The first words of a text, with … when there is more."""
+    parts = text.split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+
+
 def slug(text: str) -> str:
     """Lowercase, each run of non-alphanumeric characters -> '-', no leading or trailing '-'."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -545,7 +551,7 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         links = [lk for r in unit.head + served for lk in r.links]
         if links:
             data["links"] = links
-        numbered = [{"n": r.item, "starts": " ".join(r.text.split()[:6])} for r in served if r.item]
+        numbered = [{"n": r.item, "starts": _opening(r.text)} for r in served if r.item]
         if numbered:
             data["numbered_items"] = numbered  # an <ol>'s numbers, which the text ("after Step 3") may refer to
         anchor = next((r.anchor for r in unit.head + body if r.anchor), "")
