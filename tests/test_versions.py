@@ -140,3 +140,18 @@ def test_clause_page_shows_the_version_trail(db_path):
     assert "New since v2.3" in new
     changes = client.get("/changes?doc=agot2-faq&since=v2.3").get_data(as_text=True)
     assert "agot2-faq41/2.10" in changes and "reworded" in changes
+
+
+def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
+    """Whatever is asked, a v2.3 entry is shown folded under the v4.1 text that supersedes it."""
+    from judgekb import search
+
+    index = search.Index(db)
+    queries = [c["heading"] for c in clauses if c["doc"] == "agot2-faq"]
+    assert len(queries) == 134
+    folded_somewhere = 0
+    for query in queries:
+        hits, _ = index.search(query, 2, None, 5)
+        assert not [h.id for h in hits if h.id.startswith("agot2-faq/")], query
+        folded_somewhere += any(f["id"].startswith("agot2-faq/") for h in hits for f in h.folded)
+    assert folded_somewhere >= 0.9 * len(queries)
