@@ -68,6 +68,9 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
                 out["text"] = row["text"][len(question) :].strip()
         if row["version"]:
             out["version"] = row["version"]
+        successor = row["data"].get("successor") or {}
+        if successor.get("relation") == "removed":
+            out["withdrawn"] = {"version": successor["version"], "see": successor["id"]}
         return out
 
     # An entry a later FAQ version carries on is shown once, as the later text; a list entry
@@ -148,6 +151,9 @@ def render(p: dict[str, Any]) -> str:
                 lines.append(f"    A: {e['text']}")
             else:
                 lines.append(f"    {e['text']}")
+            if e.get("withdrawn"):
+                gone = e["withdrawn"]
+                lines.append(f"    (not in force: v{gone['version']} of the FAQ no longer carries it; see {gone['see']})")
 
     if p.get("lists"):
         lines.extend(render_lists(p["lists"]))

@@ -155,3 +155,13 @@ def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
         assert not [h.id for h in hits if h.id.startswith("agot2-faq/")], query
         folded_somewhere += any(f["id"].startswith("agot2-faq/") for h in hits for f in h.folded)
     assert folded_somewhere >= 0.9 * len(queries)
+
+
+def test_card_page_marks_a_v23_list_entry_as_not_in_force(db_path):
+    from judgekb import web
+
+    shown = run_cli("card", "The Red Viper", "--edition", "2", db=db_path)
+    assert "restricted in an earlier version" in shown.stdout
+    assert "(not in force: v4.1 of the FAQ no longer carries it; see agot2-faq41/card-legality/introduction)" in shown.stdout
+    page = web.create_app(db_path, CORPUS).test_client().get("/card?name=The+Red+Viper&edition=2").get_data(as_text=True)
+    assert "Not in force: v4.1 of the FAQ no longer carries it" in page
