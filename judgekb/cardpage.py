@@ -72,10 +72,15 @@ def _imported_keys(row: dict[str, Any]) -> set[tuple[str, int]]:
     return {(g, number) for g in groups}
 
 
-def _status(entries: list[dict[str, Any]]) -> dict[str, str]:
-    on = {e["list"] for e in entries}
-    out = {fmt: ("restricted" if fmt in on else "not restricted") for fmt in FORMATS}
-    out["banned"] = "banned" if "banned" in on else "not banned"
+WITHDRAWN = "no longer listed"
+NOT_IN_FORCE = "not on a list in the FAQ in force (restricted in an earlier version, whose lists it no longer carries)"
+
+
+def _status(entries: list[dict[str, Any]], was: list[dict[str, Any]] = ()) -> dict[str, str]:  # type: ignore[assignment]
+    """One printing's status; an entry a later FAQ version dropped says so instead of "restricted"."""
+    on, gone = {e["list"] for e in entries}, {e["list"] for e in was}
+    out = {fmt: ("restricted" if fmt in on else WITHDRAWN if fmt in gone else "not restricted") for fmt in FORMATS}
+    out["banned"] = "banned" if "banned" in on else WITHDRAWN if "banned" in gone else "not banned"
     return out
 
 
@@ -86,7 +91,7 @@ def _summary(printings: list[dict[str, Any]]) -> dict[str, str]:
     for fmt, yes, no in lists:
         listed = [p["code"] for p in printings if p["status"][fmt] == yes]
         if not listed:
-            out[fmt] = no
+            out[fmt] = NOT_IN_FORCE if any(p["status"][fmt] == WITHDRAWN for p in printings) else no
         elif len(listed) == len(printings):
             out[fmt] = yes
         else:
@@ -108,11 +113,22 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     def entry(row: dict[str, Any]) -> dict[str, Any]:
         out = {"id": row["id"], "citation": row["citation"], "text": row["text"]}
         if row["kind"] == "qa":
-            out["question"] = row["heading"]
+            question = row["data"].get("question")  # FAQ v4.1: the heading is a title, the text opens with the question
+            out["question"] = question or row["heading"]
+            if question and row["text"].startswith(question):
+                out["text"] = row["text"][len(question) :].strip()
         if row["version"]:
             out["version"] = row["version"]
+        successor = row["data"].get("successor") or {}
+        if successor.get("relation") == "removed":
+            out["withdrawn"] = {"version": successor["version"], "see": successor["id"]}
         return out
 
+    # An entry a later FAQ version carries on is shown once, as the later text; a list entry
+    # the later version dropped (the 2nd-edition FAQ v4.1 prints no restricted lists) stays
+    # listed but no longer gives the card a status.
+    withdrawn = {r["id"] for r in rows if (r["data"].get("successor") or {}).get("relation") == "removed"}
+    rows = [r for r in rows if r["id"] in withdrawn or not r["data"].get("successor")]
     restricted = {fmt: [entry(r) for r in rows if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
     changes = [entry(r) | {"list": r["data"].get("list")} for r in rows if r["kind"] == "list-change"]
     banned = [entry(r) for r in rows if r["kind"] == "banned"]
@@ -125,7 +141,7 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
         "name": card["name"],
         "edition": card["edition"],
         "spellings": card["spellings"],
-        "printings": (printings := _printings(db, card, rows, printed)),
+        "printings": (printings := _printings(db, card, rows, printed, withdrawn)),
         "status": _summary(printings) if printings else _status([]),
         "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
         "errata": [entry(r) for r in rows if r["kind"] == "errata"],
@@ -145,7 +161,9 @@ def _ref(row: dict[str, Any], listed: str) -> dict[str, Any]:
     return {"list": listed, "id": row["id"], "citation": row["citation"]}
 
 
-def _printings(db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _printings(
+    db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printed: list[dict[str, Any]], withdrawn: set[str]
+) -> list[dict[str, Any]]:
     """Every printing of the title — cited by the corpus, imported, or both — with its own list status and errata.
 
     The FAQ's lists and errata name one printing ("Daenerys Targaryen (C&D F76)"); another printing
@@ -169,8 +187,10 @@ def _printings(db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printe
         imp["printing"] = match["code"]  # the printed text knows which listed printing it is
     for item in out:
         listed = [by_id[c] for c in item["clauses"] if by_id[c]["kind"] in LIST_KINDS]
-        on = [_ref(r, r["data"].get("format") or r["kind"]) for r in listed if r["kind"] != "list-change"]
-        item["status"] = _status(on)
+        entries = [_ref(r, r["data"].get("format") or r["kind"]) for r in listed if r["kind"] != "list-change"]
+        on = [e for e in entries if e["id"] not in withdrawn]
+        item["was"] = [e for e in entries if e["id"] in withdrawn]  # lists a later FAQ version no longer prints
+        item["status"] = _status(on, item["was"])
         item["lists"] = on
         item["removed"] = [_ref(r, r["data"].get("list")) for r in listed if r["kind"] == "list-change"]
         item["errata"] = [c for c in item["clauses"] if by_id[c]["kind"] == "errata"]
@@ -246,6 +266,9 @@ def render(p: dict[str, Any]) -> str:
                 lines.append(f"    A: {e['text']}")
             else:
                 lines.append(f"    {e['text']}")
+            if e.get("withdrawn"):
+                gone = e["withdrawn"]
+                lines.append(f"    (not in force: v{gone['version']} of the FAQ no longer carries it; see {gone['see']})")
 
     section("Errata (governs the printed text)", p["errata"])
     section("Joust restricted list", p["restricted"]["joust"])

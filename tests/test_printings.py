@@ -59,10 +59,15 @@ def test_second_edition_meera_reed_redesign_is_not_restricted(imported_db):
     db = store.connect(imported_db)
     [page] = cardpage.find(db, "Meera Reed", 2)
     printings = _by_code(page)
-    assert printings["Music of Dragons, 61"]["status"]["joust"] == "restricted"
+    # FAQ v2.3 restricted the Music of Dragons printing; FAQ v4.1 prints no lists, so that entry is no longer in force
+    assert printings["Music of Dragons, 61"]["status"]["joust"] == "no longer listed"
+    assert printings["Music of Dragons, 61"]["was"][0]["id"] == "agot2-faq/restricted/joust/meera-reed-music-of-dragons-61"
     assert printings["Music of Dragons, 61"]["imported"]["code"] == "11061"
-    assert printings["Redesigns, 123"]["status"]["joust"] == "not restricted"
-    assert page["status"]["joust"] == "restricted: Music of Dragons, 61 only"
+    assert printings["Redesigns, 123"]["status"]["joust"] == "not restricted" and not printings["Redesigns, 123"]["was"]
+    assert page["status"]["joust"].startswith("not on a list in the FAQ in force")
+    # the dated list in force (imported) speaks per printing too: today the original printing is out of the pool
+    in_force = {p["code"]: p["in_force"] for p in page["lists"]["printings"]}
+    assert in_force["17123"] == ["legal, not restricted"] and any("banned" in s for s in in_force["11061"])
 
 
 def test_a_cycle_citation_reaches_the_chapter_pack_printing(imported_db):
@@ -89,7 +94,7 @@ def test_plot_values_and_card_command(imported_db):
     assert "  C&D F76 = Ancestral Home 76: joust restricted, melee not restricted, not banned" in out.stdout
     data = json.loads(run_cli("card", "Meera Reed", "--edition", "2", "--json", db=imported_db).stdout)
     assert {p["code"]: p["status"]["joust"] for p in data["printings"]} == {
-        "Music of Dragons, 61": "restricted",
+        "Music of Dragons, 61": "no longer listed",
         "Redesigns, 123": "not restricted",
     }
     plain = run_cli("card", "A Clash of Kings", "--edition", "2", db=imported_db).stdout
