@@ -11,7 +11,12 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import threading
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
@@ -108,55 +113,92 @@ def bundle(app: Any, db: Any) -> bytes:
     return gzip.compress(body.encode("utf-8"), compresslevel=6)
 
 
-_STATE_LOCK = threading.Lock()
+BUNDLE_WAIT_SECONDS = 15.0  # below the server's 30 s worker timeout; the service worker retries on 503
+STALE_LOCK_SECONDS = 600
+_renderers: list[subprocess.Popen[bytes]] = []
+_loaded: dict[str, bytes] = {}
 
 
-def _state(app: Any) -> dict[str, Any]:
-    """This process's bundle state, made on first use (after any fork: a thread never crosses one)."""
-    with _STATE_LOCK:
-        state = app.config.get("JUDGEKB_OFFLINE_STATE")
-        if state is None or state["pid"] != os.getpid():
-            state = {"ready": threading.Event(), "body": None, "lock": threading.Lock(), "started": False, "pid": os.getpid()}
-            app.config["JUDGEKB_OFFLINE_STATE"] = state
-        return state
+def bundle_path(db_path: Path, version_text: str) -> Path:
+    """Where the rendered bundle of one database version is kept: beside the database, else in the temp folder."""
+    name = f"{db_path.stem}.offline-{re.sub(r'[^A-Za-z0-9]+', '-', version_text).strip('-')}.json.gz"
+    folder = db_path.parent if os.access(db_path.parent, os.W_OK) else Path(tempfile.gettempdir()) / "judgekb-offline"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
 
 
-def _ensure_rendering(app: Any) -> dict[str, Any]:
-    """Start rendering the bundle in a background thread, once per server process.
+def render_to_file(db_path: Path, corpus: Path, out: Path) -> None:
+    """Render the bundle in this (separate, low-priority) process and write it with a temp file and a rename."""
+    from judgekb.web import create_app
+
+    try:
+        os.nice(10)  # the server's own requests come first
+    except OSError:
+        pass
+    lock = out.with_name(out.name + ".lock")
+    try:
+        app = create_app(db_path, corpus)
+        with app.test_request_context():
+            body = bundle(app, app.config["JUDGEKB"].db)
+        tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+        tmp.write_bytes(body)
+        os.replace(tmp, out)
+        stem = out.name.split(".offline-")[0]
+        for old in out.parent.glob(f"{stem}.offline-*.json.gz"):  # bundles of earlier database versions
+            if old != out:
+                old.unlink(missing_ok=True)
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+def _ensure_rendering(app: Any) -> Path:
+    """Start rendering the bundle once, in a separate low-priority process, unless it exists or is being made.
 
     It starts when the first phone asks for the offline copy (``/offline/urls.json``), so a server
-    nobody installs the copy from never spends the time, and no request waits for all of it: the
-    bundle answers 503 (the service worker retries) until it is ready.  The thread opens its own
-    read-only connection.
+    nobody installs the copy from never spends the time; a separate process keeps the rendering
+    off the workers' own time, and a lock file makes one renderer serve every worker.
     """
-    state = _state(app)
-    with state["lock"]:
-        if state["started"]:
-            return state
-        state["started"] = True
-
-    def run() -> None:
-        try:
-            with app.test_request_context():
-                state["body"] = bundle(app, app.config["JUDGEKB"].db)
-        finally:
-            state["ready"].set()
-
-    threading.Thread(target=run, name="judgekb-offline-bundle", daemon=True).start()
-    return state
-
-
-BUNDLE_WAIT_SECONDS = 15.0  # below the server's 30 s worker timeout; the service worker retries on 503
+    resources = app.config["JUDGEKB"]
+    path = bundle_path(resources.db_path, resources.cached(("offline", "version"), lambda: version(resources.db)))
+    for done in [p for p in _renderers if p.poll() is not None]:
+        _renderers.remove(done)
+    if path.exists():
+        return path
+    lock = path.with_name(path.name + ".lock")
+    try:
+        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK_SECONDS:
+            lock.unlink(missing_ok=True)  # a renderer that died without cleaning up
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return path  # another worker is rendering it
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+    code = "import sys; from pathlib import Path; from judgekb.offline import render_to_file; render_to_file(*map(Path, sys.argv[1:]))"
+    _renderers.append(
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(resources.db_path), str(resources.corpus), str(path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            cwd=str(Path(__file__).resolve().parent.parent),
+        )
+    )
+    return path
 
 
 @offline.get("/offline/bundle.json")
 def bundle_json() -> Any:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    state = _ensure_rendering(app)
-    if not (state["ready"].wait(app.config.get("JUDGEKB_BUNDLE_WAIT", BUNDLE_WAIT_SECONDS)) and state["body"]):
+    path = _ensure_rendering(app)
+    deadline = time.monotonic() + app.config.get("JUDGEKB_BUNDLE_WAIT", BUNDLE_WAIT_SECONDS)
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    if not path.exists():
         return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
-    body = state["body"]
-    return _json_response(body)
+    key = str(path)
+    if key not in _loaded:
+        _loaded.clear()
+        _loaded[key] = path.read_bytes()
+    return _json_response(_loaded[key])
 
 
 @offline.get("/sw.js")
