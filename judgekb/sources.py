@@ -12,7 +12,6 @@ import hashlib
 from pathlib import Path
 
 from judgekb.model import Clause, Document
-from judgekb.yamlio import DataError, check_fields, load
 
 MANIFEST_FIELDS = {
     "id",
@@ -40,6 +39,8 @@ def default_corpus() -> Path:
 
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
+    from judgekb.yamlio import DataError, check_fields, load
+
     data = load(path)
     check_fields(path, data, MANIFEST_FIELDS, {"map"}, "manifest")
     line = data["__line__"]
@@ -76,6 +77,8 @@ def load_manifest(path: Path, corpus: Path) -> Document:
 
 def load_documents(corpus: Path) -> list[Document]:
     """All manifests of a corpus, in id order; duplicate ids are an error."""
+    from judgekb.yamlio import DataError
+
     manifests = sorted((corpus / "manifests").glob("*.yaml"))
     if not manifests:
         raise DataError(f"{corpus}/manifests: no manifests found")
@@ -90,6 +93,8 @@ def load_documents(corpus: Path) -> list[Document]:
 
 def read_source(doc: Document, corpus: Path) -> str:
     """The document's text, checked against the manifest's sha256 (sources are never edited)."""
+    from judgekb.yamlio import DataError
+
     path = corpus / doc.file
     raw = path.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
