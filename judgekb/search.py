@@ -43,7 +43,7 @@ STOPWORDS = frozenset(
     "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
     "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
     "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
-    "say says said".split()
+    "say says said many much make makes made lot lots whether".split()
 )
 # A question's leading words; questions are matched against Q&A entries' own questions.
 QUESTION_START = re.compile(
@@ -51,6 +51,7 @@ QUESTION_START = re.compile(
 )
 # How much each signal counts in a candidate's score (tuned on the dev half of the player set only).
 WEIGHTS = {"bm25": 0.30, "cover": 0.35, "heading": 0.20, "question": 0.0, "phrase": 0.10, "card": 0.20, "card_kind": 0.10}
+DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
 ENGLISH_MIN_FREQUENCY = 50
@@ -182,6 +183,11 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         for word in set(words):
             df.setdefault(word, [0, 0])[row["edition"] - 1] += 1
     db["vocab"].insert_all(({"word": w, "n": count[w], "df1": d[0], "df2": d[1]} for w, d in df.items()), pk="word")
+    stem_df: dict[str, list[int]] = {}
+    for row in clause_rows:
+        for stem in {_stem(w) for w in words_of(f"{row['heading']} {row['text']}")}:
+            stem_df.setdefault(stem, [0, 0])[row["edition"] - 1] += 1
+    db["stems"].insert_all(({"stem": k, "df1": d[0], "df2": d[1]} for k, d in stem_df.items()), pk="stem")
     db["glossary"].insert_all(glossary_rows(corpus))
     conn = _connection(db)
     conn.execute("create table english (word text primary key) without rowid")
@@ -248,14 +254,15 @@ class Index:
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
         self._vocab_list: dict[int | None, list[str]] = {}
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
+        self._stem_df: dict[str, tuple[int, int]] = {}
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
         """Everything the index holds in memory, as JSON-able data: computed once at build time."""
 
-        def rows(sql: str) -> list[tuple[Any, ...]]:
+        def rows(sql: str, args: list[Any] | None = None) -> list[tuple[Any, ...]]:
             try:
-                return conn.execute(sql).fetchall()
+                return conn.execute(sql, args or []).fetchall()
             except sqlite3.OperationalError:  # a table an older database does not have
                 return []
 
@@ -278,6 +285,13 @@ class Index:
         governors: dict[str, list[list[str]]] = {}
         for clause, governor, relation in rows("select clause, governor, relation from governors order by clause, governor"):
             governors.setdefault(clause, []).append([governor, relation])
+        for old, new in cls._successors(rows, questions).items():
+            if not any(r == "superseded" for _, r in governors.get(old, [])):
+                governors[old] = [[new, "superseded"]]
+        for entries in governors.values():  # restating a superseded text is restating its successor
+            for entry in entries:
+                if entry[1] == "restates" and entry[0] in governors and governors[entry[0]][0][1] == "superseded":
+                    entry[0] = governors[entry[0]][0][0]
         meta = dict(rows("select key, value from search_meta"))
         cards = []
         for cid, name, edition, spellings in rows("select id, name, edition, spellings from cards"):
@@ -325,6 +339,29 @@ class Index:
             return frozenset(words), phrase
         return content, ""
 
+    @staticmethod
+    def _successors(rows: Any, questions: dict[str, str]) -> dict[str, str]:
+        """Entry-by-entry successors when a document supersedes another (FAQ v4.1 over v2.3):
+        the same entry id, else the same heading, else (Q&A) the closest question."""
+        from rapidfuzz import fuzz, process
+
+        successors: dict[str, str] = {}
+        for new_doc, old_doc in rows("select id, supersedes from documents where coalesce(supersedes, '') != ''"):
+            new = {cid: (kind, (heading or "").casefold()) for cid, kind, heading in rows(DOC_CLAUSES, [new_doc])}
+            by_heading = {(kind, heading): cid for cid, (kind, heading) in new.items()}
+            new_questions = {cid: questions[cid] for cid in new if cid in questions}
+            for cid, kind, heading in rows(DOC_CLAUSES + " and kind != 'preamble'", [old_doc]):
+                same = f"{new_doc}/{cid.split('/', 1)[1]}"
+                if same in new:
+                    successors[cid] = same
+                elif (kind, (heading or "").casefold()) in by_heading:
+                    successors[cid] = by_heading[(kind, (heading or "").casefold())]
+                elif kind == "qa" and cid in questions and new_questions:
+                    best = process.extractOne(questions[cid], new_questions, scorer=fuzz.token_set_ratio, score_cutoff=85)
+                    if best:
+                        successors[cid] = best[2]
+        return successors
+
     # ------------------------------------------------------------------ word facts
 
     def _facts(self, words: list[str]) -> None:
@@ -338,6 +375,16 @@ class Index:
         for word in missing:
             d1, d2 = found.get(word, (0, 0))
             self._word_facts[word] = (d1, d2, word in english)
+        stems = [t for t in {_stem(w) for w in missing} if t not in self._stem_df]
+        if stems:
+            marks = ",".join("?" * len(stems))
+            known = {t: (d1, d2) for t, d1, d2 in self._rows_if(f"select stem, df1, df2 from stems where stem in ({marks})", stems)}
+            for stem in stems:
+                self._stem_df[stem] = known.get(stem, (0, 0))
+
+    def stem_df(self, word: str, edition: int | None) -> int:
+        d1, d2 = self._stem_df.get(_stem(word), (0, 0))
+        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
 
     def df(self, word: str, edition: int | None) -> int:
         d1, d2, _ = self._word_facts.get(word, (0, 0, False))
@@ -395,17 +442,17 @@ class Index:
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
         for group in groups:
-            frequencies = [self._term_df(t, edition) for t in group.terms]
-            known = [f for f in frequencies if f > 0]
-            rarest = min(known) if known else 1
-            group.weight = math.log(1 + size / rarest)
+            # a player's word is weighed by the rules' words it stands for, when it has any
+            rules_terms = [t for t in group.terms if t != group.said] or list(group.terms)
+            known = [f for f in (self._term_df(t, edition) for t in rules_terms) if f > 0]
+            if not known:
+                known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
+            group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
         return {"words": words, "content": content, "groups": groups, "text": lowered}
 
     def _term_df(self, term: str, edition: int | None) -> int:
-        parts = term.split()
-        if len(parts) == 1:
-            return self.df(term, edition)
-        return min((self.df(p, edition) for p in parts), default=0)
+        """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
+        return min((self.stem_df(p, edition) for p in term.split()), default=0)
 
     def cards_named(self, analysis: dict[str, Any], edition: int | None) -> set[str]:
         """Cards whose title the query spells out, in the words the player typed (a corrected
@@ -556,6 +603,7 @@ class Index:
             if meta["doc_kind"].startswith("unofficial"):
                 score -= 0.05
             scored[clause_id] = max(scored.get(clause_id, 0.0), score)
+
         def cover_of(clause_id: str) -> frozenset[int]:
             if clause_id not in covers:
                 self._body([clause_id])
