@@ -26,6 +26,7 @@ import math
 import re
 import sqlite3
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -49,8 +50,13 @@ STOPWORDS = frozenset(
 QUESTION_START = re.compile(
     r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
 )
-# How much each signal counts in a candidate's score (tuned on the dev half of the player set only).
-WEIGHTS = {"bm25": 0.30, "cover": 0.35, "heading": 0.20, "question": 0.0, "phrase": 0.10, "card": 0.20, "card_kind": 0.10}
+# How much each signal counts in a candidate's score: a linear model fitted (pairwise, L2) on the dev
+# half of tests/eval/players.yaml together with tests/eval/lookup.yaml — never on the frozen test half.
+WEIGHTS = {
+    "bm25": 0.202, "fts": 0.597, "cover": 0.208, "heading": 0.513, "question": 0.038, "phrase": 0.175,
+    "card": 1.002, "card_errata": -0.358, "card_kind": -0.383, "rank": 0.187, "qa": -0.231, "preamble": -0.15,
+    "unofficial": -0.414, "redirect": -0.148, "off_topic": -0.23, "length": 0.301,
+}  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
@@ -101,16 +107,29 @@ def words_of(text: str) -> list[str]:
     return WORD.findall(text.lower().replace("’", "'"))
 
 
+# Irregular forms the suffix rules cannot reach ("chosen" is "choose", "knelt" is "kneel").
+IRREGULAR = {
+    "chosen": "choose", "chose": "choose", "won": "win", "paid": "pay", "drawn": "draw", "drew": "draw",
+    "knelt": "kneel", "took": "take", "taken": "take", "lost": "lose", "went": "go", "gone": "go",
+    "dealt": "deal", "held": "hold", "gave": "give", "given": "give", "stood": "stand", "brought": "bring",
+    "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
+    "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
+    "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
+}  # fmt: skip
+
+
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
-    """A crude stem for coverage checks (FTS5 does the real stemming)."""
+    """A crude stem for coverage checks (FTS5 does the real stemming): suffixes off, a final e off."""
     if word.endswith("'s"):
         word = word[:-2]
     word = word.replace("'", "")
+    word = IRREGULAR.get(word, word)
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 @lru_cache(maxsize=1 << 14)
@@ -192,11 +211,14 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
     conn = _connection(db)
     conn.execute("create table english (word text primary key) without rowid")
     conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df))))
+    players = corpus / "player-vocabulary.yaml"
+    events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
     topics_file = corpus / "absent-topics.yaml"
     topics = yaml.safe_load(topics_file.read_text(encoding="utf-8")) if topics_file.is_file() else {}
     db["search_meta"].insert_all(
         [
             {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
+            {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
         ],
         pk="key",
     )
@@ -210,9 +232,9 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
 
 
 def _body_words(body: str) -> tuple[str, str]:
-    """A clause's words (lower-cased, for phrase checks) and its distinct stems (for coverage)."""
+    """A clause's words (lower-cased, for phrase checks) and their stems in order (coverage, term counts)."""
     words = words_of(body)
-    return " ".join(words), " ".join(sorted({_stem(w) for w in words}))
+    return " ".join(words), " ".join(_stem(w) for w in words)
 
 
 # ---------------------------------------------------------------------------- the index
@@ -240,6 +262,9 @@ class Index:
         self.questions: dict[str, str] = state["questions"]
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
         self.absent_topics: dict[str, Any] = state["absent_topics"]
+        events = state.get("event_words", {})
+        self.topic_words = frozenset(_stem(w) for w in events.get("words", []))
+        self.topic_docs = frozenset(events.get("documents", []))
         self.size = {int(k): v for k, v in state["size"].items()}
         self.cards: list[dict[str, Any]] = [
             {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
@@ -255,6 +280,7 @@ class Index:
         self._vocab_list: dict[int | None, list[str]] = {}
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
         self._stem_df: dict[str, tuple[int, int]] = {}
+        self._counts: dict[str, tuple[Counter[str], int]] = {}
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -306,6 +332,7 @@ class Index:
             "questions": questions,
             "governors": governors,
             "absent_topics": json.loads(meta.get("absent_topics", "{}")),
+            "event_words": json.loads(meta.get("event_words", "{}")),
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,
@@ -533,7 +560,9 @@ class Index:
             for cid, words, stems in self._rows(
                 f"select id, words, stems from clause_words where id in ({','.join('?' * len(chunk))})", chunk
             ):
-                self._bodies[cid] = (words, frozenset(stems.split()))
+                counts = Counter(stems.split())
+                self._bodies[cid] = (words, frozenset(counts))
+                self._counts[cid] = (counts, sum(counts.values()))
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -554,8 +583,12 @@ class Index:
                 return True
         return False
 
-    def ranked(self, query: str, edition: int | None, kinds: list[str] | None, limit: int) -> tuple[list[Hit], list[str], list[set[str]]]:
-        """``search`` plus the query's word groups (for snippets), so the query is analysed once."""
+    def ranked(
+        self, query: str, edition: int | None, kinds: list[str] | None, limit: int, explain: dict[str, Any] | None = None
+    ) -> tuple[list[Hit], list[str], list[set[str]]]:
+        """``search`` plus the query's word groups (for snippets), so the query is analysed once.
+
+        ``explain``, when given, receives each candidate's signals (for tuning and debugging)."""
         text, notes = clean(query)
         analysis = self.analyse(text, edition)
         if not analysis["words"]:
@@ -574,34 +607,45 @@ class Index:
         if not candidates:
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
-        top = max(score for _, score in candidates) or 1.0
+        matched = {c: self._bm25(groups, c) for c, _ in candidates}
+        top = max(matched.values()) or 1.0
         question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
         total = sum(g.weight for g in groups) or 1.0
         scored: dict[str, float] = {}
         covers: dict[str, frozenset[int]] = {}
-        for clause_id, bm25 in candidates:
+        fts = dict(candidates)
+        fts_top = max(fts.values()) or 1.0
+        tournament = bool(self.topic_words & {_stem(w) for w in analysis["words"]})
+        for clause_id in fts:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             covered = frozenset(i for i, g in enumerate(groups) if self._covers(g, body))
             covers[clause_id] = covered
-            cover = sum(groups[i].weight for i in covered) / total
             heading = self._heading_match(groups, meta["heading"] or "", total)
             if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
                 heading = max(heading, self._question_match(groups, self.questions[clause_id], total))
-            asked = heading if question and clause_id in self.questions else 0.0
-            phrase = 1.0 if len(analysis["words"]) >= 2 and f" {analysis['text']} " in f" {body[0]} " else 0.0
-            card = 1.0 if any(clause_id in self.mentioned.get(c, ()) for c in cards) else 0.0
-            w = WEIGHTS
-            score = w["bm25"] * (bm25 / top) + w["cover"] * cover + w["heading"] * heading + w["question"] * asked
-            score += w["phrase"] * phrase + w["card"] * card
-            score += 0.03 * meta["rank"] / 30  # official FAQ > rulebook > unofficial, by manifest rank
-            if card:  # a card-name lookup wants the card's errata first, then its list entries
-                score += {"errata": 0.06, "restricted": 0.03, "list-change": 0.02}.get(meta["kind"], 0.0)
-            elif meta["kind"] in CARD_KINDS:  # a card's errata or list entry answers only about that card
-                score -= w["card_kind"]
-            if meta["kind"] == "preamble":
-                score -= 0.10
-            if meta["doc_kind"].startswith("unofficial"):
-                score -= 0.05
+            card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
+            counts, length = self._counts[clause_id]
+            features = {
+                "bm25": matched[clause_id] / top,
+                "fts": max(0.0, fts[clause_id]) / fts_top,
+                "cover": sum(groups[i].weight for i in covered) / total,
+                "heading": heading,
+                "question": heading if question and clause_id in self.questions else 0.0,
+                "phrase": float(len(analysis["words"]) >= 2 and f" {analysis['text']} " in f" {body[0]} "),
+                "card": float(card),
+                "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
+                "card_kind": float(not card and meta["kind"] in CARD_KINDS),
+                "rank": meta["rank"] / 30,
+                "qa": float(meta["kind"] == "qa"),
+                "preamble": float(meta["kind"] == "preamble"),
+                "unofficial": float(meta["doc_kind"].startswith("unofficial")),
+                "redirect": float(length <= 12 and body[0].startswith(f"{' '.join(words_of(meta['heading'] or ''))} see ")),
+                "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
+                "length": math.log(1 + length) / 6,
+            }
+            if explain is not None:
+                explain[clause_id] = features
+            score = sum(WEIGHTS.get(k, 0.0) * v for k, v in features.items())
             scored[clause_id] = max(scored.get(clause_id, 0.0), score)
 
         def cover_of(clause_id: str) -> frozenset[int]:
@@ -612,6 +656,21 @@ class Index:
             return covers[clause_id]
 
         return self._fold(scored, cover_of, edition, limit), notes, term_sets
+
+    def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
+        """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
+        counts, length = self._counts.get(clause_id, (Counter(), 0))
+        text = self._bodies.get(clause_id, ("", frozenset()))[0]
+        norm = k1 * (1 - b + b * length / average)
+        score = 0.0
+        for group in groups:
+            tf = 0
+            for term in group.terms:
+                parts = _term_stems(term)
+                tf += counts.get(parts[0], 0) if len(parts) == 1 else f" {text} ".count(f" {term} ")
+            if tf:
+                score += group.weight * tf * (k1 + 1) / (tf + norm)
+        return score
 
     def _heading_match(self, groups: list[Group], heading: str, total: float) -> float:
         """Weighted F1 of the query's ideas against the heading's words (one-letter words ignored)."""
