@@ -53,9 +53,9 @@ QUESTION_START = re.compile(
 # How much each signal counts in a candidate's score: a linear model fitted (pairwise, L2) on the dev
 # half of tests/eval/players.yaml together with tests/eval/lookup.yaml — never on the frozen test half.
 WEIGHTS = {
-    "bm25": 0.202, "fts": 0.597, "cover": 0.208, "heading": 0.513, "question": 0.038, "phrase": 0.175,
-    "card": 1.002, "card_errata": -0.358, "card_kind": -0.383, "rank": 0.187, "qa": -0.231, "preamble": -0.15,
-    "unofficial": -0.414, "redirect": -0.148, "off_topic": -0.23, "length": 0.301,
+    "bm25": 0.14, "fts": 0.528, "cover": 0.278, "heading": 0.195, "question": 0.043, "phrase": 0.19, "card": 0.995,
+    "card_errata": -0.429, "card_kind": -0.399, "rank": 0.244, "qa": -0.214, "preamble": -0.149, "unofficial": -0.418,
+    "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
@@ -193,15 +193,20 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
     glossary and player phrases, English words, absent-document topics and each clause's facts."""
     import yaml
 
-    df: dict[str, list[int]] = {}
+    df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
     count: dict[str, int] = {}
     for row in clause_rows:
         words = words_of(f"{row['heading']} {row['text']}")
         for word in words:
             count[word] = count.get(word, 0) + 1
         for word in set(words):
-            df.setdefault(word, [0, 0])[row["edition"] - 1] += 1
-    db["vocab"].insert_all(({"word": w, "n": count[w], "df1": d[0], "df2": d[1]} for w, d in df.items()), pk="word")
+            entry = df.setdefault(word, [0, 0, 0, 0])
+            entry[row["edition"] - 1] += 1
+            if row["kind"] not in CARD_KINDS:
+                entry[row["edition"] + 1] += 1
+    db["vocab"].insert_all(
+        ({"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3]} for w, d in df.items()), pk="word"
+    )
     stem_df: dict[str, list[int]] = {}
     for row in clause_rows:
         for stem in {_stem(w) for w in words_of(f"{row['heading']} {row['text']}")}:
@@ -280,6 +285,7 @@ class Index:
         self._vocab_list: dict[int | None, list[str]] = {}
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
         self._stem_df: dict[str, tuple[int, int]] = {}
+        self._rules_df: dict[str, tuple[int, int]] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
 
     @classmethod
@@ -397,11 +403,12 @@ class Index:
         if not missing:
             return
         marks = ",".join("?" * len(missing))
-        found = {w: (d1, d2) for w, d1, d2 in self._rows(f"select word, df1, df2 from vocab where word in ({marks})", missing)}
+        found = {w: rest for w, *rest in self._rows(f"select word, df1, df2, rules1, rules2 from vocab where word in ({marks})", missing)}
         english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
         for word in missing:
-            d1, d2 = found.get(word, (0, 0))
+            d1, d2, r1, r2 = found.get(word, (0, 0, 0, 0))
             self._word_facts[word] = (d1, d2, word in english)
+            self._rules_df[word] = (r1, r2)
         stems = [t for t in {_stem(w) for w in missing} if t not in self._stem_df]
         if stems:
             marks = ",".join("?" * len(stems))
@@ -516,17 +523,30 @@ class Index:
             ]  # fmt: skip
             asks_text = any(f" {w} " in text for w in card_text.get("when", []))
             if unknown or (cards and asks_text and len(analysis["groups"]) <= 4):
-                name = " ".join(unknown) if unknown else ", ".join(sorted(self._card_name(c) for c in cards))
+                if cards:
+                    name = " / ".join(sorted(self._card_name(c) for c in cards))
+                else:
+                    name = " ".join(f'"{w}"' for w in unknown) + (
+                        " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
+                    )
                 notices.append(
-                    f"not in the corpus: {name!s} — if this asks about a card's own printed text, that is "
-                    f"{card_text['document']}: {card_text['look_for']}. Closest clauses below."
+                    f"not in the corpus: {name} — if this asks about a card, the card's own text (cost, STR, icons, "
+                    f"abilities) is not in the corpus because {card_text['document']}; {card_text['look_for']}. "
+                    "Closest clauses below."
                 )
         return notices
 
     def _known(self, word: str, edition: int | None) -> bool:
+        """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
         base = word[:-2] if word.endswith("'s") else word
+        if word in self.synonyms or base in self.synonyms:
+            return True
         self._facts([word, base])
-        return any(self.df(w, edition) or self._word_facts[w][2] for w in (word, base))
+        for w in (word, base):
+            r1, r2 = self._rules_df.get(w, (0, 0))
+            if (r1 if edition == 1 else r2 if edition == 2 else r1 + r2) or self._word_facts[w][2]:
+                return True
+        return False
 
     def _card_name(self, card_id: str) -> str:
         return next((c["names"][0] for c in self.cards if c["id"] == card_id), card_id)
@@ -642,6 +662,9 @@ class Index:
                 "redirect": float(length <= 12 and body[0].startswith(f"{' '.join(words_of(meta['heading'] or ''))} see ")),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
+                "lead": self._lead_cover(groups, body[0], total),
+                "head_precision": self._heading_precision(groups, meta["heading"] or ""),
+                "rules": float(meta["kind"] in ("rules", "section", "timing")),
             }
             if explain is not None:
                 explain[clause_id] = features
@@ -671,6 +694,20 @@ class Index:
             if tf:
                 score += group.weight * tf * (k1 + 1) / (tf + norm)
         return score
+
+    def _lead_cover(self, groups: list[Group], words: str, total: float, width: int = 30) -> float:
+        """Weighted share of the query's ideas in a clause's opening words (where a definition is)."""
+        lead = " ".join(words.split()[:width])
+        stems = _stems_of(lead)
+        return sum(g.weight for g in groups if self._covers(g, (lead, stems))) / total
+
+    def _heading_precision(self, groups: list[Group], heading: str) -> float:
+        """Share of the heading's words the query asks about (1.0: the heading is what was asked)."""
+        head = frozenset(s for s in _stems_of(heading) if s not in STOPWORDS and len(s) > 1)
+        if not head:
+            return 0.0
+        asked = {t for g in groups for term in g.terms for t in _term_stems(term)}
+        return len(head & asked) / len(head)
 
     def _heading_match(self, groups: list[Group], heading: str, total: float) -> float:
         """Weighted F1 of the query's ideas against the heading's words (one-letter words ignored)."""
