@@ -315,6 +315,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
         if hit["kind"] == "qa":
             click.echo(f"   Q: {hit['heading']}")
+        if hit.get("unofficial"):
+            click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"]:
             how = "superseded by this" if folded["relation"] == "superseded" else "restated by"

@@ -512,7 +512,7 @@ class Index:
                 continue
             if any(f" {w.lower()} " in text for w in topic.get("when", [])):
                 notices.append(
-                    f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold — "
+                    f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
                     f"look for {topic['look_for']}. Closest clauses below."
                 )
         card_text = self.absent_topics.get("card_text")
@@ -530,8 +530,8 @@ class Index:
                         " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
                     )
                 notices.append(
-                    f"not in the corpus: {name} — if this asks about a card, the card's own text (cost, STR, icons, "
-                    f"abilities) is not in the corpus because {card_text['document']}; {card_text['look_for']}. "
+                    f"not in the corpus: {name}. If this asks about a card, the card's own text (cost, STR, icons, "
+                    f"abilities) is not in the corpus because {card_text['document']}: {card_text['look_for']}. "
                     "Closest clauses below."
                 )
         return notices
