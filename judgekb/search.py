@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 MAX_WORDS = 64
-CANDIDATES = 120
+CANDIDATES = 60  # FTS recall
+SHORTLIST = 40  # candidates scored on every signal
 WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Words that carry no rules meaning, in keyword lookups and in spoken questions alike.
 STOPWORDS = frozenset(
@@ -58,6 +59,7 @@ WEIGHTS = {
     "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
+LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
 ENGLISH_MIN_FREQUENCY = 50
@@ -83,6 +85,14 @@ class Group:
     terms: set[str]  # single words and phrases that express it in the rules
     weight: float = 1.0
     corrected: bool = False
+    stems: frozenset[str] = frozenset()  # the single-word terms, stemmed
+    phrases: tuple[str, ...] = ()  # the multi-word terms, padded with spaces for whole-word matching
+
+    def prepare(self) -> None:
+        """Precompute what matching needs, once per query."""
+        parts = [(term, _term_stems(term)) for term in self.terms]
+        self.stems = frozenset(p[0] for _, p in parts if len(p) == 1)
+        self.phrases = tuple(f" {' '.join(words_of(t))} " for t, p in parts if len(p) > 1)
 
 
 def clean(query: str) -> tuple[str, list[str]]:
@@ -286,7 +296,11 @@ class Index:
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
         self._stem_df: dict[str, tuple[int, int]] = {}
         self._rules_df: dict[str, tuple[int, int]] = {}
+        self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
+        self._leads: dict[str, tuple[str, frozenset[str]]] = {}
+        self._headings: dict[str, tuple[str, frozenset[str]]] = {}
+        self._questions: dict[str, tuple[str, frozenset[str]]] = {}
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -435,6 +449,11 @@ class Index:
         edition's texts nor a real English word (so "tapped" never becomes "applied")."""
         if len(word) < 4 or not word.isalpha() or word in self.synonyms:
             return None
+        if (word, edition) not in self._corrections:
+            self._corrections[(word, edition)] = self._correct(word, edition)
+        return self._corrections[(word, edition)]
+
+    def _correct(self, word: str, edition: int | None) -> str | None:
         self._facts([word])
         d1, d2, english = self._word_facts[word]
         if english or (d1 if edition == 1 else d2 if edition == 2 else d1 + d2):
@@ -581,8 +600,16 @@ class Index:
                 f"select id, words, stems from clause_words where id in ({','.join('?' * len(chunk))})", chunk
             ):
                 counts = Counter(stems.split())
-                self._bodies[cid] = (words, frozenset(counts))
+                self._bodies[cid] = (f" {words} ", frozenset(counts))
                 self._counts[cid] = (counts, sum(counts.values()))
+                lead = " ".join(words.split()[:LEAD_WORDS])
+                self._leads[cid] = (f" {lead} ", _stems_of(lead))
+                heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
+                head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
+                self._headings[cid] = (f" {heading} ", head_stems)
+                question = self.questions.get(cid, "")
+                q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
+                self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -593,15 +620,9 @@ class Index:
 
     @staticmethod
     def _covers(group: Group, body: tuple[str, frozenset[str]]) -> bool:
+        """Does a text (padded words, stems) express this idea?"""
         text, stems = body
-        for term in group.terms:
-            parts = _term_stems(term)
-            if len(parts) == 1:
-                if parts[0] in stems:
-                    return True
-            elif f" {term} " in f" {text} ":
-                return True
-        return False
+        return not group.stems.isdisjoint(stems) or any(p in text for p in group.phrases)
 
     def ranked(
         self, query: str, edition: int | None, kinds: list[str] | None, limit: int, explain: dict[str, Any] | None = None
@@ -627,31 +648,54 @@ class Index:
         if not candidates:
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
+        for group in groups:
+            group.prepare()
         matched = {c: self._bm25(groups, c) for c, _ in candidates}
         top = max(matched.values()) or 1.0
         question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
         total = sum(g.weight for g in groups) or 1.0
+        asked = frozenset(t for g in groups for t in g.stems) | {_stem(w) for g in groups for p in g.phrases for w in p.split()}
+        padded_query = f" {analysis['text']} " if len(analysis["words"]) >= 2 else None
         scored: dict[str, float] = {}
         covers: dict[str, frozenset[int]] = {}
         fts = dict(candidates)
         fts_top = max(fts.values()) or 1.0
         tournament = bool(self.topic_words & {_stem(w) for w in analysis["words"]})
+
+        def weighted(found: list[Group]) -> float:
+            return sum(g.weight for g in found) / total
+
+        def f1(found: list[Group], size: int) -> float:
+            if not found or not size:
+                return 0.0
+            recall, precision = weighted(found), min(1.0, len(found) / size)
+            return 2 * recall * precision / (recall + precision)
+
+        weights = [g.weight / total for g in groups]
+        coverage: dict[str, float] = {}
         for clause_id in fts:
+            covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
+            coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
+        # the full set of signals only for the candidates that text matching already favours
+        shortlist = sorted(fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c]))[:SHORTLIST]
+        shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
+        for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
-            covered = frozenset(i for i, g in enumerate(groups) if self._covers(g, body))
-            covers[clause_id] = covered
-            heading = self._heading_match(groups, meta["heading"] or "", total)
+            head = self._headings[clause_id]
+            heading = f1([g for g in groups if self._covers(g, head)], len(head[1]))
             if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
-                heading = max(heading, self._question_match(groups, self.questions[clause_id], total))
+                asked_q = self._questions[clause_id]
+                heading = max(heading, f1([g for g in groups if self._covers(g, asked_q)], len(asked_q[1])))
             card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
-            counts, length = self._counts[clause_id]
+            _, length = self._counts[clause_id]
+            lead = self._leads[clause_id]
             features = {
                 "bm25": matched[clause_id] / top,
                 "fts": max(0.0, fts[clause_id]) / fts_top,
-                "cover": sum(groups[i].weight for i in covered) / total,
+                "cover": coverage[clause_id],
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
-                "phrase": float(len(analysis["words"]) >= 2 and f" {analysis['text']} " in f" {body[0]} "),
+                "phrase": float(padded_query is not None and padded_query in body[0]),
                 "card": float(card),
                 "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
@@ -659,11 +703,11 @@ class Index:
                 "qa": float(meta["kind"] == "qa"),
                 "preamble": float(meta["kind"] == "preamble"),
                 "unofficial": float(meta["doc_kind"].startswith("unofficial")),
-                "redirect": float(length <= 12 and body[0].startswith(f"{' '.join(words_of(meta['heading'] or ''))} see ")),
+                "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
-                "lead": self._lead_cover(groups, body[0], total),
-                "head_precision": self._heading_precision(groups, meta["heading"] or ""),
+                "lead": weighted([g for g in groups if self._covers(g, lead)]),
+                "head_precision": len(head[1] & asked) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
             }
             if explain is not None:
@@ -687,54 +731,10 @@ class Index:
         norm = k1 * (1 - b + b * length / average)
         score = 0.0
         for group in groups:
-            tf = 0
-            for term in group.terms:
-                parts = _term_stems(term)
-                tf += counts.get(parts[0], 0) if len(parts) == 1 else f" {text} ".count(f" {term} ")
+            tf = sum(counts.get(t, 0) for t in group.stems) + sum(text.count(p) for p in group.phrases)
             if tf:
                 score += group.weight * tf * (k1 + 1) / (tf + norm)
         return score
-
-    def _lead_cover(self, groups: list[Group], words: str, total: float, width: int = 30) -> float:
-        """Weighted share of the query's ideas in a clause's opening words (where a definition is)."""
-        lead = " ".join(words.split()[:width])
-        stems = _stems_of(lead)
-        return sum(g.weight for g in groups if self._covers(g, (lead, stems))) / total
-
-    def _heading_precision(self, groups: list[Group], heading: str) -> float:
-        """Share of the heading's words the query asks about (1.0: the heading is what was asked)."""
-        head = frozenset(s for s in _stems_of(heading) if s not in STOPWORDS and len(s) > 1)
-        if not head:
-            return 0.0
-        asked = {t for g in groups for term in g.terms for t in _term_stems(term)}
-        return len(head & asked) / len(head)
-
-    def _heading_match(self, groups: list[Group], heading: str, total: float) -> float:
-        """Weighted F1 of the query's ideas against the heading's words (one-letter words ignored)."""
-        head = frozenset(s for s in _stems_of(heading) if s not in STOPWORDS and len(s) > 1)
-        if not head:
-            return 0.0
-        text = " ".join(words_of(heading))
-        found = [g for g in groups if self._covers(g, (text, head))]
-        if not found:
-            return 0.0
-        recall = sum(g.weight for g in found) / total
-        precision = min(1.0, len(found) / len(head))
-        return 2 * recall * precision / (recall + precision)
-
-    def _question_match(self, groups: list[Group], question: str, total: float) -> float:
-        """How well a Q&A entry's own question matches the player's question (weighted F1)."""
-        if not question:
-            return 0.0
-        stems = frozenset(s for s in _stems_of(question) if s not in STOPWORDS and len(s) > 2)
-        if not stems:
-            return 0.0
-        found = [g for g in groups if self._covers(g, (" ".join(words_of(question)), stems))]
-        if not found:
-            return 0.0
-        recall = sum(g.weight for g in found) / total
-        precision = min(1.0, len(found) / len(stems))
-        return 2 * recall * precision / (recall + precision)
 
     def _fold(self, scored: dict[str, float], cover_of: Any, edition: int | None, limit: int) -> list[Hit]:
         """Fold superseded clauses under their successors, and restatements under what they restate
