@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judgekb.model import Clause, Document
+if TYPE_CHECKING:  # the model is imported where it is built: a lookup's start-up does not need it
+    from judgekb.model import Clause, Document
 
 MANIFEST_FIELDS = {
     "id",
@@ -43,6 +45,7 @@ def default_corpus() -> Path:
 
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
+    from judgekb.model import Document
     from judgekb.yamlio import DataError, check_fields, load, strip_lines
 
     data = load(path)
