@@ -128,6 +128,10 @@ IRREGULAR = {
 }  # fmt: skip
 
 
+# Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
+UNSTEMMED = frozenset({"limited"})
+
+
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     """A crude stem for coverage checks (FTS5 does the real stemming): suffixes off, a final e off."""
@@ -135,6 +139,8 @@ def _stem(word: str) -> str:
         word = word[:-2]
     word = word.replace("'", "")
     word = IRREGULAR.get(word, word)
+    if word in UNSTEMMED:
+        return word
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             word = word[: -len(suffix)]
