@@ -559,7 +559,8 @@ class Index:
                     f"abilities) is not in the corpus because {card_text['document']}: {card_text['look_for']}. "
                     "Closest clauses below."
                 )
-        return notices
+        # notices travel in an HTTP header too (the JSON API): keep them to Latin-1
+        return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
 
     def _known(self, word: str, edition: int | None) -> bool:
         """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""

@@ -237,3 +237,14 @@ def test_rules_questions_get_no_absent_notice(index):
     for query in ("can I untap my guys", "tycho nestoris", "how does stealth work?"):
         _, notes = index.search(query, 2, None, 3)
         assert not [n for n in notes if n.startswith("not in the corpus")], query
+
+
+def test_absent_notice_reaches_the_json_api(db_path):
+    from judgekb.web import create_app
+
+    client = create_app(db_path).test_client()
+    response = client.get("/api/search", query_string={"q": "valyrian draft rules", "edition": "2"})
+    assert response.status_code == 200 and isinstance(response.get_json(), list)
+    assert "Alternate Format Regulations" in response.headers["X-Judgekb-Notes"]
+    page = client.get("/", query_string={"q": "valyrian draft rules", "edition": "2"}).get_data(as_text=True)
+    assert page.index("Alternate Format Regulations") < page.index('id="results"')  # said first
