@@ -462,12 +462,17 @@ class Index:
     def _correct(self, word: str, edition: int | None) -> str | None:
         self._facts([word])
         d1, d2, english = self._word_facts[word]
-        if english or (d1 if edition == 1 else d2 if edition == 2 else d1 + d2):
+        if english or d1 or d2:  # a real word (English, or in either edition's texts) is never "corrected"
             return None
         from rapidfuzz import fuzz, process
 
-        best = process.extractOne(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75)
-        return best[0] if best else None
+        matches = process.extract(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75, limit=8)
+        if not matches:
+            return None
+        best = max(score for _, score, _ in matches)
+        tied = [m for m, score, _ in matches if score == best]
+        self._facts(tied)
+        return max(tied, key=lambda m: (self.df(m, edition), m))  # equally close: the more common rules word
 
     # ------------------------------------------------------------------ query analysis
 
