@@ -41,7 +41,7 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
     """
     import sqlite_utils
 
-    from judgekb import cardimport, links
+    from judgekb import cardimport, links, versions
     from judgekb import citation as cite
     from judgekb.sources import load_documents, parse_document
     from judgekb.yamlio import DataError
@@ -53,6 +53,9 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
     if len(all_ids) != len(set(all_ids)):
         dupes = sorted({i for i in all_ids if all_ids.count(i) > 1})
         raise DataError(f"duplicate clause ids across documents: {', '.join(dupes[:5])}")
+
+    # versions first: it marks clause data (successor, previous, new_since) before rows are made
+    version_links = versions.align([c for cs in parsed.values() for c in cs], {d.id: d for d in docs}, corpus)
 
     db_path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_name = tempfile.mkstemp(prefix=".judgekb-", suffix=".sqlite", dir=db_path.parent)
@@ -84,6 +87,7 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
         db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
         everything = [c for cs in parsed.values() for c in cs]
         graph = links.build(everything, {d.id: d for d in docs}, corpus)
+        graph["links"] += version_links
         _write_graph(db, graph)
         _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported = 0

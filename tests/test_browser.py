@@ -195,3 +195,18 @@ def test_search_as_you_type_works_under_the_real_content_security_policy(server,
     page.wait_for_selector("#copied:has-text('Copied')")
     assert not [e for e in errors if "Content Security Policy" in e], errors
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_superseded_v23_clause_shows_its_version_trail(server, browser, size):
+    context, page = _page(browser, size)
+    page.goto(server + "/c/agot2-faq/2.6")  # a v2.3 permalink keeps working
+    trail = page.inner_text("section.versions")
+    assert "Versions of this entry" in trail and "superseded" in trail and "in force" in trail
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"versions-{size}.png"), full_page=True)
+    page.locator("section.versions a[href='/c/agot2-faq41/2.6']").click()
+    page.wait_for_url("**/c/agot2-faq41/2.6")
+    assert page.inner_text("#citation").endswith("(no page numbers in this edition of the document)")
+    assert "This text governs" in page.inner_text("main")
+    context.close()
