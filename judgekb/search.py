@@ -243,12 +243,12 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         ],
         pk="key",
     )
-    conn.execute("create table clause_words (id text primary key, words text, stems text) without rowid")
-    conn.executemany(
-        "insert into clause_words values (?, ?, ?)",
-        ((r["id"], *_body_words(f"{r['heading']} {r['text']}")) for r in clause_rows),
-    )
     questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
+    conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
+    conn.executemany(
+        "insert into clause_words values (?, ?, ?, ?)",
+        ((r["id"], *_body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
+    )
     db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
 
 
@@ -275,12 +275,12 @@ class Index:
         state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
         self.synonyms: dict[str, list[str]] = state["synonyms"]
         self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
-        fields = ("rowid", "doc", "edition", "kind", "heading", "citation", "doc_kind", "rank")
+        fields = ("rowid", "doc", "edition", "kind", "heading", "doc_kind", "rank")
         self.clauses: dict[str, dict[str, Any]] = {
             cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
         }
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
-        self.questions: dict[str, str] = state["questions"]
+        self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
         self.absent_topics: dict[str, Any] = state["absent_topics"]
         events = state.get("event_words", {})
@@ -324,7 +324,7 @@ class Index:
         clauses = {
             cid: list(rest)
             for cid, *rest in rows(
-                "select c.id, c.rowid, c.doc, c.edition, c.kind, c.heading, c.citation, d.kind, d.rank "
+                "select c.id, c.rowid, c.doc, c.edition, c.kind, c.heading, d.kind, d.rank "
                 "from clauses c join documents d on d.id = c.doc"
             )
         }
@@ -355,7 +355,7 @@ class Index:
         return {
             "synonyms": synonyms,
             "clauses": clauses,
-            "questions": questions,
+            "questions": sorted(questions),
             "governors": governors,
             "absent_topics": json.loads(meta.get("absent_topics", "{}")),
             "event_words": json.loads(meta.get("event_words", "{}")),
@@ -608,8 +608,8 @@ class Index:
         missing = list({c for c in clause_ids if c not in self._bodies})
         for start in range(0, len(missing), 500):
             chunk = missing[start : start + 500]
-            for cid, words, stems in self._rows(
-                f"select id, words, stems from clause_words where id in ({','.join('?' * len(chunk))})", chunk
+            for cid, words, stems, questions_text in self._rows(
+                f"select id, words, stems, question from clause_words where id in ({','.join('?' * len(chunk))})", chunk
             ):
                 counts = Counter(stems.split())
                 self._bodies[cid] = (f" {words} ", frozenset(counts))
@@ -619,7 +619,7 @@ class Index:
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
                 head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
                 self._headings[cid] = (f" {heading} ", head_stems)
-                question = self.questions.get(cid, "")
+                question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
 
@@ -779,9 +779,15 @@ class Index:
                 continue
             hit = hits.setdefault(governor, Hit(governor, scored.get(governor, score)))
             hit.score = max(hit.score, score)
-            hit.folded.append({"id": clause_id, "relation": relation, "citation": self.clauses[clause_id]["citation"]})
-        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))
-        return ranked[:limit]
+            hit.folded.append({"id": clause_id, "relation": relation, "citation": ""})
+        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
+        folded = [f for h in ranked for f in h.folded]
+        if folded:
+            marks = ",".join("?" * len(folded))
+            citations = dict(self._rows(f"select id, citation from clauses where id in ({marks})", [f["id"] for f in folded]))
+            for entry in folded:
+                entry["citation"] = citations.get(entry["id"], "")
+        return ranked
 
 
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
