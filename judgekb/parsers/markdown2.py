@@ -25,6 +25,15 @@ SECTION = re.compile(r"^\((\d+\.\d+)\)\s*")
 CARD_REF = re.compile(r"^(?P<name>.+?) \(\*(?P<set>[^*]+)\*, (?P<number>\d+)\)$")
 QUESTION = re.compile(r"^\*[^*].*\*$")
 RULE = re.compile(r"^-{3,}$")
+# Rules stated in a part's introduction become their own clauses, so a search finds them and a
+# ruling can cite them: (part, how the paragraph begins) -> (clause key, printed heading it is under).
+INTRODUCTION_RULES = {
+    ("notes-and-errata", "Errata overrides the originally printed information"): (
+        "notes-and-errata/errata-overrides-the-printing",
+        "Notes and Errata",
+    ),
+}
+RULE_PARTS = ("joust-restricted-list", "melee-restricted-list")  # introductions that are wholly a rule
 
 
 @dataclass
@@ -91,7 +100,8 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
             title = h.group(2).strip()
             part = slug(re.sub(r"^\d+\.\s*", "", title))
             faction = None
-            current = _Open("preamble", f"{part}/introduction", title.title(), [line_span(n, len(h.group(1)) + 1)])
+            kind = "section" if part in RULE_PARTS else "preamble"
+            current = _Open(kind, f"{part}/introduction", title.title(), [line_span(n, len(h.group(1)) + 1)])
             current.data["group"] = True
             clauses.append(current)
             continue
@@ -157,6 +167,10 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
             current = _Open("qa", f"qa/{slug(' '.join(question.split()[:words]))}", question, [line_span(n)])
             clauses.append(current)
             continue
+        rule = next((v for (p, begins), v in INTRODUCTION_RULES.items() if p == part and text.startswith(begins)), None)
+        if rule:
+            current = _Open("section", rule[0], rule[1], [])
+            clauses.append(current)
         if current is None:
             raise DataError(f"{doc.file}:{n + 1}: text outside any clause: {text[:60]!r}")
         current.body.append(line_span(n))

@@ -32,6 +32,8 @@ CLAUSE_FIELDS = {
     "list",
     "printed",
     "note",
+    "boundary",
+    "version_from",
 }
 SECTION_MARK = re.compile(r"^\(?(\d+\.\d+)\)\s*")
 VERSION_MARK = re.compile(r"^\(v(\d+(?:\.\d+)*)\)\s*")
@@ -106,7 +108,7 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
                 heading = f"{str(item['format']).title()} Restricted List: {heading}"
         if not heading:
             raise DataError(f"{label}: clause needs a heading or head spans")
-        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note") if k in item}
+        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note", "boundary", "version_from") if k in item}
         if "printed" in item:
             extra["printed_section"] = item["printed"]
         page, unknown = layout.page_of(head + body)
