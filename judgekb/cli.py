@@ -412,3 +412,9 @@ def serve(obj: Context, host: str, port: int, workers: int | None) -> None:
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
+
+
+from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+
+main.add_command(lock_command)
+main.add_command(verify_command)
