@@ -9,7 +9,7 @@ import re
 from tests.conftest import ROOT, run_cli
 
 SCENARIO = ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml"
-LOCKED = ["agot2-faq/2.6", "agot1-faq/3.32", "agot1-faq/3.29", "agot1-faq/1.1"]
+LOCKED = ["agot2-faq/2.6", "agot1-faq/3.32", "agot1-faq/3.29", "agot1-faq/1.1", "agot2-faq/2.2"]
 
 
 def _update_corpus(corpus):
@@ -22,6 +22,15 @@ def _update_corpus(corpus):
     manifest = corpus / "manifests" / "agot2-faq.yaml"
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     manifest.write_text(re.sub(r"sha256: \w+", f"sha256: {digest}", manifest.read_text(encoding="utf-8")), encoding="utf-8")
+    links = corpus / "links.yaml"  # the new version's entry now supersedes the old one
+    links.write_text(
+        links.read_text(encoding="utf-8").replace(
+            "supersedes:\n",
+            "supersedes:\n- {from: agot2-faq41/2.2, to: agot2-faq/2.2, rule: later-version-over-earlier, reason: v4.1 replaces v2.3}\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
     faq_map = corpus / "maps" / "agot1-faq.yaml"
     faq_map.write_text(faq_map.read_text(encoding="utf-8").replace("{id: '3.32',", "{id: '3.32-dead-and-discard',"), encoding="utf-8")
 
@@ -36,7 +45,7 @@ def test_verify_names_changed_and_vanished_citations_after_a_corpus_update(corpu
     assert [c["id"] for c in saved["citations"]] == LOCKED
     assert all(len(c["sha256"]) == 64 and c["permalink"] == f"/c/{c['id']}" for c in saved["citations"])
     fresh = run_cli("verify", str(lock), db=db, corpus=corpus_copy)
-    assert fresh.returncode == 0 and "4 of 4 citations current" in fresh.stdout
+    assert fresh.returncode == 0 and "5 of 5 citations current" in fresh.stdout
 
     _update_corpus(corpus_copy)
     stale = run_cli("verify", str(lock), db=db, corpus=corpus_copy)
@@ -47,10 +56,17 @@ def test_verify_names_changed_and_vanished_citations_after_a_corpus_update(corpu
     assert "The best known of these is the “terminal burn” effect" in out  # … and the new
     assert "ID VANISHED agot1-faq/3.32" in out and "agot1-faq/3.32-dead-and-discard" in out  # nearest id offered
     assert "agot1-faq/3.29" not in out and "agot1-faq/1.1 " not in out  # unchanged citations are not reported
-    assert "2 of 4 citations current, 2 stale" in out
+    assert "SUPERSEDED agot2-faq/2.2" in out and "now governed by agot2-faq41/2.2: AGoT 2.0 FAQ v4.1" in out
+    assert "2 of 5 citations current, 3 stale" in out
     as_json = json.loads(run_cli("verify", "--json", str(lock), db=db, corpus=corpus_copy).stdout)
     statuses = {f["id"]: f["status"] for f in as_json[str(lock)]}
-    assert statuses == {"agot2-faq/2.6": "changed", "agot1-faq/3.32": "gone", "agot1-faq/3.29": "current", "agot1-faq/1.1": "current"}
+    assert statuses == {
+        "agot2-faq/2.6": "changed",
+        "agot1-faq/3.32": "gone",
+        "agot1-faq/3.29": "current",
+        "agot1-faq/1.1": "current",
+        "agot2-faq/2.2": "superseded",
+    }
 
 
 def test_lock_a_scenario_records_every_clause_its_trace_cites(tmp_path, db_path):
