@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from judgekb import store
-from tests.conftest import run_cli
+from tests.conftest import CORPUS, run_cli
 
 
 def test_the_variables_sentence_opens_3_12_not_3_8(db):
@@ -63,3 +63,22 @@ def test_rules_from_introductions_are_citable_clauses(db_path):
     ]:
         result = run_cli("search", query, "--edition", edition, "--limit", "3", db=db_path)
         assert f"[{expected}]" in result.stdout, (query, result.stdout)
+
+
+def test_second_edition_faq_is_served_without_markdown_emphasis(db, clauses):
+    v23 = [c for c in clauses if c["doc"] == "agot2-faq"]
+    assert v23 and not [c["id"] for c in v23 if "*" in c["text"] or "*" in c["heading"]]
+    errata = store.clause(db, "agot2-faq/errata/to-go-forward-you-must-go-back-flight-of-crows-114")
+    assert errata["text"].startswith("Should read: “Dominance Action: Each player may shuffle")
+    assert errata["data"]["bold"] == ["Dominance Action:"]
+    # the spans still point at the marked-up source: provenance is kept
+    span = next(iter(db.query("select start, end from spans where clause = ? order by seq desc limit 1", [errata["id"]])))
+    source = (CORPUS / "sources" / "003_a924874d5eff62db.txt").read_text(encoding="utf-8")
+    assert source[span["start"] : span["end"]].startswith("Should read: “**Dominance Action:** Each")
+    # what bold marked as new in v2.3 is data: every wholly-bold list entry, and only those
+    new = [c for c in v23 if c["data"].get("new_in") == "2.3"]
+    assert len(new) == len([c for c in v23 if c["version"] == "2.3"]) == source.count("** (*") == 12
+    great_hall = store.clause(db, "agot2-faq/restricted/joust/great-hall-guarding-the-realm-38")
+    assert great_hall["text"] == "Great Hall (Guarding the Realm, 38)" and great_hall["data"]["bold"] == ["Great Hall"]
+    catelyn = next(c for c in v23 if c["kind"] == "qa" and "Catelyn" in c["heading"])
+    assert "triggered card abilities that he or she would initiate" in catelyn["data"]["bold"]
