@@ -118,6 +118,10 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     else:
         click.echo(row["text"])
     click.echo()
+    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+
+    for note in reader_notes(row["data"]):
+        click.echo(f"Note: {note}")
     click.echo(f"Authority: {info['document']} — {info['authority']}")
     if info["governed_by"]:
         click.echo(f"Governed by: {', '.join(info['governed_by'])}  (judgekb governing {row['id']})")
