@@ -88,6 +88,11 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
+    from judgekb.verify import renamed_to  # a renamed id keeps working
+
+    if row is None and (new_id := renamed_to(db, clause_id.strip())):
+        click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
+        row = store.clause(db, new_id)
     if row is None:
         from rapidfuzz import fuzz, process
 

@@ -24,6 +24,7 @@ from typing import Any
 from judgekb.yamlio import DataError
 
 LOCK_FORMAT = "judgekb-lock/1"
+STALE = ("changed", "gone", "superseded", "moved")  # a renamed id with the same text still holds
 
 
 def checksum(text: str) -> str:
@@ -35,6 +36,38 @@ def permalink(clause_id: str) -> str:
     """The clause's permanent address on the web app; ids never change when a later version
     supersedes a clause (the old document stays in the corpus), so the link keeps working."""
     return f"/c/{clause_id}"
+
+
+def load_renamed(corpus: Path) -> list[dict[str, str]]:
+    """``corpus/renamed.yaml``: old clause ids and the ids they became (for permalinks and locks)."""
+    from judgekb.yamlio import check_fields, load, where
+
+    path = corpus / "renamed.yaml"
+    if not path.is_file():
+        return []
+    data = load(path)
+    check_fields(path, data, {"renamed"}, set(), "renamed-id file")
+    rows = []
+    for item in data["renamed"] or []:
+        check_fields(path, item, {"old", "new", "reason"}, set(), "renamed id")
+        if item["old"] == item["new"]:
+            raise DataError(f"{where(path, item)}: 'old' and 'new' are the same id")
+        rows.append({"old": str(item["old"]), "new": str(item["new"]), "reason": " ".join(str(item["reason"]).split())})
+    return rows
+
+
+def renamed_to(db: Any, clause_id: str) -> str | None:
+    """The id a renamed clause has now (following chains of renames), or None."""
+    if "renamed" not in db.table_names():
+        return None
+    seen = {clause_id}
+    current = clause_id
+    while True:
+        rows = list(db.query("select new from renamed where old = ?", [current]))
+        if not rows or rows[0]["new"] in seen:
+            return None if current == clause_id else current
+        current = rows[0]["new"]
+        seen.add(current)
 
 
 def cited_ids(value: Any) -> list[str]:
@@ -156,6 +189,12 @@ def verify(db: Any, lock: dict[str, Any]) -> list[Finding]:
     ids = None
     findings = []
     for old in lock["citations"]:
+        renamed = renamed_to(db, old["id"]) if store.clause(db, old["id"]) is None else None
+        if renamed and store.clause(db, renamed) is not None:
+            now = entry(db, graph, renamed)
+            status = "current" if now["sha256"] == old["sha256"] else "changed"
+            findings.append(Finding(old["id"], "renamed" if status == "current" else "changed", old, now, [f"the id is now {renamed}"]))
+            continue
         if store.clause(db, old["id"]) is None:
             ids = ids if ids is not None else store.clause_ids(db)
             same = [r["id"] for r in db.query("select id from clauses where text = ?", [old["text"]])]
@@ -185,6 +224,7 @@ def report(findings: list[Finding], name: str) -> list[str]:
         "gone": "ID VANISHED",
         "superseded": "SUPERSEDED",
         "moved": "CITATION CHANGED",
+        "renamed": "ID RENAMED",
     }
     lines = []
     for f in findings:
@@ -194,12 +234,12 @@ def report(findings: list[Finding], name: str) -> list[str]:
         lines.append(f"  was: {f.old['citation']}")
         if f.status in ("changed", "gone"):
             lines.append(f"       {f.old['text']}")
-        if f.new and f.status != "superseded":
+        if f.new and f.status not in ("superseded",):
             lines.append(f"  now: {f.new['citation']}")
             if f.status == "changed":
                 lines.append(f"       {f.new['text']}")
         lines += [f"  {note}" for note in f.notes]
-    current = sum(f.status == "current" for f in findings)
+    current = sum(f.status not in STALE for f in findings)
     lines.append(f"{name}: {current} of {len(findings)} citations current, {len(findings) - current} stale")
     return lines
 
@@ -280,5 +320,5 @@ def verify_command(obj: Any, locks: tuple[Path, ...], as_json: bool) -> None:
         for name, findings in results.items():
             for line in report(findings, name):
                 click.echo(line)
-    if any(f.status != "current" for fs in results.values() for f in fs):
+    if any(f.status in STALE for fs in results.values() for f in fs):
         raise SystemExit(1)

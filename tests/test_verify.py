@@ -95,3 +95,34 @@ def test_lock_and_verify_refuse_bad_input_without_harm(tmp_path, db_path):
     not_a_lock = run_cli("verify", str(precious), db=db_path)
     assert not_a_lock.returncode == 2 and "not a judgekb lock file" in not_a_lock.stderr
     assert "Traceback" not in refused.stderr + unknown.stderr + not_a_lock.stderr
+
+
+def test_permalinks_survive_a_renamed_id_and_pinned_links_warn_of_changed_text(corpus_copy, tmp_path):
+    from judgekb import web
+
+    db = tmp_path / "kb.sqlite"
+    lock = tmp_path / "r.lock.json"
+    assert run_cli("lock", "--id", "agot1-faq/3.32", "-o", str(lock), db=db, corpus=corpus_copy).returncode == 0
+    faq_map = corpus_copy / "maps" / "agot1-faq.yaml"
+    faq_map.write_text(faq_map.read_text(encoding="utf-8").replace("{id: '3.32',", "{id: '3.32-piles',"), encoding="utf-8")
+    renamed = corpus_copy / "renamed.yaml"
+    renamed.write_text("renamed:\n- {old: agot1-faq/3.32, new: agot1-faq/3.32-piles, reason: a test rename}\n", encoding="utf-8")
+    result = run_cli("verify", str(lock), db=db, corpus=corpus_copy)
+    assert result.returncode == 0, result.stdout + result.stderr  # same text under a new id: still good
+    assert "ID RENAMED agot1-faq/3.32" in result.stdout and "the id is now agot1-faq/3.32-piles" in result.stdout
+    shown = run_cli("cite", "agot1-faq/3.32", db=db, corpus=corpus_copy)
+    assert shown.returncode == 0 and "§3.32 Dead and Discard Pile" in shown.stdout and "is now" in shown.stderr
+
+    client = web.create_app(db, corpus_copy).test_client()
+    moved = client.get("/c/agot1-faq/3.32")
+    assert moved.status_code == 301 and moved.headers["Location"].endswith("/c/agot1-faq/3.32-piles")
+    assert client.get("/api/clause/agot1-faq/3.32").get_json()["id"] == "agot1-faq/3.32-piles"
+    page = client.get("/c/agot1-faq/3.32-piles").get_data(as_text=True)
+    sha = client.get("/api/clause/agot1-faq/3.32-piles").get_json()["sha256"]
+    assert f"sha256={sha[:12]}" in page and "pinned-changed" not in page
+    assert "pinned-changed" not in client.get(f"/c/agot1-faq/3.32-piles?sha256={sha[:12]}").get_data(as_text=True)
+    assert 'id="pinned-changed"' in client.get("/c/agot1-faq/3.32-piles?sha256=0000deadbeef").get_data(as_text=True)
+    # a rename onto an id that does not exist is refused at build
+    renamed.write_text("renamed:\n- {old: agot1-faq/3.32, new: agot1-faq/nowhere, reason: broken}\n", encoding="utf-8")
+    broken = run_cli("build", db=tmp_path / "other.sqlite", corpus=corpus_copy)
+    assert broken.returncode == 2 and "'agot1-faq/nowhere', which is no clause" in broken.stderr
