@@ -264,21 +264,53 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 @click.pass_obj
 def import_cards(obj: Context, path: Path) -> None:
     """Import a public card database (agot1.json, or a throneteki folder) to show printed text."""
-    from judgekb import cardimport
+    from judgekb import cardimport, store
     from judgekb.yamlio import DataError
 
     obj.db()  # build first, so the import lands in a database built from this corpus
     try:
-        rows = cardimport.read(path)
+        count, editions, lists = cardimport.import_path(store.connect(obj.db_path, read_only=False), path)
     except DataError as exc:
         fail(str(exc))
-    from judgekb import store
-
-    db_rw = store.connect(obj.db_path, read_only=False)
-    count = cardimport.apply(db_rw, rows)
     cardimport.remember(obj.db_path, path)
-    editions = sorted({r["edition"] for r in rows})
     click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {path}")
+    if lists:
+        click.echo(f"imported {lists} dated restricted/banned lists from {path / 'restricted-list.json'}")
+
+
+EXIT_NOT_LEGAL = 3
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--edition", type=click.Choice(["1", "2"]), help="The deck's edition (default: detected from its card names).")
+@click.option("--format", "fmt", type=click.Choice(["joust", "melee"]), default="joust", show_default=True)
+@click.option("--list", "list_name", help='2nd edition: the dated list to check against (default: the newest), e.g. "Standard v1.16".')
+@click.option("--as-of", help="1st edition: the FAQ lists as they stood at this version, e.g. v5.4 (default: v5.5.1).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_obj
+def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name: str | None, as_of: str | None, as_json: bool) -> None:
+    """Check a decklist (FILE, or - for stdin): legal or not under the list in force, every problem cited.
+
+    Exit status: 0 legal, 3 not legal, 2 bad input (unreadable list, unknown or ambiguous card names).
+
+    \b
+        judgekb deckcheck my-deck.txt --format melee
+        judgekb deckcheck old-deck.txt --edition 1 --as-of v5.4
+    """
+    from judgekb import deckcheck as checker
+    from judgekb import decklists
+    from judgekb.yamlio import DataError
+
+    try:
+        deck = decklists.parse(*decklists.read_source(str(path)))
+        report = checker.check(obj.db(), deck, int(edition) if edition else None, fmt, list_name, as_of)
+    except DataError as exc:
+        fail(str(exc))
+    click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if as_json else checker.render(report), nl=as_json)
+    if report.verdict == "cannot be checked":
+        fail("\njudgekb: ".join(checker.unreadable_lines(report)))
+    sys.exit(0 if report.verdict == "legal" else EXIT_NOT_LEGAL)
 
 
 @main.command(context_settings={"ignore_unknown_options": True})

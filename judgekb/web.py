@@ -308,6 +308,10 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.config["JSON_SORT_KEYS"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(pages)
+    from judgekb.deckweb import deck_pages
+
+    app.register_blueprint(deck_pages)
+    app.jinja_env.globals["zip"] = zip
 
     @app.after_request
     def headers(response: Response) -> Response:
