@@ -3,6 +3,7 @@ hide in introductions — all checked on the real corpus through the command lin
 
 from __future__ import annotations
 
+import json
 import re
 
 from judgekb import store
@@ -82,3 +83,15 @@ def test_second_edition_faq_is_served_without_markdown_emphasis(db, clauses):
     assert great_hall["text"] == "Great Hall (Guarding the Realm, 38)" and great_hall["data"]["bold"] == ["Great Hall"]
     catelyn = next(c for c in v23 if c["kind"] == "qa" and "Catelyn" in c["heading"])
     assert "triggered card abilities that he or she would initiate" in catelyn["data"]["bold"]
+
+
+def test_rules_that_moved_out_of_introductions_are_what_cites_them(db):
+    """The deck check and the precedence data cite the clause that states the rule, not the
+    introduction it used to sit in."""
+    from judgekb.deckcheck import CHECKS
+
+    for clause_id in CHECKS["1:restricted"].clauses[0]:
+        assert "A player may select 1 card from the restricted list" in store.clause(db, clause_id)["text"]
+    sources = json.loads(next(iter(db.query("select source from precedence where id = 'errata-over-printed-card'")))["source"])
+    assert "always applies to all reprinted versions" in store.clause(db, sources["1"])["text"]
+    assert store.clause(db, sources["2"])["text"].startswith("Errata overrides the originally printed information")
