@@ -311,6 +311,9 @@ def verify_command(obj: Any, locks: tuple[Path, ...], as_json: bool) -> None:
     results: dict[str, list[Finding]] = {}
     try:
         for path in locks:
+            beside = path.with_name(path.name + ".lock.json")  # `verify scenario.yaml` finds its lock
+            if path.suffix in (".yaml", ".yml") and beside.is_file():
+                path = beside
             results[str(path)] = verify(db, read_lock(path))
     except DataError as exc:
         _fail(str(exc))
