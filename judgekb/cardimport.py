@@ -17,6 +17,7 @@ from judgekb.cards import normalise_name
 from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")
+AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed values kept for cards by name
 
 
 def _first_line_keywords(text: str) -> list[str]:
@@ -73,6 +74,7 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "unique": bool(card.get("unique")),
                 "text": text,
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
+                "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
                 "pack": card.get("set"),
                 "released": None,
                 "loyal": False,
@@ -116,6 +118,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "unique": bool(card.get("unique")),
                     "text": text,
                     "errata_text": json.dumps(card.get("errata") or [], ensure_ascii=False),
+                    "stats": json.dumps({k: card.get(k) for k in ("loyal", "plotStats", "deckLimit") if card.get(k) is not None}),
                     "pack": pack.get("code"),
                     "released": pack.get("releaseDate"),
                     "loyal": bool(card.get("loyal")),

@@ -359,12 +359,14 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
 @click.option("--trace/--no-trace", "show_trace", default=None, help="Print every trace step (default: for one file).")
+@click.option("--cite", is_flag=True, help="Print each trace step's citation lines (document, version, section, page), not only ids.")
 @click.pass_obj
-def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None) -> None:
+def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None, cite: bool) -> None:
     """Run scenario files (or folders of them): the ruling, a cited trace, and the expectations checked.
 
     Exit status: 0 all expectations passed, 1 an expectation failed, 2 a scenario file is malformed.
     """
+    from judgekb import cardfill, rulingview
     from judgekb.engine import runner
     from judgekb.scenario import load_scenario
     from judgekb.yamlio import DataError
@@ -382,18 +384,21 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     titles = runner.load_titles(obj.corpus)
     show = show_trace if show_trace is not None else len(files) == 1
     results, bad, failed = [], 0, 0
+    db = obj.db()
+    prepare = cardfill.preparer(db, obj.corpus)
     for file in files:
         try:
-            ruling = runner.run(load_scenario(file), titles)
+            ruling = runner.run(load_scenario(file, prepare=prepare), titles)
         except DataError as exc:
             bad += 1
             click.echo(f"ERROR {exc}", err=True)
             continue
         failed += not ruling.passed
+        view = rulingview.ruling_json(ruling, db)
         if as_json:
-            results.append(ruling.as_json())
+            results.append(view)
             continue
-        _print_ruling(ruling, show)
+        _print_ruling(ruling, view, show or cite, cite)
     if as_json:
         click.echo(json.dumps(results if len(files) > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
     elif len(files) > 1:
@@ -404,19 +409,16 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
         sys.exit(1)
 
 
-def _print_ruling(ruling: Any, show_trace: bool) -> None:
+def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: bool) -> None:
+    from judgekb import rulingview
+
     mark = "PASS" if ruling.passed else "FAIL"
     click.echo(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}")
     if show_trace or not ruling.passed:
-        click.echo("  Ruling:")
-        for line in ruling.summary() or ["(no challenge resolved)"]:
-            click.echo(f"    {line}")
-        click.echo("  Trace:")
-        for entry in ruling.trace.entries:
-            flag = {"refused": " [REFUSED]", "choice-needed": " [CHOICE NEEDED]"}.get(entry.outcome, "")
-            click.echo(f"    {entry.step:>2}. {entry.text}{flag}")
-            click.echo(f"        cites {', '.join(entry.clauses)}")
-        click.echo("  Expectations:")
+        for line in rulingview.ruling_text(view, cite):
+            click.echo(line)
+        if ruling.checks:
+            click.echo("  Expectations:")
         for check in ruling.checks:
             sign = "✓" if check["passed"] else "✗"
             detail = "" if check["passed"] else f" (got {check['actual']!r})"
