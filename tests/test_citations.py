@@ -94,4 +94,6 @@ def test_rules_that_moved_out_of_introductions_are_what_cites_them(db):
         assert "A player may select 1 card from the restricted list" in store.clause(db, clause_id)["text"]
     sources = json.loads(next(iter(db.query("select source from precedence where id = 'errata-over-printed-card'")))["source"])
     assert "always applies to all reprinted versions" in store.clause(db, sources["1"])["text"]
-    assert store.clause(db, sources["2"])["text"].startswith("Errata overrides the originally printed information")
+    # second edition: the FAQ in force (v4.1) states it inside its Notes and Errata introduction
+    assert sources["2"].startswith("agot2-faq41/")
+    assert "Errata overrides the originally printed information" in store.clause(db, sources["2"])["text"]
