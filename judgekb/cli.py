@@ -94,6 +94,11 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
+    from judgekb.verify import renamed_to  # a renamed id keeps working
+
+    if row is None and (new_id := renamed_to(db, clause_id.strip())):
+        click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
+        row = store.clause(db, new_id)
     if row is None:
         from rapidfuzz import fuzz, process
 
@@ -126,6 +131,10 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
+    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+
+    for note in reader_notes(row["data"]):
+        click.echo(f"Note: {note}")
     click.echo(f"Authority: {info['document']} — {info['authority']}")
     if len(info["versions"]) > 1:
         click.echo("Versions: " + views.trail_line(info["versions"], row["id"]))
@@ -463,3 +472,9 @@ def serve(obj: Context, host: str, port: int, workers: int | None) -> None:
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
+
+
+from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+
+main.add_command(lock_command)
+main.add_command(verify_command)

@@ -136,6 +136,7 @@ def read_source(doc: Document, corpus: Path) -> str:
 
 def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
+    from judgekb import glyphs
     from judgekb.parsers import html, linemap, markdown2, paragraphs, spanmap
 
     source = read_source(doc, corpus)
@@ -152,6 +153,7 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
         clauses = paragraphs.parse(doc, source, map_path)
     for seq, clause in enumerate(clauses, 1):
         clause.seq = seq
+    glyphs.annotate(doc.id, clauses, corpus)  # icon glyphs explained, misprints noted
     return clauses
 
 

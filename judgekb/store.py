@@ -89,6 +89,16 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
         graph = links.build(everything, {d.id: d for d in docs}, corpus)
         graph["links"] += version_links
         _write_graph(db, graph)
+        from judgekb.verify import load_renamed
+
+        renamed = load_renamed(corpus)
+        known = {row["id"] for row in clause_rows}
+        for item in renamed:
+            if item["new"] not in known:
+                raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is renamed to '{item['new']}', which is no clause")
+            if item["old"] in known:
+                raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is still a clause id; a renamed id is never reused")
+        db["renamed"].insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
         _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported = 0
         for source in cardimport.remembered(db_path) if imports is None else imports:
