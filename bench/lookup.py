@@ -80,7 +80,7 @@ def main() -> None:
         for it in items
     }
 
-    index = search.Index(db)
+    index = search.Index(db).warm()  # as the web app holds it: clause words and typo vocabularies loaded
     tokenized = [evaluation.folded(f"{r['heading']} {r['text']}").split() for r in rows]
     by_edition = {ed: [i for i, r in enumerate(rows) if r["edition"] == ed] for ed in (1, 2)}
     bm25 = {ed: BM25Okapi([tokenized[i] for i in ids]) for ed, ids in by_edition.items()}

@@ -364,6 +364,16 @@ class Index:
             "mentioned": mentioned,
         }
 
+    def warm(self) -> Index:
+        """Load every clause's words and the typo vocabularies now (a long-running server's start),
+        so that no lookup pays for them; a one-off command-line lookup skips this."""
+        self._body(list(self.clauses))
+        for edition in (1, 2, None):
+            self._vocab_words(edition)
+        from rapidfuzz import fuzz, process  # noqa: F401 - imported now rather than at the first typo
+
+        return self
+
     @classmethod
     def open(cls, db_path: Path) -> Index:
         """An index over a read-only connection, without loading sqlite-utils (fast start-up)."""
