@@ -9,7 +9,7 @@ import re
 from tests.conftest import ROOT, run_cli
 
 SCENARIO = ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml"
-LOCKED = ["agot2-faq/2.6", "agot1-faq/3.32", "agot1-faq/3.29", "agot1-faq/1.1", "agot2-faq/2.2"]
+LOCKED = ["agot2-faq/2.6", "agot1-faq/3.32", "agot1-faq/3.29", "agot1-faq/1.1", "agot2-rr/target"]
 
 
 def _update_corpus(corpus):
@@ -22,11 +22,11 @@ def _update_corpus(corpus):
     manifest = corpus / "manifests" / "agot2-faq.yaml"
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     manifest.write_text(re.sub(r"sha256: \w+", f"sha256: {digest}", manifest.read_text(encoding="utf-8")), encoding="utf-8")
-    links = corpus / "links.yaml"  # the new version's entry now supersedes the old one
+    links = corpus / "links.yaml"  # a new FAQ entry now overrules a Rules Reference entry
     links.write_text(
         links.read_text(encoding="utf-8").replace(
             "supersedes:\n",
-            "supersedes:\n- {from: agot2-faq41/2.2, to: agot2-faq/2.2, rule: later-version-over-earlier, reason: v4.1 replaces v2.3}\n",
+            "supersedes:\n- {from: agot2-faq41/3.3, to: agot2-rr/target, rule: faq-over-rules-reference-2, reason: the FAQ overrules it}\n",
             1,
         ),
         encoding="utf-8",
@@ -56,7 +56,7 @@ def test_verify_names_changed_and_vanished_citations_after_a_corpus_update(corpu
     assert "The best known of these is the “terminal burn” effect" in out  # … and the new
     assert "ID VANISHED agot1-faq/3.32" in out and "agot1-faq/3.32-dead-and-discard" in out  # nearest id offered
     assert "agot1-faq/3.29" not in out and "agot1-faq/1.1 " not in out  # unchanged citations are not reported
-    assert "SUPERSEDED agot2-faq/2.2" in out and "now governed by agot2-faq41/2.2: AGoT 2.0 FAQ v4.1" in out
+    assert "SUPERSEDED agot2-rr/target" in out and "now governed by agot2-faq41/3.3: AGoT 2.0 FAQ v4.1" in out
     assert "2 of 5 citations current, 3 stale" in out
     as_json = json.loads(run_cli("verify", "--json", str(lock), db=db, corpus=corpus_copy).stdout)
     statuses = {f["id"]: f["status"] for f in as_json[str(lock)]}
@@ -65,7 +65,7 @@ def test_verify_names_changed_and_vanished_citations_after_a_corpus_update(corpu
         "agot1-faq/3.32": "gone",
         "agot1-faq/3.29": "current",
         "agot1-faq/1.1": "current",
-        "agot2-faq/2.2": "superseded",
+        "agot2-rr/target": "superseded",
     }
 
 
