@@ -22,16 +22,22 @@ class Context:
         self.corpus = corpus
         self.db_path = db
 
-    def db(self) -> Any:
+    def ensure(self) -> Path:
+        """The database path, built first if it is missing or stale."""
         from judgekb import store
-        from judgekb.yamlio import DataError
+        from judgekb.errors import DataError
 
         try:
             if store.ensure(self.corpus, self.db_path):
                 click.echo(f"built {self.db_path} from {self.corpus}", err=True)
         except DataError as exc:
             fail(f"cannot build the knowledge base: {exc}")
-        return store.connect(self.db_path)
+        return self.db_path
+
+    def db(self) -> Any:
+        from judgekb import store
+
+        return store.connect(self.ensure())
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -88,6 +94,11 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
+    from judgekb.verify import renamed_to  # a renamed id keeps working
+
+    if row is None and (new_id := renamed_to(db, clause_id.strip())):
+        click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
+        row = store.clause(db, new_id)
     if row is None:
         from rapidfuzz import fuzz, process
 
@@ -120,6 +131,10 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
+    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+
+    for note in reader_notes(row["data"]):
+        click.echo(f"Note: {note}")
     click.echo(f"Authority: {info['document']} — {info['authority']}")
     if len(info["versions"]) > 1:
         click.echo("Versions: " + views.trail_line(info["versions"], row["id"]))
@@ -324,12 +339,14 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
     Exit status 2 for an empty query; a query with no words prints no results (status 0).
     """
     from judgekb import search as lookup
-    from judgekb.model import KINDS
 
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown:
-        fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
-    index = lookup.Index(obj.db())
+    if kinds:
+        from judgekb.model import KINDS
+
+        unknown = [k for k in kinds if k not in KINDS]
+        if unknown:
+            fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
+    index = lookup.Index.open(obj.ensure())  # plain sqlite3: a lookup starts fast
     try:
         hits, notes = lookup.results(index, " ".join(query), int(edition) if edition else None, list(kinds) or None, limit)
     except lookup.QueryError as exc:
@@ -346,6 +363,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
         if hit["kind"] == "qa":
             click.echo(f"   Q: {hit['heading']}")
+        if hit.get("unofficial"):
+            click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"]:
             how = "superseded by this" if folded["relation"] == "superseded" else "restated by"
@@ -478,3 +497,9 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
+
+
+from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+
+main.add_command(lock_command)
+main.add_command(verify_command)

@@ -80,14 +80,28 @@ def load_removals(path: Path, known: set[str]) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     data = load(path)
-    check_fields(path, data, {"removed"}, set(), "versions file")
+    check_fields(path, data, {"removed"}, {"moved"}, "versions file")
     rows = []
     for item in data["removed"] or []:
-        check_fields(path, item, {"doc", "kinds", "to", "reason"}, set(), "removal")
+        check_fields(path, item, {"doc", "to", "reason"}, {"kinds", "ids"}, "removal")
         if item["to"] not in known:
             raise DataError(f"{where(path, item)}: field 'to' names no clause: {item['to']}")
-        rows.append({k: item[k] for k in ("doc", "kinds", "to", "reason")})
+        rows.append({"kinds": item.get("kinds") or [], "ids": item.get("ids") or [], **{k: item[k] for k in ("doc", "to", "reason")}})
     return rows
+
+
+def load_moves(path: Path, known: set[str]) -> dict[str, dict[str, str]]:
+    """Entries whose text the later version carries inside another entry: ``{from: {to, reason}}``."""
+    if not path.is_file():
+        return {}
+    moves = {}
+    for item in load(path).get("moved") or []:
+        check_fields(path, item, {"from", "to", "reason"}, set(), "move")
+        for key in ("from", "to"):
+            if item[key] not in known:
+                raise DataError(f"{where(path, item)}: field '{key}' names no clause: {item[key]}")
+        moves[item["from"]] = {"to": item["to"], "reason": " ".join(str(item["reason"]).split())}
+    return moves
 
 
 def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> list[dict[str, Any]]:
@@ -102,6 +116,8 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
     for clause in clauses:
         by_doc.setdefault(clause.doc, []).append(clause)
     removals = load_removals(corpus / "versions.yaml", {c.id for c in clauses})
+    moves = load_moves(corpus / "versions.yaml", {c.id for c in clauses})
+    by_id = {c.id: c for c in clauses}
     rows: list[dict[str, Any]] = []
     for later_doc in docs.values():
         if not later_doc.supersedes:
@@ -116,7 +132,10 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
         taken: set[str] = set()
         pairs: list[tuple[Clause, Clause | None, str]] = []
         unmatched: list[Clause] = []
-        for old in earlier:  # first pass: same id, then same heading
+        for old in earlier:  # first pass: a recorded move, the same id, then the same heading
+            if old.id in moves:  # the later entry also has its own predecessor, so it is not "taken"
+                pairs.append((old, by_id[moves[old.id]["to"]], moves[old.id]["reason"]))
+                continue
             new = by_key.get(_key(old))
             how = "the same entry id"
             if new is None or new.id in taken:
@@ -138,7 +157,7 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
         v_old, v_new = earlier_doc.version, later_doc.version
         for old, new, how in pairs:
             if new is None:
-                removal = next((r for r in removals if r["doc"] == old.doc and old.kind in r["kinds"]), None)
+                removal = next((r for r in removals if r["doc"] == old.doc and (old.kind in r["kinds"] or old.id in r["ids"])), None)
                 if removal is None:
                     raise DataError(
                         f"{corpus / 'versions.yaml'}: v{v_new} of {later_doc.id} has no successor for '{old.id}' "

@@ -27,7 +27,13 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
     out: dict[str, Any] = {k: row.get(k) for k in CLAUSE_KEYS}
     out["data"] = row.get("data") or {}
     found = authority.governing(graph, row["id"], gov)
+    from judgekb.glyphs import reader_notes
+    from judgekb.verify import checksum, permalink
+
     out |= {
+        "notes": reader_notes(out["data"]),  # glyphs explained, misprints, undetermined pages
+        "permalink": permalink(row["id"]),
+        "sha256": checksum(row["text"]),
         "authority": doc["authority"],
         "document": doc["title"],
         "links": authority.links_of(graph, row["id"]),

@@ -330,7 +330,8 @@ def test_dark_mode_and_tap_targets(plain_server, chromium, size, scheme):
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert (background == "rgb(20, 21, 24)") == (scheme == "dark"), background
         small = page.evaluate(
-            """() => [...document.querySelectorAll('header a, main button, main input, main select, .chip, #near a, table.printings a, summary')]
+            """() => [...document.querySelectorAll(
+                   'header a, main button, main input, main select, .chip, #near a, table.printings a, summary')]
                  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
                  .map(e => e.outerHTML.slice(0, 80))"""
         )

@@ -31,7 +31,7 @@ def test_every_v23_clause_has_exactly_one_successor(db, clauses):
     counts = {k: list(relations.values()).count(k) for k in ("same", "reworded", "removed")}
     # 63 list entries + 1 list change + 2 list introductions left the FAQ; 8 entries changed words:
     # the title block, (1.6), Card Legality, End of Phase, and four Q&A (R'bllor → R'hllor, …)
-    assert counts == {"same": 60, "reworded": 8, "removed": 66}
+    assert counts == {"same": 59, "reworded": 10, "removed": 66}
     assert all(r["reason"] for r in links)
 
 
@@ -148,7 +148,7 @@ def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
 
     index = search.Index(db)
     queries = [c["heading"] for c in clauses if c["doc"] == "agot2-faq"]
-    assert len(queries) == 134
+    assert len(queries) == 135
     folded_somewhere = 0
     for query in queries:
         hits, _ = index.search(query, 2, None, 5)

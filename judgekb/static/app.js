@@ -226,6 +226,7 @@
         var li = el("li", "hit"), title = el("p", "hit-title"), a = el("a", "citation");
         title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
         a.href = clauseHref(hit.id); rich(a, hit.heading); title.appendChild(a); li.appendChild(title);
+        if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         li.appendChild(rich(el("p", "snippet"), hit.snippet, true));
         li.appendChild(el("p", "source", hitSource(hit)));
         (hit.folded || []).forEach(function (f) {
@@ -275,6 +276,11 @@
       fetch(url, abort ? { signal: abort.signal } : {}).then(function (r) {
         clearTimeout(slow);
         if (r.status >= 500 || r.type === "error") throw new Error("server");
+        var notes = document.getElementById("notes"), said = r.headers.get("X-Judgekb-Notes");  // e.g. "query shortened"
+        if (notes && key === last) {
+          notes.textContent = "";
+          if (said) said.split("; ").forEach(function (n) { notes.appendChild(el("p", "note", n)); });
+        }
         return r.ok ? r.json() : [];
       }).then(function (hits) {
         if (key !== last) return;
