@@ -44,9 +44,16 @@ def rich(text: str | None) -> Markup:
     return Markup(_emphasis(str(escape(text or ""))))
 
 
+def focus(text: str, lead: int = 10) -> str:
+    """Start a snippet a few words before its first highlight, so three lines on a phone show the match."""
+    words = text.split(" ")
+    first = next((i for i, w in enumerate(words) if HIGHLIGHT.search(w)), 0)
+    return " ".join(["…", *words[first - lead :]]) if first > lead + 2 else text
+
+
 def snippet(text: str | None) -> Markup:
     """A search snippet: the words lookup marked ``[like this]`` become highlights, emphasis is rendered."""
-    html = str(escape(text or ""))
+    html = str(escape(focus(text or "")))
     html = HIGHLIGHT.sub(r"\1<mark>\2</mark>\3", html)
     return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half
 

@@ -48,6 +48,12 @@
     if (last < text.length) parent.appendChild(document.createTextNode(plain(text.slice(last))));
     return parent;
   }
+  // start a snippet a few words before its first highlight, so three lines on a phone show the match
+  function focus(text) {
+    var words = text.split(" "), first = 0;
+    for (var i = 0; i < words.length; i++) if (/\[[^\[\]\s]+\]/.test(words[i])) { first = i; break; }
+    return first > 12 ? ["\u2026"].concat(words.slice(first - 10)).join(" ") : text;
+  }
   function hitSource(hit) {
     var c = hit.citation || "";
     if (hit.kind === "qa" && hit.heading) {
@@ -227,7 +233,7 @@
         title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
         a.href = clauseHref(hit.id); rich(a, hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
-        li.appendChild(rich(el("p", "snippet"), hit.snippet, true));
+        li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
         (hit.folded || []).forEach(function (f) {
           var p = el("p", "folded", (f.relation === "superseded" ? "supersedes" : "restated in") + ": "), fa = el("a", "", f.citation);
