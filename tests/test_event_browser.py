@@ -291,6 +291,9 @@ def test_offline_after_the_first_visit(db_path, chromium):
     assert page.inner_text("#citation").startswith("AGoT LCG 1.0 FAQ v5.5.1")
     page.goto(base + "/card?name=Val&edition=1")
     assert "Joust: restricted" in page.inner_text(".status-line")
+    page.goto(base + "/card?name=red+viper&edition=1")  # part of a title: no saved page, found on the device
+    page.wait_for_selector("article.card h1")
+    assert page.inner_text("article.card h1").startswith("The Red Viper")
     page.goto(base + "/")
     started = time.perf_counter()
     page.fill("#q", "stealth")

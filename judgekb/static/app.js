@@ -326,21 +326,36 @@
         });
       }).catch(function () {});
     });
-    cardForm.addEventListener("submit", function (ev) {
-      if (MODE !== "static" && navigator.onLine !== false) return; // the server finds near names too
-      ev.preventDefault();
+    function findHere(fromLoad) {
       var note = document.getElementById("card-mode");
       getIndex().then(function (data) {
         var found = matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 5);
         var exact = found.filter(function (c) { return c[0].toLowerCase() === nameInput.value.trim().toLowerCase(); });
-        if (exact.length === 1 || found.length === 1) { location.href = cardHref(exact[0] || found[0]); return; }
+        var only = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : null;
+        // once only: a card page missing from the saved copy must not send the page round in circles
+        if (only && (!fromLoad || !cardParams.get("found"))) { location.href = cardHref(only) + (MODE === "static" ? "" : "&found=1"); return; }
         note.hidden = false;
         note.textContent = found.length ? "Searching on this device: pick the card." : "No card title starts with \u201c" + nameInput.value + "\u201d in the copy on this device.";
         var box = el("p", "chips");
         found.forEach(function (c) { var a = el("a", "chip", c[0] + " (" + BADGE[c[1]] + ")"); a.href = cardHref(c); box.appendChild(a); });
         note.appendChild(box);
-      }).catch(function () { cardForm.submit(); });
+      }).catch(function () {
+        if (!fromLoad) { cardForm.submit(); return; }
+        note.hidden = false;
+        note.textContent = "No network, and this card's page is not saved on this device.";
+      });
+    }
+    cardForm.addEventListener("submit", function (ev) {
+      if (MODE !== "static" && navigator.onLine !== false) return; // the server finds near names too
+      ev.preventDefault();
+      findHere(false);
     });
+    // the saved empty card page answered a look-up the network could not: find the card on the device
+    if (cardParams.get("name") && !document.querySelector("article.card") && !document.getElementById("no-card")) {
+      nameInput.value = cardParams.get("name");
+      if (cardParams.get("edition")) cardEdition.value = cardParams.get("edition");
+      findHere(true);
+    }
     var shown = document.querySelector("article.card h1");
     if (shown && cardParams.get("name")) {
       var ed = (document.querySelector("article.card .badge") || {}).textContent === "2nd ed." ? 2 : 1;
