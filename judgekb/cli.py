@@ -6,6 +6,7 @@ Exit status: 0 success, 2 bad input (unknown id, malformed corpus file), 1 anyth
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 EXIT_BAD_INPUT = 2
+MAX_SUGGEST_CHARS = 80  # nearest-id suggestions compare at most this much of what was typed
 
 
 class Context:
@@ -39,7 +41,39 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _not_text(value: str) -> bool:
+    """True for an argument that was not valid UTF-8 (Python keeps such bytes as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class Commands(click.Group):
+    """The command group, plus the checks every command shares: arguments are text, store problems are messages."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        bad = next((a for a in args if _not_text(a)), None)
+        if bad is not None:
+            shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise click.UsageError(f"argument '{shown}' is not valid UTF-8 text", ctx)
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from judgekb.store import StoreError
+
+        try:
+            return super().invoke(ctx)
+        except StoreError as exc:
+            fail(str(exc), exc.code)
+        except sqlite3.DatabaseError as exc:  # damage quick_check did not see when the file was opened
+            obj = ctx.obj
+            where = obj.db_path if obj else "the database"
+            fail(f"the database {where} is damaged ({exc}); run `judgekb build` to rebuild it", 1)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--corpus",
     type=click.Path(file_okay=False, path_type=Path),
@@ -77,6 +111,8 @@ def build(obj: Context) -> None:
         report = store.build(obj.corpus, obj.db_path)
     except DataError as exc:
         fail(f"build failed, database left as it was:\n{exc}")
+    for problem in report["skipped"]:
+        click.echo(f"judgekb: a remembered card import was skipped: {problem}", err=True)
     click.echo(f"built {obj.db_path}: {report['clauses']} clauses in {report['seconds']:.2f}s")
     for doc, kinds in report["by_doc"].items():
         parts = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
@@ -89,11 +125,8 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     db = obj.db()
     row = store.clause(db, clause_id.strip())
     if row is None:
-        from rapidfuzz import fuzz, process
-
-        ids = store.clause_ids(db)
-        near = [m[0] for m in process.extract(clause_id, ids, scorer=fuzz.WRatio, limit=5)]
-        fail(f"no clause '{clause_id}'. Nearest ids:\n  " + "\n  ".join(near))
+        shown = clause_id if len(clause_id) <= MAX_SUGGEST_CHARS else clause_id[:MAX_SUGGEST_CHARS] + "…"
+        fail(f"no clause '{shown}'. Nearest ids:\n  " + "\n  ".join(store.nearest_ids(db, clause_id)))
     return db, row
 
 
@@ -265,8 +298,7 @@ def import_cards(obj: Context, path: Path) -> None:
         fail(str(exc))
     from judgekb import store
 
-    db_rw = store.connect(obj.db_path, read_only=False)
-    count = cardimport.apply(db_rw, rows)
+    count = store.rewrite(obj.db_path, lambda db: cardimport.apply(db, rows))
     cardimport.remember(obj.db_path, path)
     editions = sorted({r["edition"] for r in rows})
     click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {path}")
@@ -316,50 +348,68 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON (a file that cannot be run appears as {path, error}).")
 @click.option("--trace/--no-trace", "show_trace", default=None, help="Print every trace step (default: for one file).")
+@click.option("--no-limits", is_flag=True, help="Lift the per-file limits (256 KB, 400 steps, 400 cards, 10 s) for a trusted file.")
 @click.pass_obj
-def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None) -> None:
+def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None, no_limits: bool) -> None:
     """Run scenario files (or folders of them): the ruling, a cited trace, and the expectations checked.
 
-    Exit status: 0 all expectations passed, 1 an expectation failed, 2 a scenario file is malformed.
+    Every file is reported, and a folder run ends with its summary line (on stderr with --json).
+    Exit status: 0 all expectations passed, 1 an expectation failed or the engine could not run a
+    file, 2 a scenario file is malformed (either wins over 1).
     """
+    from judgekb import guard
     from judgekb.engine import runner
-    from judgekb.scenario import load_scenario
-    from judgekb.yamlio import DataError
 
     files: list[Path] = []
+    problems: list[guard.ScenarioError] = []
+    results: list[dict[str, Any]] = []
+
+    def report(path: Path, problem: guard.ScenarioError) -> None:
+        problems.append(problem)
+        click.echo(f"ERROR {problem}", err=True)
+        results.append({"path": str(path), "error": str(problem), "malformed": problem.malformed})
+
     for path in paths:
         if path.is_dir():
-            files += sorted(path.glob("*.yaml"))
-        elif path.is_file():
-            files.append(path)
+            found = sorted(path.glob("*.yaml"))
+            files += found
+            if not found:
+                report(path, guard.ScenarioError(f"{path}: no scenario files (*.yaml) in this folder"))
+        elif path.exists():
+            files.append(path)  # guard.read_file refuses FIFOs and devices with a message
         else:
-            fail(f"{path}: no such file or folder")
-    if not files:
-        fail("no scenario files found")
+            report(path, guard.ScenarioError(f"{path}: no such file or folder"))
+    total = len(files) + len(problems)
+    limits = guard.UNLIMITED if no_limits else guard.CLI
     titles = runner.load_titles(obj.corpus)
     show = show_trace if show_trace is not None else len(files) == 1
-    results, bad, failed = [], 0, 0
+    failed = 0
     for file in files:
         try:
-            ruling = runner.run(load_scenario(file), titles)
-        except DataError as exc:
-            bad += 1
-            click.echo(f"ERROR {exc}", err=True)
+            ruling, out = guard.run(file, guard.read_file(file, limits), titles, limits)
+        except guard.ScenarioError as exc:
+            report(file, exc)
             continue
         failed += not ruling.passed
         if as_json:
-            results.append(ruling.as_json())
-            continue
-        _print_ruling(ruling, show)
+            results.append(out)
+        else:
+            _print_ruling(ruling, show)
+    bad = sum(p.malformed for p in problems)
+    broken = len(problems) - bad
+    summary = f"{total - failed - len(problems)} passed, {failed} failed" + (f", {bad} malformed" if bad else "")
+    summary += f", {broken} could not be run" if broken else ""
     if as_json:
-        click.echo(json.dumps(results if len(files) > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
-    elif len(files) > 1:
-        click.echo(f"\n{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} malformed" if bad else ""))
+        click.echo(json.dumps(results if total > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
+        if total > 1:
+            click.echo(summary, err=True)
+    elif total > 1:
+        click.echo(f"\n{summary}")
     if bad:
         sys.exit(EXIT_BAD_INPUT)
-    if failed:
+    if failed or broken:
         sys.exit(1)
 
 
