@@ -257,6 +257,24 @@ def build_lock(db_path: Path) -> Iterator[None]:
         os.close(fd)  # closing the descriptor releases the lock
 
 
+def tidy(db_path: Path) -> None:
+    """Clean temporary files of killed builds beside a database in use, if no writer holds the lock (never waits)."""
+    folder = db_path.parent
+    if not any(folder.glob(f"{TEMP_PREFIX}*.sqlite*")):
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _clean_stale(folder)
+    except OSError:
+        pass  # a writer is busy (its temp file is live) or the folder is read-only
+    finally:
+        os.close(fd)
+
+
 def _clean_stale(folder: Path) -> None:
     """Remove temporary files left by killed builds (safe: every writer holds the folder lock)."""
     for stale in folder.glob(f"{TEMP_PREFIX}*.sqlite*"):
@@ -356,6 +374,7 @@ def ensure(corpus: Path, db_path: Path) -> bool:
     target = _target(db_path)
     fingerprint = corpus_fingerprint(corpus)
     if _current(corpus, target, fingerprint):
+        tidy(target)
         return False
     refuse_foreign(target)
     with build_lock(target):

@@ -178,7 +178,7 @@ def _check_tag(node: yaml.Node, path: Path, line: int, loader: Any) -> None:
     if isinstance(node, yaml.ScalarNode) and tag not in (_CORE + "str", _CORE + "null"):
         plain = loader.resolve(yaml.ScalarNode, node.value, (True, False))
         if plain != tag and not (tag == _CORE + "float" and plain == _CORE + "int"):
-            raise DataError(f"{path}:{line}: {node.value[:40]!r} is not a valid !!{tag[len(_CORE):]}")
+            raise DataError(f"{path}:{line}: {node.value[:40]!r} is not a valid !!{tag[len(_CORE) :]}")
         if plain == _CORE + "int" and len(node.value) > 4000:
             raise DataError(f"{path}:{line}: a number with {len(node.value):,} digits is too long")
 
