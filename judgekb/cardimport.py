@@ -182,6 +182,8 @@ def read(path: Path) -> list[dict[str, Any]]:
         raise DataError(f"{path}: neither a throneteki folder (packs/) nor a folder with agot1.json")
     if path.is_file():
         return read_agot1(path)
+    if path.exists():
+        raise DataError(f"{path}: not a regular file or folder (a FIFO or device)")
     raise DataError(f"{path}: no such file or folder")
 
 
