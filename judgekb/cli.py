@@ -61,6 +61,9 @@ class Commands(click.Group):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
+        # insert; the command line never passes any, so keep a lookup's start-up fast.
+        sys.modules.setdefault("numpy", None)  # type: ignore[assignment]
         from judgekb.store import StoreError
 
         try:
@@ -91,9 +94,6 @@ class Commands(click.Group):
 @click.pass_context
 def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
     """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
-    # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
-    # insert; the command line never passes any, so keep a lookup's start-up fast.
-    sys.modules.setdefault("numpy", None)  # type: ignore[assignment]
     from judgekb.sources import default_corpus
     from judgekb.store import default_db
 
