@@ -271,6 +271,10 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 
     if not name.strip():
         fail("give a card name, e.g. judgekb card \"Val\" --edition 1")
+    from judgekb.guard import MAX_NAME_CHARS
+
+    if len(name) > MAX_NAME_CHARS:
+        fail(f"a card name has at most {MAX_NAME_CHARS} characters (got {len(name):,})")
     db = obj.db()
     pages = cardpage.find(db, name, int(edition) if edition else None)
     if not pages:

@@ -34,6 +34,8 @@ class Limits:
     seconds: float | None = 2.0  # parse + validation + run + checks + JSON
 
 
+MAX_NAME_CHARS = 200  # a card name typed or sent: none comes close; longer only costs fuzzy-matching time
+
 WEB = Limits()
 CLI = Limits(seconds=10.0)  # a judge's laptop may be slow; still never a hang
 UNLIMITED = Limits(max_bytes=None, max_steps=None, max_cards=None, seconds=None)

@@ -22,7 +22,7 @@ from judgekb import authority, cardpage, guard, search, store, views, webguard
 from judgekb.model import KINDS
 
 MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
-MAX_NAME_CHARS = 200  # no card name comes close; a longer one only costs fuzzy-matching time
+MAX_NAME_CHARS = guard.MAX_NAME_CHARS
 MAX_SCENARIO_STEPS = guard.WEB.max_steps
 MAX_SCENARIO_CARDS = guard.WEB.max_cards
 LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits: "²" and "٣" are not limits
