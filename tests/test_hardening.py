@@ -285,6 +285,19 @@ def test_kill_9_during_import_cards_leaves_the_old_or_the_new_database(kb, after
     assert not [p for p in kb.parent.iterdir() if p.name.endswith("-journal") or p.name.startswith(".judgekb-")]
 
 
+def test_an_import_that_fails_half_way_changes_nothing(kb):
+    before = kb.read_bytes()
+
+    def half_an_import(db):
+        db["imported_cards"].insert_all([{"edition": 1, "key": "x", "name": "X"}])
+        raise OSError("disk full")
+
+    with pytest.raises(store.StoreError, match="disk full"):
+        store.rewrite(kb, half_an_import)
+    assert kb.read_bytes() == before
+    assert [p.name for p in kb.parent.iterdir()] == [kb.name]
+
+
 @pytest.mark.parametrize("after", [0.0, 0.3, 0.8])
 def test_kill_9_during_build_leaves_a_usable_database(kb, after):
     _kill_while_writing(["build"], kb, after)
@@ -415,3 +428,10 @@ def test_nearest_id_suggestions_are_bounded_on_very_long_ids(db_path, client):
     response = client.get("/api/clause/agot1-faq/" + "claim" * 200_000)  # a million characters
     assert response.status_code == 404 and "Nearest ids: agot1-faq/" in response.get_json()["error"]
     assert time.monotonic() - started < 5  # 17 s before the bound, a tenth of a second after
+
+
+def test_very_long_card_names_are_refused_not_fuzzy_matched(db_path, client):
+    result = run_cli("card", "x" * 100_000, db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and "at most 200 characters" in result.stderr
+    assert client.get("/api/card", query_string={"name": "x" * 5000}).status_code == 400
