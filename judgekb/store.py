@@ -207,8 +207,8 @@ def ownership(db_path: Path) -> tuple[Ownership, str]:
         return "foreign", "it is not an SQLite database"
     if int.from_bytes(header[68:72], "big") == APPLICATION_ID:
         return "judgekb", ""
-    try:  # databases built before the application id was written
-        conn = sqlite3.connect(_uri(db_path), uri=True)
+    try:  # databases built before the application id was written; immutable: a stale journal must not hide them
+        conn = sqlite3.connect(_uri(db_path) + "&immutable=1", uri=True)
         try:
             tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
             keys = {r[0] for r in conn.execute("select key from meta")} if "meta" in tables else set()
