@@ -50,15 +50,23 @@ def _not_text(value: str) -> bool:
     return False
 
 
-class Commands(click.Group):
-    """The command group, plus the checks every command shares: arguments are text, store problems are messages."""
+class Text(click.ParamType):
+    """An id, name, document or version: text that must be valid UTF-8 (a search query and paths need not be)."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        bad = next((a for a in args if _not_text(a)), None)
-        if bad is not None:
-            shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            raise click.UsageError(f"argument '{shown}' is not valid UTF-8 text", ctx)
-        return super().parse_args(ctx, args)
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if isinstance(value, str) and _not_text(value):
+            shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            self.fail(f"'{shown[:80]}' is not valid UTF-8 text", param, ctx)
+        return value
+
+
+TEXT = Text()
+
+
+class Commands(click.Group):
+    """The command group, plus what every command shares: store problems become messages, not tracebacks."""
 
     def invoke(self, ctx: click.Context) -> Any:
         # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
@@ -131,7 +139,7 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
 
 @main.command()
-@click.argument("clause_id")
+@click.argument("clause_id", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
@@ -162,7 +170,7 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("clause_id")
+@click.argument("clause_id", type=TEXT)
 @click.pass_obj
 def cite(obj: Context, clause_id: str) -> None:
     """Print only the citation line, ready to read out."""
@@ -171,8 +179,8 @@ def cite(obj: Context, clause_id: str) -> None:
 
 
 @main.command(name="list")
-@click.argument("doc_id")
-@click.option("--kind", help="Only clauses of this kind.")
+@click.argument("doc_id", type=TEXT)
+@click.option("--kind", type=TEXT, help="Only clauses of this kind.")
 @click.pass_obj
 def list_clauses(obj: Context, doc_id: str, kind: str | None) -> None:
     """List a document's clause ids and headings, in document order."""
@@ -199,7 +207,7 @@ def stats(obj: Context) -> None:
 
 
 @main.command()
-@click.argument("clause_id")
+@click.argument("clause_id", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
@@ -237,8 +245,8 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("doc_id")
-@click.option("--since", required=True, help="A version such as v5.4: list what was introduced after it.")
+@click.argument("doc_id", type=TEXT)
+@click.option("--since", type=TEXT, required=True, help="A version such as v5.4: list what was introduced after it.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
@@ -261,7 +269,7 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", type=TEXT)
 @click.option("--edition", type=click.Choice(["1", "2"]), help="Only this edition's card.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
