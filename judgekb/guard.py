@@ -98,8 +98,12 @@ def deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run(path: Path, text: str, titles: dict[str, Any], limits: Limits, db: Any = None) -> tuple[Any, dict[str, Any]]:
-    """Load, check and run one scenario within ``limits``: the Ruling and its JSON (with ``cited`` clauses if ``db``).
+def run(
+    path: Path, text: str, titles: dict[str, Any], limits: Limits, db: Any = None, prepare: Any = None
+) -> tuple[Any, dict[str, Any]]:
+    """Load, check and run one scenario within ``limits``: the Ruling and its JSON (``rulingview``'s, with citations, if ``db``).
+
+    ``prepare`` is ``load_scenario``'s hook (``cardfill.preparer``: cards by name from imports).
 
     Raises ScenarioError with a message naming the file for anything that goes wrong.
     """
@@ -111,16 +115,14 @@ def run(path: Path, text: str, titles: dict[str, Any], limits: Limits, db: Any =
     started = time.monotonic()
     try:
         with deadline(limits.seconds):
-            scenario = load_scenario(path, text)
+            scenario = load_scenario(path, text, prepare=prepare)
             _check_size(path, scenario, limits)
             ruling = runner.run(scenario, titles, deadline=None if limits.seconds is None else started + limits.seconds)
-            out = ruling.as_json()
-            if db is not None:
-                from judgekb import store
+            if db is None:
+                return ruling, ruling.as_json()
+            from judgekb import rulingview
 
-                cited = sorted({c for step in out["trace"] for c in step["clauses"]})
-                out["cited"] = [{"id": c, "citation": r["citation"], "text": r["text"]} for c in cited if (r := store.clause(db, c))]
-            return ruling, out
+            return ruling, rulingview.ruling_json(ruling, db)
     except Timeout:
         raise ScenarioError(f"{path}: the scenario took longer than {limits.seconds:g}s (parse, run and checks); stopped") from None
     except DataError as exc:

@@ -23,6 +23,7 @@ The full reference is in docs/scenarios.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,7 @@ class Scenario:
         self.state = state
         self.steps = steps
         self.expect = expect
+        self.card_notes: list[Any] = []
 
 
 def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], controller: str | None = None) -> Card:
@@ -173,9 +175,14 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     return card
 
 
-def load_scenario(path: Path, text: str | None = None) -> Scenario:
-    """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field."""
+def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
+    """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field.
+
+    ``prepare`` may complete the loaded mapping before it is checked (cards by name from an
+    imported card database: ``cardfill.preparer``); what it returns is kept as ``card_notes``.
+    """
     data = load(path) if text is None else loads(text, path)
+    notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
     check_fields(path, data, {"players", "steps"}, {"title", "edition", "expect", "melee", "phase", "round", "notes"}, "scenario")
@@ -238,7 +245,9 @@ def load_scenario(path: Path, text: str | None = None) -> Scenario:
     expect = data.get("expect") or {}
     check_fields(path, expect, set(), EXPECT_FIELDS, "expect") if expect else None
     _check_names(path, [expect], state)
-    return Scenario(path, str(data.get("title") or path.stem), state, steps, expect)
+    scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect)
+    scenario.card_notes = notes
+    return scenario
 
 
 NAME_KEYS = {

@@ -115,7 +115,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         for source in cardimport.remembered(db_path) if imports is None else imports:
             if source.exists():  # an import the user made earlier survives rebuilds
                 try:
-                    imported += cardimport.apply(db, cardimport.read(source))
+                    imported += cardimport.import_path(db, source)[0]
                 except DataError as exc:
                     if imports is not None:
                         raise

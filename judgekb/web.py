@@ -151,11 +151,14 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
     """One bounded run (guard.WEB limits), in one of a few scenario slots shared by all workers."""
     if not text.strip():
         bad_request("paste or upload a scenario (YAML)")
+    from judgekb import cardfill
+
     with res().scenario_slots.take() as free:
         if not free:
             abort(429, description="the server is running other scenarios; try again in a moment")
         try:
-            return guard.run(Path(name), text, res().titles, guard.WEB, res().db)[1]
+            prepare = cardfill.preparer(res().db, res().corpus)
+            return guard.run(Path(name), text, res().titles, guard.WEB, res().db, prepare)[1]
         except guard.ScenarioError as exc:
             bad_request(str(exc), 422)
     raise AssertionError("unreachable")
@@ -207,6 +210,13 @@ def changes_page() -> Any:
     return render_template("changes.html", docs=docs, doc=doc, since=since, rows=rows)
 
 
+def _error_line(message: str) -> int | None:
+    """The line a scenario error names ("file.yaml:12: ..."), to point at it beside the text."""
+    head = message.split(": ", 1)[0]
+    number = head.rsplit(":", 1)[-1] if ":" in head else ""
+    return int(number) if number.isascii() and number.isdigit() and len(number) < 10 else None
+
+
 @pages.route("/scenario", methods=["GET", "POST"])
 def scenario_page() -> Any:
     result, text = None, ""
@@ -220,7 +230,13 @@ def scenario_page() -> Any:
             name = Path(upload.filename).name
         else:
             text, name = request.form.get("scenario", ""), "pasted-scenario.yaml"
-        result = _run_scenario(text, name)
+        try:
+            result = _run_scenario(text, name)
+        except HTTPException as exc:  # keep what was typed; show the problem beside it
+            if exc.code not in (400, 413, 422):
+                raise
+            error = exc.description or "the scenario could not be run"
+            return render_template("scenario.html", result=None, text=text, error=error, error_line=_error_line(error)), exc.code
     example = res().corpus.parent / "scenarios" / "001-darrell-brian-military-challenge.yaml"
     sample = example.read_text(encoding="utf-8") if example.is_file() else ""
     return render_template("scenario.html", result=result, text=text or sample)
@@ -298,6 +314,13 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.config["JSON_SORT_KEYS"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(pages)
+    from judgekb.webbuilder import builder
+
+    app.register_blueprint(builder)
+    from judgekb.deckweb import deck_pages
+
+    app.register_blueprint(deck_pages)
+    app.jinja_env.globals["zip"] = zip
 
     @app.after_request
     def headers(response: Response) -> Response:
