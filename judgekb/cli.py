@@ -81,7 +81,7 @@ class Commands(click.Group):
         except sqlite3.DatabaseError as exc:  # damage quick_check did not see when the file was opened
             obj = ctx.obj
             where = obj.db_path if obj else "the database"
-            fail(f"the database {where} is damaged ({exc}); run `judgekb build` to rebuild it", 1)
+            fail(f"the database {where} could not be read ({exc}); if it is damaged, `judgekb build` rebuilds it", 1)
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})

@@ -341,7 +341,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     @app.errorhandler(sqlite3.DatabaseError)
     def damaged(exc: sqlite3.DatabaseError) -> Any:
         app.logger.error("database error: %s", exc)
-        message = f"the knowledge base file is damaged or unreadable ({exc}); stop the server and run `judgekb build`"
+        message = f"the knowledge base could not be read ({exc}); if the file is damaged, stop the server and run `judgekb build`"
         if wants_json():
             return jsonify({"error": message, "status": 503}), 503
         return render_template("error.html", status=503, message=message), 503
