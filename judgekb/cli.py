@@ -24,16 +24,22 @@ class Context:
         self.corpus = corpus
         self.db_path = db
 
-    def db(self) -> Any:
+    def ensure(self) -> Path:
+        """The database path, built first if it is missing or stale."""
         from judgekb import store
-        from judgekb.yamlio import DataError
+        from judgekb.errors import DataError
 
         try:
             if store.ensure(self.corpus, self.db_path):
                 click.echo(f"built {self.db_path} from {self.corpus}", err=True)
         except DataError as exc:
             fail(f"cannot build the knowledge base: {exc}")
-        return store.connect(self.db_path)
+        return self.db_path
+
+    def db(self) -> Any:
+        from judgekb import store
+
+        return store.connect(self.ensure())
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -132,6 +138,11 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
+    from judgekb.verify import renamed_to  # a renamed id keeps working
+
+    if row is None and (new_id := renamed_to(db, clause_id.strip())):
+        click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
+        row = store.clause(db, new_id)
     if row is None:
         shown = clause_id if len(clause_id) <= MAX_SUGGEST_CHARS else clause_id[:MAX_SUGGEST_CHARS] + "…"
         fail(f"no clause '{shown}'. Nearest ids:\n  " + "\n  ".join(store.nearest_ids(db, clause_id)))
@@ -153,13 +164,23 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         return
     click.echo(row["citation"])
     click.echo()
-    if row["kind"] == "qa":
+    if row["kind"] == "qa" and not row["data"].get("question"):  # a v4.1 Q&A's text opens with its question
         click.echo(f"Q: {row['heading']}")
         click.echo(f"A: {row['text']}")
     else:
         click.echo(row["text"])
+    if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
+        click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
+    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+
+    for note in reader_notes(row["data"]):
+        click.echo(f"Note: {note}")
     click.echo(f"Authority: {info['document']} — {info['authority']}")
+    if len(info["versions"]) > 1:
+        click.echo("Versions: " + views.trail_line(info["versions"], row["id"]))
+    elif row["data"].get("new_since"):
+        click.echo(f"Versions: new since v{row['data']['new_since']} (no earlier version of this entry)")
     if info["governed_by"]:
         click.echo(f"Governed by: {', '.join(info['governed_by'])}  (judgekb governing {row['id']})")
     if info["links"]:
@@ -250,7 +271,7 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
-    """Entries of a document introduced after a version, from their version tags."""
+    """Entries of a document introduced after a version (version tags), and what later versions changed."""
     from judgekb import authority, store
 
     db = obj.db()
@@ -265,7 +286,8 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
     if not rows:
         click.echo(f"No entries of {doc_id} carry a version after {since}.")
     for item in rows:
-        click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}")
+        change = f"\t{item['change']}: {item['reason']}" if item.get("change") else ""
+        click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}{change}")
 
 
 @main.command()
@@ -362,12 +384,14 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
     Exit status 2 for an empty query; a query with no words prints no results (status 0).
     """
     from judgekb import search as lookup
-    from judgekb.model import KINDS
 
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown:
-        fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
-    index = lookup.Index(obj.db())
+    if kinds:
+        from judgekb.model import KINDS
+
+        unknown = [k for k in kinds if k not in KINDS]
+        if unknown:
+            fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
+    index = lookup.Index.open(obj.ensure())  # plain sqlite3: a lookup starts fast
     try:
         hits, notes = lookup.results(index, " ".join(query), int(edition) if edition else None, list(kinds) or None, limit)
     except lookup.QueryError as exc:
@@ -384,6 +408,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
         if hit["kind"] == "qa":
             click.echo(f"   Q: {hit['heading']}")
+        if hit.get("unofficial"):
+            click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"]:
             how = "superseded by this" if folded["relation"] == "superseded" else "restated by"
@@ -507,3 +533,9 @@ def serve(obj: Context, host: str, port: int, workers: int | None) -> None:
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
+
+
+from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+
+main.add_command(lock_command)
+main.add_command(verify_command)

@@ -185,7 +185,10 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
-    check_fields(path, data, {"players", "steps"}, {"title", "edition", "expect", "melee", "phase", "round", "notes"}, "scenario")
+    optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "card_data"}
+    check_fields(path, data, {"players", "steps"}, optional, "scenario")
+    if data.get("card_data", "none") != "none":
+        raise DataError(f"{where(path, data)}: field 'card_data' can only be 'none' (placeholder cards: no card database values)")
     if data.get("edition", 1) != 1:
         raise DataError(f"{where(path, data)}: field 'edition': only edition 1 scenarios can be run so far")
     if not isinstance(data["players"], list) or len(data["players"]) < 2:

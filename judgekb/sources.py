@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judgekb.model import Clause, Document
-from judgekb.yamlio import DataError, check_fields, load, strip_lines
+if TYPE_CHECKING:  # the model is imported where it is built: a lookup's start-up does not need it
+    from judgekb.model import Clause, Document
 
 MANIFEST_FIELDS = {
     "id",
@@ -34,7 +35,7 @@ DOCUMENT_KINDS = ("official rules", "official FAQ", "official event rules", "uno
 PARSERS = ("spanmap", "linemap", "markdown2", "paragraphs", "html")
 PROVENANCE_FIELDS = {"repository", "commit", "path"}
 PROVENANCE_OPTIONAL = {"route"}  # the page's route name on the site, as its links name it
-OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "copies"}
+OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "copies", "chrome"}
 
 
 def default_corpus() -> Path:
@@ -44,6 +45,9 @@ def default_corpus() -> Path:
 
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
+    from judgekb.model import Document
+    from judgekb.yamlio import DataError, check_fields, load, strip_lines
+
     data = load(path)
     check_fields(path, data, MANIFEST_FIELDS, OPTIONAL_FIELDS, "manifest")
     line = data["__line__"]
@@ -59,6 +63,8 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         raise DataError(f"{path}:{line}: field 'map' is required by parser '{data['parser']}'")
     if data["parser"] == "html" and not data.get("structure"):
         raise DataError(f"{path}:{line}: field 'structure' is required by parser 'html'")
+    if not all(isinstance(t, str) and t.strip() for t in data.get("chrome") or []):
+        raise DataError(f"{path}:{line}: field 'chrome' must be a list of texts (the start of each site-only passage)")
     if not isinstance(data.get("copies") or [], list):
         raise DataError(f"{path}:{line}: field 'copies' must be a list of document ids; got {data['copies']!r}")
     provenance = data.get("provenance")
@@ -89,11 +95,14 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         pages=str(data.get("pages") or "printed"),
         supersedes=str(data.get("supersedes") or ""),
         copies=",".join(str(d) for d in (data.get("copies") or [])),
+        chrome=tuple(str(t) for t in (data.get("chrome") or [])),
     )
 
 
 def load_documents(corpus: Path) -> list[Document]:
     """All manifests of a corpus, in id order; duplicate ids are an error."""
+    from judgekb.yamlio import DataError
+
     manifests = sorted((corpus / "manifests").glob("*.yaml"))
     if not manifests:
         raise DataError(f"{corpus}/manifests: no manifests found")
@@ -112,6 +121,8 @@ def load_documents(corpus: Path) -> list[Document]:
 
 def read_source(doc: Document, corpus: Path) -> str:
     """The document's text, checked against the manifest's sha256 (sources are never edited)."""
+    from judgekb.yamlio import DataError
+
     path = corpus / doc.file
     raw = path.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
@@ -125,6 +136,7 @@ def read_source(doc: Document, corpus: Path) -> str:
 
 def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
+    from judgekb import glyphs
     from judgekb.parsers import html, linemap, markdown2, paragraphs, spanmap
 
     source = read_source(doc, corpus)
@@ -141,6 +153,7 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
         clauses = paragraphs.parse(doc, source, map_path)
     for seq, clause in enumerate(clauses, 1):
         clause.seq = seq
+    glyphs.annotate(doc.id, clauses, corpus)  # icon glyphs explained, misprints noted
     return clauses
 
 

@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
-import sqlite_utils
+if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
+    import sqlite_utils
 
 from judgekb.sources import corpus_fingerprint, default_corpus
 
@@ -69,7 +70,9 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
 
 def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dict[str, Any]:
     """``build`` with the folder lock held."""
-    from judgekb import cardimport, links
+    import sqlite_utils
+
+    from judgekb import cardimport, links, versions
     from judgekb import citation as cite
     from judgekb.sources import load_documents, parse_document
     from judgekb.yamlio import DataError
@@ -81,6 +84,9 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
     if len(all_ids) != len(set(all_ids)):
         dupes = sorted({i for i in all_ids if all_ids.count(i) > 1})
         raise DataError(f"duplicate clause ids across documents: {', '.join(dupes[:5])}")
+
+    # versions first: it marks clause data (successor, previous, new_since) before rows are made
+    version_links = versions.align([c for cs in parsed.values() for c in cs], {d.id: d for d in docs}, corpus)
 
     with _temporary(db_path) as tmp:
         db = sqlite_utils.Database(tmp)
@@ -109,7 +115,18 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
         everything = [c for cs in parsed.values() for c in cs]
         graph = links.build(everything, {d.id: d for d in docs}, corpus)
+        graph["links"] += version_links
         _write_graph(db, graph)
+        from judgekb.verify import load_renamed
+
+        renamed = load_renamed(corpus)
+        known = {row["id"] for row in clause_rows}
+        for item in renamed:
+            if item["new"] not in known:
+                raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is renamed to '{item['new']}', which is no clause")
+            if item["old"] in known:
+                raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is still a clause id; a renamed id is never reused")
+        db["renamed"].insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
         _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported, skipped = 0, []
         for source in cardimport.remembered(db_path) if imports is None else imports:
@@ -163,16 +180,11 @@ def _write_search_tables(
     db: sqlite_utils.Database, clauses: list[Any], clause_rows: list[dict[str, Any]], graph: dict[str, list[dict[str, Any]]], corpus: Path
 ) -> None:
     """What lookup needs precomputed: the corpus vocabulary and who governs whom."""
-    from collections import Counter
+    from judgekb import authority, search
 
-    from judgekb import authority
-    from judgekb.search import glossary_rows, words_of
-
-    vocab = Counter(w for c in clauses for w in words_of(f"{c.heading} {c.text}"))
-    db["glossary"].insert_all(glossary_rows(corpus))
-    db["vocab"].insert_all(({"word": w, "n": n} for w, n in vocab.items()), pk="word")
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
     db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
+    search.build_tables(db, clause_rows, corpus)
 
 
 def _uri(db_path: Path) -> str:
@@ -392,6 +404,8 @@ def rewrite(db_path: Path, change: Callable[[sqlite_utils.Database], Any]) -> An
     """Apply ``change`` to a copy of the database and rename the copy into place (atomic write)."""
     target = _target(db_path)
     refuse_foreign(target)
+    import sqlite_utils
+
     with build_lock(target), _temporary(target, copy_of=target) as tmp:
         db = sqlite_utils.Database(tmp)
         try:
@@ -404,6 +418,8 @@ def rewrite(db_path: Path, change: Callable[[sqlite_utils.Database], Any]) -> An
 
 def connect(db_path: Path, read_only: bool = True) -> sqlite_utils.Database:
     """Open the database (read-only by default) with rows as dicts."""
+    import sqlite_utils
+
     conn = sqlite3.connect(_uri(db_path) if read_only else str(db_path), uri=read_only, check_same_thread=False)
     return sqlite_utils.Database(conn)
 

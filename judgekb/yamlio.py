@@ -14,10 +14,7 @@ from typing import Any
 
 import yaml
 
-
-class DataError(ValueError):
-    """Bad input data: the message names the file, line and field."""
-
+from judgekb.errors import DataError  # noqa: F401 - re-exported: modules import it from here
 
 MAX_NODES = 100_000  # values after alias expansion; the largest legal scenario has well under 20,000
 MAX_DEPTH = 100
