@@ -4,7 +4,7 @@
 
 Starts `judgekb serve` on a loopback port and drives it with closed-loop clients.  Baseline
 (same run): searches only.  Mixed: 5 % of requests POST the largest scenario the web accepts
-(400 steps, 400 cards; it runs into the 2 s deadline), 95 % search.  Prints, for searches,
+(400 steps, 400 cards; it runs into the 2 s deadline), 95 % search.  A third row sends "billion laughs" YAML instead.  Prints, for searches,
 p50/p99 and the share over 2 s, and for scenarios how many were run (200/422) or turned away
 (429, every scenario slot busy).  Issue 11 measured 45 % of searches over 2 s before the cap.
 """
@@ -45,6 +45,14 @@ def largest_scenario() -> bytes:
         + "".join("  - effect: {target: X, str: 1, until: end of phase}\n" for _ in range(400))
     )
     return text.encode("utf-8")
+
+
+def billion_laughs() -> bytes:
+    """Under 1 KB of YAML aliases that expand to 9**9 values (refused while parsing)."""
+    lines = ["title: laughs", "notes:", '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"  {n}: &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcdefgh", "bcdefghi", strict=True)]
+    lines += ["players:", "  - {name: A, house: Stark}", "  - {name: B, house: Lannister}", "steps: [{note: *i}]", ""]
+    return "\n".join(lines).encode("utf-8")
 
 
 def drive(port: int, searches: list[str], scenario: bytes | None, clients: int, seconds: float) -> tuple[list[float], Counter[int]]:
@@ -114,7 +122,12 @@ def main() -> None:
         workers = args.workers or 2 * (os.cpu_count() or 1) + 1
         print(f"judgekb serve ({workers} workers), {args.clients} clients, {args.seconds:.0f} s per row, {os.cpu_count()} cores\n")
         print(f"{'row':28s} {'searches':>8s} {'p50 ms':>8s} {'p99 ms':>8s} {'>2 s':>7s}  scenarios (status: count)")
-        for name, scenario in (("baseline: searches only", None), ("mixed: 5 % largest scenario", largest_scenario())):
+        rows = (
+            ("baseline: searches only", None),
+            ("mixed: 5 % largest scenario", largest_scenario()),
+            ("mixed: 5 % billion laughs", billion_laughs()),
+        )
+        for name, scenario in rows:
             latencies, statuses = drive(port, searches, scenario, args.clients, args.seconds)
             slow = sum(1 for x in latencies if x > 2000) / max(1, len(latencies))
             shown = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())) or "-"
