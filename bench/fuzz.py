@@ -1,6 +1,6 @@
 """The long fuzz run, before a release: the properties of tests/test_fuzz.py with many more inputs.
 
-    python bench/fuzz.py --count 2000          # inputs per property (CI runs 100)
+    python bench/fuzz.py --count 2000          # inputs per property (CI runs 250)
     python bench/fuzz.py --count 500 -k web    # only the web properties
 
 Prints, per target (CLI command, scenario loader, YAML, web route), how many inputs were tried

@@ -6,7 +6,7 @@ loader and the web API:
 * no traceback, ever; the CLI exits 0, 1 or 2 and the web answers below 500;
 * every call finishes in bounded time.
 
-Sized for CI (``JUDGEKB_FUZZ_EXAMPLES``, default 100 per property; a couple of minutes on two
+Sized for CI (``JUDGEKB_FUZZ_EXAMPLES``, default 250 per property; a couple of minutes on two
 cores).  ``bench/fuzz.py --count N`` runs the same properties longer before a release and
 prints how many inputs were tried, how many failed, and the engine crash sites the last-boundary
 guard caught (scenarios the format check should have refused, for issue 13).
@@ -35,7 +35,7 @@ from judgekb.cli import main
 from judgekb.yamlio import DataError, loads
 from tests.conftest import CORPUS, ROOT
 
-EXAMPLES = int(os.environ.get("JUDGEKB_FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("JUDGEKB_FUZZ_EXAMPLES", "250"))
 SECONDS = 15.0  # a generous bound per call on a loaded CI machine; a hang shows as far more
 settings.register_profile(
     "fuzz",
