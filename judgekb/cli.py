@@ -362,7 +362,7 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
     for number, hit in enumerate(hits, 1):
         click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
         if hit["kind"] == "qa":
-            click.echo(f"   Q: {hit['heading']}")
+            click.echo(f"   Q: {hit.get('question') or hit['heading']}")
         if hit.get("unofficial"):
             click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")

@@ -701,6 +701,15 @@ class Index:
         # the full set of signals only for the candidates that text matching already favours
         shortlist = sorted(fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c]))[:SHORTLIST]
         shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
+        # a superseded clause lends its successor nothing (it folds under it): the successor is scored on its own text
+        successors = [s for s in self._successors_of(shortlist, edition, kinds) if s not in fts]
+        if successors:
+            self._body(successors)
+            for clause_id in successors:
+                fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
+                covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
+                coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
+            shortlist += successors
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
@@ -746,6 +755,31 @@ class Index:
 
         return self._fold(scored, cover_of, edition, limit), notes, term_sets
 
+    @staticmethod
+    def _drop_redundant_unofficial(hits: list[Hit], cover_of: Any, limit: int) -> list[Hit]:
+        """The first ``limit`` hits, without an unofficial text standing alone when the official hits
+        shown cover every idea of the query it covers (page chrome, an introduction that merges
+        into a copied entry): it answers nothing they do not."""
+        while True:
+            shown = hits[:limit]
+            official: set[int] = set().union(*(cover_of(h.id) for h in shown if not h.unofficial))
+            redundant = {h.id for h in shown if h.unofficial and cover_of(h.id) <= official}
+            if not redundant:
+                return shown
+            hits = [h for h in hits if h.id not in redundant]
+
+    def _successors_of(self, clause_ids: list[str], edition: int | None, kinds: list[str] | None) -> list[str]:
+        """The clauses that supersede these, within the search's edition and kinds (first seen first)."""
+        out: dict[str, None] = {}
+        for clause_id in clause_ids:
+            for governor, relation in self.governors.get(clause_id, ()):
+                meta = self.clauses.get(governor)
+                if relation != "superseded" or not meta:
+                    continue
+                if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
+                    out[governor] = None
+        return list(out)
+
     def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
         """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
         counts, length = self._counts.get(clause_id, (Counter(), 0))
@@ -788,9 +822,10 @@ class Index:
                 hit.unofficial = self.clauses[clause_id]["doc_kind"].startswith("unofficial")
                 continue
             hit = hits.setdefault(governor, Hit(governor, scored.get(governor, score)))
-            hit.score = max(hit.score, score)
+            if relation != "superseded" or governor not in scored:  # a superseded (or removed) entry adds nothing
+                hit.score = max(hit.score, score)
             hit.folded.append({"id": clause_id, "relation": relation, "citation": ""})
-        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
+        ranked = self._drop_redundant_unofficial(sorted(hits.values(), key=lambda h: (-h.score, h.id)), cover_of, limit)
         folded = [f for h in ranked for f in h.folded]
         if folded:
             marks = ",".join("?" * len(folded))
@@ -822,7 +857,8 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
 def results(
     index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ snippet, folded, unofficial)."""
+    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
+    question, which its heading may only name —, snippet, folded, unofficial)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
@@ -836,11 +872,14 @@ def results(
     out = []
     for hit in hits:
         row = rows[hit.id]
+        question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
+        answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
         out.append(
             {
                 **row,
                 "score": round(hit.score, 4),
-                "snippet": snippet(row["text"], groups),
+                "question": question,
+                "snippet": snippet(answer or row["text"], groups),
                 "folded": hit.folded,
                 "unofficial": hit.unofficial,
             }
