@@ -307,6 +307,7 @@ class Index:
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
+        self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -574,8 +575,24 @@ class Index:
                     f"abilities) is not in the corpus because {card_text['document']}: {card_text['look_for']}. "
                     "Closest clauses below."
                 )
-        # notices travel in an HTTP header too (the JSON API): keep them to Latin-1
-        return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
+        return _latin1(notices)
+
+    def list_status(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
+        """Second edition, when the dated restricted lists are imported: each card the query names,
+        with its status under the list in force, cited by list name, issuer and date."""
+        if edition == 1:
+            return []
+        if self._list_notes is None:
+            from judgekb.restricted_lists import CardStatusNotes
+
+            self._list_notes = CardStatusNotes(self.conn)
+
+        def common(word: str) -> bool:
+            self._facts([word])
+            r1, r2 = self._rules_df[word]
+            return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
+
+        return _latin1(self._list_notes.notes(analysis["words"], common))
 
     def _known(self, word: str, edition: int | None) -> bool:
         """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
@@ -660,7 +677,7 @@ class Index:
         groups: list[Group] = analysis["groups"]
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
-        notes = self.absent(analysis, edition, cards) + notes
+        notes = self.absent(analysis, edition, cards) + self.list_status(analysis, edition) + notes
         candidates = self._fts(groups, edition, kinds)
         for card in cards:  # clauses about a named card are candidates even without word hits
             for clause_id in self.mentioned.get(card, ()):
@@ -833,6 +850,11 @@ class Index:
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
         return ranked
+
+
+def _latin1(notices: list[str]) -> list[str]:
+    """Notices travel in an HTTP header too (the JSON API): keep them to Latin-1."""
+    return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
 
 
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
