@@ -295,9 +295,7 @@ class CardStatusNotes:
 
     def _load(self) -> None:
         self._loaded = True
-        rows = self.conn.execute(
-            "select name from sqlite_master where name in ('restricted_lists', 'imported_cards')"
-        ).fetchall()
+        rows = self.conn.execute("select name from sqlite_master where name in ('restricted_lists', 'imported_cards')").fetchall()
         if len(rows) < 2:
             return
         newest_row = self.conn.execute(
@@ -309,7 +307,7 @@ class CardStatusNotes:
         formats = {f: FormatList() for f in FORMATS}
         current = RestrictedList(code, name, issuer, version, date, card_set, formats, [], seq)
         for fmt, status, card in self.conn.execute(
-            'select format, status, card from restricted_list_cards where list = ? order by rowid', [code]
+            "select format, status, card from restricted_list_cards where list = ? order by rowid", [code]
         ):
             if fmt == "all":
                 current.banned_cards.append(card)
@@ -368,4 +366,3 @@ class CardStatusNotes:
         rl = self.current
         parts = [f"{label}: {', '.join(_statuses(rl, code, self.names)) or 'legal, not restricted'}" for code, label in printings]
         return "; ".join(parts) + self.marker(rl)
-
