@@ -125,9 +125,12 @@ IRREGULAR = {
     "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
     "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
     "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
+    "controlled": "control", "controlling": "control",
 }  # fmt: skip
 
 
+# Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
+DOUBLED = frozenset("bdgmnprt")
 # Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
 UNSTEMMED = frozenset({"limited"})
 
@@ -142,8 +145,11 @@ def _stem(word: str) -> str:
     if word in UNSTEMMED:
         return word
     for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "sui"  # wins -> win (not this, pass)
+        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
             word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
+                word = word[:-1]  # winning -> win, stopped -> stop, setting -> set
             break
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
