@@ -59,6 +59,7 @@ WEIGHTS = {
     "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
+LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
@@ -201,7 +202,7 @@ def glossary_rows(corpus: Path) -> list[dict[str, str]]:
 
 
 def _english_words(known: set[str]) -> list[str]:
-    """Real English words not in the corpus, so that lookup never "corrects" one into another."""
+    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
     try:
         from spellchecker import SpellChecker
     except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
@@ -237,7 +238,10 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
     db["glossary"].insert_all(glossary_rows(corpus))
     conn = _connection(db)
     conn.execute("create table english (word text primary key) without rowid")
-    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df))))
+    # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
+    # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
+    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
+    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df) - lower)))
     players = corpus / "player-vocabulary.yaml"
     events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
     topics_file = corpus / "absent-topics.yaml"

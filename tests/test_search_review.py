@@ -65,3 +65,11 @@ def test_web_page_shows_the_question(db_path):
     page = web.create_app(db_path, CORPUS).test_client().get("/?q=Catelyn+Stark&edition=2").get_data(as_text=True)
     assert "Q: Which abilities does Catelyn Stark" in html.unescape(page)
     assert "Q: Catelyn Stark<" not in page
+
+
+def test_an_english_word_only_card_entries_use_is_never_called_unknown(index):
+    _, notes = index.search("does a stolen character stay knelt when i take control", 2, None, 5)
+    assert not [n for n in notes if '"stay"' in n], notes
+    # while a card's name still is not a rules word: the card-text notice stays
+    _, notes = index.search("what's robert baratheon's strength", 2, None, 5)
+    assert any("not in the corpus" in n for n in notes), notes
