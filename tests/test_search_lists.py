@@ -81,3 +81,26 @@ def test_api_header_and_web_page_show_the_note(listed_db):
     page = client.get("/?q=Catelyn+Stark&edition=2").get_data(as_text=True)
     notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
     assert "Catelyn Stark (Core Set 143)" in notes and current["date"] in notes
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, size):
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, no_horizontal_scroll, serving
+
+    current = in_force()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with serving(listed_db) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        try:
+            width, height = WIDTHS[size]
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/?q=is+Robb+Stark+restricted&edition=2")
+            notes = page.inner_text("#notes")
+            assert "Robb Stark (Core Set 146)" in notes and current["name"] in notes and current["date"] in notes
+            assert page.locator("#notes").bounding_box()["y"] < page.locator("#results").bounding_box()["y"]  # above the results
+            no_horizontal_scroll(page)
+            page.screenshot(path=str(SHOTS / f"search-list-note-{size}.png"), full_page=True)
+        finally:
+            browser.close()
