@@ -73,3 +73,15 @@ def test_an_english_word_only_card_entries_use_is_never_called_unknown(index):
     # while a card's name still is not a rules word: the card-text notice stays
     _, notes = index.search("what's robert baratheon's strength", 2, None, 5)
     assert any("not in the corpus" in n for n in notes), notes
+
+
+def test_a_long_folded_list_is_cut_to_five_lines_with_the_count(db_path):
+    import json
+
+    listed = json.loads(run_cli("search", "joust restricted list", "--edition", "2", "--limit", "3", "--json", db=db_path).stdout)
+    long = next(h for h in listed if len(h["folded"]) > 5)
+    out = run_cli("search", "joust restricted list", "--edition", "2", "--limit", "3", db=db_path).stdout
+    block = out.split(f"[{long['id']}]", 1)[1].split("\n\n", 1)[0]
+    folded_lines = [line for line in block.splitlines() if line.strip().startswith(("(superseded by this", "(restated by"))]
+    assert len(folded_lines) == 5
+    assert f"and {len(long['folded']) - 5} more folded under it" in block
