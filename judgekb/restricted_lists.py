@@ -280,10 +280,11 @@ TITLE_WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 class CardStatusNotes:
     """For second-edition lookups: the status, under the list in force, of each card a query names.
 
-    Reads the imported tables over a plain sqlite3 connection (lookup starts without sqlite-utils);
-    what it needs is loaded at the first query that could use it and kept.  A one-word title that is
-    also an everyday or rules word ("Taxation", "Summer", "Left") names the card only when it is
-    the whole query, so "taxation phase" is not read as the card Taxation.
+    Reads the imported tables over a plain sqlite3 connection (lookup starts without sqlite-utils),
+    and only the titles that begin with one of the query's words (an index range on the stored
+    title key), so a one-off command-line lookup stays fast.  A one-word title that is also an
+    everyday or rules word ("Taxation", "Summer", "Left") names the card only when it is the whole
+    query, so "taxation phase" is not read as the card Taxation.
     """
 
     def __init__(self, conn: Any) -> None:
@@ -319,20 +320,27 @@ class CardStatusNotes:
             if fmt in formats:
                 formats[fmt].pods.append(Pod(pod, tuple(json.loads(cards)), restricted))
         self.current = current
-        by_title: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-        for card_code, card_name, card_set, number in self.conn.execute(
-            'select code, name, "set", number from imported_cards where edition = 2 order by code'
-        ):
-            self.names[card_code] = f"{card_name} ({card_set})"
-            if card_code.startswith("00"):
-                continue  # draft sets and alternate art: not on the joust/melee lists
-            words = tuple(TITLE_WORD.findall(card_name.lower().replace("’", "'")))
-            if words:
-                by_title.setdefault(words, []).append((card_code, f"{card_name} ({card_set} {number})"))
-        for words, printings in by_title.items():
-            self.titles.setdefault(words[0], []).append((words, printings))
-        for entries in self.titles.values():
-            entries.sort(key=lambda e: -len(e[0]))  # the longest title first: "Robb Stark" inside "Robb Stark's Fury"...
+        members = {c for f in formats.values() for pod in f.pods for c in (*pod.cards, *([pod.restricted] if pod.restricted else []))}
+        if members:
+            marks = ",".join("?" * len(members))
+            for card_code, card_name, card_set in self.conn.execute(
+                f'select code, name, "set" from imported_cards where edition = 2 and code in ({marks})', sorted(members)
+            ):
+                self.names[card_code] = f"{card_name} ({card_set})"
+
+    def _titles(self, word: str) -> list[tuple[tuple[str, ...], list[tuple[str, str]]]]:
+        """The titles whose first word is ``word``, longest first, each with its printings (cached)."""
+        if word not in self.titles:
+            by_title: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+            for card_code, card_name, card_set, number in self.conn.execute(
+                'select code, name, "set", number from imported_cards where edition = 2 and key >= ? and key < ? order by code',
+                [word, word + "~"],
+            ):
+                words = tuple(TITLE_WORD.findall(card_name.lower().replace("’", "'")))
+                if words and words[0] == word and not card_code.startswith("00"):  # 00: draft sets, alternate art
+                    by_title.setdefault(words, []).append((card_code, f"{card_name} ({card_set} {number})"))
+            self.titles[word] = sorted(by_title.items(), key=lambda e: -len(e[0]))  # "Robb Stark" inside "Robb Stark's Fury"...
+        return self.titles[word]
 
     def notes(self, words: list[str], common: Any) -> list[str]:
         """One note per card named in ``words`` (the query's words, lower-cased); ``common(word)`` says
@@ -343,7 +351,7 @@ class CardStatusNotes:
             return []
         out, taken = [], [False] * len(words)
         for start, word in enumerate(words):
-            for title, printings in self.titles.get(word, ()):
+            for title, printings in self._titles(word):
                 end = start + len(title)
                 if tuple(words[start:end]) != title or any(taken[start:end]):
                     continue

@@ -593,9 +593,14 @@ class Index:
         if edition == 1:
             return []
         if self._list_notes is None:
-            from judgekb.restricted_lists import CardStatusNotes
+            if not self._rows("select 1 from sqlite_master where name = 'restricted_lists'"):
+                self._list_notes = False  # no lists imported: nothing to load, ever
+            else:
+                from judgekb.restricted_lists import CardStatusNotes
 
-            self._list_notes = CardStatusNotes(self.conn)
+                self._list_notes = CardStatusNotes(self.conn)
+        if not self._list_notes:
+            return []
 
         def common(word: str) -> bool:
             self._facts([word])
