@@ -44,6 +44,8 @@ def test_an_unofficial_paragraph_that_answers_nothing_more_never_stands_alone(in
     hits, _ = index.search("Catelyn Stark", 2, None, 10)
     assert hits[0].id == "agot2-faq41/qa/catelyn-stark"
     assert not [h.id for h in hits if h.unofficial], [h.id for h in hits]
+    # the paragraph that merges page chrome with the copied Catelyn entry restates that entry
+    assert "agot2-web/para-90" in [f["id"] for f in hits[0].folded]
 
 
 def test_qa_hits_show_their_question(index, db, db_path):
