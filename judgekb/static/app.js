@@ -235,10 +235,13 @@
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
-        (hit.folded || []).forEach(function (f) {
+        var folded = hit.folded || [], more = folded.length > 5 ? el("details", "folded-more") : null;
+        if (more) more.appendChild(el("summary", "", (folded.length - 5) + " more folded under it"));
+        folded.forEach(function (f, i) {
           var p = el("p", "folded", (f.relation === "superseded" ? "supersedes" : "restated in") + ": "), fa = el("a", "", f.citation);
-          fa.href = clauseHref(f.id); p.appendChild(fa); li.appendChild(p);
+          fa.href = clauseHref(f.id); p.appendChild(fa); (i < 5 ? li : more).appendChild(p);
         });
+        if (more) li.appendChild(more);
         list.appendChild(li);
       });
       if (!hits.length && q.value.trim()) { var p = el("p", "", "No results."); p.id = "empty"; list.after(p); }
