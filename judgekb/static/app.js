@@ -231,7 +231,7 @@
       hits.forEach(function (hit) {
         var li = el("li", "hit"), title = el("p", "hit-title"), a = el("a", "citation");
         title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
-        a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" && hit.question ? hit.question : hit.heading); title.appendChild(a); li.appendChild(title);
+        a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
