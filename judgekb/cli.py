@@ -331,7 +331,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files += sorted(path.glob("*.yaml"))
+            files += sorted(path.rglob("*.yaml"))
         elif path.is_file():
             files.append(path)
         else:
