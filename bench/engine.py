@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgekb.engine import runner  # noqa: E402
-from judgekb.engine.registry import IllegalStep, Trace  # noqa: E402
-from judgekb.engine.rules import challenges  # noqa: E402
-from judgekb.engine.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
+from judgekb.engine.agot1 import RULES, challenges  # noqa: E402
+from judgekb.engine.core.registry import IllegalStep  # noqa: E402
+from judgekb.engine.core.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
+from judgekb.engine.core.trace import Trace  # noqa: E402
 from judgekb.scenario import load_scenario  # noqa: E402
 from judgekb.sources import default_corpus  # noqa: E402
 
@@ -164,7 +165,7 @@ def main() -> None:
     start = time.perf_counter()
     while done < args.challenges:
         state = random_board(rng)
-        trace = Trace()
+        trace = Trace(RULES)
         power = state.power_in_game()
         if copies < 1000:  # baseline: the per-step board copy the runner pays so refusals change nothing
             c0 = time.perf_counter()

@@ -324,7 +324,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
 
     Exit status: 0 all expectations passed, 1 an expectation failed, 2 a scenario file is malformed.
     """
-    from judgekb.engine import runner
+    from judgekb.engine.core import runner
     from judgekb.scenario import load_scenario
     from judgekb.yamlio import DataError
 

@@ -42,7 +42,7 @@ class Resources:
         self.db_path = db_path
         self.corpus = corpus
         self.local = threading.local()
-        from judgekb.engine import runner
+        from judgekb.engine.core import runner
 
         self.titles = runner.load_titles(corpus)
 
@@ -141,7 +141,7 @@ def node_label(node: str) -> str:
 
 
 def _run_scenario(text: str, name: str) -> dict[str, Any]:
-    from judgekb.engine import runner
+    from judgekb.engine.core import runner
     from judgekb.scenario import load_scenario
     from judgekb.yamlio import DataError
 

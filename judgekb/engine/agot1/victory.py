@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from judgekb.engine.registry import Trace, rule
-from judgekb.engine.state import State
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.state import State
+from judgekb.engine.core.trace import Trace
 
 VICTORY = 15
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.state import Card, State
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, State
+from judgekb.engine.core.trace import Trace
 
 DESTINATIONS = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
 VERBS = {"kill": "killed", "discard": "discarded", "return_to_hand": "returned to hand", "return_to_deck": "returned to deck"}
@@ -65,6 +67,8 @@ def leave_play(state: State, trace: Trace, card: Card, how: str) -> None:
     card.kneeling = False
     controller = card.controller
     card.zone = destination
+    if destination == "deck":
+        state.place_in_deck(card, "top")
     card.controller = card.owner
     state.effects = [e for e in state.effects if e.target != card.key]
     extra = []
@@ -81,7 +85,7 @@ def leave_play(state: State, trace: Trace, card: Card, how: str) -> None:
         + (f" (it was controlled by {controller})" if controller != card.owner else "")
         + (f"; {', '.join(extra)}" if extra else ""),
     )
-    from judgekb.engine.rules.challenges import remove_from_challenge
+    from judgekb.engine.agot1.challenges import remove_from_challenge
 
     remove_from_challenge(state, trace, card, f"{card.key} left play")
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.rules import marshal
-from judgekb.engine.state import Lasting, State
+from judgekb.engine.agot1 import marshal, rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Lasting, State
+from judgekb.engine.core.trace import Trace
 
 
 @rule(
@@ -14,7 +15,7 @@ from judgekb.engine.state import Lasting, State
     "the card leaves play; unique cards follow the uniqueness rules",
 )
 def take_control(state: State, trace: Trace, player: str, key: str, until: str) -> None:
-    from judgekb.engine.rules.challenges import remove_from_challenge
+    from judgekb.engine.agot1.challenges import remove_from_challenge
 
     card = state.cards[key]
     if card.zone != "in_play" or card.duplicate or card.attached_to:
@@ -51,7 +52,7 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str) 
     "an attachment whose restriction is no longer met is discarded at once, regardless of immunity",
 )
 def recheck_attachments(state: State, trace: Trace) -> None:
-    from judgekb.engine.rules import leaving
+    from judgekb.engine.agot1 import leaving
 
     for card in list(state.cards.values()):
         if card.type != "attachment" or card.zone != "in_play" or not card.attached_to or card.duplicate:

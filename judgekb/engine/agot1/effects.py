@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.state import Lasting, State
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Lasting, State
+from judgekb.engine.core.trace import Trace
 
 SOURCES = {
     "event": "events",
@@ -64,7 +66,7 @@ def add_lasting(state: State, trace: Trace, effect: Lasting) -> None:
     "lasting effects end with their duration; an expiring control change reverts control to the previous controller",
 )
 def expire(state: State, trace: Trace, period: str) -> None:
-    from judgekb.engine.rules.control import recheck_attachments
+    from judgekb.engine.agot1.control import recheck_attachments
 
     ending = [e for e in state.effects if e.until == period or (period == "round" and e.until == "phase")]
     state.effects = [e for e in state.effects if e not in ending]

@@ -1,4 +1,5 @@
-"""The board as plain data: players, cards by zone, the challenge under way, lasting effects."""
+"""The board as plain data, shared by both editions: players, cards by zone (the deck in order),
+the challenge under way, lasting and delayed effects."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CHALLENGE_TYPES = ("military", "intrigue", "power")
-ZONES = ("hand", "deck", "in_play", "discard", "dead", "shadows", "plot", "removed")
+ZONES = ("hand", "deck", "in_play", "discard", "dead", "shadows", "plot", "used", "removed")
 CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
 KEYWORDS = (
     "stealth",
@@ -31,6 +32,8 @@ class Plot:
     income: int = 0
     initiative: int = 0
     claim: int = 1
+    reserve: int = 6
+    traits: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -60,6 +63,12 @@ class Card:
     influence: int = 0
     initiative: int = 0
     gold_tokens: int = 0
+    order: int = 0  # position in its zone: the deck is read top (lowest) to bottom
+    faction: str = "neutral"
+    loyal: bool = False
+    constant: set[str] = field(default_factory=set)  # constant abilities the engine knows (docs/scenarios.md)
+    values: dict[str, int] = field(default_factory=dict)  # keyword values: ambush/bestow/shadow (X)
+    plot: Plot | None = None  # plot cards: their values
 
 
 @dataclass
@@ -76,6 +85,8 @@ class Player:
     challenges_this_round: list[str] = field(default_factory=list)
     opposes_claimed_this_round: bool = False
     redirect_used_this_round: bool = False
+    faction: str = "neutral"
+    agendas: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -88,6 +99,18 @@ class Lasting:
     until: str  # "phase", "round", "challenge", "permanent"
     source: str = ""
     previous: str | None = None  # for control: who controlled it before
+    while_in_play: str | None = None  # lasts while this card stays in play
+    source_type: str = ""  # the card type of the source (immunity to delayed effects: FAQ 2.2)
+    seq: int = 0  # creation order: the latest control change wins
+
+
+@dataclass
+class Delayed:
+    """A delayed effect resolved at the end of a period ("at the end of the phase, …")."""
+
+    period: str  # "phase", "challenge", "round"
+    effect: dict[str, Any]
+    source: str = ""
 
 
 @dataclass
@@ -102,6 +125,7 @@ class Challenge:
     kingsguard: str | None = None  # the Lord Commander who redirected this challenge against himself
     resolved: bool = False
     ended: bool = False
+    initiated: bool = True  # a challenge counts as initiated even if it ends without a winner
 
 
 @dataclass
@@ -113,6 +137,7 @@ class State:
     round: int = 1
     challenge: Challenge | None = None
     effects: list[Lasting] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
     winner: str | None = None
     results: list[dict[str, Any]] = field(default_factory=list)  # challenge results in order
     facts: dict[str, Any] = field(default_factory=dict)  # initiative, dominance… for expectations
@@ -138,7 +163,27 @@ class State:
         ]
 
     def zone(self, player: str, zone: str) -> list[Card]:
-        return [c for c in self.cards.values() if c.owner == player and c.zone == zone]
+        return sorted((c for c in self.cards.values() if c.owner == player and c.zone == zone), key=lambda c: c.order)
+
+    def deck(self, player: str) -> list[Card]:
+        """The player's draw deck, top first."""
+        return self.zone(player, "deck")
+
+    def deck_position(self, key: str) -> int | str:
+        """1 for the top card of its owner's deck; "not in deck" otherwise."""
+        card = self.cards[key]
+        if card.zone != "deck":
+            return "not in deck"
+        return [c.key for c in self.deck(card.owner)].index(key) + 1
+
+    def place_in_deck(self, card: Card, position: str = "top") -> None:
+        """Put a card on the top or the bottom of its owner's deck."""
+        others = [c.order for c in self.deck(card.owner) if c is not card]
+        card.zone = "deck"
+        if not others:
+            card.order = 0
+        else:
+            card.order = min(others) - 1 if position == "top" else max(others) + 1
 
     def attachments(self, card: Card) -> list[Card]:
         return [c for c in self.cards.values() if c.attached_to == card.key and c.zone == "in_play"]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.state import Challenge, State
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Challenge, State
+from judgekb.engine.core.trace import Trace
 
 
 def _title(state: State, player: str | None) -> dict[str, Any]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.state import State
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import State
+from judgekb.engine.core.trace import Trace
 
 
 @rule(
@@ -68,8 +70,7 @@ def draw_phase(state: State, trace: Trace) -> None:
 
 
 def _draw(state: State, player: str, count: int) -> list[str]:
-    deck = [c for c in state.cards.values() if c.owner == player and c.zone == "deck"]
-    drawn = deck[:count]
+    drawn = state.deck(player)[:count]  # from the top
     for card in drawn:
         card.zone = "hand"
     return [c.key for c in drawn]
@@ -133,8 +134,8 @@ def dominance(state: State, trace: Trace, infamy: dict[str, str] | None = None) 
         state.facts["dominance"] = "none"
         return None
     winner = tied[0]
-    from judgekb.engine.rules.challenges import give_power
-    from judgekb.engine.rules.victory import check
+    from judgekb.engine.agot1.challenges import give_power
+    from judgekb.engine.agot1.victory import check
 
     give_power(state, trace, winner, 1, (infamy or {}).get(winner))
     trace.add("phase.dominance", text + f"; {winner} wins dominance and claims 1 power")
@@ -160,7 +161,7 @@ def taxation(state: State, trace: Trace) -> None:
 
 @rule("phase.end", ["agot1-faq/2.6"], "'until the end of the phase' lasting effects expire when the phase ends")
 def end_phase(state: State, trace: Trace) -> None:
-    from judgekb.engine.rules.effects import expire
+    from judgekb.engine.agot1.effects import expire
 
     expire(state, trace, "phase")
     for p in state.players.values():
@@ -170,7 +171,7 @@ def end_phase(state: State, trace: Trace) -> None:
 
 
 def end_round(state: State, trace: Trace) -> None:
-    from judgekb.engine.rules.effects import expire
+    from judgekb.engine.agot1.effects import expire
 
     end_phase(state, trace)
     expire(state, trace, "round")

@@ -3,8 +3,10 @@ duplicates, attachments and their restrictions, and "put into play"."""
 
 from __future__ import annotations
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.state import Card, State
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, State
+from judgekb.engine.core.trace import Trace
 
 
 @rule(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.registry import IllegalStep, Trace, rule
-from judgekb.engine.rules import titles
-from judgekb.engine.state import Card, Challenge, State
+from judgekb.engine.agot1 import rule, titles
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, Challenge, State
+from judgekb.engine.core.trace import Trace
 
 
 @rule(
@@ -211,7 +212,7 @@ def _unopposed() -> None:
     "military claim: the defender chooses and kills that many different characters, all at once",
 )
 def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
-    from judgekb.engine.rules import leaving
+    from judgekb.engine.agot1 import leaving
 
     available = [c for c in state.in_play(loser, "character") if "be killed" not in c.cannot]
     need = min(claim, len(available))
@@ -322,7 +323,7 @@ def renown(state: State, trace: Trace, winner: str, side: list[str]) -> None:
     "participating character; deadly resolves after renown",
 )
 def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None) -> None:
-    from judgekb.engine.rules import leaving
+    from judgekb.engine.agot1 import leaving
 
     count = {
         side: sum("deadly" in state.keywords(state.cards[k]) for k in keys)
@@ -376,7 +377,7 @@ def vengeful(state: State, trace: Trace, player: str, chosen: list[str]) -> None
 
 def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     """Resolve the challenge in the framework order: winner, claim, unopposed, renown, deadly, then keywords."""
-    from judgekb.engine.rules import victory
+    from judgekb.engine.agot1 import victory
 
     challenge = state.challenge
     if challenge is None or challenge.resolved:
