@@ -115,7 +115,7 @@ CARD_FIELDS = {
     "controller",
     "gold",
 }
-PLOT_FIELDS = {"name", "id", "income", "initiative", "claim", "reserve", "traits", "when_revealed"}
+PLOT_FIELDS = {"name", "id", "type", "income", "initiative", "claim", "reserve", "traits", "when_revealed"}
 
 # ------------------------------------------------------------------ schema of steps and expectations
 # A field type is one of: "text", "int", "count" (whole number >= 0), "bool", "card" (a card of the
@@ -220,6 +220,8 @@ RESOLVE = {
     "pillage_order": "cards",
     "intimidate": "card",
     "chooses": "player",
+    "interrupts": ("list", "REACT"),
+    "reactions": ("list", "REACT"),
 }
 PHASE_STEP = {
     "name": ("enum", PHASES),

@@ -1,0 +1,461 @@
+"""Cards entering play and abilities (second edition): marshaling, putting into play, uniqueness and
+the dead pile, duplicates, Limited, control changes, costs, triggered abilities, events, shadows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.agot2.board import Context, leave_play, queue_reactions, run_reactions, seq
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, Lasting, State
+from judgekb.engine.core.trace import Trace
+
+UNIQUE = "agot2-faq41/1.3"
+
+
+@rule(
+    "unique",
+    [UNIQUE, "agot2-rr/unique-cards", "agot2-rr/dead-pile", "agot2-faq41/1.2"],
+    "unique cards: one copy in play per player; not with a copy in the dead pile; duplicates need owning and controlling the copy",
+)
+def check_unique(state: State, player: str, card: Card, taking_control: bool = False) -> bool:
+    """True if the card would enter play as a duplicate (the player owns and controls a copy in play)."""
+    if not card.unique:
+        return False
+    others = [c for c in state.cards.values() if c.name == card.name and c is not card and not c.duplicate]
+    verb = "take control of" if taking_control else "bring into play"
+    if any(c.zone == "dead" and c.owner == player for c in others):
+        dup = any(c.zone == "in_play" and c.owner == player and c.controller == player for c in others)
+        raise IllegalStep(
+            "unique",
+            f"{player} cannot {verb} {card.name}" + (" (as a duplicate)" if dup else "") + f": another copy is in {player}'s dead pile",
+            cite=["agot2-faq41/1.2", UNIQUE] if dup else [UNIQUE],
+        )
+    in_play = [c for c in others if c.zone == "in_play"]
+    if taking_control:
+        if any(c.controller == player for c in in_play):
+            raise IllegalStep(
+                "unique", f"{player} already controls a copy of {card.name}, so cannot take control of another", cite=[UNIQUE]
+            )
+        return False
+    if any(c.controller != c.owner and player in (c.controller, c.owner) for c in in_play):
+        raise IllegalStep(
+            "unique",
+            f"a copy of {card.name} is controlled by a player who does not own it: neither that player nor its owner can bring another copy into play, and a duplicate needs a copy its player owns and controls",
+            cite=[UNIQUE, "agot2-faq41/1.2"],
+        )
+    if card.owner != player:
+        if in_play or any(c.zone == "dead" and c.owner == card.owner for c in others):
+            raise IllegalStep(
+                "unique",
+                f"{player} cannot bring {card.owner}'s {card.name} into play: another copy is in play or in its owner's dead pile",
+                cite=[UNIQUE],
+            )
+    mine = [c for c in in_play if c.owner == player and c.controller == player]
+    if mine:
+        return True
+    if [c for c in in_play if c.controller == player]:
+        raise IllegalStep(
+            "unique",
+            f"{player} controls a copy of {card.name} he or she does not own: a duplicate must be owned and controlled",
+            cite=["agot2-faq41/1.2"],
+        )
+    return False
+
+
+@rule(
+    "limited",
+    ["agot2-rr/limited", "agot2-faq41/qa/limited-card-as-duplicate"],
+    "one limited card marshaled or played per player per round; duplicates and cards put into play ignore it",
+)
+def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate: bool) -> None:
+    if "limited" not in card.keywords:
+        return
+    if duplicate:
+        trace.add(
+            "limited",
+            f"{card.key} is marshaled as a duplicate, which has none of its printed keywords: it does not count as the limited card this round",
+            cite=["agot2-faq41/qa/limited-card-as-duplicate"],
+            tag="limited",
+            subject=card.key,
+        )
+        return
+    p = state.players[player]
+    if p.limited_this_round:
+        raise IllegalStep("limited", f"{player} has already marshaled or played a limited card this round", cite=["agot2-rr/limited"])
+    p.limited_this_round += 1
+
+
+@rule(
+    "marshal",
+    [
+        "agot2-rr/marshal",
+        "agot2-rr/marshaling-phase",
+        "agot2-rr/appendix-i/marshaling-phase/player-action-window",
+        "agot2-rr/duplicates",
+        "agot2-rr/gold",
+        "agot2-rr/unique-cards",
+    ],
+    "marshal a card from hand in the marshaling phase by paying its cost; a duplicate costs nothing",
+)
+def marshal(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, as_duplicate: bool) -> None:
+    card = state.cards[key]
+    if state.phase != "marshalling":
+        raise IllegalStep(
+            "marshal",
+            f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
+            cite=["agot2-rr/marshaling-phase"],
+        )
+    if card.zone != "hand" or card.owner != player:
+        raise IllegalStep("marshal", f"{key} is not in {player}'s hand", cite=["agot2-rr/marshal"])
+    if card.type not in ("character", "location", "attachment"):
+        raise IllegalStep(
+            "marshal", f"{key} is an {card.type}: only characters, locations and attachments are marshaled", cite=["agot2-rr/marshal"]
+        )
+    duplicate = check_unique(state, player, card)
+    if as_duplicate and not duplicate:
+        raise IllegalStep(
+            "unique", f"{player} does not own and control a copy of {card.name} in play to duplicate", cite=["agot2-faq41/1.2"]
+        )
+    check_limited(state, trace, player, card, duplicate)
+    cost = 0 if duplicate else card.cost
+    pool = state.players[player]
+    if pool.gold < cost:
+        raise IllegalStep("marshal", f"{key} costs {cost} gold and {player} has {pool.gold}", cite=["agot2-rr/marshal"])
+    pool.gold -= cost
+    cite = ["agot2-rr/duplicates"] if duplicate else ["agot2-rr/marshal"] + (["agot2-rr/unique-cards"] if card.unique else [])
+    _enter(
+        state,
+        trace,
+        player,
+        card,
+        onto,
+        duplicate,
+        "marshal",
+        f"{player} marshals {key}" + (" as a duplicate, at no cost" if duplicate else f" for {cost} gold"),
+        cite,
+    )
+    queue_reactions(ctx, f"marshal: {key}")
+
+
+@rule(
+    "put-into-play",
+    ["agot2-rr/put-into-play", UNIQUE, "agot2-faq41/qa/no-surprises"],
+    "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
+)
+def put_into_play(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, origin: str | None) -> None:
+    card = state.cards[key]
+    if card.zone == "in_play":
+        raise IllegalStep("put-into-play", f"{key} is already in play", cite=["agot2-rr/put-into-play"])
+    if origin and card.zone != origin:
+        raise IllegalStep("put-into-play", f"{key} is not in {card.owner}'s {origin}", cite=["agot2-rr/put-into-play"])
+    if card.zone == "shadows" and player in state.facts.get("no_shadows", []):
+        raise IllegalStep(
+            "put-into-play",
+            f"{player} cannot bring cards out of shadows, and putting one into play from shadows is bringing it out",
+            cite=["agot2-faq41/qa/no-surprises"],
+        )
+    duplicate = check_unique(state, player, card)
+    _enter(
+        state,
+        trace,
+        player,
+        card,
+        onto,
+        duplicate,
+        "put-into-play",
+        f"{player} puts {key} into play" + (" as a duplicate" if duplicate else ""),
+    )
+    queue_reactions(ctx, f"put into play: {key}")
+
+
+def _enter(
+    state: State,
+    trace: Trace,
+    player: str,
+    card: Card,
+    onto: str | None,
+    duplicate: bool,
+    rule_id: str,
+    text: str,
+    cite: list[str] | None = None,
+) -> None:
+    if duplicate:
+        host = next(
+            c
+            for c in state.cards.values()
+            if c.name == card.name and c is not card and c.zone == "in_play" and not c.duplicate and c.controller == player
+        )
+        card.attached_to, card.duplicate = host.key, True
+    elif card.type == "attachment":
+        if not onto:
+            raise IllegalStep(
+                rule_id,
+                f"{card.key} is an attachment: say which card it goes onto ('onto')",
+                cite=["agot2-rr/attachment-cards"] if rule_id == "marshal" else None,
+            )
+        host = state.cards[onto]
+        if host.zone != "in_play":
+            raise IllegalStep(rule_id, f"{onto} is not in play to attach to")
+        if "no attachments" in state.keywords(host):
+            raise IllegalStep(rule_id, f"{onto} has No Attachments")
+        card.attached_to = onto
+    card.zone, card.controller, card.kneeling = "in_play", player, False
+    card.order = seq(state)
+    trace.add(
+        rule_id,
+        text + (f" onto {onto}" if onto and not duplicate else ""),
+        cite=cite,
+        tag="duplicate" if duplicate else rule_id.replace("-", " "),
+        subject=card.key,
+    )
+
+
+@rule(
+    "control.take",
+    ["agot2-rr/control", "agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects"],
+    "a player takes control of a card; control changes stack, the most recent wins",
+)
+def take_control(state: State, trace: Trace, player: str, key: str, until: str, while_in_play: str | None, source: str) -> None:
+    card = state.cards[key]
+    if card.zone != "in_play" or card.duplicate or card.attached_to:
+        raise IllegalStep("control.take", f"{key} is not a card in play whose control can change", cite=["agot2-rr/control"])
+    if card.controller != player:
+        check_unique(state, player, card, taking_control=True)
+    previous = card.controller
+    state.effects.append(
+        Lasting(key, "control", player, until, source=source, previous=previous, while_in_play=while_in_play, seq=seq(state))
+    )
+    card.controller = player
+    for dup in state.attachments(card):
+        if dup.duplicate:
+            dup.controller = player
+    stacked = [e for e in state.effects if e.target == key and e.kind == "control"]
+    trace.add(
+        "control.take",
+        f"{player} takes control of {key} from {previous}"
+        + (f" while {while_in_play} stays in play" if while_in_play else "")
+        + (f" ({len(stacked)} control effects on it: the most recent applies)" if len(stacked) > 1 else ""),
+        cite=["agot2-rr/control"] + (["agot2-faq41/qa/multiple-take-control-effects"] if len(stacked) > 1 else []),
+        tag="take control",
+        subject=key,
+    )
+    from judgekb.engine.agot2.challenges import remove_from_challenge
+
+    remove_from_challenge(state, trace, card, f"{key} changed control")
+
+
+# ------------------------------------------------------------------ costs and triggered abilities
+
+
+@rule(
+    "cost",
+    ["agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/sacrifice", "agot2-faq41/3.2"],
+    "an ability's costs are paid in full before its effect; a card leaving play as a cost cannot be saved",
+)
+def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[str, Any]) -> None:
+    if not cost:
+        return
+    pool = state.players[player]
+    gold = int(cost.get("gold", 0))
+    if pool.gold < gold:
+        raise IllegalStep("cost", f"{player} cannot pay {gold} gold (gold pool {pool.gold})", cite=["agot2-rr/costs"])
+    pool.gold -= gold
+    paid = [f"{gold} gold"] if gold else []
+    for key in _names(cost.get("kneel")):
+        card = state.cards[key]
+        if card.zone != "in_play" or card.kneeling:
+            raise IllegalStep(
+                "cost",
+                f"{key} cannot be knelt to pay the cost: it is not a standing card in play",
+                cite=["agot2-rr/costs", "agot2-rr/kneel"],
+            )
+        card.kneeling = True
+        paid.append(f"kneels {key}")
+    for key in _names(cost.get("discard")):
+        card = state.cards[key]
+        if card.zone != "hand":
+            raise IllegalStep("cost", f"{key} is not in hand to be discarded as a cost", cite=["agot2-rr/costs"])
+        card.zone = "discard"
+        paid.append(f"discards {key}")
+    trace.add("cost", f"{player} pays the cost: {', '.join(paid) or 'see below'}", cite=["agot2-rr/costs"], tag="cost", subject=player)
+    for verb in ("sacrifice", "return_to_hand"):
+        for key in _names(cost.get(verb)):
+            leave_play(state, trace, ctx, key, verb, as_cost=True)
+
+
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
+
+
+RULES.add(
+    "catelyn",
+    ["agot2-faq41/qa/catelyn-stark"],
+    "Catelyn Stark stops opponents initiating triggered card abilities; not forced, when revealed, duplicates or keywords",
+)
+
+
+def check_may_trigger(state: State, trace: Trace, player: str, trigger: str, source: str) -> None:
+    blockers = [
+        c
+        for c in state.cards.values()
+        if c.zone == "in_play"
+        and c.controller != player
+        and any("opponents cannot trigger" in text for text in c.constant)
+        and (
+            not any("participating" in text for text in c.constant)
+            or (
+                state.challenge is not None and not state.challenge.ended and c.key in state.challenge.attackers + state.challenge.defenders
+            )
+        )
+    ]
+    if not blockers:
+        return
+    if trigger.startswith("forced") or trigger == "when revealed":
+        trace.add(
+            "catelyn",
+            f"{blockers[0].key} does not stop {source}: a {trigger} ability is initiated by the game, not by the player",
+            cite=["agot2-faq41/qa/catelyn-stark"],
+            tag="not prevented",
+            subject=source,
+        )
+        return
+    raise IllegalStep(
+        "catelyn",
+        f"{blockers[0].key} prevents {player} from initiating triggered card abilities ({trigger}: {source})",
+        cite=["agot2-faq41/qa/catelyn-stark"],
+    )
+
+
+@rule(
+    "ability",
+    [
+        "agot2-rr/triggered-abilities",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/interrupts",
+        "agot2-rr/reactions",
+        "agot2-rr/the-word-then",
+        "agot2-faq41/1.8",
+        "agot2-faq41/1.7",
+    ],
+    "a triggered ability: costs, then its effect; a post-then part only if the pre-then part resolved; reactions after both",
+)
+def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], kind: str, event: str = "") -> bool:
+    """Resolve one triggered ability (``spec`` as in the format: player, card, cost, effect, then)."""
+    player = spec.get("player") or state.first_player
+    source = str(spec.get("card") or "an ability")
+    trigger = str(spec.get("trigger") or kind)
+    check_may_trigger(state, trace, player, trigger, source)
+    trace.add(
+        "ability",
+        f"{player} uses {source} ({trigger})" + (f" in response to {event}" if event else ""),
+        cite=["agot2-rr/interrupts"]
+        if kind == "interrupt"
+        else (["agot2-rr/reactions"] if kind == "reaction" else ["agot2-rr/triggered-abilities"]),
+        tag=kind if kind in ("interrupt", "reaction") else "ability",
+        subject=source,
+    )
+    pay_costs(state, trace, ctx, player, spec.get("cost") or {})
+    resolved = True
+    if spec.get("effect"):
+        resolved = bool(ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["effect"]}))
+    if spec.get("then"):
+        if resolved:
+            trace.add(
+                "ability",
+                f"the pre-then part of {source} resolved, so its post-then part resolves; reactions to either wait until both have",
+                cite=["agot2-rr/the-word-then", "agot2-faq41/1.8"],
+                tag="then",
+                subject=source,
+            )
+            ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["then"]})
+        else:
+            trace.add(
+                "ability",
+                f"the pre-then part of {source} did not resolve, so its post-then part does not",
+                "not-applied",
+                cite=["agot2-rr/the-word-then"],
+                tag="then",
+                subject=source,
+            )
+    return resolved
+
+
+@rule(
+    "event.play",
+    ["agot2-faq41/1.5", "agot2-rr/event-cards", "agot2-faq41/qa/melisandre-seen-in-flames", "agot2-rr/cancel", "agot2-rr/limited"],
+    "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard pile; reactions to playing it come after",
+)
+def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
+    player, key = spec["player"], spec["card"]
+    card = state.cards[key]
+    if card.type != "event" or card.zone != "hand" or card.owner != player:
+        raise IllegalStep("event.play", f"{key} is not an event in {player}'s hand", cite=["agot2-faq41/1.5"])
+    check_may_trigger(state, trace, player, str(spec.get("trigger") or "action"), key)
+    if "limited" in card.keywords:
+        check_limited(state, trace, player, card, False)
+    pool = state.players[player]
+    extra = dict(spec.get("cost") or {})
+    gold = int(extra.pop("gold", card.cost))  # a stated gold cost is the event's cost, not an addition
+    if pool.gold < gold:
+        raise IllegalStep("event.play", f"{key} costs {gold} gold and {player} has {pool.gold}", cite=["agot2-faq41/1.5"])
+    pool.gold -= gold
+    card.zone = "being played"
+    trace.add(
+        "event.play",
+        f"{player} plays {key}: its cost ({gold} gold) is paid and it leaves the hand; while it resolves it is in no out-of-play area",
+        cite=["agot2-faq41/1.5"],
+        tag="play",
+        subject=key,
+    )
+    pay_costs(state, trace, ctx, player, {k: v for k, v in extra.items() if k != "__line__"})
+    if spec.get("canceled_by"):
+        trace.add(
+            "event.play",
+            f"{key}'s effects are canceled by {spec['canceled_by']}: its costs stay paid",
+            cite=["agot2-rr/cancel"],
+            tag="canceled",
+            subject=key,
+        )
+    elif spec.get("effect"):
+        ctx.apply_effect(state, trace, ctx, {"source": key, "source_type": "event", "controller": player, **spec["effect"]})
+        if spec.get("then"):
+            ctx.apply_effect(state, trace, ctx, {"source": key, "source_type": "event", "controller": player, **spec["then"]})
+    card.zone, card.order = "discard", seq(state)
+    trace.add(
+        "event.play",
+        f"{key} is placed in its owner's discard pile: playing it is complete",
+        cite=["agot2-faq41/1.5"],
+        tag="discard",
+        subject=key,
+    )
+    queue_reactions(ctx, f"play: {key}")
+    if any(s.get("_event") == f"play: {key}" for s in ctx.pending_reactions):
+        trace.add(
+            "event.play",
+            f"reactions to playing {key} may be used only now, after its effect resolved",
+            cite=["agot2-faq41/qa/melisandre-seen-in-flames"],
+            tag="reaction window",
+            subject=key,
+        )
+    run_reactions(state, trace, ctx)
+
+
+@rule("shadows", ["agot2-rr/shadows", "agot2-faq41/qa/no-surprises"], "a card in shadows comes out by paying its shadow (X) cost")
+def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str) -> None:
+    card = state.cards[key]
+    if card.zone != "shadows" or card.owner != player:
+        raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows"])
+    if player in state.facts.get("no_shadows", []):
+        raise IllegalStep("shadows", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
+    cost = card.values.get("shadow", card.cost)
+    if state.players[player].gold < cost:
+        raise IllegalStep(
+            "shadows", f"{key}'s shadow cost is {cost} gold and {player} has {state.players[player].gold}", cite=["agot2-rr/shadows"]
+        )
+    state.players[player].gold -= cost
+    duplicate = check_unique(state, player, card)
+    _enter(state, trace, player, card, None, duplicate, "shadows", f"{player} brings {key} out of shadows for {cost} gold")

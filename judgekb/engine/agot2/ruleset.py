@@ -1,0 +1,343 @@
+"""The second-edition ruleset: how each scenario step maps onto the second-edition rule functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
+from judgekb.engine.agot2.board import Context, check_immune, check_terminal, check_victory, leave_play, run_reactions
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Delayed, Lasting, State
+from judgekb.engine.core.steps import UNTIL, names, pairs
+from judgekb.engine.core.trace import Trace
+from judgekb.scenario import ICON_ALIASES, Scenario
+
+__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
+VICTORY_RULE = "victory"
+READERS: dict[str, Any] = {"power": board.total_power}
+LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
+
+
+@rule("agenda.copies", ["agot2-faq41/3.5"], "a player cannot run more than 1 copy of each agenda, by title")
+def setup(state: State, trace: Trace, scenario: Scenario) -> None:
+    """Check the board before the first step: agenda copies (FAQ 3.5)."""
+    trace.step = 0
+    for name, player in state.players.items():
+        seen: set[str] = set()
+        for agenda in player.agendas:
+            if agenda.lower() in seen:
+                trace.add(
+                    "agenda.copies",
+                    f"illegal: {name} runs two copies of the agenda {agenda}: no more than 1 copy of each agenda, by title",
+                    "refused",
+                    tag="refused",
+                    subject=name,
+                )
+            seen.add(agenda.lower())
+
+
+def _context(step_args: dict[str, Any]) -> Context:
+    ctx = Context(
+        saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
+        + [{"card": k, "by": "duplicate"} for k in names(step_args.get("save"))],
+        interrupts=list(step_args.get("interrupts") or []),
+        reactions=list(step_args.get("reactions") or []),
+        order=[str(o) for o in step_args.get("order") or []],
+    )
+    ctx.apply_effect = effect
+    return ctx
+
+
+def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, step: dict[str, Any]) -> None:
+    """Dispatch one scenario step to the rule functions."""
+    args = {"name": args} if verb == "phase" and isinstance(args, str) else (args or {})
+    ctx = _context(args)
+    if verb == "phase":
+        phases.phase(state, trace, ctx, str(args["name"]), args)
+    elif verb == "end_phase":
+        phases.end_phase(state, trace, ctx)
+    elif verb == "end_round":
+        phases.end_round(state, trace, ctx)
+    elif verb == "end_challenge":
+        challenges.end_challenge(state, trace, ctx)
+    elif verb == "marshal":
+        cards.marshal(state, trace, ctx, args["player"], args["card"], args.get("onto"), bool(args.get("as_duplicate")))
+    elif verb == "put_into_play":
+        cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"))
+    elif verb == "bring_out_of_shadows":
+        cards.out_of_shadows(state, trace, ctx, args["player"], args["card"])
+    elif verb == "draw":
+        phases.draw(state, trace, args["player"], int(args.get("count", 1)))
+    elif verb == "challenge":
+        kind = ICON_ALIASES[str(args["type"]).lower()]
+        challenges.declare(
+            state, trace, ctx, args["attacker"], kind, args["against"], names(args.get("attackers")), dict(pairs(args.get("stealth")))
+        )
+    elif verb == "defend":
+        challenge = state.challenge
+        challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))
+    elif verb == "resolve":
+        state.facts["victory_choice"] = args.get("victory_choice")
+        challenges.resolve(state, trace, ctx, args)
+    elif verb == "effect":
+        effect(state, trace, ctx, args)
+    elif verb in ("ability", "interrupt", "reaction"):
+        cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
+    elif verb == "play_event":
+        cards.play_event(state, trace, ctx, args)
+    check_terminal(state, trace, ctx)
+    run_reactions(state, trace, ctx)
+    check_victory(state, trace)
+
+
+def _until(value: Any) -> tuple[str, str | None]:
+    text = str(value).strip() if value is not None else "end of phase"
+    if text.lower().startswith("while in play:"):
+        return "permanent", text.split(":", 1)[1].strip()
+    return UNTIL[text.lower()], None
+
+
+@rule(
+    "lasting",
+    ["agot2-rr/lasting-effects", "agot2-rr/strength-strength-modifiers", "agot2-rr/keywords", "agot2-faq41/3.4", "agot2-faq41/2.9"],
+    "a lasting effect modifies a card for its duration; STR is never below 0; a card has an icon or keyword once or not at all",
+)
+def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
+    card = state.cards[effect_.target]
+    if card.zone != "in_play":
+        raise IllegalStep("lasting", f"{effect_.target} is not in play", cite=["agot2-rr/lasting-effects"])
+    before = state.strength(card)
+    state.effects.append(effect_)
+    until = {
+        "phase": "until the end of the phase",
+        "round": "until the end of the round",
+        "challenge": "until the end of the challenge",
+        "permanent": "while the effect lasts",
+    }[effect_.until]
+    if effect_.while_in_play:
+        until = f"while {effect_.while_in_play} stays in play"
+    if effect_.kind == "str":
+        raw = board.raw_strength(state, card)
+        text = (
+            f"{effect_.target} gets {effect_.value:+d} STR {until}"
+            + (f" ({effect_.source})" if effect_.source else "")
+            + f": STR {before} → {state.strength(card)}"
+        )
+        if raw < 0:
+            text += f" (modifiers sum to {raw}; STR cannot be below 0)"
+        trace.add("lasting", text, cite=["agot2-rr/strength-strength-modifiers"], tag="strength", subject=card.key)
+    elif effect_.kind == "terminal":
+        trace.add(
+            "terminal.add",
+            f"{effect_.target} is {'killed' if effect_.value == 'kill' else 'discarded'} if its STR is 0, {until} ({effect_.source or 'the effect'}): a terminal condition",
+            tag="terminal condition",
+            subject=card.key,
+        )
+    elif effect_.kind in ("gain icon", "lose icon"):
+        trace.add(
+            "lasting",
+            f"{effect_.target} {effect_.kind.split()[0]}s a {effect_.value} icon {until} (a character has an icon or not, never two)",
+            cite=["agot2-faq41/3.4"],
+            tag="icon",
+            subject=card.key,
+        )
+    elif effect_.value == "all keywords":
+        trace.add(
+            "lasting",
+            f"{effect_.target} loses all keywords {until}: every instance of each",
+            cite=["agot2-faq41/2.9"],
+            tag="keyword",
+            subject=card.key,
+        )
+    else:
+        trace.add(
+            "lasting",
+            f"{effect_.target} {effect_.kind.split()[0]}s {effect_.value} {until}",
+            cite=["agot2-rr/keywords"],
+            tag="keyword",
+            subject=card.key,
+        )
+
+
+RULES.add(
+    "terminal.add",
+    ["agot2-faq41/definitions/terminal-condition"],
+    "a delayed effect that drives a card from play whenever its condition is met",
+)
+RULES.add(
+    "effect.tokens",
+    ["agot2-rr/gold", "agot2-rr/moving-power", "agot2-faq41/1.4", "agot2-rr/power"],
+    "gold and power change hands; power counts for the player controlling the card it is on",
+)
+RULES.add("effect.kneel", ["agot2-rr/kneel", "agot2-rr/stand"], "kneel or stand a card")
+RULES.add("effect.cannot", ["agot2-faq41/2.1", "agot2-rr/cannot", "agot2-faq41/qa/no-surprises"], "'cannot' effects")
+RULES.add("effect.delayed", ["agot2-rr/delayed-effects", "agot2-faq41/timing/end-of-phase"], "a delayed effect waits for its moment")
+RULES.add("effect.canceled", ["agot2-rr/cancel"], "a canceled effect does not resolve")
+RULES.add("effect.deck", ["agot2-rr/deck", "agot2-faq41/2.5"], "discarding from the top of a deck")
+
+
+def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bool:
+    """Resolve one explicit effect; True if it changed the game state (for 'then')."""
+    source = str(args.get("source") or "")
+    source_type = args.get("source_type")
+    if args.get("canceled_by"):
+        trace.add(
+            "effect.canceled",
+            f"{source or 'the effect'} is canceled by {args['canceled_by']}: it does not resolve",
+            tag="canceled",
+            subject=source,
+        )
+        return False
+    chosen = bool(args.get("choose"))
+    targets = names(args.get("target"))
+    for key in targets:
+        check_immune(state, trace, state.cards[key], source_type, delayed="terminal" in args)
+    until, holder = _until(args.get("until"))
+    logged = len(trace.entries)
+    if "terminal" in args:
+        how = "kill" if str(args["terminal"]).lower().startswith("kill") else "discard"
+        for key in targets:
+            if chosen:
+                board.cannot(state, trace, state.cards[key], "killed" if how == "kill" else "discarded", True)
+            add_lasting(
+                state, trace, Lasting(key, "terminal", how, until, source, while_in_play=holder, source_type=str(source_type or ""))
+            )
+    if "str" in args:
+        for key in targets:
+            add_lasting(state, trace, Lasting(key, "str", int(args["str"]), until, source, while_in_play=holder))
+            check_terminal(state, trace, ctx)
+    for kind in ("gain", "lose"):
+        if kind in args:
+            for key in targets:
+                add_lasting(state, trace, Lasting(key, f"{kind} keyword", str(args[kind]).lower(), until, source, while_in_play=holder))
+        if f"{kind}_icon" in args:
+            for key in targets:
+                add_lasting(
+                    state,
+                    trace,
+                    Lasting(key, f"{kind} icon", ICON_ALIASES[str(args[f"{kind}_icon"]).lower()], until, source, while_in_play=holder),
+                )
+    for key in names(args.get("take_control")):
+        cards.take_control(state, trace, args.get("player") or args.get("controller") or state.first_player, key, until, holder, source)
+    for key in names(args.get("kneel")) + names(args.get("stand")):
+        card = state.cards[key]
+        kneel = key in names(args.get("kneel"))
+        if kneel and chosen:
+            board.cannot(state, trace, card, "knelt", True)
+        card.kneeling = kneel
+        trace.add(
+            "effect.kneel",
+            f"{key} {'kneels' if kneel else 'stands'}",
+            cite=["agot2-rr/kneel" if kneel else "agot2-rr/stand"],
+            tag="kneel" if kneel else "stand",
+            subject=key,
+        )
+    for how in LEAVE:
+        for key in names(args.get(how)):
+            leave_play(
+                state,
+                trace,
+                ctx,
+                key,
+                how,
+                chosen=chosen and not args.get("all"),
+                cannot_be_saved=bool(args.get("cannot_be_saved")),
+                position=str(args.get("position") or "top"),
+            )
+    for key in names(args.get("discard_from_hand")):
+        card = state.cards[key]
+        if card.zone != "hand":
+            raise IllegalStep("effect.deck", f"{key} is not in hand", cite=["agot2-rr/deck"])
+        card.zone = "discard"
+        trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/deck"], tag="discard", subject=key)
+    if args.get("discard_from_deck"):
+        player = args.get("player") or state.first_player
+        top = state.deck(player)[: int(args["discard_from_deck"])]
+        before = board.deck_counts(state)
+        for card in top:
+            card.zone = "discard"
+        trace.add(
+            "effect.deck",
+            f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
+            cite=["agot2-rr/deck"],
+            tag="discard",
+            subject=player,
+        )
+        board.check_elimination(state, trace, before)
+    for player, amount in pairs(args.get("gold")):
+        pool = state.players[player]
+        pool.gold = max(0, pool.gold + int(amount))
+        trace.add(
+            "effect.tokens",
+            f"{player}'s gold pool changes by {int(amount):+d} → {pool.gold}",
+            cite=["agot2-rr/gold"],
+            tag="gold",
+            subject=player,
+        )
+    if args.get("victory_choice"):
+        state.facts["victory_choice"] = args["victory_choice"]
+    for player, amount in pairs(args.get("power")):  # all at once, then one victory check
+        if int(amount) >= 0:
+            board.gain_power(
+                state, trace, player, int(amount), f"{source or 'an effect'}", rule_id="effect.tokens", cite=["agot2-rr/power"], check=False
+            )
+        else:
+            state.players[player].power = max(0, state.players[player].power + int(amount))
+            trace.add(
+                "effect.tokens", f"{player}'s faction card loses {-int(amount)} power", cite=["agot2-rr/power"], tag="power", subject=player
+            )
+    if args.get("move_power"):
+        _move_power(state, trace, args["move_power"])
+    if "cannot" in args:
+        what = str(args["cannot"]).lower()
+        if "out of shadows" in what:
+            for player in names(args.get("player")) or [p for p in state.players if p != args.get("controller")]:
+                state.facts.setdefault("no_shadows", []).append(player)
+                trace.add(
+                    "effect.cannot",
+                    f"{player} cannot bring cards out of shadows (this includes putting them into play from shadows)",
+                    cite=["agot2-faq41/qa/no-surprises"],
+                    tag="cannot",
+                    subject=player,
+                )
+        else:
+            for key in targets:
+                state.cards[key].cannot.add(what if what.startswith("be ") else f"be {what}")
+                trace.add("effect.cannot", f"{key} cannot {what}", cite=["agot2-rr/cannot"], tag="cannot", subject=key)
+    if args.get("at_end_of"):
+        delayed = args["at_end_of"]
+        state.delayed.append(
+            Delayed(str(delayed["period"]), {**delayed.get("effect", {}), "source": source, "source_type": source_type}, source)
+        )
+        trace.add(
+            "effect.delayed",
+            f"{source or 'an effect'} creates a delayed effect that resolves at the end of the {delayed['period']}",
+            tag="delayed effect",
+            subject=source,
+        )
+    check_terminal(state, trace, ctx)
+    check_victory(state, trace)
+    return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
+
+
+def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
+    count = int(spec.get("count", 1))
+    origin, target = spec["from"], spec["to"]
+
+    def holder(name: str) -> Any:
+        return state.cards[name] if name in state.cards else state.players[name]
+
+    source, dest = holder(origin), holder(target)
+    moved = min(count, source.power)
+    source.power -= moved
+    dest.power += moved
+    trace.add(
+        "effect.tokens",
+        f"{moved} power moves from {origin} to {target}"
+        + (f" (only {moved} there)" if moved < count else "")
+        + "; power counts for whoever controls the card it is on",
+        cite=["agot2-rr/moving-power", "agot2-faq41/1.4"],
+        tag="power",
+        subject=target,
+    )
+    check_victory(state, trace)
