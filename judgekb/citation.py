@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+NO_PAGES = " (no page numbers in this edition of the document)"
 LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List", "banned": "Banned List"}
 
 
@@ -37,6 +38,17 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
     """The part of the citation that names the clause inside its document."""
     kind, heading = row["kind"], row["heading"]
     version = f" (v{row['version']})" if row.get("version") else ""
+    part = data.get("part")
+    if part == "glossary" and data.get("entry"):
+        return f"Glossary: “{data['entry_heading']}”, “{heading}”" if data.get("entry_heading") else f"Glossary: “{heading}”"
+    if part == "glossary" and kind == "rules":
+        return f"Glossary: “{heading}”"
+    if part == "appendix-i":
+        return f"Appendix I: “{heading}”"
+    if part == "appendix-ii":
+        return f"Appendix II: “{heading}”"
+    if kind == "regulation":
+        return f"“{heading}”" + (f" ({data['chapter']})" if data.get("chapter") and data["chapter"] != heading else "")
     if row.get("section"):
         return f"§{row['section']} {heading}"
     card = card_reference(data, sets_file)
@@ -79,4 +91,6 @@ def citation(row: dict[str, Any], doc: dict[str, Any], data: dict[str, Any], set
     where = ""
     if page not in (None, ""):
         where = f", pp. {page}" if "-" in str(page) else f", p. {page}"
+    elif doc.get("pages") == "none":
+        where = NO_PAGES
     return f"{document_part(doc)} {label(row, data, sets_file)}{where}"

@@ -143,12 +143,18 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
     for clause in clauses:
         if not docs[clause.doc].kind.startswith("unofficial") or clause.kind == "preamble":
             continue
-        pool = official[clause.edition]
-        texts = [f"{c.heading} {c.text}" if c.kind == "qa" else c.text for c in pool]
-        heads = [c.heading for c in pool]
-        text_scores = process.extract(clause.text, texts, scorer=fuzz.token_set_ratio, limit=8)
-        head_scores = {i: s for _, s, i in process.extract(clause.heading, heads, scorer=fuzz.token_set_ratio, limit=8)}
-        ranked = sorted(((0.75 * s + 0.25 * head_scores.get(i, 0), i) for _, s, i in text_scores), reverse=True)
+        # A copy names the documents it copies, latest first: it is aligned with the first
+        # one it restates, and with an earlier version only where the latest has no such text.
+        copied = [d for d in docs[clause.doc].copies.split(",") if d]
+        pools = [[c for c in official[clause.edition] if c.doc == d] for d in copied] or [official[clause.edition]]
+        for pool in pools:
+            texts = [f"{c.heading} {c.text}" if c.kind == "qa" else c.text for c in pool]
+            heads = [c.heading for c in pool]
+            text_scores = process.extract(clause.text, texts, scorer=fuzz.token_set_ratio, limit=8)
+            head_scores = {i: s for _, s, i in process.extract(clause.heading, heads, scorer=fuzz.token_set_ratio, limit=8)}
+            ranked = sorted(((0.75 * s + 0.25 * head_scores.get(i, 0), i) for _, s, i in text_scores), reverse=True)
+            if ranked and ranked[0][0] >= RESTATE_MIN:
+                break
         if not ranked or ranked[0][0] < RESTATE_MIN:
             continue
         targets = {ranked[0][1]: ranked[0][0]}

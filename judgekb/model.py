@@ -18,7 +18,8 @@ KINDS = {
     "list-change": "a card removed from a restricted or banned list",
     "definition": "one defined term",
     "timing": "one timing-structure step or sequence",
-    "rules": "one section of the rules of play",
+    "rules": "one section of the rules of play (1st edition) or one Rules Reference entry (2nd edition)",
+    "regulation": "one section of the Tournament Regulations",
     "summary": "one section of the unofficial summary",
     "web": "one paragraph of the unofficial web copy",
     "preamble": "document front matter and section introductions",
@@ -43,6 +44,11 @@ class Document:
     rank: int = 0  # higher outranks lower within an edition (official FAQ > rules > unofficial)
     publisher: str = ""
     sha256: str = ""
+    structure: str = ""  # for the html parser: which document shape (rules-reference, faq, regulations)
+    provenance: str = ""  # JSON: where the source was published (repository, commit, path)
+    pages: str = "printed"  # "none": the source has no page numbers, and citations say so
+    copies: str = ""  # unofficial copies: the documents it copies, comma-separated, the one to align with first
+    supersedes: str = ""  # the id of the earlier version of this document, which it replaces entry by entry
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The corpus: manifests, source files and their parsers.
 
-``corpus/manifests/*.yaml`` describe the five documents (what each is, which edition,
+``corpus/manifests/*.yaml`` describe the documents (what each is, which edition,
 version, date, authority); ``corpus/sources`` holds the documents unchanged; ``corpus/maps``
 holds the hand-reviewed maps that say how each is cut into clauses.  This module validates
 all of it and hands each document to its parser.
@@ -9,10 +9,11 @@ all of it and hands each document to its parser.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 from judgekb.model import Clause, Document
-from judgekb.yamlio import DataError, check_fields, load
+from judgekb.yamlio import DataError, check_fields, load, strip_lines
 
 MANIFEST_FIELDS = {
     "id",
@@ -29,8 +30,11 @@ MANIFEST_FIELDS = {
     "parser",
     "rank",
 }
-DOCUMENT_KINDS = ("official rules", "official FAQ", "unofficial summary", "unofficial web copy")
-PARSERS = ("spanmap", "linemap", "markdown2", "paragraphs")
+DOCUMENT_KINDS = ("official rules", "official FAQ", "official event rules", "unofficial summary", "unofficial web copy")
+PARSERS = ("spanmap", "linemap", "markdown2", "paragraphs", "html")
+PROVENANCE_FIELDS = {"repository", "commit", "path"}
+PROVENANCE_OPTIONAL = {"route"}  # the page's route name on the site, as its links name it
+OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "copies"}
 
 
 def default_corpus() -> Path:
@@ -41,7 +45,7 @@ def default_corpus() -> Path:
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
     data = load(path)
-    check_fields(path, data, MANIFEST_FIELDS, {"map"}, "manifest")
+    check_fields(path, data, MANIFEST_FIELDS, OPTIONAL_FIELDS, "manifest")
     line = data["__line__"]
     if data["kind"] not in DOCUMENT_KINDS:
         raise DataError(f"{path}:{line}: field 'kind' must be one of {', '.join(DOCUMENT_KINDS)}; got {data['kind']!r}")
@@ -51,8 +55,17 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         raise DataError(f"{path}:{line}: field 'parser' must be one of {', '.join(PARSERS)}; got {data['parser']!r}")
     if not isinstance(data["rank"], int):
         raise DataError(f"{path}:{line}: field 'rank' must be a whole number; got {data['rank']!r}")
-    if data["parser"] != "markdown2" and not data.get("map"):
+    if data["parser"] not in ("markdown2", "html") and not data.get("map"):
         raise DataError(f"{path}:{line}: field 'map' is required by parser '{data['parser']}'")
+    if data["parser"] == "html" and not data.get("structure"):
+        raise DataError(f"{path}:{line}: field 'structure' is required by parser 'html'")
+    if not isinstance(data.get("copies") or [], list):
+        raise DataError(f"{path}:{line}: field 'copies' must be a list of document ids; got {data['copies']!r}")
+    provenance = data.get("provenance")
+    if provenance is not None:
+        check_fields(path, provenance, PROVENANCE_FIELDS, PROVENANCE_OPTIONAL, "provenance")
+    if data.get("pages") not in (None, "printed", "none"):
+        raise DataError(f"{path}:{line}: field 'pages' must be 'printed' or 'none'; got {data['pages']!r}")
     for key in ("file", "map"):
         if data.get(key) and not (corpus / data[key]).is_file():
             raise DataError(f"{path}:{line}: field '{key}' names a missing file: {data[key]}")
@@ -71,6 +84,11 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         rank=int(data["rank"]),
         publisher=str(data["publisher"]),
         sha256=str(data["sha256"]),
+        structure=str(data.get("structure") or ""),
+        provenance=json.dumps(strip_lines(provenance), sort_keys=True) if provenance else "",
+        pages=str(data.get("pages") or "printed"),
+        supersedes=str(data.get("supersedes") or ""),
+        copies=",".join(str(d) for d in (data.get("copies") or [])),
     )
 
 
@@ -85,6 +103,10 @@ def load_documents(corpus: Path) -> list[Document]:
         if doc.id in seen:
             raise DataError(f"{path}: document id '{doc.id}' already used by {seen[doc.id]}")
         seen[doc.id] = path
+    for doc, path in zip(docs, manifests, strict=True):
+        for other in [doc.supersedes, *doc.copies.split(",")]:
+            if other and other not in seen:
+                raise DataError(f"{path}: names document '{other}', which no manifest describes")
     return docs
 
 
@@ -103,7 +125,7 @@ def read_source(doc: Document, corpus: Path) -> str:
 
 def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
-    from judgekb.parsers import linemap, markdown2, paragraphs, spanmap
+    from judgekb.parsers import html, linemap, markdown2, paragraphs, spanmap
 
     source = read_source(doc, corpus)
     map_path = corpus / doc.map if doc.map else None
@@ -113,6 +135,8 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
         clauses = linemap.parse(doc, source, map_path)
     elif doc.parser == "markdown2":
         clauses = markdown2.parse(doc, source)
+    elif doc.parser == "html":
+        clauses = html.parse(doc, source, structure=doc.structure)
     else:
         clauses = paragraphs.parse(doc, source, map_path)
     for seq, clause in enumerate(clauses, 1):

@@ -1,0 +1,197 @@
+"""The second-edition documents judges use today: Rules Reference, FAQ v4.1, Tournament Regulations.
+
+Completeness counts were established by reading the HTML sources; each is also recounted from
+the source's own markup (headings, paragraphs) so a parser change that drops an entry fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from judgekb.parsers import html
+from judgekb.sources import load_documents, read_source
+from tests.conftest import CORPUS, run_cli
+
+DOCS = {doc.id: doc for doc in load_documents(CORPUS)}
+SOURCES = {doc_id: read_source(doc, CORPUS) for doc_id, doc in DOCS.items() if doc.parser == "html"}
+RR, FAQ, TR = SOURCES["agot2-rr"], SOURCES["agot2-faq41"], SOURCES["agot2-tr"]
+APPENDIX = RR.index('<h1 id="Appendix_I">')
+
+
+def of(clauses, doc, kind=None, **data):
+    return [
+        c
+        for c in clauses
+        if c["doc"] == doc and (kind is None or c["kind"] == kind) and all(c["data"].get(k) == v for k, v in data.items())
+    ]
+
+
+def test_manifests_record_where_each_page_was_published():
+    for doc_id in ("agot2-rr", "agot2-faq41", "agot2-tr"):
+        doc = DOCS[doc_id]
+        provenance = json.loads(doc.provenance)
+        assert provenance["repository"] == "ThronesDB/thronesdb"
+        assert provenance["commit"] == "d8f5cb21fef37518d4b4f6277d41016300cdc199"
+        assert provenance["path"].startswith("templates/Default/") and provenance["path"].endswith(".html.twig")
+        assert doc.pages == "none" and doc.edition == 2
+    assert (DOCS["agot2-faq41"].version, DOCS["agot2-faq41"].date, DOCS["agot2-faq41"].supersedes) == ("4.1", "2024-01-22", "agot2-faq")
+    assert (DOCS["agot2-tr"].version, DOCS["agot2-tr"].date) == ("2.2", "2017-07-26")
+
+
+# ------------------------------------------------------------------ Rules Reference
+
+
+def test_rules_reference_glossary(clauses):
+    entries = [
+        c for c in of(clauses, "agot2-rr", "rules", part="glossary") if "entry" not in c["data"] and c["id"] != "agot2-rr/the-golden-rules"
+    ]
+    assert len(entries) == 146 == len(re.findall(r"<h3 id=", RR[:APPENDIX]))
+    shadows = of(clauses, "agot2-rr", "rules", entry="agot2-rr/shadows")
+    assert [c["id"].rsplit("/", 1)[1] for c in shadows] == [
+        "the-shadow-keyword",
+        "marshaling-a-card-into-shadows",
+        "while-a-card-is-in-shadows",
+        "bringing-a-card-out-of-shadows",
+        "printed-cost-of-shadows-cards",
+        "unique-cards-and-shadows",
+    ]
+    # every glossary <h3 id> is a clause named by the slug of its id
+    ids = {c["id"] for c in clauses}
+    for anchor in re.findall(r'<h3 id="([^"]+)"', RR[:APPENDIX]):
+        assert f"agot2-rr/{html.slug(anchor)}" in ids, anchor
+    front = {c["id"] for c in of(clauses, "agot2-rr") if c["data"].get("part") == "front"}
+    assert front == {"agot2-rr/the-only-game-that-matters", "agot2-rr/the-golden-rules"}
+    assert len(of(clauses, "agot2-rr")) == 201
+
+
+def test_rules_reference_appendix_steps(clauses):
+    steps = [c for c in of(clauses, "agot2-rr", "timing") if c["id"].count("/") == 3]
+    assert len(steps) == 34 == RR[APPENDIX:].count("<h4")
+    phases = [c["id"] for c in of(clauses, "agot2-rr", "timing") if c["id"].count("/") == 2 and c["data"].get("phase")]
+    assert phases == [
+        f"agot2-rr/appendix-i/{p}-phase" for p in ("plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation")
+    ]
+    by_id = {c["id"]: c for c in clauses}
+    compare = by_id["agot2-rr/appendix-i/challenges-phase/4.2.2"]
+    assert compare["heading"] == "4.2.2 Compare STR to determine challenge winner" and compare["section"] == "4.2.2"
+    assert by_id["agot2-rr/appendix-i/marshaling-phase/player-action-window"]["section"] is None
+    windows = {c["id"] for c in of(clauses, "agot2-rr", "timing") if c["id"].count("/") == 2 and not c["data"].get("phase")}
+    assert windows == {"agot2-rr/appendix-i/action-windows", "agot2-rr/appendix-i/reactions-and-interrupts"}
+
+
+def test_rules_reference_citations_say_there_are_no_pages(clauses):
+    by_id = {c["id"]: c for c in clauses}
+    claim = by_id["agot2-rr/claim"]
+    assert claim["citation"] == (
+        "AGoT 2.0 Rules Reference (ThronesDB web edition) Glossary: “Claim or Claim Value” "
+        "(no page numbers in this edition of the document)"
+    )
+    assert claim["page"] is None
+    assert all(c["page"] is None and "no page numbers" in c["citation"] for c in clauses if c["doc"] in SOURCES)
+    assert "Appendix I: “4.2.2 Compare STR" in by_id["agot2-rr/appendix-i/challenges-phase/4.2.2"]["citation"]
+
+
+def test_struck_text_is_data_never_served(clauses):
+    target = next(c for c in clauses if c["id"] == "agot2-rr/target")
+    struck = "At the time targets are chosen, any currently valid targets are eligible to be chosen."
+    assert struck not in target["text"] and "Overruled by FAQ (3.2)." in target["text"]
+    assert target["data"]["struck"][0].startswith(struck)
+    assert not [c["id"] for c in clauses if c["doc"] in SOURCES and struck in c["text"]]
+
+
+def test_card_links_keep_the_card_names_twig_wraps(clauses):
+    by_id = {c["id"]: c for c in clauses}
+    qa = by_id["agot2-faq41/qa/catelyn-stark"]
+    assert "Which abilities does Catelyn Stark (Core, 143) prevent an opponent from using?" in qa["text"]
+    assert {"card_code": "01143"} in qa["data"]["links"]
+    assert not any("{{" in c["text"] or "{%" in c["text"] or "card_code" in c["text"] for c in clauses if c["doc"] in SOURCES)
+
+
+# ------------------------------------------------------------------ FAQ v4.1
+
+NUMBERED_41 = [f"1.{n}" for n in range(1, 10)] + [f"2.{n}" for n in range(1, 11)] + [f"3.{n}" for n in range(1, 6)]
+
+
+def test_faq41_sections_errata_definitions_qa(clauses):
+    assert [c["section"] for c in of(clauses, "agot2-faq41", "section") if c["section"]] == NUMBERED_41
+    assert len(NUMBERED_41) == 24 == len(re.findall(r"<h4 id=[^>]*>\s*\(\d\.\d+\)", FAQ))
+    errata = of(clauses, "agot2-faq41", "errata")
+    assert len(errata) == 10 and all(c["version"] and c["data"]["set"] for c in errata)
+    assert len(of(clauses, "agot2-faq41", "rulebook-errata")) == 1
+    notes = FAQ[FAQ.index('<h2 id="Notes_and_Errata">') : FAQ.index('<h2 id="Definitions_and_Terms">')]
+    assert len(errata) + 1 == len(re.findall(r"\(v\d+\.\d+\)", notes))  # every version tag is one entry
+    assert len(of(clauses, "agot2-faq41", "definition")) == 5
+    qa = of(clauses, "agot2-faq41", "qa")
+    assert len(qa) == 26 == len(re.findall(r'<h4 id="FAQ_\d+"', FAQ))
+    assert all(c["data"]["question"].endswith("?") for c in qa), [c["id"] for c in qa if not c["data"]["question"].endswith("?")]
+    assert {c["id"] for c in of(clauses, "agot2-faq41", "timing")} == {"agot2-faq41/timing/duck", "agot2-faq41/timing/end-of-phase"}
+    assert not of(clauses, "agot2-faq41", "restricted") and not of(clauses, "agot2-faq41", "banned")
+    assert len(of(clauses, "agot2-faq41")) == 75
+
+
+def test_faq41_marks_what_is_new_in_this_version(clauses):
+    new = sorted(c["id"] for c in clauses if c["data"].get("new_in") == "4.1")
+    assert new == [
+        "agot2-faq41/errata/the-many-faced-god-hear-my-words-52",
+        "agot2-faq41/errata/the-silver-steed-the-king-s-peace-54",
+    ]
+    assert len(new) == FAQ.count('<p class="new">')
+    assert all(c["version"] == "4.1" for c in clauses if c["id"] in new)
+    legend = next(c for c in clauses if c["id"] == "agot2-faq41/front/title")
+    assert "marked in red (strikethrough for removals)." in legend["text"]  # the legend is text, not a mark
+
+
+# ------------------------------------------------------------------ Tournament Regulations
+
+
+def test_tournament_regulations_sections(clauses):
+    sections = of(clauses, "agot2-tr", "regulation")
+    assert len(sections) == 42 == len(re.findall(r"<h[123] id=", TR)) - 1  # all but the title
+    ids = {c["id"] for c in sections}
+    assert {"agot2-tr/deck-lists", "agot2-tr/going-to-time", "agot2-tr/tiebreakers", "agot2-tr/unsporting-conduct"} <= ids
+    front = next(c for c in clauses if c["id"] == "agot2-tr/tournament-regulations")
+    assert front["data"]["subtitle"] == "Version 2.2, effective 07.26.2017"
+
+
+# ------------------------------------------------------------------ nothing left out
+
+LEFT_OUT = {
+    "agot2-rr": {"Timing Sequence Chart"},  # a chart of images: a heading with no text of its own
+    "agot2-faq41": {"Rulebook Errata", "Card Errata", "1. Game Play", "2. Card Ability Interpretation", "3. Dynamic Situations"},
+    "agot2-tr": set(),
+}
+
+
+@pytest.mark.parametrize("doc_id", sorted(LEFT_OUT))
+def test_all_text_is_in_a_clause_or_recorded(doc_id, db, clauses):
+    """Every stretch of text between tags is served by a clause, kept as change-mark data, or a group heading."""
+    source = SOURCES[doc_id]
+    covered = bytearray(len(source))
+    for s in db.query("select s.start, s.end from spans s join clauses c on c.id = s.clause where c.doc = ?", [doc_id]):
+        covered[s["start"] : s["end"]] = b"\x01" * (s["end"] - s["start"])
+    blank = html.blank_twig(source)
+    for m in re.finditer(r"<style>.*?</style>", blank, re.S):
+        covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    left = set()
+    for tok in html.tokens(source):
+        if tok.kind == "text":
+            text = " ".join("".join(" " if covered[i] else blank[i] for i in range(tok.start, tok.end)).split())
+            if text:
+                left.add(text)
+    struck = {t for c in of(clauses, doc_id) for t in c["data"].get("struck", [])}
+    assert left == LEFT_OUT[doc_id] | struck
+
+
+def test_show_claim_and_cite_commands(db_path):
+    shown = run_cli("show", "agot2-rr/claim", db=db_path)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("AGoT 2.0 Rules Reference (ThronesDB web edition) Glossary: “Claim or Claim Value”")
+    assert "Claim represents the consequences a player must face upon losing a challenge as the defending player." in shown.stdout
+    cited = run_cli("cite", "agot2-tr/deck-lists", db=db_path)
+    assert cited.stdout.strip() == (
+        "AGoT 2.0 Tournament Regulations v2.2 (2017-07-26) “Deck Lists” (Tournament Materials) "
+        "(no page numbers in this edition of the document)"
+    )
