@@ -204,7 +204,8 @@ def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as
         if terminal and raw_strength(state, card, bonus) <= 0:
             trace.add(
                 "save.terminal",
-                f"{by} cannot save {card.key}: with its effect applied STR would still be 0, so it cannot cure the terminal condition and cannot be initiated",
+                f"{by} cannot save {card.key}: with its effect applied STR would still be 0, so it cannot cure the terminal "
+                f"condition and cannot be initiated",
                 "refused",
                 tag="save",
                 subject=card.key,
@@ -274,8 +275,10 @@ def move(state: State, card: Card, zone: str, position: str = "top") -> None:
         "agot2-rr/attachment-cards",
         "agot2-rr/duplicates",
         "agot2-rr/power",
+        "agot2-rr/terminal",
     ],
-    "a card leaving play goes to its owner's pile; its tokens return; its attachments and duplicates are discarded",
+    "a card leaving play goes to its owner's pile; its tokens return; attachments return to hand "
+    "(terminal ones and duplicates are discarded)",
 )
 def leave_play(
     state: State,
@@ -305,9 +308,15 @@ def leave_play(
     extras: list[str] = []
     cite = {"kill": ["agot2-rr/kill-killed"], "sacrifice": ["agot2-rr/sacrifice"]}.get(how, ["agot2-rr/leaves-play"])
     for attached in state.attachments(card):
-        extras.append(f"{attached.key} is discarded")
-        cite.append("agot2-rr/duplicates" if attached.duplicate else "agot2-rr/attachment-cards")
-        move(state, attached, "discard")
+        if attached.duplicate or "terminal" in state.keywords(attached):
+            why = "a duplicate" if attached.duplicate else "terminal"
+            extras.append(f"{attached.key} ({why}) is discarded")
+            cite.append("agot2-rr/duplicates" if attached.duplicate else "agot2-rr/terminal")
+            move(state, attached, "discard")
+        else:
+            extras.append(f"{attached.key} returns to its owner {attached.owner}'s hand")
+            cite.append("agot2-rr/attachment-cards")
+            move(state, attached, "hand")
     if card.power:
         extras.append(f"its {card.power} power returns to the token pool")
         state.ledger(to_pool=card.power)
@@ -343,7 +352,8 @@ def leave_play(
 @rule(
     "terminal",
     ["agot2-faq41/definitions/terminal-condition", "agot2-faq41/2.6", "agot2-faq41/3.1"],
-    "a terminal condition drives its card from play as soon as its condition is met, before reactions; the first player orders simultaneous ones",
+    "a terminal condition drives its card from play as soon as its condition is met, before reactions; the first player "
+    "orders simultaneous ones",
 )
 def check_terminal(state: State, trace: Trace, ctx: Context) -> None:
     for card in [c for c in state.cards.values() if c.zone == "in_play" and _terminal_on(state, c)]:
@@ -356,7 +366,8 @@ def check_terminal(state: State, trace: Trace, ctx: Context) -> None:
             if not ctx.order:
                 trace.add(
                     "terminal",
-                    f"{len(conditions)} terminal conditions would drive {card.key} from play at once: the first player, {state.first_player}, chooses their order (state 'order')",
+                    f"{len(conditions)} terminal conditions would drive {card.key} from play at once: the first player, "
+                    f"{state.first_player}, chooses their order (state 'order')",
                     "choice-needed",
                     cite=["agot2-faq41/3.1"],
                     tag="choice",
@@ -376,7 +387,8 @@ def check_terminal(state: State, trace: Trace, ctx: Context) -> None:
             if state.strength(card) > 0:
                 trace.add(
                     "terminal",
-                    f"{card.key}'s STR is now {state.strength(card)}: the terminal condition from {condition.source or 'the effect'} no longer applies and does not resolve",
+                    f"{card.key}'s STR is now {state.strength(card)}: the terminal condition from "
+                    f"{condition.source or 'the effect'} no longer applies and does not resolve",
                     "not-applied",
                     cite=["agot2-faq41/3.1"],
                     tag="terminal",
@@ -386,7 +398,8 @@ def check_terminal(state: State, trace: Trace, ctx: Context) -> None:
             how = "kill" if condition.value == "kill" else "discard"
             trace.add(
                 "terminal",
-                f"{card.key}'s STR is 0: the terminal condition from {condition.source or 'the effect'} makes its {how} imminent at once, before any reaction",
+                f"{card.key}'s STR is 0: the terminal condition from {condition.source or 'the effect'} makes its {how} "
+                f"imminent at once, before any reaction",
                 cite=["agot2-faq41/definitions/terminal-condition", "agot2-faq41/2.6"],
                 tag="terminal",
                 subject=card.key,
@@ -443,7 +456,8 @@ def check_victory(state: State, trace: Trace) -> str | None:
     for player in blocked:
         trace.add(
             "victory.tycho",
-            f"{player} has {total_power(state, player)} power but controls a card that says 'you cannot win the game': nothing in the rules can make {player} win",
+            f"{player} has {total_power(state, player)} power but controls a card that says 'you cannot win the game': "
+            f"nothing in the rules can make {player} win",
             tag="victory",
             subject=player,
         )

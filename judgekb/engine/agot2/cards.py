@@ -42,7 +42,8 @@ def check_unique(state: State, player: str, card: Card, taking_control: bool = F
     if any(c.controller != c.owner and player in (c.controller, c.owner) for c in in_play):
         raise IllegalStep(
             "unique",
-            f"a copy of {card.name} is controlled by a player who does not own it: neither that player nor its owner can bring another copy into play, and a duplicate needs a copy its player owns and controls",
+            f"a copy of {card.name} is controlled by a player who does not own it: neither that player nor its owner can "
+            f"bring another copy into play, and a duplicate needs a copy its player owns and controls",
             cite=[UNIQUE, "agot2-faq41/1.2"],
         )
     if card.owner != player:
@@ -75,7 +76,8 @@ def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate
     if duplicate:
         trace.add(
             "limited",
-            f"{card.key} is marshaled as a duplicate, which has none of its printed keywords: it does not count as the limited card this round",
+            f"{card.key} is marshaled as a duplicate, which has none of its printed keywords: it does not count as the "
+            f"limited card this round",
             cite=["agot2-faq41/qa/limited-card-as-duplicate"],
             tag="limited",
             subject=card.key,
@@ -387,7 +389,8 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
 @rule(
     "event.play",
     ["agot2-faq41/1.5", "agot2-rr/event-cards", "agot2-faq41/qa/melisandre-seen-in-flames", "agot2-rr/cancel", "agot2-rr/limited"],
-    "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard pile; reactions to playing it come after",
+    "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
+    "pile; reactions to playing it come after",
 )
 def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     player, key = spec["player"], spec["card"]

@@ -296,7 +296,8 @@ def claim_military(state: State, trace: Trace, ctx: Context, loser: str, claim: 
             chosen = [c.key for c in able]
             trace.add(
                 "claim.military",
-                f"C — military claim {claim}: only {len(able)} character(s) can be chosen{note}, so {', '.join(chosen)} must be killed (no choice to make)",
+                f"C — military claim {claim}: only {len(able)} character(s) can be chosen{note}, so {', '.join(chosen)} must "
+                f"be killed (no choice to make)",
                 cite=["agot2-rr/military-claim"] + (["agot2-faq41/2.1"] if shielded else []),
                 tag="claim",
                 subject=loser,
@@ -304,7 +305,8 @@ def claim_military(state: State, trace: Trace, ctx: Context, loser: str, claim: 
         else:
             trace.add(
                 "claim.military",
-                f"C — a choice is needed: {loser} chooses {need} different character(s) to kill (claim {claim}) from {', '.join(c.key for c in able)}{note}",
+                f"C — a choice is needed: {loser} chooses {need} different character(s) to kill (claim {claim}) from "
+                f"{', '.join(c.key for c in able)}{note}",
                 "choice-needed",
                 cite=["agot2-rr/military-claim"],
                 tag="choice",
@@ -359,7 +361,8 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
             chosen = [c.key for c in hand]
             trace.add(
                 "claim.intrigue",
-                f"C — intrigue claim {claim}: {loser} has only {len(hand)} card(s) in hand, so all are discarded (nothing random to decide)",
+                f"C — intrigue claim {claim}: {loser} has only {len(hand)} card(s) in hand, so all are discarded (nothing "
+                f"random to decide)",
                 cite=["agot2-rr/intrigue-claim"],
                 tag="claim",
                 subject=loser,
@@ -477,7 +480,8 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
         if len(able) > 1:
             trace.add(
                 "keyword.intimidate",
-                f"intimidate: a choice is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} (STR {margin} or less) to kneel",
+                f"intimidate: a choice is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
+                f"(STR {margin} or less) to kneel",
                 "choice-needed",
                 tag="choice",
                 subject=keys[0],
@@ -499,7 +503,8 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
     else:
         trace.add(
             "keyword.intimidate",
-            f"{keys[0]} (intimidate): {result['winner']} kneels {chosen} (STR {state.strength(state.cards[chosen])}, the challenge was won by {margin})",
+            f"{keys[0]} (intimidate): {result['winner']} kneels {chosen} (STR {state.strength(state.cards[chosen])}, the "
+            f"challenge was won by {margin})",
             tag="intimidate",
             subject=chosen,
         )
@@ -517,7 +522,8 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
     if chooser and chooser != result["winner"] and len(keys) > 1:
         raise IllegalStep(
             "keyword.pillage",
-            f"{chooser} does not choose the order of the pillage instances: {result['winner']}, their controller, does (the first player orders only keyword types)",
+            f"{chooser} does not choose the order of the pillage instances: {result['winner']}, their controller, does (the "
+            f"first player orders only keyword types)",
             cite=["agot2-faq41/qa/resolving-keywords"],
         )
     if order:
@@ -567,7 +573,8 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
     if len(types) > 1 and not order:
         trace.add(
             "keywords.order",
-            f"K — {', '.join(types)} are to be processed: the first player, {state.first_player}, chooses the order of the types (state keyword_order); shown in the Rules Reference's order",
+            f"K — {', '.join(types)} are to be processed: the first player, {state.first_player}, chooses the order of the "
+            f"types (state keyword_order); shown in the Rules Reference's order",
             "choice-needed",
             cite=[KEYWORDS],
             tag="choice",
@@ -664,7 +671,8 @@ def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -
 @rule(
     "challenge.end",
     [ENDS, "agot2-faq41/timing/end-of-phase"],
-    "the challenge ends: characters stop participating; 'until the end of the challenge' effects expire, then 'at the end of the challenge' effects resolve",
+    "the challenge ends: characters stop participating; 'until the end of the challenge' effects expire, then 'at the end of "
+    "the challenge' effects resolve",
 )
 def end_challenge(state: State, trace: Trace, ctx: Context, quiet: bool = False) -> None:
     from judgekb.engine.agot2.phases import end_period

@@ -46,8 +46,8 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
         card.zone = "revealed"
         trace.add(
             "plot.reveal",
-            f"{player} reveals {name} (income {card.plot.income}, initiative {card.plot.initiative}, claim {card.plot.claim}, reserve {card.plot.reserve})"
-            + (f"; {old} goes to the used pile" if old in state.cards else ""),
+            f"{player} reveals {name} (income {card.plot.income}, initiative {card.plot.initiative}, claim "
+            f"{card.plot.claim}, reserve {card.plot.reserve})" + (f"; {old} goes to the used pile" if old in state.cards else ""),
             tag="reveal plot",
             subject=player,
         )
@@ -226,7 +226,8 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
 @rule(
     "period.end",
     [END],
-    "the end of a phase (challenge, round): interrupts; 'until the end' effects expire (the period ends); 'at the end' delayed effects resolve; reactions",
+    "the end of a phase (challenge, round): interrupts; 'until the end' effects expire (the period ends); 'at the end' "
+    "delayed effects resolve; reactions",
 )
 def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     label = {"phase": f"the {state.phase} phase", "challenge": "the challenge", "round": "the round"}[period]

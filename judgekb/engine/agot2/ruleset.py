@@ -129,7 +129,8 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
     elif effect_.kind == "terminal":
         trace.add(
             "terminal.add",
-            f"{effect_.target} is {'killed' if effect_.value == 'kill' else 'discarded'} if its STR is 0, {until} ({effect_.source or 'the effect'}): a terminal condition",
+            f"{effect_.target} is {'killed' if effect_.value == 'kill' else 'discarded'} if its STR is 0, {until} "
+            f"({effect_.source or 'the effect'}): a terminal condition",
             tag="terminal condition",
             subject=card.key,
         )

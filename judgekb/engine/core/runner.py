@@ -18,7 +18,7 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
 from judgekb.scenario import Scenario
-from judgekb.yamlio import DataError
+from judgekb.yamlio import DataError, where
 
 EDITIONS = (1, 2)
 
@@ -108,6 +108,8 @@ def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: flo
             state = before
             del trace.entries[logged:]
             trace.add(exc.rule_id, f"illegal: {exc.reason}", "refused", cite=exc.cite, tag="refused", line=step.get("__line__"))
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:  # never a traceback at the judge's table
+            raise DataError(f"{where(scenario.path, step)}: step {number} ({verb}) could not be run: {exc!r}") from None
     ruling = Ruling(scenario, trace, state)
     ruling.checks = expectations.check(scenario, state, trace, rules.READERS)
     return ruling
