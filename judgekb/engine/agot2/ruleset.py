@@ -283,7 +283,9 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
                 state, trace, player, int(amount), f"{source or 'an effect'}", rule_id="effect.tokens", cite=["agot2-rr/power"], check=False
             )
         else:
-            state.players[player].power = max(0, state.players[player].power + int(amount))
+            lost = min(-int(amount), state.players[player].power)
+            state.players[player].power -= lost
+            state.ledger(to_pool=lost)
             trace.add(
                 "effect.tokens", f"{player}'s faction card loses {-int(amount)} power", cite=["agot2-rr/power"], tag="power", subject=player
             )
