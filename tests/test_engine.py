@@ -144,3 +144,37 @@ def test_a_failed_expectation_exits_1(tmp_path, db_path):
     body = BASE + "steps:\n  - effect: {kill: Robb Stark}\nexpect:\n  zones: {Robb Stark: in_play}\n"
     result = run_cli("run", str(_write(tmp_path, body)), db=db_path)
     assert result.returncode == 1 and "✗ zones.Robb Stark: 'in_play' (got 'dead')" in result.stdout
+
+
+def test_each_step_cites_only_the_clauses_that_decide_it():
+    """Per fact, not per rule: declaring defenders does not cite Stealth, a plain kill cites Leaving Play only."""
+    ruling = runner.run(load_scenario(SCENARIOS / "001-darrell-brian-military-challenge.yaml"), TITLES)
+    defend = next(e for e in ruling.trace.entries if e.rule == "challenge.defend")
+    assert defend.clauses == ("agot1-rules/challenge-step-2-declare-defenders",)
+    killed = next(e for e in ruling.trace.entries if e.rule == "leave.play")
+    assert killed.clauses == ("agot1-faq/4.5",)
+
+
+def test_game_over_refuses_every_later_step(tmp_path):
+    body = """title: t
+edition: 2
+players:
+  - name: A
+    faction: stark
+    power: 14
+    first: true
+    in_play:
+      - {name: Robb Stark, str: 5, icons: [power]}
+  - name: B
+    faction: lannister
+steps:
+  - effect: {power: {A: 1}}
+  - effect: {kill: Robb Stark}
+expect:
+  winner: A
+  refused: [2]
+  refused_cites: {2: [agot2-rr/winning-the-game]}
+  zones: {Robb Stark: in_play}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

@@ -102,9 +102,11 @@ def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> Non
     if player == challenge.defender and not defenders:
         state.facts["no_defenders_declared"] = True
     if defenders:
-        trace.add("challenge.defend", f"{player} kneels {', '.join(defenders)} to defend")
+        trace.add(
+            "challenge.defend", f"{player} kneels {', '.join(defenders)} to defend", cite=["agot1-rules/challenge-step-2-declare-defenders"]
+        )
     else:
-        trace.add("challenge.defend", f"{player} declares no defenders")
+        trace.add("challenge.defend", f"{player} declares no defenders", cite=["agot1-rules/challenge-step-2-declare-defenders"])
 
 
 @rule(

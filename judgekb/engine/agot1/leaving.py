@@ -79,11 +79,19 @@ def leave_play(state: State, trace: Trace, card: Card, how: str) -> None:
     place = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck": "deck"}[destination]
     if destination == "deck":
         place = "deck (on top)"
+    cite = ["agot1-faq/4.5"]  # per fact: leaving play always; the owner's pile when control differed;
+    if controller != card.owner:  # attachments discarded; power back to the pool
+        cite.append("agot1-faq/3.31")
+    if discarded:
+        cite.append("agot1-faq/timing/action-window/6-action-is-resolved")
+    if lost:
+        cite.append("agot1-rules/power-and-victory")
     trace.add(
         "leave.play",
         f"{card.key} is {VERBS[how]} and placed in its owner {card.owner}'s {place}{reason}"
         + (f" (it was controlled by {controller})" if controller != card.owner else "")
         + (f"; {', '.join(extra)}" if extra else ""),
+        cite=cite,
     )
     from judgekb.engine.agot1.challenges import remove_from_challenge
 
