@@ -173,7 +173,19 @@ EFFECT: dict[str, Any] = {
     "interrupts": ("list", "REACT"),
     "reactions": ("list", "REACT"),
     "cost": ("map", COST),
+    "blank": "bool",
+    "put_into_play": "cards",
+    "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
+    "kneeling": "bool",
+    "participating": ("enum", ("attacker", "defender")),
+    "if_won_by": "count",
+    "contribute": "player",
+    "participate": "player",
+    "remove_from_challenge": "cards",
+    "reveal_plot": ("playermap", "card"),
+    "note": "text",
 }
+EFFECT["otherwise"] = ("map", EFFECT)
 EFFECT["at_end_of"] = ("map", {"period": ("enum", ("phase", "challenge", "round")), "effect": ("map", EFFECT)})
 TRIGGERS = (
     "action",
@@ -206,6 +218,7 @@ ABILITY = {
     "reactions": ("list", REACT),
     "interrupts": ("list", REACT),
     "canceled_by": "title",
+    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
 }
 RESOLVE = {
     "claim": "cards",
@@ -242,7 +255,13 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "marshal": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "as_duplicate": "bool"}, 3),
     "put_into_play": (
         {"player", "card"},
-        {"player": "player", "card": "card", "onto": "card", "from": ("enum", ("hand", "discard", "dead", "shadows", "deck"))},
+        {
+            "player": "player",
+            "card": "card",
+            "onto": "card",
+            "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
+            "ambush": "count",
+        },
         3,
     ),
     "draw": ({"player"}, {"player": "player", "count": "count"}, 3),

@@ -74,7 +74,7 @@ def interrupts(state: State, trace: Trace, ctx: Context, event: str) -> None:
         saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in _names(effect.pop("save", None))]
         if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
             ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
-            if not [k for k in effect if k not in ("__line__", "source", "source_type")]:
+            if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
                 continue
             spec = {**spec, "effect": effect}
         triggered(state, trace, ctx, spec, "interrupt", event)
@@ -99,7 +99,28 @@ def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
 
     while ctx.pending_reactions:
         spec = ctx.pending_reactions.pop(0)
+        verb, _, subject = spec["_event"].partition(": ")
+        area = {"discard": "discard", "kill": "dead"}.get(verb)
+        card = state.cards.get(subject)
+        targets = _names((spec.get("effect") or {}).get("target"))
+        if area and card is not None and subject in targets and card.zone != area:
+            trace.add(
+                "out-of-play-area",
+                f"{spec.get('card') or 'the reaction'} cannot interact with {subject} any more: it has left the "
+                f"{'discard' if area == 'discard' else 'dead'} pile, so the reaction cannot be used",
+                "not-applied",
+                tag="not used",
+                subject=str(spec.get("card") or ""),
+            )
+            continue
         triggered(state, trace, ctx, spec, "reaction", spec["_event"])
+
+
+RULES.add(
+    "out-of-play-area",
+    ["agot2-faq41/2.4"],
+    "an ability that interacts with a card in an out-of-play area cannot reach it once it has left that area",
+)
 
 
 # ------------------------------------------------------------------ cannot, immunity
@@ -112,7 +133,8 @@ def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
 )
 def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> bool:
     """True if the card may be X-ed; a chosen card is refused, a non-chosen one ignores the effect."""
-    if f"be {past}" not in card.cannot and not (past == "killed" and "cannot be killed" in card.constant):
+    lasting = {e.value for e in state.effects if e.target == card.key and e.kind == "cannot"}
+    if f"be {past}" not in card.cannot | lasting and not (past == "killed" and "cannot be killed" in constants(state, card)):
         return True
     if chosen:
         raise IllegalStep("cannot", f"{card.key} cannot be {past}, so it cannot be chosen to be {past}", cite=["agot2-faq41/2.1"])
@@ -125,6 +147,34 @@ def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> b
         subject=card.key,
     )
     return False
+
+
+ERRATA = {  # card title -> its errata in FAQ v4.1 (the text in force for that card)
+    "Ser Horas Redwyne": "agot2-faq41/errata/ser-horas-redwyne-westeros-63",
+    "Driftwood Cudgel": "agot2-faq41/errata/driftwood-cudgel-flight-of-crows-112",
+    "To Go Forward You Must Go Back": "agot2-faq41/errata/to-go-forward-you-must-go-back-flight-of-crows-114",
+    "Old Wyk": "agot2-faq41/errata/old-wyk-lions-of-casterly-rock-28",
+    "Balon Greyjoy": "agot2-faq41/errata/balon-greyjoy-kings-of-the-isles-1",
+    "Esgred": "agot2-faq41/errata/esgred-war-of-the-five-kings-111",
+    "Kingsgrave": "agot2-faq41/errata/kingsgrave-fury-of-the-storm-30",
+    "Dothraki Steed": "agot2-faq41/errata/dothraki-steed-fury-of-the-storm-36",
+    "The Silver Steed": "agot2-faq41/errata/the-silver-steed-the-king-s-peace-54",
+    "The Many-Faced God": "agot2-faq41/errata/the-many-faced-god-hear-my-words-52",
+}
+RULES.add("errata", sorted(ERRATA.values()), "a card with errata is played with its errata text")
+
+
+def cite_errata(state: State, trace: Trace, source: str) -> None:
+    """Once per step and card: the ability comes from a card whose text in force is its FAQ errata."""
+    title = state.cards[source].name if source in state.cards else source
+    clause = ERRATA.get(title)
+    if clause and not any(e.step == trace.step and e.rule == "errata" and e.subject == title for e in trace.entries):
+        trace.add("errata", f"{title} is played with its errata text (FAQ v4.1 errata)", cite=[clause], tag="errata", subject=title)
+
+
+def constants(state: State, card: Card) -> set[str]:
+    """The constant abilities the engine knows on a card, unless its text box is blank."""
+    return set() if state.blanked(card) else {c.lower() for c in card.constant}
 
 
 SOURCE_WORDS = {
@@ -142,13 +192,28 @@ SOURCE_WORDS = {
     ["agot2-rr/immune", "agot2-faq41/2.2"],
     "a card immune to a source ignores its effects; a delayed effect counts as an effect of the card that created it",
 )
-def check_immune(state: State, trace: Trace, card: Card, source_type: str | None, delayed: bool = False) -> None:
+def check_immune(state: State, trace: Trace, card: Card, source_type: str | None, delayed: bool = False, chosen: bool = True) -> bool:
+    """True if the effect reaches the card.  A chosen immune card is refused; otherwise the card ignores the effect."""
     if not source_type:
-        return
+        return True
     words = SOURCE_WORDS.get(source_type, source_type)
-    if words in card.immune or "card effects" in card.immune or (source_type != "framework" and "opponent's card effects" in card.immune):
-        cite = ["agot2-rr/immune", "agot2-faq41/2.2"] if delayed else ["agot2-rr/immune"]
+    immune = set(card.immune) | {k.removeprefix("immune to ").strip() for k in state.keywords(card) if k.startswith("immune to ")}
+    if not (words in immune or "card effects" in immune or (source_type != "framework" and "opponent's card effects" in immune)):
+        return True
+    cite = ["agot2-rr/immune", "agot2-faq41/2.2"] if delayed else ["agot2-rr/immune"]
+    if chosen:
         raise IllegalStep("immune", f"{card.key} is immune to {words}: it cannot be chosen or affected", cite=cite)
+    trace.add(
+        "immune",
+        f"{card.key} is immune to {words}"
+        + (" — a delayed effect counts as an effect of the card that created it" if delayed else "")
+        + ": it ignores the effect",
+        "not-applied",
+        cite=cite,
+        tag="immune",
+        subject=card.key,
+    )
+    return False
 
 
 # ------------------------------------------------------------------ leaving play and saves
@@ -164,8 +229,12 @@ RULES.add(
     ["agot2-rr/save", "agot2-faq41/3.1"],
     "a save must be able to cure an ongoing terminal condition, else it cannot be initiated",
 )
-RULES.add("save.cost", ["agot2-faq41/3.2"], "a card leaving play as a cost cannot be saved")
+RULES.add("save.sacrifice", ["agot2-rr/sacrifice"], "a sacrificed card cannot be saved")
+RULES.add("save.cost", ["agot2-faq41/3.2", "agot2-rr/sacrifice"], "a card leaving play as a cost cannot be saved")
 RULES.add("save.cannot", ["agot2-rr/save"], "a card that 'cannot be saved' cannot be saved")
+
+
+RULES.add("prized", ["agot2-rr/prized"], "when a prized (X) card leaves play, each opponent of its controller gains X power")
 
 
 def _terminal_on(state: State, card: Card) -> list[Lasting]:
@@ -177,7 +246,21 @@ def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as
     for spec in [s for s in ctx.saves if s.get("card") == card.key and not s.get("_used")]:
         spec["_used"] = True
         by = str(spec.get("by") or "duplicate")
+        if how == "sacrifice" and not as_cost:
+            trace.add(
+                "save.sacrifice", f"{card.key} is sacrificed: a sacrificed card cannot be saved", "refused", tag="save", subject=card.key
+            )
+            continue
         if as_cost:
+            trace.add(
+                "save.cost",
+                f"{card.key} is {PAST[how]} as the cost of an ability: it cannot be saved (the {by} stays unused)",
+                "refused",
+                cite=["agot2-faq41/3.2", "agot2-rr/sacrifice"] if how == "sacrifice" else ["agot2-faq41/3.2"],
+                tag="save",
+                subject=card.key,
+            )
+            continue
             trace.add(
                 "save.cost",
                 f"{card.key} leaves play as the cost of an ability: it cannot be saved (the {by} stays unused)",
@@ -311,17 +394,17 @@ def leave_play(
         if attached.duplicate or "terminal" in state.keywords(attached):
             why = "a duplicate" if attached.duplicate else "terminal"
             extras.append(f"{attached.key} ({why}) is discarded")
-            cite.append("agot2-rr/duplicates" if attached.duplicate else "agot2-rr/terminal")
+            cite += ["agot2-rr/leaves-play"] if attached.duplicate else ["agot2-rr/terminal"]
             move(state, attached, "discard")
         else:
             extras.append(f"{attached.key} returns to its owner {attached.owner}'s hand")
-            cite.append("agot2-rr/attachment-cards")
+            cite += ["agot2-rr/leaves-play", "agot2-rr/attachment-cards"]
             move(state, attached, "hand")
     if card.power:
         extras.append(f"its {card.power} power returns to the token pool")
         state.ledger(to_pool=card.power)
         card.power = 0
-        cite.append("agot2-rr/power")
+        cite.append("agot2-rr/leaves-play")
     move(state, card, DESTINATION[how], position)
     place = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck": f"deck ({position})"}[DESTINATION[how]]
     trace.add(
@@ -333,6 +416,11 @@ def leave_play(
         tag=TAG[how],
         subject=key,
     )
+    prized = card.values.get("prized") if "prized" in state.keywords(card) else None
+    if prized:
+        for opponent in state.opponents(controller):
+            gain_power(state, trace, opponent, prized, f"{key} (prized {prized}) left play", rule_id="prized", check=False)
+        check_victory(state, trace)
     ended = [e for e in state.effects if e.target == key or e.while_in_play == key]
     state.effects = [e for e in state.effects if e not in ended]
     for effect in ended:
@@ -497,7 +585,9 @@ RULES.add(
 
 
 def _cannot_win(state: State, player: str) -> bool:
-    return any(c.zone == "in_play" and c.controller == player and "you cannot win the game" in c.constant for c in state.cards.values())
+    return any(
+        c.zone == "in_play" and c.controller == player and "you cannot win the game" in constants(state, c) for c in state.cards.values()
+    )
 
 
 @rule("eliminated", ["agot2-rr/winning-the-game"], "a player whose draw deck is empty is eliminated; the last player left wins")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule
-from judgekb.engine.agot2.board import Context, leave_play, queue_reactions, run_reactions, seq
+from judgekb.engine.agot2.board import Context, cite_errata, constants, leave_play, queue_reactions, run_reactions, seq
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.trace import Trace
@@ -98,6 +98,8 @@ def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate
         "agot2-rr/duplicates",
         "agot2-rr/gold",
         "agot2-rr/unique-cards",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/no-attachments",
     ],
     "marshal a card from hand in the marshaling phase by paying its cost; a duplicate costs nothing",
 )
@@ -124,7 +126,9 @@ def marshal(state: State, trace: Trace, ctx: Context, player: str, key: str, ont
     cost = 0 if duplicate else card.cost
     pool = state.players[player]
     if pool.gold < cost:
-        raise IllegalStep("marshal", f"{key} costs {cost} gold and {player} has {pool.gold}", cite=["agot2-rr/marshal"])
+        raise IllegalStep(
+            "marshal", f"{key} costs {cost} gold and {player} has {pool.gold}", cite=["agot2-rr/initiating-abilities-marshaling-cards"]
+        )
     pool.gold -= cost
     cite = ["agot2-rr/duplicates"] if duplicate else ["agot2-rr/marshal"] + (["agot2-rr/unique-cards"] if card.unique else [])
     _enter(
@@ -143,11 +147,21 @@ def marshal(state: State, trace: Trace, ctx: Context, player: str, key: str, ont
 
 @rule(
     "put-into-play",
-    ["agot2-rr/put-into-play", UNIQUE, "agot2-faq41/qa/no-surprises"],
+    ["agot2-rr/put-into-play", UNIQUE, "agot2-faq41/qa/no-surprises", "agot2-rr/no-attachments", "agot2-rr/ambush"],
     "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
 )
-def put_into_play(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, origin: str | None) -> None:
+def put_into_play(
+    state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, origin: str | None, ambush: int | None = None
+) -> None:
     card = state.cards[key]
+    if ambush is not None:
+        if state.players[player].gold < ambush:
+            raise IllegalStep(
+                "put-into-play",
+                f"ambush ({ambush}) costs {ambush} gold and {player} has {state.players[player].gold}",
+                cite=["agot2-rr/ambush"],
+            )
+        state.players[player].gold -= ambush
     if card.zone == "in_play":
         raise IllegalStep("put-into-play", f"{key} is already in play", cite=["agot2-rr/put-into-play"])
     if origin and card.zone != origin:
@@ -201,7 +215,7 @@ def _enter(
         if host.zone != "in_play":
             raise IllegalStep(rule_id, f"{onto} is not in play to attach to")
         if "no attachments" in state.keywords(host):
-            raise IllegalStep(rule_id, f"{onto} has No Attachments")
+            raise IllegalStep(rule_id, f"{onto} has No attachments: no attachment can be attached to it", cite=["agot2-rr/no-attachments"])
         card.attached_to = onto
     card.zone, card.controller, card.kneeling = "in_play", player, False
     card.order = seq(state)
@@ -306,9 +320,9 @@ def check_may_trigger(state: State, trace: Trace, player: str, trigger: str, sou
         for c in state.cards.values()
         if c.zone == "in_play"
         and c.controller != player
-        and any("opponents cannot trigger" in text for text in c.constant)
+        and any("opponents cannot trigger" in text for text in constants(state, c))
         and (
-            not any("participating" in text for text in c.constant)
+            not any("participating" in text for text in constants(state, c))
             or (
                 state.challenge is not None and not state.challenge.ended and c.key in state.challenge.attackers + state.challenge.defenders
             )
@@ -351,6 +365,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     source = str(spec.get("card") or "an ability")
     trigger = str(spec.get("trigger") or kind)
     check_may_trigger(state, trace, player, trigger, source)
+    cite_errata(state, trace, source)
     trace.add(
         "ability",
         f"{player} uses {source} ({trigger})" + (f" in response to {event}" if event else ""),
@@ -360,6 +375,10 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         tag=kind if kind in ("interrupt", "reaction") else "ability",
         subject=source,
     )
+    event = state.cards.get(source)
+    played = event is not None and event.type == "event" and event.zone == "hand" and event.owner == player
+    if played:  # an event's triggered ability: playing it (FAQ 1.5)
+        event.zone = "being played"
     pay_costs(state, trace, ctx, player, spec.get("cost") or {})
     resolved = True
     if spec.get("effect"):
@@ -373,7 +392,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
                 tag="then",
                 subject=source,
             )
-            ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["then"]})
+            ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["then"], "_post_then": True})
         else:
             trace.add(
                 "ability",
@@ -383,6 +402,16 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
                 tag="then",
                 subject=source,
             )
+    if played:
+        assert event is not None
+        event.zone, event.order = "discard", seq(state)
+        trace.add(
+            "event.play",
+            f"{source} is placed in its owner's discard pile: playing it is complete",
+            cite=["agot2-faq41/1.5"],
+            tag="discard",
+            subject=source,
+        )
     return resolved
 
 
@@ -416,6 +445,20 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     )
     pay_costs(state, trace, ctx, player, {k: v for k, v in extra.items() if k != "__line__"})
     if spec.get("canceled_by"):
+        canceler = state.cards.get(str(spec["canceled_by"]))
+        if canceler is not None and canceler.type == "event" and canceler.zone == "hand":
+            other = state.players[canceler.owner]
+            if other.gold < canceler.cost:
+                raise IllegalStep("event.play", f"{canceler.key} costs {canceler.cost} gold and {canceler.owner} has {other.gold}")
+            other.gold -= canceler.cost
+            canceler.zone, canceler.order = "discard", seq(state)
+            trace.add(
+                "event.play",
+                f"{canceler.owner} plays {canceler.key} ({canceler.cost} gold) to cancel {key}; it goes to its owner's discard pile",
+                cite=["agot2-faq41/1.5", "agot2-rr/cancel"],
+                tag="play",
+                subject=canceler.key,
+            )
         trace.add(
             "event.play",
             f"{key}'s effects are canceled by {spec['canceled_by']}: its costs stay paid",
@@ -447,7 +490,19 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     run_reactions(state, trace, ctx)
 
 
-@rule("shadows", ["agot2-rr/shadows", "agot2-faq41/qa/no-surprises"], "a card in shadows comes out by paying its shadow (X) cost")
+@rule(
+    "shadows",
+    [
+        "agot2-rr/shadows",
+        "agot2-rr/shadows/bringing-a-card-out-of-shadows",
+        "agot2-rr/shadows/unique-cards-and-shadows",
+        "agot2-faq41/qa/no-surprises",
+        "agot2-faq41/1.3",
+        "agot2-faq41/1.2",
+        "agot2-rr/no-attachments",
+    ],
+    "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules",
+)
 def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str) -> None:
     card = state.cards[key]
     if card.zone != "shadows" or card.owner != player:
@@ -460,5 +515,18 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
             "shadows", f"{key}'s shadow cost is {cost} gold and {player} has {state.players[player].gold}", cite=["agot2-rr/shadows"]
         )
     state.players[player].gold -= cost
-    duplicate = check_unique(state, player, card)
-    _enter(state, trace, player, card, None, duplicate, "shadows", f"{player} brings {key} out of shadows for {cost} gold")
+    try:
+        duplicate = check_unique(state, player, card)
+    except IllegalStep as exc:  # the same uniqueness rules, stated again for shadows
+        raise IllegalStep("shadows", exc.reason, cite=(exc.cite or []) + ["agot2-rr/shadows/unique-cards-and-shadows"]) from None
+    _enter(
+        state,
+        trace,
+        player,
+        card,
+        None,
+        duplicate,
+        "shadows",
+        f"{player} brings {key} out of shadows for {cost} gold" + (" as a duplicate of the copy already in play" if duplicate else ""),
+        ["agot2-rr/shadows/bringing-a-card-out-of-shadows"] + (["agot2-rr/shadows/unique-cards-and-shadows"] if card.unique else []),
+    )

@@ -162,27 +162,85 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
 
 @rule(
     "challenge.removed",
-    ["agot2-rr/participating", "agot2-rr/ownership-and-control"],
-    "a character that leaves play or changes control is removed from the challenge",
+    ["agot2-rr/participating", "agot2-rr/ownership-and-control", "agot2-faq41/2.10"],
+    "a character that leaves play or changes control is removed from the challenge; an explicit removal keeps a contribution",
 )
-def remove_from_challenge(state: State, trace: Trace, card: Card, why: str) -> None:
+def remove_from_challenge(state: State, trace: Trace, card: Card, why: str, explicit: bool = False) -> None:
+    """Leaving play or changing control removes a character from the challenge; an ability that explicitly
+    removes it ends only its participation, not a STR contribution made by another ability (FAQ 2.10)."""
     challenge = state.challenge
     if challenge is None or challenge.resolved or challenge.ended:
         return
     for side in (challenge.attackers, challenge.defenders):
         if card.key in side:
             side.remove(card.key)
+            kept = explicit and card.key in challenge.contributions
+            if not explicit:
+                challenge.contributions.pop(card.key, None)
             trace.add(
                 "challenge.removed",
-                f"{why}: {card.key} is removed from the challenge and no longer participates",
+                f"{why}: {card.key} is removed from the challenge and no longer participates"
+                + (f"; it still contributes its STR to {challenge.contributions[card.key]}'s side by the other ability" if kept else ""),
+                cite=["agot2-rr/participating", "agot2-faq41/2.10"]
+                if explicit
+                else (["agot2-rr/ownership-and-control"] if "control" in why else ["agot2-rr/participating"]),
                 tag="removed",
                 subject=card.key,
             )
 
 
-def side_strength(state: State, keys: list[str]) -> tuple[int, str]:
-    parts = [(k, state.strength(state.cards[k])) for k in keys if state.cards[k].zone == "in_play"]
-    return sum(v for _, v in parts), ", ".join(f"{k} {v}" for k, v in parts) or "no participating characters"
+@rule(
+    "challenge.contribute",
+    ["agot2-faq41/2.10", "agot2-rr/participating"],
+    "a character contributes its STR to one side only, the most recent effect prevailing; participating is one way to contribute",
+)
+def contribute(state: State, trace: Trace, card: Card, player: str, participate: bool) -> None:
+    challenge = state.challenge
+    if challenge is None or challenge.ended:
+        raise IllegalStep("challenge.contribute", "there is no challenge to contribute STR to", cite=["agot2-faq41/2.10"])
+    if participate:
+        join(state, trace, card, "attacker" if player == challenge.attacker else "defender")
+    before = challenge.contributions.get(card.key)
+    challenge.contributions[card.key] = player
+    trace.add(
+        "challenge.contribute",
+        f"{card.key} contributes its STR to {player}'s side"
+        + (" by participating" if participate else " (without participating)")
+        + (f"; the most recent effect prevails over the one for {before}" if before and before != player else ""),
+        cite=["agot2-faq41/2.10"],
+        tag="contribute",
+        subject=card.key,
+    )
+
+
+def join(state: State, trace: Trace, card: Card, side: str) -> None:
+    """A character put into play (or moved) as participating on a side."""
+    challenge = state.challenge
+    if challenge is None or challenge.ended:
+        raise IllegalStep(
+            "challenge.contribute", f"there is no challenge for {card.key} to participate in", cite=["agot2-rr/participating"]
+        )
+    for keys in (challenge.attackers, challenge.defenders):
+        if card.key in keys:
+            keys.remove(card.key)
+    (challenge.attackers if side == "attacker" else challenge.defenders).append(card.key)
+    challenge.contributions.pop(card.key, None)
+    trace.add(
+        "challenge.contribute",
+        f"{card.key} is participating as {'an attacker' if side == 'attacker' else 'a defender'}",
+        cite=["agot2-rr/participating"],
+        tag="participating",
+        subject=card.key,
+    )
+
+
+def side_strength(state: State, challenge: Challenge, player: str, keys: list[str]) -> tuple[int, str]:
+    """STR of a side: its participants plus characters contributing to it, each counted once (FAQ 2.10)."""
+    counted = [k for k in keys if k not in challenge.contributions or challenge.contributions[k] == player]
+    counted += [k for k, p in challenge.contributions.items() if p == player and k not in counted]
+    parts = [(k, state.strength(state.cards[k])) for k in counted if state.cards[k].zone == "in_play"]
+    text = ", ".join(f"{k} {v}" + ("" if k in keys else " contributed") for k, v in parts)
+    return sum(v for _, v in parts), text or "no participating characters"
 
 
 @rule(
@@ -191,8 +249,8 @@ def side_strength(state: State, keys: list[str]) -> tuple[int, str]:
     "compare STR: the higher total wins, ties go to the attacker; a winner needs 1 STR and a participating character",
 )
 def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any]:
-    attack, a_parts = side_strength(state, challenge.attackers)
-    defence, d_parts = side_strength(state, challenge.defenders)
+    attack, a_parts = side_strength(state, challenge, challenge.attacker, challenge.attackers)
+    defence, d_parts = side_strength(state, challenge, challenge.defender, challenge.defenders)
     defending = challenge.defender
     trace.add(
         "duck.determine",
@@ -589,11 +647,21 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
             subject=state.first_player,
         )
     sequence = [w for w in order if w in RR_ORDER] + [w for w in RR_ORDER if w not in order]
+    at_start = {w: present(w) for w in RR_ORDER}
     for word in sequence:
         keys = present(word)
         if not keys:
             continue
         state.facts.setdefault("processed_keys", {})[word] = list(keys)
+        for key in keys:
+            if key not in at_start[word]:
+                trace.add(
+                    "keywords.order",
+                    f"{key} gained {word} while keywords were being processed, before {word} was processed: that instance resolves",
+                    cite=["agot2-faq41/qa/processing-keywords"],
+                    tag="gained in time",
+                    subject=key,
+                )
         if word == "renown":
             renown(state, trace, ctx, winner, keys)
         elif word == "insight":

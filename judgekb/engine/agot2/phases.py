@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot2 import rule
+from judgekb.engine.agot2 import RULES, rule
 from judgekb.engine.agot2.board import (
     Context,
     check_elimination,
@@ -42,6 +42,14 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
         if old in state.cards and state.cards[old].type == "plot":
             state.cards[old].zone = "used"
         assert card.plot is not None
+        lasting = {str(e.value) for e in state.effects if e.target == card.key and e.kind == "cannot"}
+        if any(w in c for c in card.cannot | lasting for w in ("marshal", "played", "put into play")):
+            trace.add(
+                "plot.not-prevented",
+                f"{name} is revealed although it cannot be marshaled, played or put into play: plot cards are none of those",
+                tag="not prevented",
+                subject=name,
+            )
         p.plot = card.plot
         card.zone = "revealed"
         trace.add(
@@ -51,6 +59,11 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
             tag="reveal plot",
             subject=player,
         )
+
+
+RULES.add(
+    "plot.not-prevented", ["agot2-faq41/qa/the-iron-throne-lmhr"], "revealing a plot is not marshaling, playing or putting it into play"
+)
 
 
 @rule(
@@ -196,6 +209,12 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
     hand = state.zone(player, "hand")
     limit = state.players[player].plot.reserve
     excess = len(hand) - limit
+    if excess <= 0 and chosen:
+        raise IllegalStep(
+            "taxation.reserve",
+            f"{player} has {len(hand)} card(s) in hand, not more than reserve {limit}: no card may be discarded",
+            cite=["agot2-rr/appendix-i/taxation-phase/7.3"],
+        )
     if excess <= 0:
         trace.add(
             "taxation.reserve",
@@ -236,9 +255,12 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     ending = [e for e in state.effects if e.until in periods]
     state.effects = [e for e in state.effects if e not in ending]
     for effect in ending:
-        what = {"str": f"{effect.value:+d} STR", "terminal": "terminal condition", "control": "control change"}.get(
-            effect.kind, f"{effect.kind} {effect.value}"
-        )
+        if effect.kind == "str":
+            what = f"{effect.value:+d} STR"
+        else:
+            what = {"terminal": "terminal condition", "control": "control change", "cannot": f"'cannot {effect.value}'"}.get(
+                effect.kind, f"{effect.kind} {effect.value}"
+            )
         trace.add(
             "period.end",
             f"'until the end of {period}' effect expires: {effect.target}'s {what}" + (f" from {effect.source}" if effect.source else ""),
@@ -260,7 +282,7 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
             subject=delayed.source,
         )
         if ctx.apply_effect:
-            ctx.apply_effect(state, trace, ctx, delayed.effect)
+            ctx.apply_effect(state, trace, ctx, {**delayed.effect, "_delayed": True})
     check_terminal(state, trace, ctx)
     queue_reactions(ctx, f"end of {period}")
     run_reactions(state, trace, ctx)

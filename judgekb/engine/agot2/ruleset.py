@@ -63,7 +63,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "marshal":
         cards.marshal(state, trace, ctx, args["player"], args["card"], args.get("onto"), bool(args.get("as_duplicate")))
     elif verb == "put_into_play":
-        cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"))
+        cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"))
     elif verb == "bring_out_of_shadows":
         cards.out_of_shadows(state, trace, ctx, args["player"], args["card"])
     elif verb == "draw":
@@ -135,6 +135,31 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
             subject=card.key,
         )
     elif effect_.kind in ("gain icon", "lose icon"):
+        same = [e for e in state.effects if e.target == card.key and e.value == effect_.value and e.kind in ("gain icon", "lose icon")]
+        losses = sum(1 for e in same if e.kind == "lose icon")
+        if effect_.kind == "gain icon" and losses:
+            has = effect_.value in state.icons(card)
+            trace.add(
+                "lasting.icon-not-had",
+                f"{effect_.target} gains a {effect_.value} icon, which offsets a lasting loss of that icon: "
+                + ("it now functions as having it" if has else "it still does not function as having it"),
+                tag="icon",
+                subject=card.key,
+            )
+        challenge = state.challenge
+        if (
+            effect_.kind == "lose icon"
+            and challenge
+            and not challenge.ended
+            and challenge.type == effect_.value
+            and card.key in challenge.attackers + challenge.defenders
+        ):
+            trace.add(
+                "lasting.participating",
+                f"{effect_.target} loses the {effect_.value} icon but stays a participating character of this challenge",
+                tag="participating",
+                subject=card.key,
+            )
         trace.add(
             "lasting",
             f"{effect_.target} {effect_.kind.split()[0]}s a {effect_.value} icon {until} (a character has an icon or not, never two)",
@@ -174,6 +199,28 @@ RULES.add("effect.kneel", ["agot2-rr/kneel", "agot2-rr/stand"], "kneel or stand 
 RULES.add("effect.cannot", ["agot2-faq41/2.1", "agot2-rr/cannot", "agot2-faq41/qa/no-surprises"], "'cannot' effects")
 RULES.add("effect.delayed", ["agot2-rr/delayed-effects", "agot2-faq41/timing/end-of-phase"], "a delayed effect waits for its moment")
 RULES.add("effect.canceled", ["agot2-rr/cancel"], "a canceled effect does not resolve")
+RULES.add("cost.later", ["agot2-faq41/1.7"], "a cost paid after the ability initiated that cannot be paid makes that aspect fail")
+RULES.add("effect.condition", [], "a card's own condition (its printed text), checked when it resolves")
+RULES.add(
+    "plot.reveal-later",
+    ["agot2-faq41/qa/at-prince-doran-s-behest"],
+    "a plot revealed by an ability does not cause a new initiative comparison",
+)
+RULES.add("effect.blank", ["agot2-rr/blank"], "a blank text box is treated as having none of its printed content")
+RULES.add(
+    "lasting.icon-not-had", ["agot2-faq41/qa/nymeria-sand", "agot2-faq41/3.4"], "losing an icon a character does not have still applies"
+)
+RULES.add(
+    "str.not-reduced",
+    ["agot2-faq41/qa/daenerys-targaryen-tfm"],
+    "a card whose STR cannot be reduced by card effects ignores reducing modifiers",
+)
+RULES.add(
+    "lasting.participating", ["agot2-rr/participating"], "a participating character stays participating when it loses the challenge's icon"
+)
+RULES.add(
+    "lasting.set", ["agot2-faq41/qa/dragon-sight"], "a lasting effect on a set of cards affects only the cards eligible when it is created"
+)
 RULES.add("effect.deck", ["agot2-rr/deck", "agot2-faq41/2.5"], "discarding from the top of a deck")
 
 
@@ -181,6 +228,10 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     """Resolve one explicit effect; True if it changed the game state (for 'then')."""
     source = str(args.get("source") or "")
     source_type = args.get("source_type")
+    logged = len(trace.entries)
+    board.cite_errata(state, trace, source)
+    if source_type == "event" and source:
+        board.interrupts(state, trace, ctx, f"play: {source}")
     if args.get("canceled_by"):
         trace.add(
             "effect.canceled",
@@ -189,12 +240,83 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             subject=source,
         )
         return False
+    if args.get("cost"):
+        payer = args.get("controller") or args.get("player") or state.first_player
+        try:
+            cards.pay_costs(state, trace, ctx, payer, args["cost"])
+        except IllegalStep as exc:
+            if not args.get("_post_then"):
+                raise
+            trace.add(
+                "cost.later",
+                f"the cost of the post-then part of {source or 'the ability'} cannot be paid ({exc.reason}): that aspect fails to resolve",
+                "not-applied",
+                tag="cost",
+                subject=payer,
+            )
+            return False
+    if "if_won_by" in args:
+        last = state.results[-1] if state.results else {}
+        margin = (last.get("attack", 0) - last.get("defence", 0)) if last.get("winner") == last.get("attacker") else -1
+        met = margin >= int(args["if_won_by"])
+        trace.add(
+            "effect.condition",
+            f"{source or 'the effect'}: the challenge was won by {max(margin, 0)} STR, "
+            + (f"at least {args['if_won_by']}" if met else f"less than {args['if_won_by']}, so the other branch applies"),
+            tag="condition",
+            subject=source,
+        )
+        if not met:
+            other = args.get("otherwise")
+            return bool(other) and effect(state, trace, ctx, {"source": source, "source_type": source_type, **other})
     chosen = bool(args.get("choose"))
-    targets = names(args.get("target"))
-    for key in targets:
-        check_immune(state, trace, state.cards[key], source_type, delayed="terminal" in args)
+    targets = []
+    for key in names(args.get("target")):
+        if check_immune(
+            state, trace, state.cards[key], source_type, delayed=bool(args.get("_delayed")), chosen=chosen and not args.get("all")
+        ):
+            targets.append(key)
+    if args.get("target") and not targets:
+        return False
+    if args.get("target"):  # a card that ignored the effect is not moved by it either
+        args = {k: ([n for n in names(v) if n in targets] if k in LEAVE + ("kneel", "stand") else v) for k, v in args.items()}
+    if args.get("reveal_plot"):
+        for player, plot in pairs(args["reveal_plot"]):
+            phases.reveal(state, trace, {player: plot})
+        trace.add(
+            "plot.reveal-later",
+            "a plot revealed by an ability is simply another revealed plot: initiative was already compared, so it is not compared "
+            "again and the first player does not change",
+            tag="no new initiative",
+        )
+    for key in names(args.get("put_into_play")):
+        card = state.cards[key]
+        cards.put_into_play(state, trace, ctx, args.get("player") or args.get("controller") or card.owner, key, None, args.get("from"))
+        if args.get("kneeling"):
+            card.kneeling = True
+        if args.get("participating"):
+            challenges.join(state, trace, card, str(args["participating"]))
+    if args.get("blank"):
+        until, holder = _until(args.get("until"))
+        for key in targets:
+            state.effects.append(Lasting(key, "blank", True, until, source, while_in_play=holder))
+            trace.add(
+                "effect.blank",
+                f"{key}'s printed text box is blank {'until the end of the ' + until if until != 'permanent' else ''}: "
+                "its printed keywords, traits and abilities are treated as absent",
+                tag="blank",
+                subject=key,
+            )
+    for key in names(args.get("remove_from_challenge")):
+        challenges.remove_from_challenge(
+            state, trace, state.cards[key], f"{source or 'an ability'} removes {key} from the challenge", explicit=True
+        )
+    if args.get("contribute") or args.get("participate"):
+        for key in targets:
+            challenges.contribute(
+                state, trace, state.cards[key], str(args.get("contribute") or args.get("participate")), bool(args.get("participate"))
+            )
     until, holder = _until(args.get("until"))
-    logged = len(trace.entries)
     if "terminal" in args:
         how = "kill" if str(args["terminal"]).lower().startswith("kill") else "discard"
         for key in targets:
@@ -205,7 +327,25 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             )
     if "str" in args:
         for key in targets:
+            card = state.cards[key]
+            if int(args["str"]) < 0 and "str cannot be reduced by card effects" in board.constants(state, card):
+                trace.add(
+                    "str.not-reduced",
+                    f"{key}'s STR cannot be reduced by card effects: the {int(args['str']):+d} STR modifier is ignored",
+                    "not-applied",
+                    tag="strength",
+                    subject=key,
+                )
+                continue
             add_lasting(state, trace, Lasting(key, "str", int(args["str"]), until, source, while_in_play=holder))
+            if args.get("all") and state.challenge and not state.challenge.ended:
+                trace.add(
+                    "lasting.set",
+                    f"{source or 'the effect'} affects the cards eligible when it resolved ({', '.join(targets)}); "
+                    "characters declared later are not affected",
+                    tag="eligible",
+                    subject=key,
+                )
             check_terminal(state, trace, ctx)
     for kind in ("gain", "lose"):
         if kind in args:
@@ -213,6 +353,15 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
                 add_lasting(state, trace, Lasting(key, f"{kind} keyword", str(args[kind]).lower(), until, source, while_in_play=holder))
         if f"{kind}_icon" in args:
             for key in targets:
+                icon = ICON_ALIASES[str(args[f"{kind}_icon"]).lower()]
+                if kind == "lose" and icon not in state.icons(state.cards[key]):
+                    trace.add(
+                        "lasting.icon-not-had",
+                        f"{key} has no {icon} icon, yet the effect still applies: it now needs to gain the icon once more "
+                        "before it functions as having it",
+                        tag="icon",
+                        subject=key,
+                    )
                 add_lasting(
                     state,
                     trace,
@@ -251,12 +400,14 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             raise IllegalStep("effect.deck", f"{key} is not in hand", cite=["agot2-rr/deck"])
         card.zone = "discard"
         trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/deck"], tag="discard", subject=key)
+        board.queue_reactions(ctx, f"discard: {key}")
     if args.get("discard_from_deck"):
         player = args.get("player") or state.first_player
         top = state.deck(player)[: int(args["discard_from_deck"])]
         before = board.deck_counts(state)
         for card in top:
             card.zone = "discard"
+            board.queue_reactions(ctx, f"discard: {card.key}")
         trace.add(
             "effect.deck",
             f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
@@ -277,10 +428,19 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         )
     if args.get("victory_choice"):
         state.facts["victory_choice"] = args["victory_choice"]
+    on_card = {state.cards[k].controller: state.cards[k] for k in targets if state.cards[k].zone == "in_play"}
     for player, amount in pairs(args.get("power")):  # all at once, then one victory check
         if int(amount) >= 0:
             board.gain_power(
-                state, trace, player, int(amount), f"{source or 'an effect'}", rule_id="effect.tokens", cite=["agot2-rr/power"], check=False
+                state,
+                trace,
+                player,
+                int(amount),
+                f"{source or 'an effect'}",
+                card=on_card.get(player),
+                rule_id="effect.tokens",
+                cite=["agot2-rr/power"],
+                check=False,
             )
         else:
             lost = min(-int(amount), state.players[player].power)
@@ -305,7 +465,9 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
                 )
         else:
             for key in targets:
-                state.cards[key].cannot.add(what if what.startswith("be ") else f"be {what}")
+                state.effects.append(
+                    Lasting(key, "cannot", what if what.startswith("be ") else f"be {what}", until, source, while_in_play=holder)
+                )
                 trace.add("effect.cannot", f"{key} cannot {what}", cite=["agot2-rr/cannot"], tag="cannot", subject=key)
     if args.get("at_end_of"):
         delayed = args["at_end_of"]

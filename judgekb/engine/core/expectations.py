@@ -22,7 +22,6 @@ PER_NAME: dict[str, Reader] = {
     "kneeling": lambda state, card: state.cards[card].kneeling,
     "controller": lambda state, card: state.cards[card].controller,
     "attached_to": lambda state, card: state.cards[card].attached_to,
-    "deck_position": lambda state, card: state.deck_position(card),
     "hand_size": lambda state, player: len(state.zone(player, "hand")),
     "deck_size": lambda state, player: len(state.deck(player)),
 }
@@ -61,6 +60,11 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
     for key, read in {**PER_NAME, **readers}.items():
         for name, value in _pairs(expect.get(key)):
             record(f"{key}.{name}", value, read(state, name))
+    for card, where in _pairs(expect.get("deck_position")):
+        position = state.deck_position(card)
+        size = len(state.deck(state.cards[card].owner))
+        words = {"top": position == 1, "bottom": position == size}
+        record(f"deck_position.{card}", where, where if words.get(where) else position)
     for player, cards in _pairs(expect.get("deck_order")):
         wanted = _list(cards)
         record(f"deck_order.{player}", wanted, [c.key for c in state.deck(player)][: len(wanted)])

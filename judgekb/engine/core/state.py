@@ -126,6 +126,7 @@ class Challenge:
     resolved: bool = False
     ended: bool = False
     initiated: bool = True  # a challenge counts as initiated even if it ends without a winner
+    contributions: dict[str, str] = field(default_factory=dict)  # card -> the player whose side it counts for (FAQ 2.10)
 
 
 @dataclass
@@ -188,8 +189,11 @@ class State:
     def attachments(self, card: Card) -> list[Card]:
         return [c for c in self.cards.values() if c.attached_to == card.key and c.zone == "in_play"]
 
+    def blanked(self, card: Card) -> bool:
+        return any(e.target == card.key and e.kind == "blank" for e in self.effects)
+
     def keywords(self, card: Card) -> set[str]:
-        words = set(card.keywords)
+        words = set() if self.blanked(card) else set(card.keywords)  # a blank text box keeps only gained keywords
         for effect in self.effects:
             if effect.target == card.key and effect.kind == "gain keyword":
                 words.add(effect.value)
