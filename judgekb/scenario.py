@@ -184,6 +184,8 @@ EFFECT: dict[str, Any] = {
     "remove_from_challenge": "cards",
     "reveal_plot": ("playermap", "card"),
     "note": "text",
+    "place_in_dead_pile": "cards",
+    "if_attacking_alone": "card",
 }
 EFFECT["otherwise"] = ("map", EFFECT)
 EFFECT["at_end_of"] = ("map", {"period": ("enum", ("phase", "challenge", "round")), "effect": ("map", EFFECT)})
@@ -288,6 +290,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card"}, 2),
+    "concede": ({"player"}, {"player": "player"}, 2),
     "note": (set(), {}, 3),
 }
 STEP_VERBS = set(STEPS)

@@ -26,8 +26,8 @@ def test_every_rule_cites_clauses_that_exist(db, registry):
     ids = {r["id"] for r in db.query("select id from clauses")}
     assert len(registry) >= 40
     for rule in registry.values():
-        # the one rule with no clause: a card's own printed condition, which no rules document states
-        assert rule.clauses or rule.id == "effect.condition", rule.id
+        # rules no document states: a card's own printed condition; conceding (the trace says so)
+        assert rule.clauses or rule.id in ("effect.condition", "concede.plain"), rule.id
         missing = [c for c in rule.clauses if c not in ids]
         assert not missing, f"rule {rule.id} cites clauses missing from the knowledge base: {missing}"
 

@@ -612,6 +612,28 @@ def check_elimination(state: State, trace: Trace, had_cards: dict[str, int]) -> 
             trace.add("eliminated", f"all of {left[0]}'s opponents are eliminated: {left[0]} wins", tag="victory", subject=left[0])
 
 
+RULES.add("concede", ["agot2-faq41/qa/tycho-nestoris"], "a player whose opponent concedes wins, even if a card says he or she cannot win")
+RULES.add("concede.plain", [], "a player who concedes leaves the game")
+
+
+def concede(state: State, trace: Trace, player: str) -> None:
+    state.facts.setdefault("eliminated", []).append(player)
+    left = [p for p in state.players if p not in state.facts["eliminated"]]
+    if len(left) != 1:
+        trace.add("concede.plain", f"{player} concedes and leaves the game", tag="concede", subject=player)
+        return
+    state.winner = left[0]
+    if _cannot_win(state, left[0]):
+        trace.add(
+            "concede",
+            f"{player} concedes: {left[0]} wins — a card that says 'you cannot win the game' does not stop a win by concession",
+            tag="victory",
+            subject=left[0],
+        )
+    else:
+        trace.add("concede.plain", f"{player} concedes: {left[0]}, the last player left, wins", tag="victory", subject=left[0])
+
+
 def deck_counts(state: State) -> dict[str, int]:
     return {p: len(state.deck(p)) for p in state.players}
 

@@ -181,7 +181,10 @@ def put_into_play(
         onto,
         duplicate,
         "put-into-play",
-        f"{player} puts {key} into play" + (" as a duplicate" if duplicate else ""),
+        f"{player} puts {key} into play"
+        + (" as a duplicate" if duplicate else "")
+        + (f" with ambush ({ambush})" if ambush is not None else ""),
+        ["agot2-rr/put-into-play"] + (["agot2-rr/ambush"] if ambush is not None else []),
     )
     queue_reactions(ctx, f"put into play: {key}")
 
@@ -365,6 +368,16 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     source = str(spec.get("card") or "an ability")
     trigger = str(spec.get("trigger") or kind)
     check_may_trigger(state, trace, player, trigger, source)
+    verb, _, subject = event.partition(": ")
+    area = {"discard": "discard", "kill": "dead"}.get(verb)
+    card = state.cards.get(subject)
+    targets = _names((spec.get("effect") or {}).get("target"))
+    if kind != "interrupt" and area and card is not None and subject in targets and card.zone != area:
+        raise IllegalStep(
+            "out-of-play-area",
+            f"{source} cannot interact with {subject}: it is no longer in the {'discard' if area == 'discard' else 'dead'} pile",
+            cite=["agot2-faq41/2.4"],
+        )
     cite_errata(state, trace, source)
     trace.add(
         "ability",

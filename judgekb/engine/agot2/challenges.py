@@ -165,6 +165,12 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
     ["agot2-rr/participating", "agot2-rr/ownership-and-control", "agot2-faq41/2.10"],
     "a character that leaves play or changes control is removed from the challenge; an explicit removal keeps a contribution",
 )
+def contributes_to(challenge: Challenge, key: str) -> str | None:
+    """The side a character's STR counts for by a card ability (the most recent effect prevails), if any."""
+    stack = challenge.contributions.get(key) or []
+    return stack[-1][0] if stack else None
+
+
 def remove_from_challenge(state: State, trace: Trace, card: Card, why: str, explicit: bool = False) -> None:
     """Leaving play or changing control removes a character from the challenge; an ability that explicitly
     removes it ends only its participation, not a STR contribution made by another ability (FAQ 2.10)."""
@@ -174,13 +180,13 @@ def remove_from_challenge(state: State, trace: Trace, card: Card, why: str, expl
     for side in (challenge.attackers, challenge.defenders):
         if card.key in side:
             side.remove(card.key)
-            kept = explicit and card.key in challenge.contributions
-            if not explicit:
-                challenge.contributions.pop(card.key, None)
+            stack = [c for c in challenge.contributions.get(card.key, []) if not c[1]] if explicit else []
+            challenge.contributions[card.key] = stack
+            kept = contributes_to(challenge, card.key)
             trace.add(
                 "challenge.removed",
                 f"{why}: {card.key} is removed from the challenge and no longer participates"
-                + (f"; it still contributes its STR to {challenge.contributions[card.key]}'s side by the other ability" if kept else ""),
+                + (f"; it still contributes its STR to {kept}'s side by another ability, now the most recent one" if kept else ""),
                 cite=["agot2-rr/participating", "agot2-faq41/2.10"]
                 if explicit
                 else (["agot2-rr/ownership-and-control"] if "control" in why else ["agot2-rr/participating"]),
@@ -198,10 +204,10 @@ def contribute(state: State, trace: Trace, card: Card, player: str, participate:
     challenge = state.challenge
     if challenge is None or challenge.ended:
         raise IllegalStep("challenge.contribute", "there is no challenge to contribute STR to", cite=["agot2-faq41/2.10"])
+    before = contributes_to(challenge, card.key) or _side_of(challenge, card.key)
     if participate:
         join(state, trace, card, "attacker" if player == challenge.attacker else "defender")
-    before = challenge.contributions.get(card.key)
-    challenge.contributions[card.key] = player
+    challenge.contributions.setdefault(card.key, []).append((player, participate))
     trace.add(
         "challenge.contribute",
         f"{card.key} contributes its STR to {player}'s side"
@@ -211,6 +217,14 @@ def contribute(state: State, trace: Trace, card: Card, player: str, participate:
         tag="contribute",
         subject=card.key,
     )
+
+
+def _side_of(challenge: Challenge, key: str) -> str | None:
+    if key in challenge.attackers:
+        return challenge.attacker
+    if key in challenge.defenders:
+        return challenge.defender
+    return None
 
 
 def join(state: State, trace: Trace, card: Card, side: str) -> None:
@@ -224,7 +238,6 @@ def join(state: State, trace: Trace, card: Card, side: str) -> None:
         if card.key in keys:
             keys.remove(card.key)
     (challenge.attackers if side == "attacker" else challenge.defenders).append(card.key)
-    challenge.contributions.pop(card.key, None)
     trace.add(
         "challenge.contribute",
         f"{card.key} is participating as {'an attacker' if side == 'attacker' else 'a defender'}",
@@ -235,17 +248,17 @@ def join(state: State, trace: Trace, card: Card, side: str) -> None:
 
 
 def side_strength(state: State, challenge: Challenge, player: str, keys: list[str]) -> tuple[int, str]:
-    """STR of a side: its participants plus characters contributing to it, each counted once (FAQ 2.10)."""
-    counted = [k for k in keys if k not in challenge.contributions or challenge.contributions[k] == player]
-    counted += [k for k, p in challenge.contributions.items() if p == player and k not in counted]
+    """STR of a side: participants whose STR is not sent elsewhere, plus characters contributing to it, each once (FAQ 2.10)."""
+    counted = [k for k in keys if (contributes_to(challenge, k) or player) == player]
+    counted += [k for k in challenge.contributions if contributes_to(challenge, k) == player and k not in counted]
     parts = [(k, state.strength(state.cards[k])) for k in counted if state.cards[k].zone == "in_play"]
-    text = ", ".join(f"{k} {v}" + ("" if k in keys else " contributed") for k, v in parts)
+    text = ", ".join(f"{k} {v}" + ("" if k in keys else " contributed by a card ability") for k, v in parts)
     return sum(v for _, v in parts), text or "no participating characters"
 
 
 @rule(
     "duck.determine",
-    [COMPARE, "agot2-rr/winning-a-challenge", DUCK],
+    [COMPARE, "agot2-rr/winning-a-challenge", DUCK, "agot2-faq41/2.10"],
     "compare STR: the higher total wins, ties go to the attacker; a winner needs 1 STR and a participating character",
 )
 def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any]:
@@ -255,7 +268,7 @@ def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any
     trace.add(
         "duck.determine",
         f"D — determine the result: attacking STR {attack} ({a_parts}); defending STR {defence} ({d_parts})",
-        cite=[COMPARE, "agot2-rr/winning-a-challenge", DUCK],
+        cite=[COMPARE, "agot2-rr/winning-a-challenge", DUCK] + (["agot2-faq41/2.10"] if any(challenge.contributions.values()) else []),
         tag="determine result",
         attack=attack,
         defence=defence,

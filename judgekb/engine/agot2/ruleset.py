@@ -83,6 +83,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         effect(state, trace, ctx, args)
     elif verb in ("ability", "interrupt", "reaction"):
         cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
+    elif verb == "concede":
+        board.concede(state, trace, args["player"])
     elif verb == "play_event":
         cards.play_event(state, trace, ctx, args)
     check_terminal(state, trace, ctx)
@@ -221,7 +223,12 @@ RULES.add(
 RULES.add(
     "lasting.set", ["agot2-faq41/qa/dragon-sight"], "a lasting effect on a set of cards affects only the cards eligible when it is created"
 )
-RULES.add("effect.deck", ["agot2-rr/deck", "agot2-faq41/2.5"], "discarding from the top of a deck")
+RULES.add("attacking-alone", ["agot2-faq41/qa/attacking-alone"], "'attacking alone' is checked when the ability is used")
+RULES.add(
+    "effect.deck",
+    ["agot2-rr/deck", "agot2-faq41/2.5", "agot2-rr/dead-pile", "agot2-rr/kill-killed"],
+    "discarding from the top of a deck",
+)
 
 
 def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bool:
@@ -269,6 +276,22 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         if not met:
             other = args.get("otherwise")
             return bool(other) and effect(state, trace, ctx, {"source": source, "source_type": source_type, **other})
+    if args.get("if_attacking_alone"):
+        key = args["if_attacking_alone"]
+        challenge = state.challenge
+        attackers = [k for k in (challenge.attackers if challenge and not challenge.ended else []) if state.cards[k].zone == "in_play"]
+        alone = attackers == [key]
+        trace.add(
+            "attacking-alone",
+            f"{key} is "
+            + ("attacking alone" if alone else "not attacking alone")
+            + " now, when the ability is used: that is when 'attacking alone' is checked",
+            "applied" if alone else "not-applied",
+            tag="attacking alone",
+            subject=key,
+        )
+        if not alone:
+            raise IllegalStep("attacking-alone", f"{key} is not attacking alone", cite=["agot2-faq41/qa/attacking-alone"])
     chosen = bool(args.get("choose"))
     targets = []
     for key in names(args.get("target")):
@@ -394,6 +417,16 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
                 cannot_be_saved=bool(args.get("cannot_be_saved")),
                 position=str(args.get("position") or "top"),
             )
+    for key in names(args.get("place_in_dead_pile")):
+        card = state.cards[key]
+        if card.zone == "in_play":
+            raise IllegalStep(
+                "effect.deck",
+                f"{key} is in play: placing it in the dead pile would be killing it",
+                cite=["agot2-rr/kill-killed"],
+            )
+        card.zone, card.order = "dead", board.seq(state)
+        trace.add("effect.deck", f"{key} is placed in its owner's dead pile", cite=["agot2-rr/dead-pile"], tag="dead pile", subject=key)
     for key in names(args.get("discard_from_hand")):
         card = state.cards[key]
         if card.zone != "hand":

@@ -126,7 +126,8 @@ class Challenge:
     resolved: bool = False
     ended: bool = False
     initiated: bool = True  # a challenge counts as initiated even if it ends without a winner
-    contributions: dict[str, str] = field(default_factory=dict)  # card -> the player whose side it counts for (FAQ 2.10)
+    # card -> the players it contributes its STR to, oldest first, and whether by participating (FAQ 2.10)
+    contributions: dict[str, list[tuple[str, bool]]] = field(default_factory=dict)
 
 
 @dataclass
