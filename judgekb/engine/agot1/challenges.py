@@ -199,6 +199,11 @@ def _tie() -> None:
     """Recorded by resolve()."""
 
 
+@rule("challenge.no-claim", ["agot1-rules/challenge-step-3-resolve"], "when the defender wins, nothing is claimed")
+def _no_claim() -> None:
+    """Recorded by resolve()."""
+
+
 @rule(
     "challenge.unopposed",
     ["agot1-rules/unopposed-challenges"],
@@ -221,6 +226,9 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
     if need == 0:
         trace.add("claim.military", f"{loser} has no character that can be killed: the claim kills nothing")
         return
+    if chosen is None and need == len(available):
+        chosen = [c.key for c in available]
+        trace.add("claim.military", f"only {len(available)} character(s) can be killed, so {', '.join(chosen)}: no choice to make")
     if chosen is None:
         trace.add(
             "claim.military",
@@ -258,6 +266,9 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
     if need == 0:
         trace.add("claim.intrigue", f"{loser} has no cards in hand: nothing is discarded")
         return
+    if chosen is None and len(hand) <= claim:
+        chosen = [c.key for c in hand]
+        trace.add("claim.intrigue", f"{loser} has only {len(hand)} card(s) in hand: all are discarded, nothing random to decide")
     if chosen is None:
         trace.add(
             "claim.intrigue",
@@ -413,6 +424,7 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         "defence": defence,
         "unopposed": winner == challenge.attacker and defence == 0,
         "ended_without_resolution": False,
+        "defending_player": defending,
     }
     state.results.append(result)
     challenge.resolved = True
@@ -432,6 +444,8 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
             trace.add("challenge.unopposed", f"the defending STR was 0: {winner} claims 1 bonus power for an unopposed challenge")
         else:
             trace.add("challenge.unopposed", f"the defending STR was {defence}, not 0: no bonus power for an unopposed challenge")
+    elif winner:
+        trace.add("challenge.no-claim", f"the defender, {winner}, won: no claim and no unopposed bonus")
     if winner:
         titles.opposes(state, trace, winner, loser)
         titles.kingsguard_win(state, trace, winner, loser, challenge)

@@ -135,6 +135,8 @@ def restriction_problem(state: State, card: Card, onto: Card, controller: str) -
 def marshal(state: State, trace: Trace, player: str, key: str, onto_key: str | None) -> None:
     """Play a card from hand during marshalling, checking every restriction before paying."""
     card = state.cards[key]
+    if state.phase != "marshalling":
+        raise IllegalStep("marshal.cost", f"cards are marshalled only in the marshalling phase (the game is in the {state.phase} phase)")
     if card.zone != "hand" or card.owner != player:
         raise IllegalStep("marshal.cost", f"{key} is not in {player}'s hand")
     if card.type in ("event", "plot", "agenda"):

@@ -40,15 +40,18 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
         winner = tied[0]
     trace.add("phase.initiative", text + f"; {winner} wins initiative")
     state.facts["initiative"] = winner
-    first = chooses or winner
-    if first not in state.players:
-        raise IllegalStep("phase.initiative", f"{first} is not a player")
-    state.first_player = first
-    state.facts["first_player"] = first
-    trace.add(
-        "phase.initiative",
-        f"{winner} chooses {first} to be the first player" + ("" if chooses else " (no choice stated: assumed the winner)"),
-    )
+    if chooses is None:  # the winner's choice is asked for, never assumed
+        trace.add(
+            "phase.initiative",
+            f"a choice is needed: {winner} chooses which player is the first player (state first_player)",
+            "choice-needed",
+        )
+        return winner
+    if chooses not in state.players:
+        raise IllegalStep("phase.initiative", f"{chooses} is not a player")
+    state.first_player = chooses
+    state.facts["first_player"] = chooses
+    trace.add("phase.initiative", f"{winner} chooses {chooses} to be the first player")
     return winner
 
 
@@ -170,11 +173,13 @@ def end_phase(state: State, trace: Trace) -> None:
     trace.add("phase.end", f"the {state.phase} phase ends; 'until the end of the phase' effects expire")
 
 
+@rule("round.end", ["agot1-rules/limited", "agot1-rules/round-sequence"], "per-round limits reset when the round ends")
 def end_round(state: State, trace: Trace) -> None:
     from judgekb.engine.agot1.effects import expire
 
     end_phase(state, trace)
     expire(state, trace, "round")
+    trace.add("round.end", "the round ended: Limited, the draw cap and the one-challenge-of-each-type count reset")
     for p in state.players.values():
         p.limited_this_round = 0
         p.extra_draws_this_round = 0

@@ -266,10 +266,14 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         last = state.results[-1] if state.results else {}
         margin = (last.get("attack", 0) - last.get("defence", 0)) if last.get("winner") == last.get("attacker") else -1
         met = margin >= int(args["if_won_by"])
+        title = state.cards[source].name if source in state.cards else source
+        errata = board.ERRATA.get(title)
         trace.add(
-            "effect.condition",
+            "errata" if errata else "effect.condition",
             f"{source or 'the effect'}: the challenge was won by {max(margin, 0)} STR, "
-            + (f"at least {args['if_won_by']}" if met else f"less than {args['if_won_by']}, so the other branch applies"),
+            + (f"at least {args['if_won_by']}" if met else f"less than {args['if_won_by']}, so the other branch applies")
+            + ("" if errata else " — a condition printed on the card: no document in the corpus states this rule"),
+            cite=[errata] if errata else None,
             tag="condition",
             subject=source,
         )
