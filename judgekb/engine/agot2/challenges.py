@@ -132,7 +132,7 @@ def declare_stealth(state: State, trace: Trace, choices: dict[str, str]) -> None
 
 @rule(
     "challenge.defend",
-    [DEFEND, "agot2-rr/defender"],
+    [DEFEND, "agot2-rr/defender", "agot2-rr/challenge-icons"],
     "the defending player may kneel standing characters with the icon, except those bypassed by stealth",
 )
 def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: list[str]) -> None:
