@@ -132,6 +132,7 @@ COST: dict[str, Any] = {
     "gold": "count",
     "power": ("cardmap", "count"),
     "player": "player",
+    "spend_from": "card",
 }
 EFFECT: dict[str, Any] = {
     "source": "title",
@@ -186,6 +187,8 @@ EFFECT: dict[str, Any] = {
     "note": "text",
     "place_in_dead_pile": "cards",
     "if_attacking_alone": "card",
+    "referential": "cards",
+    "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
 }
 EFFECT["otherwise"] = ("map", EFFECT)
 EFFECT["at_end_of"] = ("map", {"period": ("enum", ("phase", "challenge", "round")), "effect": ("map", EFFECT)})
@@ -254,7 +257,11 @@ END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
 STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     # verb: (required arguments, schema, editions: 1, 2 or 3 for both)
     "phase": ({"name"}, PHASE_STEP, 3),
-    "marshal": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "as_duplicate": "bool"}, 3),
+    "marshal": (
+        {"player", "card"},
+        {"player": "player", "card": "card", "onto": "card", "as_duplicate": "bool", "bestow": "count", "spend_from": "card"},
+        3,
+    ),
     "put_into_play": (
         {"player", "card"},
         {

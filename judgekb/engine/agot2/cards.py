@@ -103,7 +103,17 @@ def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate
     ],
     "marshal a card from hand in the marshaling phase by paying its cost; a duplicate costs nothing",
 )
-def marshal(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, as_duplicate: bool) -> None:
+def marshal(
+    state: State,
+    trace: Trace,
+    ctx: Context,
+    player: str,
+    key: str,
+    onto: str | None,
+    as_duplicate: bool,
+    bestowed: int | None = None,
+    spend_from: str | None = None,
+) -> None:
     card = state.cards[key]
     if state.phase != "marshalling":
         raise IllegalStep(
@@ -124,12 +134,7 @@ def marshal(state: State, trace: Trace, ctx: Context, player: str, key: str, ont
         )
     check_limited(state, trace, player, card, duplicate)
     cost = 0 if duplicate else card.cost
-    pool = state.players[player]
-    if pool.gold < cost:
-        raise IllegalStep(
-            "marshal", f"{key} costs {cost} gold and {player} has {pool.gold}", cite=["agot2-rr/initiating-abilities-marshaling-cards"]
-        )
-    pool.gold -= cost
+    pay_gold(state, trace, player, cost, spend_from, key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
     cite = ["agot2-rr/duplicates"] if duplicate else ["agot2-rr/marshal"] + (["agot2-rr/unique-cards"] if card.unique else [])
     _enter(
         state,
@@ -142,6 +147,8 @@ def marshal(state: State, trace: Trace, ctx: Context, player: str, key: str, ont
         f"{player} marshals {key}" + (" as a duplicate, at no cost" if duplicate else f" for {cost} gold"),
         cite,
     )
+    if bestowed:
+        bestow(state, trace, player, card, bestowed, spend_from)
     queue_reactions(ctx, f"marshal: {key}")
 
 
@@ -265,6 +272,62 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str, 
     remove_from_challenge(state, trace, card, f"{key} changed control")
 
 
+# ------------------------------------------------------------------ gold, bestow
+
+
+SPENDABLE = "its gold may be spent as if in your gold pool"
+
+
+@rule(
+    "gold.spend",
+    ["agot2-rr/gold", "agot2-faq41/2.8"],
+    "gold is paid from the gold pool, or from a card whose gold may be spent as if it were in the pool",
+)
+def pay_gold(
+    state: State, trace: Trace, player: str, amount: int, spend_from: str | None, what: str, rule_id: str, cite: list[str]
+) -> None:
+    """Pay ``amount`` gold for ``what``; gold on ``spend_from`` is used first (FAQ 2.8)."""
+    pool = state.players[player]
+    from_card = 0
+    if spend_from:
+        card = state.cards[spend_from]
+        if card.zone != "in_play" or card.controller != player or SPENDABLE not in constants(state, card):
+            raise IllegalStep(
+                "gold.spend",
+                f"{player} cannot spend the gold on {spend_from} as if it were in the gold pool",
+                cite=["agot2-faq41/2.8"],
+            )
+        from_card = min(card.gold_tokens, amount)
+    if pool.gold + from_card < amount:
+        raise IllegalStep(rule_id, f"{what} costs {amount} gold and {player} has {pool.gold + from_card}", cite=cite)
+    if from_card:
+        state.cards[str(spend_from)].gold_tokens -= from_card
+        trace.add(
+            "gold.spend",
+            f"{player} spends {from_card} gold from {spend_from} as if it were in the gold pool (for {what})",
+            cite=["agot2-faq41/2.8"],
+            tag="spend gold",
+            subject=str(spend_from),
+        )
+    pool.gold -= amount - from_card
+
+
+@rule("bestow", ["agot2-rr/bestow", "agot2-faq41/2.8"], "a card with bestow (X) entering play may receive up to X gold from its controller")
+def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spend_from: str | None) -> None:
+    limit = card.values.get("bestow", 0) if "bestow" in state.keywords(card) else 0
+    if amount > limit:
+        raise IllegalStep("bestow", f"{card.key} has bestow ({limit}): at most {limit} gold can be placed on it", cite=["agot2-rr/bestow"])
+    pay_gold(state, trace, player, amount, spend_from, f"bestow on {card.key}", "bestow", ["agot2-rr/bestow"])
+    card.gold_tokens += amount
+    trace.add(
+        "bestow",
+        f"{player} moves {amount} gold onto {card.key} (bestow {limit})",
+        cite=["agot2-rr/bestow"],
+        tag="bestow",
+        subject=card.key,
+    )
+
+
 # ------------------------------------------------------------------ costs and triggered abilities
 
 
@@ -276,11 +339,8 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str, 
 def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[str, Any]) -> None:
     if not cost:
         return
-    pool = state.players[player]
     gold = int(cost.get("gold", 0))
-    if pool.gold < gold:
-        raise IllegalStep("cost", f"{player} cannot pay {gold} gold (gold pool {pool.gold})", cite=["agot2-rr/costs"])
-    pool.gold -= gold
+    pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
     paid = [f"{gold} gold"] if gold else []
     for key in _names(cost.get("kneel")):
         card = state.cards[key]

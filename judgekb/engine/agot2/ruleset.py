@@ -61,7 +61,17 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "end_challenge":
         challenges.end_challenge(state, trace, ctx)
     elif verb == "marshal":
-        cards.marshal(state, trace, ctx, args["player"], args["card"], args.get("onto"), bool(args.get("as_duplicate")))
+        cards.marshal(
+            state,
+            trace,
+            ctx,
+            args["player"],
+            args["card"],
+            args.get("onto"),
+            bool(args.get("as_duplicate")),
+            args.get("bestow"),
+            args.get("spend_from"),
+        )
     elif verb == "put_into_play":
         cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"))
     elif verb == "bring_out_of_shadows":
@@ -224,6 +234,7 @@ RULES.add(
     "lasting.set", ["agot2-faq41/qa/dragon-sight"], "a lasting effect on a set of cards affects only the cards eligible when it is created"
 )
 RULES.add("attacking-alone", ["agot2-faq41/qa/attacking-alone"], "'attacking alone' is checked when the ability is used")
+RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
     ["agot2-rr/deck", "agot2-faq41/2.5", "agot2-rr/dead-pile", "agot2-rr/kill-killed"],
@@ -316,6 +327,19 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             "again and the first player does not change",
             tag="no new initiative",
         )
+    if args.get("referential") is not None:
+        kept = names(args["referential"])
+        rest = [
+            c.key for c in state.cards.values() if c.zone == "in_play" and c.type == "character" and not c.attached_to and c.key not in kept
+        ]
+        trace.add(
+            "referential",
+            f"{', '.join(kept) or 'no character'} chosen as reference points: the effect resolves on the characters not chosen"
+            + (f" ({', '.join(rest)})" if rest else ""),
+            tag="referential",
+            subject=source,
+        )
+        args = {**args, str(args.get("rest") or "kill"): rest, "all": True}
     for key in names(args.get("put_into_play")):
         card = state.cards[key]
         cards.put_into_play(state, trace, ctx, args.get("player") or args.get("controller") or card.owner, key, None, args.get("from"))
