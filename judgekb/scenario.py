@@ -115,7 +115,7 @@ CARD_FIELDS = {
     "controller",
     "gold",
 }
-PLOT_FIELDS = {"name", "id", "type", "income", "initiative", "claim", "reserve", "traits", "when_revealed"}
+PLOT_FIELDS = {"name", "id", "type", "constant", "income", "initiative", "claim", "reserve", "traits", "when_revealed"}
 
 # ------------------------------------------------------------------ schema of steps and expectations
 # A field type is one of: "text", "int", "count" (whole number >= 0), "bool", "card" (a card of the
@@ -187,6 +187,7 @@ EFFECT: dict[str, Any] = {
     "note": "text",
     "place_in_dead_pile": "cards",
     "if_attacking_alone": "card",
+    "claim": "int",
     "referential": "cards",
     "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
 }
@@ -282,6 +283,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
             "against": "player",
             "attackers": "cards",
             "stealth": ("cardmap", "card"),
+            "assault": ("cardmap", "card"),
         },
         3,
     ),
@@ -584,12 +586,41 @@ def load_scenario(path: Path, text: str | None = None) -> Scenario:
                 card = _card(path, card_spec, name, zone, cards, edition, controller=name)
                 if card.owner not in players:
                     raise DataError(f"{where(path, card_spec)}: field 'owner': unknown player '{card.owner}'")
-        for zone, field_name in (("plot", "plot_deck"), ("used", "used_plots")):
-            for plot_spec in _list_of(path, spec, field_name):
+        revealed = [spec["plot"]] if edition == 2 and isinstance(spec.get("plot"), dict) and spec["plot"].get("name") else []
+        for zone, field_name, specs in (
+            ("revealed", "plot", revealed),
+            ("plot", "plot_deck", _list_of(path, spec, "plot_deck")),
+            ("used", "used_plots", _list_of(path, spec, "used_plots")),
+        ):
+            for plot_spec in specs:
                 plot = _plot(path, plot_spec, field_name)
+                if zone == "revealed" and plot.name in cards and not plot_spec.get("id"):
+                    plot.name = f"{plot.name} ({name})"  # two players reveal plots of the same title
                 if plot.name in cards:
                     raise DataError(f"{where(path, plot_spec)}: card '{plot.name}' appears twice; give the second copy an 'id'")
-                cards[plot.name] = Card(plot.name, plot.name, "plot", name, name, zone, order=len(cards), plot=plot)
+                constant = set(_text_list(path, plot_spec, "constant")) if isinstance(plot_spec, dict) else set()
+                cards[plot.name] = Card(
+                    plot.name, plot.name, "plot", name, name, zone, order=len(cards), plot=plot, constant={c.lower() for c in constant}
+                )
+                if zone == "revealed":
+                    players[name].plot = plot
+        agendas = spec.get("agenda") if edition == 2 else None
+        for agenda in agendas if isinstance(agendas, list) else ([agendas] if agendas else []):
+            if isinstance(agenda, dict):
+                check_fields(path, agenda, {"name"}, {"name", "id", "type", "traits"}, "agenda")
+                key = str(agenda.get("id") or agenda["name"])
+                if key in cards:
+                    continue  # a second copy by title is reported as an illegal deck (FAQ 3.5), not as bad input
+                cards[key] = Card(
+                    key,
+                    str(agenda["name"]),
+                    "agenda",
+                    name,
+                    name,
+                    "agenda",
+                    order=len(cards),
+                    traits=_text_list(path, agenda, "traits"),
+                )
     for card in cards.values():
         if card.owner not in players or card.controller not in players:
             raise DataError(f"{path}: card '{card.key}' names an unknown owner or controller")

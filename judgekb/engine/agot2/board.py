@@ -47,7 +47,9 @@ def seq(state: State) -> int:
 
 def total_power(state: State, player: str) -> int:
     """FAQ 1.4: a player's power total counts the power on every card he or she controls."""
-    return state.players[player].power + sum(c.power for c in state.cards.values() if c.zone == "in_play" and c.controller == player)
+    return state.players[player].power + sum(
+        c.power for c in state.cards.values() if c.zone in ("in_play", "revealed") and c.controller == player
+    )
 
 
 def raw_strength(state: State, card: Card, extra: int = 0) -> int:

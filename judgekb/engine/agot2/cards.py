@@ -162,6 +162,20 @@ def put_into_play(
 ) -> None:
     card = state.cards[key]
     if ambush is not None:
+        if state.phase != "challenges":
+            raise IllegalStep(
+                "put-into-play",
+                f"ambush is used only during the challenges phase (the game is in the {state.phase} phase)",
+                cite=["agot2-rr/ambush"],
+            )
+        if card.zone != "hand" or "ambush" not in state.keywords(card):
+            raise IllegalStep("put-into-play", f"{key} is not a card with ambush in {player}'s hand", cite=["agot2-rr/ambush"])
+        if card.values.get("ambush") not in (None, ambush):
+            raise IllegalStep(
+                "put-into-play",
+                f"{key} has ambush ({card.values['ambush']}), not ambush ({ambush})",
+                cite=["agot2-rr/ambush"],
+            )
         if state.players[player].gold < ambush:
             raise IllegalStep(
                 "put-into-play",

@@ -17,7 +17,7 @@ from judgekb.engine.agot2.board import (
     run_reactions,
 )
 from judgekb.engine.core.registry import IllegalStep
-from judgekb.engine.core.state import Card, Challenge, State
+from judgekb.engine.core.state import Card, Challenge, Lasting, State
 from judgekb.engine.core.trace import Trace
 
 DECLARE = "agot2-rr/appendix-i/challenges-phase/4.2"
@@ -53,7 +53,15 @@ def _participant(state: State, key: str, player: str, kind: str, role: str, rule
     "the active player announces type, opponent and attackers (standing, with the icon); one challenge of each type per phase",
 )
 def declare(
-    state: State, trace: Trace, ctx: Context, attacker: str, kind: str, against: str, attackers: list[str], stealth: dict[str, str]
+    state: State,
+    trace: Trace,
+    ctx: Context,
+    attacker: str,
+    kind: str,
+    against: str,
+    attackers: list[str],
+    stealth: dict[str, str],
+    assault: dict[str, str] | None = None,
 ) -> None:
     if state.phase != "challenges":
         raise IllegalStep(
@@ -90,6 +98,10 @@ def declare(
     )
     if stealth:
         declare_stealth(state, trace, stealth)
+    if assault:
+        declare_assault(state, trace, assault)
+    if assault:
+        declare_assault(state, trace, assault)
     queue_reactions(ctx, f"declare challenge: {attacker}")
 
 
@@ -128,6 +140,66 @@ def declare_stealth(state: State, trace: Trace, choices: dict[str, str]) -> None
             tag="stealth",
             subject=target_key,
         )
+
+
+@rule(
+    "keyword.assault",
+    ["agot2-rr/assault"],
+    "an attacker with assault may target a location of lower printed cost; it is blank for the challenge and knelt if the attacker wins",
+)
+def declare_assault(state: State, trace: Trace, choices: dict[str, str]) -> None:
+    challenge = state.challenge
+    assert challenge is not None
+    if len(set(choices.values())) > 1:
+        raise IllegalStep("keyword.assault", "only one location may be targeted using assault in each challenge", cite=["agot2-rr/assault"])
+    for attacker_key, target_key in choices.items():
+        attacker, target = state.cards[attacker_key], state.cards[target_key]
+        if attacker_key not in challenge.attackers or "assault" not in state.keywords(attacker):
+            raise IllegalStep("keyword.assault", f"{attacker_key} is not an attacking character with assault", cite=["agot2-rr/assault"])
+        if target.type != "location" or target.zone != "in_play" or target.controller != challenge.defender:
+            raise IllegalStep(
+                "keyword.assault",
+                f"{target_key} is not a location controlled by {challenge.defender}",
+                cite=["agot2-rr/assault"],
+            )
+        if target.cost >= attacker.cost:
+            raise IllegalStep(
+                "keyword.assault",
+                f"{target_key} (cost {target.cost}) does not have a lower printed cost than {attacker_key} (cost {attacker.cost})",
+                cite=["agot2-rr/assault"],
+            )
+        state.effects.append(Lasting(target_key, "blank", True, "challenge", attacker_key))
+        state.facts["assault"] = target_key
+        trace.add(
+            "keyword.assault",
+            f"{attacker_key} (assault) targets {target_key}: until the end of the challenge its printed text box is blank (except traits)",
+            tag="assault",
+            subject=target_key,
+        )
+
+
+def assault_kneel(state: State, trace: Trace, challenge: Challenge, result: dict[str, Any]) -> None:
+    target = state.facts.get("assault")
+    if not target or result["winner"] != challenge.attacker or state.cards[target].zone != "in_play":
+        return
+    with_assault = [k for k in challenge.attackers if "assault" in state.keywords(state.cards[k])]
+    if not with_assault:
+        trace.add(
+            "keyword.assault",
+            f"no attacking character has assault now: {target} is not knelt",
+            "not-applied",
+            tag="assault",
+            subject=target,
+        )
+        return
+    state.cards[target].kneeling = True
+    trace.add(
+        "keyword.assault",
+        f"{challenge.attacker} won with an attacking character with assault ({', '.join(with_assault)}): {target}, "
+        f"targeted by assault, kneels",
+        tag="assault",
+        subject=target,
+    )
 
 
 @rule(
@@ -699,6 +771,32 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
                 )
 
 
+@rule(
+    "claim.value",
+    ["agot2-rr/claim", "agot2-rr/plot-value-modifiers", "agot2-faq41/2.5"],
+    "the claim value is the one on the attacker's revealed plot, with every active claim modifier",
+)
+def claim_value(state: State, trace: Trace, player: str) -> int:
+    base = state.players[player].plot.claim
+    modifiers = [e for e in state.effects if e.target == player and e.kind == "claim"]
+    if not modifiers:
+        return base
+    total = max(0, base + sum(int(e.value) for e in modifiers))
+    revealed_at = state.facts.get("plot_seq", {}).get(player, 0)
+    carried = [e for e in modifiers if e.seq < revealed_at]
+    trace.add(
+        "claim.value",
+        f"claim value: {base} on {state.players[player].plot.name} "
+        + " ".join(f"{int(e.value):+d} ({e.source or 'an effect'})" for e in modifiers)
+        + f" = {total}"
+        + ("; the modifier applies to whichever plot is now the revealed plot, including one revealed after it began" if carried else ""),
+        cite=["agot2-rr/plot-value-modifiers"] + (["agot2-faq41/2.5"] if carried else []),
+        tag="claim value",
+        subject=player,
+    )
+    return total
+
+
 def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -> None:
     """Apply the challenge result in D.U.C.K. order."""
     challenge = state.challenge
@@ -720,10 +818,11 @@ def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -
     state.facts["processed_keys"] = {}
     queue_reactions(ctx, f"win: {result['winner']}") if result["winner"] else None
     unopposed(state, trace, result)
+    assault_kneel(state, trace, challenge, result)
     if state.winner:
         return
     if result["winner"] == challenge.attacker:
-        claim = state.players[challenge.attacker].plot.claim
+        claim = claim_value(state, trace, challenge.attacker)
         result["claim"] = "applied"
         if challenge.type == "military":
             claim_military(state, trace, ctx, challenge.defender, claim, choices.get("claim"))
@@ -765,6 +864,7 @@ def end_challenge(state: State, trace: Trace, ctx: Context, quiet: bool = False)
         raise IllegalStep("challenge.end", "there is no challenge under way", cite=[ENDS])
     challenge.ended = True
     state.facts.pop("defenders_declared", None)
+    state.facts.pop("assault", None)
     if not challenge.resolved:
         state.results.append(
             {

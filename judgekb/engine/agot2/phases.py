@@ -16,6 +16,7 @@ from judgekb.engine.agot2.board import (
     queue_reactions,
     revert_control,
     run_reactions,
+    seq,
     total_power,
 )
 from judgekb.engine.core.registry import IllegalStep
@@ -52,6 +53,7 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
             )
         p.plot = card.plot
         card.zone = "revealed"
+        state.facts.setdefault("plot_seq", {})[player] = seq(state)
         trace.add(
             "plot.reveal",
             f"{player} reveals {name} (income {card.plot.income}, initiative {card.plot.initiative}, claim "
@@ -126,11 +128,47 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
 )
 def draw_phase(state: State, trace: Trace) -> None:
     for name in state.player_order():
-        draw(state, trace, name, 2, "draw.phase")
+        extra = draw_phase_bonus(state, name)
+        draw(state, trace, name, 2 + extra, "draw.phase")
+        if extra:
+            trace.add(
+                "draw.bonus",
+                f"{name} draws {extra} more in the draw phase's framework draw because of a card effect",
+                tag="draw bonus",
+                subject=name,
+            )
+
+
+MORE_IN_DRAW_PHASE = "more card in the draw phase"
+
+
+def draw_phase_bonus(state: State, player: str) -> int:
+    """Cards such as Time of Plenty: 'each player draws 1 more card in the draw phase' (a revealed plot's constant)."""
+    return sum(
+        1
+        for c in state.cards.values()
+        if c.zone in ("revealed", "in_play")
+        and any(MORE_IN_DRAW_PHASE in text and ("each player" in text or c.controller == player) for text in c.constant)
+    )
+
+
+RULES.add(
+    "draw.bonus",
+    ["agot2-faq41/qa/time-of-plenty", "agot2-rr/appendix-i/draw-phase/2.2"],
+    "'draws more in the draw phase' modifies only the framework draw of step 2.2, not card effects during the phase",
+)
 
 
 @rule("draw", ["agot2-rr/drawing-cards", "agot2-rr/deck"], "cards are drawn from the top of the deck")
 def draw(state: State, trace: Trace, player: str, count: int, rule_id: str = "draw") -> None:
+    if rule_id == "draw" and state.phase == "draw" and draw_phase_bonus(state, player):
+        trace.add(
+            "draw.bonus",
+            "this draw is a card effect during the draw phase: the 'more cards in the draw phase' effect does not change it",
+            cite=["agot2-faq41/qa/time-of-plenty"],
+            tag="draw bonus",
+            subject=player,
+        )
     before = deck_counts(state)
     drawn = state.deck(player)[:count]
     for card in drawn:

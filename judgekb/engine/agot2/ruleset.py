@@ -81,7 +81,15 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "challenge":
         kind = ICON_ALIASES[str(args["type"]).lower()]
         challenges.declare(
-            state, trace, ctx, args["attacker"], kind, args["against"], names(args.get("attackers")), dict(pairs(args.get("stealth")))
+            state,
+            trace,
+            ctx,
+            args["attacker"],
+            kind,
+            args["against"],
+            names(args.get("attackers")),
+            dict(pairs(args.get("stealth"))),
+            dict(pairs(args.get("assault"))),
         )
     elif verb == "defend":
         challenge = state.challenge
@@ -234,6 +242,12 @@ RULES.add(
     "lasting.set", ["agot2-faq41/qa/dragon-sight"], "a lasting effect on a set of cards affects only the cards eligible when it is created"
 )
 RULES.add("attacking-alone", ["agot2-faq41/qa/attacking-alone"], "'attacking alone' is checked when the ability is used")
+RULES.add("power.onto-plot", ["agot2-faq41/qa/a-cask-of-ale"], "a revealed plot is in play under its player's control; an agenda is not")
+RULES.add(
+    "claim.modifier",
+    ["agot2-rr/plot-value-modifiers", "agot2-faq41/2.5"],
+    "a claim modifier applies to the card in the revealed-plot position",
+)
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
@@ -510,6 +524,16 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             trace.add(
                 "effect.tokens", f"{player}'s faction card loses {-int(amount)} power", cite=["agot2-rr/power"], tag="power", subject=player
             )
+    if "claim" in args:
+        player = args.get("player") or args.get("controller") or state.first_player
+        state.effects.append(Lasting(player, "claim", int(args["claim"]), until, source, seq=board.seq(state)))
+        trace.add(
+            "claim.modifier",
+            f"the claim value on {player}'s revealed plot card changes by {int(args['claim']):+d} "
+            + ("until the end of the " + until if until != "permanent" else "while the effect lasts"),
+            tag="claim modifier",
+            subject=player,
+        )
     if args.get("move_power"):
         _move_power(state, trace, args["move_power"])
     if "cannot" in args:
@@ -554,6 +578,14 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
         return state.cards[name] if name in state.cards else state.players[name]
 
     source, dest = holder(origin), holder(target)
+    special = target in state.cards and dest.type in ("agenda", "plot")
+    if special and dest.zone != "revealed":
+        raise IllegalStep(
+            "power.onto-plot",
+            f"{target} is {'an agenda' if dest.type == 'agenda' else 'not a revealed plot'}: it is not in play, so "
+            f"power cannot be moved to it",
+            cite=["agot2-faq41/qa/a-cask-of-ale"],
+        )
     moved = min(count, source.power)
     source.power -= moved
     dest.power += moved
@@ -566,4 +598,11 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
         tag="power",
         subject=target,
     )
+    if special:
+        trace.add(
+            "power.onto-plot",
+            f"{target} is a revealed plot card, in play under {dest.controller}'s control, so power can be placed on it",
+            tag="power",
+            subject=target,
+        )
     check_victory(state, trace)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CHALLENGE_TYPES = ("military", "intrigue", "power")
-ZONES = ("hand", "deck", "in_play", "discard", "dead", "shadows", "plot", "revealed", "used", "removed", "being played")
+ZONES = ("hand", "deck", "in_play", "discard", "dead", "shadows", "plot", "revealed", "used", "removed", "being played", "agenda")
 CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
 KEYWORDS = (
     "stealth",
