@@ -81,6 +81,15 @@ def test_run_command_over_the_library(db_path):
     assert result.stdout.strip().endswith(f"{len(files)} passed, 0 failed")
 
 
+def test_run_command_over_both_libraries(db_path):
+    """The done-when of the second-edition work: `judgekb run scenarios/` passes both editions' libraries."""
+    files = sorted(SCENARIOS.rglob("*.yaml"))
+    assert len([f for f in files if f.parent == SCENARIOS2]) >= 40
+    result = run_cli("run", "scenarios/", db=db_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert result.stdout.strip().endswith(f"{len(files)} passed, 0 failed")
+
+
 def test_an_illegal_step_is_explained_with_a_citation(db_path):
     result = run_cli("run", "scenarios/009-stealth-bypassed-defender-is-illegal.yaml", db=db_path)
     assert result.returncode == 0
