@@ -159,16 +159,7 @@ def end_without_resolution(state: State, trace: Trace) -> None:
     challenge = state.challenge
     assert challenge is not None
     challenge.ended = True
-    state.results.append(
-        {
-            "type": challenge.type,
-            "attacker": challenge.attacker,
-            "defender": challenge.defender,
-            "winner": None,
-            "loser": None,
-            "ended_without_resolution": True,
-        }
-    )
+    state.results.append(challenge.unresolved_result())
     trace.add("challenge.no-participants", "no participating characters remain: the challenge ends immediately without resolution")
 
 

@@ -866,21 +866,7 @@ def end_challenge(state: State, trace: Trace, ctx: Context, quiet: bool = False)
     state.facts.pop("defenders_declared", None)
     state.facts.pop("assault", None)
     if not challenge.resolved:
-        state.results.append(
-            {
-                "type": challenge.type,
-                "attacker": challenge.attacker,
-                "defender": challenge.defender,
-                "winner": None,
-                "loser": None,
-                "attack": 0,
-                "defence": 0,
-                "ended_without_resolution": True,
-                "ended_without_winner": True,
-                "claim": "none",
-                "defending_player": challenge.defender,
-            }
-        )
+        state.results.append(challenge.unresolved_result())
     trace.add("challenge.end", "the challenge ends: its characters are no longer participating", cite=[ENDS], tag="challenge ends")
     end_period(state, trace, ctx, "challenge")
     state.challenge = None

@@ -129,6 +129,22 @@ class Challenge:
     # card -> the players it contributes its STR to, oldest first, and whether by participating (FAQ 2.10)
     contributions: dict[str, list[tuple[str, bool]]] = field(default_factory=dict)
 
+    def unresolved_result(self) -> dict[str, Any]:
+        """The result record of a challenge that ended before any winner was determined."""
+        return {
+            "type": self.type,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "defending_player": self.defending_player or self.defender,
+            "winner": None,
+            "loser": None,
+            "attack": 0,
+            "defence": 0,
+            "ended_without_resolution": True,
+            "ended_without_winner": True,
+            "claim": "none",
+        }
+
 
 @dataclass
 class State:
