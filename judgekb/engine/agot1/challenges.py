@@ -173,8 +173,19 @@ def totals(state: State, trace: Trace) -> tuple[int, int]:
     assert challenge is not None
     attack = side_strength(state, trace, challenge.attackers, challenge.attacker, challenge)
     defence = side_strength(state, trace, challenge.defenders, challenge.defending_player, challenge)
-    parts_a = ", ".join(f"{k} {state.strength(state.cards[k])}" for k in challenge.attackers) or "none"
-    parts_d = ", ".join(f"{k} {state.strength(state.cards[k])}" for k in challenge.defenders) or "none"
+    intimidators = [state.strength(state.cards[k]) for k in challenge.attackers if "intimidate" in state.keywords(state.cards[k])]
+
+    def part(key: str) -> str:
+        value = state.strength(state.cards[key])
+        excluded = key in challenge.defenders and intimidators and value < max(intimidators)
+        return f"{key} {value}" + (" — not counted: Intimidate" if excluded else "")
+
+    def with_title(parts: str, player: str | None, side: list[str]) -> str:
+        bonus = titles.title_strength(state, None, player, challenge) if player and side else 0
+        return parts + (f", title +{bonus}" if bonus else "")
+
+    parts_a = with_title(", ".join(part(k) for k in challenge.attackers) or "none", challenge.attacker, challenge.attackers)
+    parts_d = with_title(", ".join(part(k) for k in challenge.defenders) or "none", challenge.defending_player, challenge.defenders)
     trace.add(
         "challenge.strength", f"attacking STR {attack} ({parts_a}); defending STR {defence} ({parts_d})", attack=attack, defence=defence
     )
