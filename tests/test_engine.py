@@ -188,3 +188,11 @@ expect:
 """
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_a_scenario_runs_the_same_twice():
+    """Running a loaded scenario must not change it (saves and reactions are marked used on a copy)."""
+    scenario = load_scenario(SCENARIOS2 / "02-faq41-3.1-dracarys-blood-of-the-dragon-risen-from-the-sea.yaml")
+    first, second = runner.run(scenario, TITLES), runner.run(scenario, TITLES)
+    assert first.passed and second.passed
+    assert [e.text for e in first.trace.entries] == [e.text for e in second.trace.entries]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
@@ -50,7 +51,8 @@ def _context(step_args: dict[str, Any]) -> Context:
 
 def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, step: dict[str, Any]) -> None:
     """Dispatch one scenario step to the rule functions."""
-    args = {"name": args} if verb == "phase" and isinstance(args, str) else (args or {})
+    # a private copy: saves, interrupts and reactions are marked as used while the step runs
+    args = {"name": args} if verb == "phase" and isinstance(args, str) else copy.deepcopy(args or {})
     ctx = _context(args)
     if verb == "phase":
         phases.phase(state, trace, ctx, str(args["name"]), args)
