@@ -188,6 +188,8 @@ EFFECT: dict[str, Any] = {
     "place_in_dead_pile": "cards",
     "if_attacking_alone": "card",
     "claim": "int",
+    "set_str": "count",
+    "priority": ("textlist",),
     "referential": "cards",
     "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
 }

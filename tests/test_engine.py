@@ -196,3 +196,65 @@ def test_a_scenario_runs_the_same_twice():
     first, second = runner.run(scenario, TITLES), runner.run(scenario, TITLES)
     assert first.passed and second.passed
     assert [e.text for e in first.trace.entries] == [e.text for e in second.trace.entries]
+
+
+TWO = """title: t
+edition: 2
+players:
+  - name: A
+    faction: stark
+    first: true
+    gold: 5
+    in_play:
+      - {name: Robb Stark, str: 5, icons: [military]}
+    hand:
+      - {name: Put to the Sword, type: event, cost: 0}
+  - name: B
+    faction: lannister
+    in_play:
+      - {name: Tywin Lannister, str: 6, icons: [power]}
+"""
+
+
+def test_conflicting_set_effects_are_ordered_by_the_first_player(tmp_path):
+    """FAQ 1.6: two effects setting STR cannot apply together; the first player's order decides, once."""
+    asked = TWO + """steps:
+  - effect: {source: First, target: Robb Stark, set_str: 1}
+  - effect: {source: Second, target: Robb Stark, set_str: 3}
+expect:
+  choices_needed: [2]
+  cites: [{step: 2, tag: choice, clauses: [agot2-faq41/1.6]}]
+"""
+    ordered = TWO + """steps:
+  - effect: {source: First, target: Robb Stark, set_str: 1}
+  - effect: {source: Second, target: Robb Stark, set_str: 3, priority: [Second, First]}
+expect:
+  strength: {Robb Stark: 1}
+  choices_needed: []
+"""
+    for body in (asked, ordered):
+        ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+        assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_an_event_whose_target_is_gone_resolves_unsuccessfully(tmp_path):
+    """FAQ 3.3: the target leaves play before the event resolves; it resolves unsuccessfully and is still discarded."""
+    body = TWO + """steps:
+  - play_event:
+      player: A
+      card: Put to the Sword
+      effect:
+        source: Put to the Sword
+        source_type: event
+        target: Tywin Lannister
+        choose: true
+        kill: Tywin Lannister
+        interrupts:
+          - {to: "play: Put to the Sword", player: B, card: an effect, effect: {target: Tywin Lannister, return_to_hand: Tywin Lannister}}
+expect:
+  zones: {Tywin Lannister: hand, Put to the Sword: discard}
+  refused: []
+  cites: [{step: 1, tag: unsuccessful, clauses: [agot2-faq41/3.3]}]
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

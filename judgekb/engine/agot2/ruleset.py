@@ -250,6 +250,12 @@ RULES.add(
     ["agot2-rr/plot-value-modifiers", "agot2-faq41/2.5"],
     "a claim modifier applies to the card in the revealed-plot position",
 )
+RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
+RULES.add(
+    "priority",
+    ["agot2-faq41/1.6"],
+    "effects that cannot apply together: the first player chooses the order, once, and the choice is kept",
+)
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
@@ -263,6 +269,12 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     source = str(args.get("source") or "")
     source_type = args.get("source_type")
     logged = len(trace.entries)
+    for key, pool in (("interrupts", ctx.interrupts), ("reactions", ctx.reactions)):  # windows an effect brings with it
+        pool.extend(s for s in copy.deepcopy(args.get(key) or []) if s not in pool)
+    for spec in args.get("saves") or []:
+        save = spec if isinstance(spec, dict) else {"card": spec, "by": "duplicate"}
+        if save not in ctx.saves:
+            ctx.saves.append(copy.deepcopy(save))
     board.cite_errata(state, trace, source)
     if source_type == "event" and source:
         board.interrupts(state, trace, ctx, f"play: {source}")
@@ -324,6 +336,17 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         if not alone:
             raise IllegalStep("attacking-alone", f"{key} is not attacking alone", cite=["agot2-faq41/qa/attacking-alone"])
     chosen = bool(args.get("choose"))
+    if chosen and source_type == "event":  # FAQ 3.3: a chosen target gone by the time it resolves
+        gone = [k for k in names(args.get("target")) if state.cards[k].zone != "in_play"]
+        if gone and len(gone) == len(names(args.get("target"))):
+            trace.add(
+                "resolves-unsuccessfully",
+                f"{', '.join(gone)} is no longer a legal target when {source or 'the event'} resolves: it resolves unsuccessfully",
+                "not-applied",
+                tag="unsuccessful",
+                subject=source,
+            )
+            return False
     targets = []
     for key in names(args.get("target")):
         if check_immune(
@@ -392,6 +415,35 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             add_lasting(
                 state, trace, Lasting(key, "terminal", how, until, source, while_in_play=holder, source_type=str(source_type or ""))
             )
+    if "set_str" in args:
+        for key in targets:
+            others = [e for e in state.effects if e.target == key and e.kind == "set str"]
+            state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=board.seq(state)))
+            if args.get("priority"):
+                state.facts["priority"] = [str(s) for s in args["priority"]]
+            if others and not args.get("priority") and not state.facts.get("priority"):
+                trace.add(
+                    "priority",
+                    f"{key}'s STR is set by {len(others) + 1} effects that cannot apply together: the first player, {state.first_player}, "
+                    "chooses which applies (state priority); until then the most recent is shown",
+                    "choice-needed",
+                    tag="choice",
+                    subject=key,
+                )
+            else:
+                trace.add(
+                    "priority" if others else "lasting",
+                    f"{key}'s STR is set to {args['set_str']} ({source or 'an effect'}) → STR {state.strength(state.cards[key])}"
+                    + (
+                        f"; the first player's order ({', '.join(state.facts['priority'])}) decides which set value applies, and it is kept"
+                        if others
+                        else ""
+                    ),
+                    cite=None if others else ["agot2-rr/strength-strength-modifiers"],
+                    tag="strength",
+                    subject=key,
+                )
+            check_terminal(state, trace, ctx)
     if "str" in args:
         for key in targets:
             card = state.cards[key]
