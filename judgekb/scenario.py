@@ -207,6 +207,7 @@ TRIGGERS = (
     "marshaling action",
 )
 REACT: dict[str, Any] = {
+    "setup": "bool",
     "to": "text",
     "player": "player",
     "card": "title",
@@ -227,6 +228,7 @@ ABILITY = {
     "interrupts": ("list", REACT),
     "canceled_by": "title",
     "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
+    "setup": "bool",
 }
 RESOLVE = {
     "claim": "cards",

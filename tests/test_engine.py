@@ -258,3 +258,26 @@ expect:
 """
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_the_copy_being_played_cannot_be_played_again(tmp_path):
+    """The Hand's Judgment Q&A: while an event is being played it is not in hand, so an interrupt cannot play that copy."""
+    body = TWO + """steps:
+  - play_event:
+      player: A
+      card: Put to the Sword
+      effect:
+        source: Put to the Sword
+        source_type: event
+        target: Tywin Lannister
+        choose: true
+        kill: Tywin Lannister
+        interrupts:
+          - {to: "kill: Tywin Lannister", player: A, card: Put to the Sword, effect: {target: Robb Stark, kneel: Robb Stark}}
+expect:
+  refused: [1]
+  refused_cites: {1: [agot2-faq41/qa/the-hand-s-judgment]}
+  zones: {Put to the Sword: hand, Tywin Lannister: in_play}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

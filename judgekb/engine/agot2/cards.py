@@ -384,6 +384,12 @@ def _names(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
 
 
+RULES.add("setup", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
+RULES.add(
+    "hand-being-played",
+    ["agot2-faq41/qa/the-hand-s-judgment", "agot2-faq41/1.5"],
+    "an event being played is not in its owner's hand",
+)
 RULES.add(
     "catelyn",
     ["agot2-faq41/qa/catelyn-stark"],
@@ -442,6 +448,15 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     source = str(spec.get("card") or "an ability")
     trigger = str(spec.get("trigger") or kind)
     check_may_trigger(state, trace, player, trigger, source)
+    if state.phase == "setup" and not spec.get("setup"):
+        raise IllegalStep("setup", f"{source}'s ability is not active during setup (it does not refer to setup)", cite=["agot2-faq41/1.9"])
+    being_played = state.cards.get(source)
+    if being_played is not None and being_played.zone == "being played":
+        raise IllegalStep(
+            "hand-being-played",
+            f"{source} is in the process of being played and is no longer in {player}'s hand: that copy cannot be played again",
+            cite=["agot2-faq41/qa/the-hand-s-judgment"],
+        )
     verb, _, subject = event.partition(": ")
     area = {"discard": "discard", "kill": "dead"}.get(verb)
     card = state.cards.get(subject)
