@@ -17,6 +17,7 @@ from judgekb.cards import normalise_name
 from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")
+AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed values kept for cards by name
 
 
 def _first_line_keywords(text: str) -> list[str]:
@@ -73,6 +74,11 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "unique": bool(card.get("unique")),
                 "text": text,
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
+                "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
+                "pack": card.get("set"),
+                "released": None,
+                "loyal": False,
+                "deck_limit": card.get("limit"),
                 "source": str(path),
             }
         )
@@ -112,6 +118,11 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "unique": bool(card.get("unique")),
                     "text": text,
                     "errata_text": json.dumps(card.get("errata") or [], ensure_ascii=False),
+                    "stats": json.dumps({k: card.get(k) for k in ("loyal", "plotStats", "deckLimit") if card.get(k) is not None}),
+                    "pack": pack.get("code"),
+                    "released": pack.get("releaseDate"),
+                    "loyal": bool(card.get("loyal")),
+                    "deck_limit": card.get("deckLimit"),
                     "source": str(folder),
                 }
             )
@@ -138,10 +149,26 @@ def apply(db: Any, rows: list[dict[str, Any]]) -> int:
     editions = sorted({r["edition"] for r in rows})
     if db["imported_cards"].exists():
         db.execute(f"delete from imported_cards where edition in ({','.join('?' * len(editions))})", editions)
-    db["imported_cards"].insert_all(rows, columns={"cost": str, "strength": str})
+    db["imported_cards"].insert_all(rows, columns={"cost": str, "strength": str, "released": str, "deck_limit": int}, alter=True)
     db["imported_cards"].create_index(["edition", "key"], if_not_exists=True)
     db.conn.commit()
     return len(rows)
+
+
+def import_path(db: Any, path: Path) -> tuple[int, list[int], int]:
+    """Import the cards at ``path`` and, for a throneteki folder, its dated restricted lists.
+
+    Returns (cards, editions, lists).  Everything is read (and checked) before anything is written.
+    """
+    from judgekb import restricted_lists
+
+    rows = read(path)
+    list_file = restricted_lists.find_file(path)
+    lists = restricted_lists.read(list_file) if list_file else []
+    count = apply(db, rows)
+    if list_file:
+        restricted_lists.apply(db, lists, list_file)
+    return count, sorted({r["edition"] for r in rows}), len(lists)
 
 
 def registry(db_path: Path) -> Path:

@@ -7,6 +7,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from judgekb import restricted_lists
 from judgekb.cards import normalise_name
 
 FORMATS = ("joust", "melee")
@@ -72,6 +73,7 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     status = {fmt: ("restricted" if restricted[fmt] else "not restricted") for fmt in FORMATS}
     status["banned"] = "banned" if banned else "not banned"
     printings = [f"{p['set']} {p['number']}" for p in db.query("select * from card_printings where card = ?", [card["id"]])]
+    printed = _imported(db, card["edition"], card["key"])
     return {
         "id": card["id"],
         "name": card["name"],
@@ -85,7 +87,10 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
         "banned": banned,
         "faq": [entry(r) for r in rows if r["kind"] == "qa"],
         "rules": [entry(r) for r in rows if r["kind"] not in ("errata", "restricted", "list-change", "banned", "qa")],
-        "printed": _imported(db, card["edition"], card["key"]),
+        "printed": printed,
+        "lists": restricted_lists.card_section(db, [(i["code"], f"{i['set']} {i['number']}") for i in printed])
+        if card["edition"] == 2
+        else None,
     }
 
 
@@ -131,6 +136,8 @@ def render(p: dict[str, Any]) -> str:
             else:
                 lines.append(f"    {e['text']}")
 
+    if p.get("lists"):
+        lines.extend(render_lists(p["lists"]))
     section("Errata (governs the printed text)", p["errata"])
     section("Joust restricted list", p["restricted"]["joust"])
     section("Melee restricted list", p["restricted"]["melee"])
@@ -139,3 +146,15 @@ def render(p: dict[str, Any]) -> str:
     section("FAQ answers", p["faq"])
     section("Other clauses that mention it", p["rules"])
     return "\n".join(lines) + "\n"
+
+
+def render_lists(lists: dict[str, Any]) -> list[str]:
+    """The dated restricted/banned lists' section: the list in force, then each printing's history."""
+    out = [f"\nRestricted and banned lists (imported card data; in force: {lists['in_force']['citation']}):"]
+    for item in lists["printings"]:
+        out.append(f"  {item['printing']}: {'; '.join(item['in_force'])}")
+        for run in item["history"]:
+            span = run["from"] if run["from"] == run["to"] else f"{run['from']} to {run['to']}"
+            dates = run["from_date"] if run["from"] == run["to"] else f"{run['from_date']} to {run['to_date']}"
+            out.append(f"    {span} ({run['issuer']}, {dates}): {'; '.join(run['status'])}")
+    return out

@@ -255,21 +255,53 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 @click.pass_obj
 def import_cards(obj: Context, path: Path) -> None:
     """Import a public card database (agot1.json, or a throneteki folder) to show printed text."""
-    from judgekb import cardimport
+    from judgekb import cardimport, store
     from judgekb.yamlio import DataError
 
     obj.db()  # build first, so the import lands in a database built from this corpus
     try:
-        rows = cardimport.read(path)
+        count, editions, lists = cardimport.import_path(store.connect(obj.db_path, read_only=False), path)
     except DataError as exc:
         fail(str(exc))
-    from judgekb import store
-
-    db_rw = store.connect(obj.db_path, read_only=False)
-    count = cardimport.apply(db_rw, rows)
     cardimport.remember(obj.db_path, path)
-    editions = sorted({r["edition"] for r in rows})
     click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {path}")
+    if lists:
+        click.echo(f"imported {lists} dated restricted/banned lists from {path / 'restricted-list.json'}")
+
+
+EXIT_NOT_LEGAL = 3
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--edition", type=click.Choice(["1", "2"]), help="The deck's edition (default: detected from its card names).")
+@click.option("--format", "fmt", type=click.Choice(["joust", "melee"]), default="joust", show_default=True)
+@click.option("--list", "list_name", help='2nd edition: the dated list to check against (default: the newest), e.g. "Standard v1.16".')
+@click.option("--as-of", help="1st edition: the FAQ lists as they stood at this version, e.g. v5.4 (default: v5.5.1).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_obj
+def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name: str | None, as_of: str | None, as_json: bool) -> None:
+    """Check a decklist (FILE, or - for stdin): legal or not under the list in force, every problem cited.
+
+    Exit status: 0 legal, 3 not legal, 2 bad input (unreadable list, unknown or ambiguous card names).
+
+    \b
+        judgekb deckcheck my-deck.txt --format melee
+        judgekb deckcheck old-deck.txt --edition 1 --as-of v5.4
+    """
+    from judgekb import deckcheck as checker
+    from judgekb import decklists
+    from judgekb.yamlio import DataError
+
+    try:
+        deck = decklists.parse(*decklists.read_source(str(path)))
+        report = checker.check(obj.db(), deck, int(edition) if edition else None, fmt, list_name, as_of)
+    except DataError as exc:
+        fail(str(exc))
+    click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if as_json else checker.render(report), nl=as_json)
+    if report.verdict == "cannot be checked":
+        fail("\njudgekb: ".join(checker.unreadable_lines(report)))
+    sys.exit(0 if report.verdict == "legal" else EXIT_NOT_LEGAL)
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -318,12 +350,14 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
 @click.option("--trace/--no-trace", "show_trace", default=None, help="Print every trace step (default: for one file).")
+@click.option("--cite", is_flag=True, help="Print each trace step's citation lines (document, version, section, page), not only ids.")
 @click.pass_obj
-def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None) -> None:
+def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None, cite: bool) -> None:
     """Run scenario files (or folders of them): the ruling, a cited trace, and the expectations checked.
 
     Exit status: 0 all expectations passed, 1 an expectation failed, 2 a scenario file is malformed.
     """
+    from judgekb import cardfill, rulingview
     from judgekb.engine.core import runner
     from judgekb.scenario import load_scenario
     from judgekb.yamlio import DataError
@@ -341,18 +375,21 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     titles = runner.load_titles(obj.corpus)
     show = show_trace if show_trace is not None else len(files) == 1
     results, bad, failed = [], 0, 0
+    db = obj.db()
+    prepare = cardfill.preparer(db, obj.corpus)
     for file in files:
         try:
-            ruling = runner.run(load_scenario(file), titles)
+            ruling = runner.run(load_scenario(file, prepare=prepare), titles)
         except DataError as exc:
             bad += 1
             click.echo(f"ERROR {exc}", err=True)
             continue
         failed += not ruling.passed
+        view = rulingview.ruling_json(ruling, db)
         if as_json:
-            results.append(ruling.as_json())
+            results.append(view)
             continue
-        _print_ruling(ruling, show)
+        _print_ruling(ruling, view, show or cite, cite)
     if as_json:
         click.echo(json.dumps(results if len(files) > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
     elif len(files) > 1:
@@ -363,19 +400,16 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
         sys.exit(1)
 
 
-def _print_ruling(ruling: Any, show_trace: bool) -> None:
+def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: bool) -> None:
+    from judgekb import rulingview
+
     mark = "PASS" if ruling.passed else "FAIL"
     click.echo(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}")
     if show_trace or not ruling.passed:
-        click.echo("  Ruling:")
-        for line in ruling.summary() or ["(no challenge resolved)"]:
-            click.echo(f"    {line}")
-        click.echo("  Trace:")
-        for entry in ruling.trace.entries:
-            flag = {"refused": " [REFUSED]", "choice-needed": " [CHOICE NEEDED]"}.get(entry.outcome, "")
-            click.echo(f"    {entry.step:>2}. {entry.text}{flag}")
-            click.echo(f"        cites {', '.join(entry.clauses)}")
-        click.echo("  Expectations:")
+        for line in rulingview.ruling_text(view, cite):
+            click.echo(line)
+        if ruling.checks:
+            click.echo("  Expectations:")
         for check in ruling.checks:
             sign = "✓" if check["passed"] else "✗"
             detail = "" if check["passed"] else f" (got {check['actual']!r})"

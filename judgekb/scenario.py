@@ -25,6 +25,7 @@ line and field.  The full reference is in docs/scenarios.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -379,6 +380,7 @@ class Scenario:
         self.steps = steps
         self.expect = expect
         self.edition = edition
+        self.card_notes: list[Any] = []
 
 
 def _whole(value: Any) -> bool:
@@ -522,9 +524,14 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
     )
 
 
-def load_scenario(path: Path, text: str | None = None) -> Scenario:
-    """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field."""
+def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
+    """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field.
+
+    ``prepare`` may complete the loaded mapping before it is checked (cards by name from an
+    imported card database: ``cardfill.preparer``); what it returns is kept as ``card_notes``.
+    """
     data = load(path) if text is None else loads(text, path)
+    notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
     check_fields(
@@ -672,7 +679,9 @@ def load_scenario(path: Path, text: str | None = None) -> Scenario:
         fields = EXPECT_FIELDS if edition == 2 else EXPECT_FIELDS - ED2_ONLY_EXPECT
         check_fields(path, expect, set(), fields, "expect")
         checker.mapping(expect, EXPECT, set(), "expect", expect)
-    return Scenario(path, str(data.get("title") or path.stem), state, steps, expect, edition)
+    scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect, edition)
+    scenario.card_notes = notes
+    return scenario
 
 
 class _Checker:

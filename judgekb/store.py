@@ -86,7 +86,7 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
         imported = 0
         for source in cardimport.remembered(db_path) if imports is None else imports:
             if source.exists():  # an import the user made earlier survives rebuilds
-                imported += cardimport.apply(db, cardimport.read(source))
+                imported += cardimport.import_path(db, source)[0]
         fingerprint = corpus_fingerprint(corpus)
         db["meta"].insert_all(
             [

@@ -147,8 +147,10 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
 
     if not text.strip():
         bad_request("paste or upload a scenario (YAML)")
+    from judgekb import cardfill, rulingview
+
     try:
-        scenario = load_scenario(Path(name), text)
+        scenario = load_scenario(Path(name), text, prepare=cardfill.preparer(res().db, res().corpus))
         if len(scenario.steps) > MAX_SCENARIO_STEPS or len(scenario.state.cards) > MAX_SCENARIO_CARDS:
             bad_request(f"a scenario may have at most {MAX_SCENARIO_STEPS} steps and {MAX_SCENARIO_CARDS} cards")
         ruling = runner.run(scenario, res().titles, deadline=time.monotonic() + SCENARIO_SECONDS)
@@ -156,10 +158,7 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
         bad_request(str(exc), 422)
     except RecursionError:
         bad_request("the scenario is nested too deeply", 422)
-    out = ruling.as_json()
-    cited = sorted({c for step in out["trace"] for c in step["clauses"]})
-    out["cited"] = [{"id": c, "citation": r["citation"], "text": r["text"]} for c in cited if (r := store.clause(res().db, c))]
-    return out
+    return rulingview.ruling_json(ruling, res().db)
 
 
 # ---------------------------------------------------------------------------- pages
@@ -208,6 +207,13 @@ def changes_page() -> Any:
     return render_template("changes.html", docs=docs, doc=doc, since=since, rows=rows)
 
 
+def _error_line(message: str) -> int | None:
+    """The line a scenario error names ("file.yaml:12: ..."), to point at it beside the text."""
+    head = message.split(": ", 1)[0]
+    number = head.rsplit(":", 1)[-1] if ":" in head else ""
+    return int(number) if number.isdigit() else None
+
+
 @pages.route("/scenario", methods=["GET", "POST"])
 def scenario_page() -> Any:
     result, text = None, ""
@@ -221,7 +227,13 @@ def scenario_page() -> Any:
             name = Path(upload.filename).name
         else:
             text, name = request.form.get("scenario", ""), "pasted-scenario.yaml"
-        result = _run_scenario(text, name)
+        try:
+            result = _run_scenario(text, name)
+        except HTTPException as exc:  # keep what was typed; show the problem beside it
+            if exc.code not in (400, 413, 422):
+                raise
+            error = exc.description or "the scenario could not be run"
+            return render_template("scenario.html", result=None, text=text, error=error, error_line=_error_line(error)), exc.code
     example = res().corpus.parent / "scenarios" / "001-darrell-brian-military-challenge.yaml"
     sample = example.read_text(encoding="utf-8") if example.is_file() else ""
     return render_template("scenario.html", result=result, text=text or sample)
@@ -296,6 +308,13 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.config["JSON_SORT_KEYS"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(pages)
+    from judgekb.webbuilder import builder
+
+    app.register_blueprint(builder)
+    from judgekb.deckweb import deck_pages
+
+    app.register_blueprint(deck_pages)
+    app.jinja_env.globals["zip"] = zip
 
     @app.after_request
     def headers(response: Response) -> Response:

@@ -15,6 +15,7 @@ from judgekb import store
 from judgekb.sources import default_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
+SHARED_CARDS = ROOT.parent / "shared" / "cards"
 CORPUS = default_corpus()
 
 
@@ -54,3 +55,17 @@ def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None) -> s
     if corpus is not None:
         env["JUDGEKB_CORPUS"] = str(corpus)
     return subprocess.run([sys.executable, "-m", "judgekb", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+
+
+@pytest.fixture(scope="session")
+def carded_db_path(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's knowledge base with both public card databases imported."""
+    path = tmp_path_factory.mktemp("carded") / "judgekb.sqlite"
+    shutil.copy(db_path, path)
+    db = store.connect(path, read_only=False)
+    from judgekb import cardimport
+
+    cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot1" / "agot1.json"))
+    cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot2-throneteki"))
+    db.conn.close()
+    return path

@@ -149,7 +149,9 @@ def test_scenario_run_and_print_sheet(server, browser, size):
     page.wait_for_selector("#ruling")
     ruling = page.inner_text("#ruling")
     assert "bypassed by stealth and may not defend" in ruling and "All expectations hold" in ruling
-    link = page.locator("#ruling .trace .refused a").first
+    cite = page.locator("#ruling .trace .refused details.cite").first
+    assert "Rules of Play" in cite.locator("summary").inner_text()  # the citation line, not a bare id
+    link = cite.locator("a")
     assert link.get_attribute("href").startswith("/c/agot1-rules/")
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"scenario-{size}.png"), full_page=True)
@@ -157,9 +159,13 @@ def test_scenario_run_and_print_sheet(server, browser, size):
     assert page.evaluate("getComputedStyle(document.querySelector('header.site')).display") == "none"
     assert page.evaluate("getComputedStyle(document.querySelector('form.scenario')).display") == "none"
     assert page.is_visible("#ruling .cited")
+    assert page.is_visible("#ruling .board") and "Starting board" in page.inner_text("#ruling")  # the sheet shows the board
     if size == "desktop":
         page.pdf(path=str(SHOTS / "ruling-sheet.pdf"))
         page.screenshot(path=str(SHOTS / "ruling-sheet-print.png"), full_page=True)
+    page.emulate_media(media="screen")
+    cite.locator("summary").click()  # the clause text is one tap away
+    assert cite.locator("p.text").inner_text().strip()
     link.click()
     page.wait_for_selector("#citation")
     context.close()

@@ -1,0 +1,193 @@
+"""Decklists as players hand them in, read into plain entries with the line each came from.
+
+Three shapes are read:
+
+* ThronesDB's plain-text export: a title, the faction ("House Stark"), the agenda(s), a "Packs:"
+  line, then sections ("Plot (7)", "Character (33):" ...) of ``3x Card Name (Pack)`` lines;
+* ThronesDB's JSON (``faction_code``, ``agendas``, ``slots`` of card code → count);
+* a plain list of ``count name`` lines (``3 Val``, ``3x Val``, ``Val x3``), the pack or set in
+  parentheses when the player gives it ("Val (Return of the Others)", "Val (DotN F117)").
+
+Parsing knows no cards: names are resolved against the imported card data by ``deckcheck``.
+A line that cannot be read raises ``DataError`` as ``file:line: what: problem; got 'text'``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from judgekb.yamlio import DataError
+
+MAX_LINES = 2000
+MAX_COUNT = 99
+Shape = Literal["thronesdb-text", "thronesdb-json", "plain"]
+
+COUNT_FIRST = re.compile(r"^(?P<count>\d{1,4})\s*[x×]?\s+(?P<rest>\S.*?)\s*$", re.IGNORECASE)
+COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)\s+[x×](?P<count>\d{1,4})\s*$", re.IGNORECASE)
+PACK = re.compile(r"^(?P<name>.*?\S)\s*\((?P<pack>[^()]+)\)$")
+SECTIONS = {  # header word -> the part of the deck it opens
+    "agenda": "agenda", "agendas": "agenda", "plot": "plot", "plots": "plot", "plot deck": "plot",
+    "attachment": "draw", "attachments": "draw", "character": "draw", "characters": "draw", "event": "draw",
+    "events": "draw", "location": "draw", "locations": "draw", "draw deck": "draw", "deck": "draw", "house deck": "draw",
+}  # fmt: skip
+SECTION = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\((?P<n>\d+)(?: cards?)?\))?\s*:?\s*$")
+LABELLED = re.compile(r"^(?P<label>faction|house|agendas?)\s*:\s*(?P<value>\S.*)$", re.IGNORECASE)
+SKIP = re.compile(r"^(?:packs?\s*:|total\b|cards? up to\b|#|//|-{3,}|={3,})", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a decklist naming a card (or a bare name in the heading lines)."""
+
+    count: int
+    name: str  # as written, without the count and the pack
+    line: int  # 1-based line number in the file
+    text: str  # the whole line as written, for the judge's sheet
+    pack: str | None = None  # pack or set as written in parentheses
+    section: str | None = None  # the part of the deck its header opens: agenda, plot or draw
+    code: str | None = None  # a card code (ThronesDB JSON)
+    bare: bool = False  # a heading line without a count: the deck's title, faction or agenda
+
+
+@dataclass
+class Decklist:
+    """A parsed decklist: card entries, bare heading names, and the faction if the file states it."""
+
+    source: str
+    shape: Shape
+    entries: list[Entry] = field(default_factory=list)
+    bare: list[Entry] = field(default_factory=list)
+    faction_code: str | None = None  # ThronesDB JSON only; text lists name the faction in ``bare``
+    agenda_codes: list[str] = field(default_factory=list)
+    title: str | None = None
+
+
+def _bad(source: str, line: int, problem: str, text: str) -> DataError:
+    return DataError(f"{source}:{line}: {problem}; got {text!r}")
+
+
+def _card_line(source: str, number: int, raw: str, text: str, section: str | None) -> Entry | None:
+    match = COUNT_FIRST.match(text) or COUNT_LAST.match(text)
+    if not match:
+        return None
+    count = int(match["count"])
+    if not 1 <= count <= MAX_COUNT:
+        raise _bad(source, number, f"card count must be 1 to {MAX_COUNT}", raw)
+    rest = match["rest"].strip()
+    pack = None
+    with_pack = PACK.match(rest)
+    if with_pack:
+        rest, pack = with_pack["name"].strip(), with_pack["pack"].strip()
+    if not re.search(r"[A-Za-z]", rest):
+        raise _bad(source, number, "no card name after the count", raw)
+    return Entry(count, rest, number, raw.strip(), pack, section)
+
+
+def parse_text(text: str, source: str) -> Decklist:
+    """A ThronesDB text export or a plain ``count name`` list.  Raises DataError on a line it cannot read."""
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        raise DataError(f"{source}: a decklist may have at most {MAX_LINES} lines; got {len(lines)}")
+    deck = Decklist(source, "plain")
+    section: str | None = None
+    for number, raw in enumerate(lines, start=1):
+        stripped = re.sub(r"^[•*–-]\s+", "", raw.strip())
+        if not stripped or SKIP.match(stripped):
+            if stripped.lower().startswith("packs"):
+                deck.shape = "thronesdb-text"
+            continue
+        header = SECTION.match(stripped)
+        if header and header["word"].strip().lower() in SECTIONS:
+            section = SECTIONS[header["word"].strip().lower()]
+            if header["n"] is not None:
+                deck.shape = "thronesdb-text"
+            continue
+        entry = _card_line(source, number, raw, stripped, section)
+        if entry is not None:
+            deck.entries.append(entry)
+            continue
+        if deck.entries and section != "agenda":
+            raise _bad(source, number, "not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'", raw)
+        labelled = LABELLED.match(stripped)  # "Faction: House Stark", "Agenda: Fealty"
+        if labelled:
+            stripped, section = labelled["value"].strip(), ("agenda" if labelled["label"].lower().startswith("agenda") else section)
+        bare = PACK.match(stripped)
+        name, pack = (bare["name"], bare["pack"]) if bare else (stripped, None)
+        deck.bare.append(Entry(1, name.strip(), number, raw.strip(), pack, section, bare=True))
+    if not deck.entries:
+        raise DataError(f"{source}: no card lines found: expected lines such as '3x Card Name (Pack)' or '3 Card Name'")
+    return deck
+
+
+def _line_of(text: str, needle: str) -> int:
+    at = text.find(needle)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 1
+
+
+def parse_json(text: str, source: str) -> Decklist:
+    """ThronesDB's JSON for a deck or decklist.  Raises DataError naming the field at fault."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{source}: expected a JSON object (ThronesDB deck export)")
+    slots = data.get("slots")
+    if not isinstance(slots, dict) or not slots:
+        raise DataError(f"{source}: field 'slots': expected an object of card code -> count (ThronesDB deck export)")
+    deck = Decklist(source, "thronesdb-json", title=str(data.get("name") or "") or None)
+    faction = data.get("faction_code")
+    if faction is not None and not isinstance(faction, str):
+        raise DataError(f"{source}: field 'faction_code': expected a faction code such as 'stark'")
+    deck.faction_code = faction
+    agendas = data.get("agendas") or ([data["agenda_code"]] if data.get("agenda_code") else [])
+    if not isinstance(agendas, list):
+        raise DataError(f"{source}: field 'agendas': expected a list of card codes")
+    for agenda in agendas:
+        code = agenda.get("code") if isinstance(agenda, dict) else agenda
+        if not isinstance(code, str):
+            raise DataError(f"{source}: field 'agendas': expected card codes; got {agenda!r}")
+        deck.agenda_codes.append(code)
+    for code, count in slots.items():
+        line = _line_of(text, f'"{code}"')
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+            raise DataError(f"{source}:{line}: field 'slots.{code}': count must be a whole number 1 to {MAX_COUNT}; got {count!r}")
+        raw = text.splitlines()[line - 1].strip() if text.splitlines() else ""
+        deck.entries.append(Entry(count, code, line, raw, code=code))
+    return deck
+
+
+def parse(text: str, source: str) -> Decklist:
+    """Any of the three shapes; JSON when the text starts with ``{``."""
+    if not text.strip():
+        raise DataError(f"{source}: the decklist is empty")
+    if text.lstrip().startswith("{"):
+        return parse_json(text, source)
+    return parse_text(text, source)
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """(text, source name) of a decklist file, or of stdin for ``-``.  Raises DataError when unreadable."""
+    import sys
+
+    source = "<stdin>" if path == "-" else path
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(f"{source}: cannot read: {exc.strerror}") from None
+    return decode(data, source), source
+
+
+def decode(data: bytes, source: str) -> str:
+    """Bytes from a file or an upload as text.  Raises DataError when they are not UTF-8 text."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    if "\x00" in text:
+        raise DataError(f"{source}: a binary file, not a decklist")
+    return text

@@ -1,0 +1,272 @@
+"""The dated second-edition restricted and banned lists, imported with the throneteki card data.
+
+``restricted-list.json`` (beside ``packs/`` in a throneteki folder) holds one entry per list the
+organised-play team (earlier FFG, the Conclave, the Design Team, the G.O.T.) published: name,
+issuer, version, date, card pool (``cardSet``), and per format (joust, melee) the restricted
+cards, the pods and the banned cards, plus a top-level ``bannedCards`` (printings the list's card
+pool excludes: originals replaced by redesigns, or redesigns under an "original" list).
+
+Tables (written by ``apply``, replaced on every import):
+
+* ``restricted_lists``         code, name, issuer, version, date, card_set, url_joust, url_melee, seq, source;
+* ``restricted_list_cards``    list, format (``joust``/``melee``, or ``all`` for ``bannedCards``), status
+                               (``restricted``/``banned``), card (a card code);
+* ``restricted_list_pods``     list, format, pod (its number on the list, from 1), restricted (the card
+                               whose presence forbids the others, or null: then at most one of ``cards``),
+                               cards (JSON list of codes).
+
+A list is cited by its name, issuer and date (``citation``); none of this text is rules text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judgekb.yamlio import DataError
+
+FILE_NAME = "restricted-list.json"
+FORMATS = ("joust", "melee")
+
+
+@dataclass(frozen=True)
+class Pod:
+    """Cards that cannot share a deck: with ``restricted`` set, none of ``cards`` beside it; else at most one."""
+
+    number: int
+    cards: tuple[str, ...]
+    restricted: str | None = None
+
+
+@dataclass
+class FormatList:
+    """One format's part of a list."""
+
+    restricted: list[str] = field(default_factory=list)
+    banned: list[str] = field(default_factory=list)
+    pods: list[Pod] = field(default_factory=list)
+    url: str | None = None
+
+
+@dataclass
+class RestrictedList:
+    """One dated list as published."""
+
+    code: str
+    name: str
+    issuer: str
+    version: str
+    date: str  # ISO date the list took effect
+    card_set: str  # the card pool: original, redesign, redesign2
+    formats: dict[str, FormatList]
+    banned_cards: list[str]  # top-level bannedCards: excluded from every format
+    seq: int = 0  # position in the file (oldest first)
+
+    def citation(self, fmt: str | None = None, part: str | None = None) -> str:
+        """``Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), joust restricted list``."""
+        tail = " ".join(p for p in (fmt, part) if p)
+        return f"{self.name} ({self.issuer}, {self.date})" + (f", {tail}" if tail else "")
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DataError(f"{where}: expected a list of card codes")
+    return list(value)
+
+
+def read(path: Path) -> list[RestrictedList]:
+    """Every list in ``restricted-list.json``.  Raises DataError naming the entry and field at fault."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path}: not a readable JSON restricted list: {exc}") from None
+    if not isinstance(data, list):
+        raise DataError(f"{path}: expected a JSON array of lists")
+    out = []
+    for seq, entry in enumerate(data):
+        where = f"{path}: list #{seq + 1}"
+        if not isinstance(entry, dict):
+            raise DataError(f"{where}: expected an object")
+        for key in ("code", "name", "date", "formats"):
+            if key not in entry:
+                raise DataError(f"{where}: missing field '{key}'")
+        where = f"{path}: list '{entry['name']}'"
+        formats: dict[str, FormatList] = {}
+        if not isinstance(entry["formats"], list):
+            raise DataError(f"{where}: field 'formats' must be a list")
+        for fmt in entry["formats"]:
+            if not isinstance(fmt, dict) or fmt.get("name") not in FORMATS:
+                raise DataError(f"{where}: field 'formats': each needs a name, one of {', '.join(FORMATS)}")
+            here = f"{where}, format {fmt['name']}"
+            pods = []
+            for number, pod in enumerate(fmt.get("pods") or [], start=1):
+                if not isinstance(pod, dict):
+                    raise DataError(f"{here}: pod #{number} is not an object")
+                restricted = pod.get("restricted")
+                if restricted is not None and not isinstance(restricted, str):
+                    raise DataError(f"{here}: pod #{number}: field 'restricted' must be a card code")
+                pods.append(Pod(number, tuple(_strings(pod.get("cards"), f"{here}: pod #{number}: field 'cards'")), restricted))
+            formats[fmt["name"]] = FormatList(
+                restricted=_strings(fmt.get("restricted") or [], f"{here}: field 'restricted'"),
+                banned=_strings(fmt.get("banned") or [], f"{here}: field 'banned'"),
+                pods=pods,
+                url=fmt.get("url"),
+            )
+        out.append(
+            RestrictedList(
+                code=str(entry["code"]),
+                name=str(entry["name"]).replace("  ", " "),
+                issuer=str(entry.get("issuer") or "unknown issuer"),
+                version=str(entry.get("version") or ""),
+                date=str(entry["date"]),
+                card_set=str(entry.get("cardSet") or ""),
+                formats=formats,
+                banned_cards=_strings(entry.get("bannedCards") or [], f"{where}: field 'bannedCards'"),
+                seq=seq,
+            )
+        )
+    return out
+
+
+def find_file(path: Path) -> Path | None:
+    """The restricted-list file of a throneteki folder being imported, if it has one."""
+    candidate = path / FILE_NAME if path.is_dir() else None
+    return candidate if candidate and candidate.is_file() else None
+
+
+def apply(db: Any, lists: list[RestrictedList], source: Path) -> int:
+    """Replace the stored lists with ``lists`` (one transaction); returns how many were written."""
+    with db.conn:
+        for table in ("restricted_lists", "restricted_list_cards", "restricted_list_pods"):
+            if db[table].exists():
+                db.execute(f"delete from {table}")
+        db["restricted_lists"].insert_all(
+            (
+                {
+                    "code": rl.code,
+                    "name": rl.name,
+                    "issuer": rl.issuer,
+                    "version": rl.version,
+                    "date": rl.date,
+                    "card_set": rl.card_set,
+                    "url_joust": rl.formats.get("joust", FormatList()).url,
+                    "url_melee": rl.formats.get("melee", FormatList()).url,
+                    "seq": rl.seq,
+                    "source": str(source),
+                }
+                for rl in lists
+            ),
+            pk="code",
+            columns={"url_joust": str, "url_melee": str},
+        )
+        cards = [{"list": rl.code, "format": "all", "status": "banned", "card": code} for rl in lists for code in rl.banned_cards]
+        for rl in lists:
+            for name, fmt in rl.formats.items():
+                cards += [{"list": rl.code, "format": name, "status": "restricted", "card": c} for c in fmt.restricted]
+                cards += [{"list": rl.code, "format": name, "status": "banned", "card": c} for c in fmt.banned]
+        db["restricted_list_cards"].insert_all(cards, columns={"list": str, "format": str, "status": str, "card": str})
+        pods = [
+            {"list": rl.code, "format": name, "pod": pod.number, "restricted": pod.restricted, "cards": json.dumps(list(pod.cards))}
+            for rl in lists
+            for name, fmt in rl.formats.items()
+            for pod in fmt.pods
+        ]
+        db["restricted_list_pods"].insert_all(pods, columns={"list": str, "format": str, "pod": int, "restricted": str, "cards": str})
+        db["restricted_list_cards"].create_index(["card"], if_not_exists=True)
+    return len(lists)
+
+
+def load(db: Any) -> list[RestrictedList]:
+    """The stored lists, oldest first (empty when no throneteki data was imported)."""
+    if not db["restricted_lists"].exists():
+        return []
+    lists = {}
+    for row in db.query("select * from restricted_lists order by seq"):
+        formats = {f: FormatList(url=row[f"url_{f}"]) for f in FORMATS}
+        lists[row["code"]] = RestrictedList(
+            row["code"], row["name"], row["issuer"], row["version"], row["date"], row["card_set"], formats, [], row["seq"]
+        )
+    for row in db.query("select * from restricted_list_cards order by rowid"):
+        rl = lists[row["list"]]
+        if row["format"] == "all":
+            rl.banned_cards.append(row["card"])
+        else:
+            getattr(rl.formats[row["format"]], row["status"]).append(row["card"])
+    for row in db.query("select * from restricted_list_pods order by rowid"):
+        lists[row["list"]].formats[row["format"]].pods.append(Pod(row["pod"], tuple(json.loads(row["cards"])), row["restricted"]))
+    return list(lists.values())
+
+
+def newest(lists: list[RestrictedList]) -> RestrictedList | None:
+    """The list in force by default: the latest date (the file's order breaks ties)."""
+    return max(lists, key=lambda rl: (rl.date, rl.seq), default=None)
+
+
+def by_name(lists: list[RestrictedList], name: str) -> RestrictedList | None:
+    """A list by its name or code, ignoring case and spacing ("standard v1.16", "gotstandard1.16")."""
+    key = " ".join(name.split()).casefold()
+    for rl in lists:
+        if key in (rl.name.casefold(), rl.code.casefold()):
+            return rl
+    return None
+
+
+def _statuses(rl: RestrictedList, code: str, names: dict[str, str]) -> list[str]:
+    """What one list says about one printing, in words: "joust restricted", "melee pod #3 (with X)"."""
+    out = ["banned: outside this list's card pool (bannedCards)"] if code in rl.banned_cards else []
+    for fmt_name, fmt in rl.formats.items():
+        if code in fmt.restricted:
+            out.append(f"{fmt_name} restricted")
+        if code in fmt.banned:
+            out.append(f"{fmt_name} banned")
+        for pod in fmt.pods:
+            members = [*pod.cards, *([pod.restricted] if pod.restricted else [])]
+            if code in members:
+                others = ", ".join(names.get(c, c) for c in members if c != code)
+                out.append(f"{fmt_name} pod #{pod.number} (not with {others})")
+    return out
+
+
+def _fold(status: list[str]) -> list[str]:
+    return [re.sub(r"pod #\d+", "pod", s) for s in status]
+
+
+def card_section(db: Any, printings: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The list in force and the history of each printing ``(code, label)``, for card pages.
+
+    History is folded into runs of consecutive lists that said the same thing.  None when no
+    list was imported.
+    """
+    lists = load(db)
+    current = newest(lists)
+    if current is None:
+        return None
+    codes = {code for code, _ in printings}
+    names = (
+        {r["code"]: f"{r['name']} ({r['set']})" for r in db.query('select code, name, "set" from imported_cards where edition = 2')}
+        if codes
+        else {}
+    )
+    out: dict[str, Any] = {"in_force": {"list": current.name, "citation": current.citation()}, "printings": []}
+    for code, label in printings:
+        if code.startswith("00"):
+            continue  # draft sets and alternate art: not on the joust/melee lists
+        runs: list[dict[str, Any]] = []
+        for rl in lists:
+            status = _statuses(rl, code, names)
+            if runs and _fold(runs[-1]["status"]) == _fold(status):  # a pod renumbered is the same verdict
+                runs[-1].update(to=rl.name, to_date=rl.date, status=status)
+                if rl.issuer not in runs[-1]["issuer"]:
+                    runs[-1]["issuer"] += f"; {rl.issuer}"
+            else:
+                runs.append(
+                    {"from": rl.name, "from_date": rl.date, "to": rl.name, "to_date": rl.date, "issuer": rl.issuer, "status": status}
+                )
+        history = [r for r in runs if r["status"]]
+        out["printings"].append(
+            {"code": code, "printing": label, "in_force": _statuses(current, code, names) or ["legal, not restricted"], "history": history}
+        )
+    return out

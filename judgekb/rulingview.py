@@ -1,0 +1,181 @@
+"""A ruling as a judge reads it out: the ruling in plain words first, then the starting board, the
+card values used, and the trace grouped by scenario step with each clause's citation line.
+
+Shared by ``judgekb run`` (text and ``--json``) and the web's scenario and builder pages, so the
+three never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb import store
+
+ZONE_NAMES = {
+    "in_play": "in play",
+    "hand": "hand",
+    "deck": "deck (top first)",
+    "discard": "discard pile",
+    "dead": "dead pile",
+    "shadows": "shadows",
+    "plot": "plot",
+    "used": "used pile",
+    "removed": "removed from the game",
+}
+
+
+def board(state: Any) -> list[dict[str, Any]]:
+    """The starting board, per player and zone, in a form a printed sheet can show."""
+    out = []
+    for name, player in state.players.items():
+        plot = getattr(player, "plot", None)
+        zones: dict[str, list[str]] = {}
+        cards = [c for c in state.cards.values() if c.controller == name and not getattr(c, "attached_to", None)]
+        order = getattr(state, "deck_order", None)
+        for card in cards:
+            zones.setdefault(card.zone, []).append(_card_label(card, state))
+        if isinstance(order, dict) and order.get(name):
+            zones["deck"] = [_card_label(state.cards[k], state) for k in order[name] if k in state.cards]
+        out.append(
+            {
+                "player": name,
+                "faction": getattr(player, "faction", None) or getattr(player, "house", ""),
+                "plot": _plot_label(plot) if plot else None,
+                "power": getattr(player, "power", 0),
+                "gold": getattr(player, "gold", 0),
+                "zones": [{"zone": ZONE_NAMES.get(z, z), "cards": cs} for z, cs in sorted(zones.items(), key=lambda i: _zone_rank(i[0]))],
+            }
+        )
+    return out
+
+
+def _zone_rank(zone: str) -> int:
+    order = list(ZONE_NAMES)
+    return order.index(zone) if zone in order else len(order)
+
+
+def _plot_label(plot: Any) -> str:
+    values = [f"{k} {getattr(plot, k)}" for k in ("income", "initiative", "claim", "reserve") if getattr(plot, k, None) is not None]
+    return f"{plot.name} ({', '.join(values)})"
+
+
+def _card_label(card: Any, state: Any) -> str:
+    bits = []
+    if card.type == "character":
+        bits.append(f"STR {card.strength}")
+        if card.icons:
+            bits.append("/".join(i for i in ("military", "intrigue", "power") if i in card.icons))
+    if card.keywords:
+        bits.append(", ".join(sorted(card.keywords)))
+    if card.kneeling:
+        bits.append("knelt")
+    if card.power:
+        bits.append(f"{card.power} power")
+    attached = [c.key for c in state.cards.values() if getattr(c, "attached_to", None) == card.key]
+    if attached:
+        bits.append("with " + ", ".join(attached))
+    return card.key + (f" ({'; '.join(bits)})" if bits else "")
+
+
+def steps(trace: list[dict[str, Any]], scenario_steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The trace grouped by the scenario step that caused it: each step once, its entries under it."""
+    groups: list[dict[str, Any]] = []
+    for entry in trace:
+        if not groups or groups[-1]["step"] != entry["step"]:
+            groups.append({"step": entry["step"], "label": step_label(scenario_steps, entry["step"]), "entries": []})
+        groups[-1]["entries"].append(entry)
+    return groups
+
+
+def step_label(scenario_steps: list[dict[str, Any]], number: int) -> str:
+    """A short label for scenario step ``number`` (0: the set-up before the first step)."""
+    if number <= 0 or number > len(scenario_steps):
+        return "set-up"
+    step = scenario_steps[number - 1]
+    verb = next((k for k in step if k != "__line__"), "step")
+    args = step.get(verb)
+    if isinstance(args, dict):
+        shown = {k: v for k, v in args.items() if k != "__line__" and not isinstance(v, dict)}
+        detail = ", ".join(f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in list(shown.items())[:4])
+        return f"{verb.replace('_', ' ')}: {detail}" if detail else verb.replace("_", " ")
+    return f"{verb.replace('_', ' ')}: {args}" if args not in (None, {}) else verb.replace("_", " ")
+
+
+NOT_HAPPENED_TAGS = {"no claim", "not used", "not resolved", "not prevented", "no winner", "no new initiative", "lasting expires"}
+
+
+def happened(before: Any, after: Any) -> list[str]:
+    """What the steps changed on the board, in plain words: cards that moved, changed hands, power."""
+    lines = []
+    for key, card in before.cards.items():
+        now = after.cards.get(key)
+        if now is None or getattr(card, "duplicate", False):
+            continue
+        if now.zone != card.zone:
+            lines.append(f"{key}: {ZONE_NAMES.get(card.zone, card.zone)} → {ZONE_NAMES.get(now.zone, now.zone)}")
+        if now.controller != card.controller:
+            lines.append(f"{key}: now controlled by {now.controller} (was {card.controller})")
+    for name in before.players:
+        was, now_power = before.total_power(name), after.total_power(name)
+        if was != now_power:
+            lines.append(f"{name}: power {was} → {now_power}")
+    return lines
+
+
+def not_happened(trace: list[dict[str, Any]]) -> list[str]:
+    """What the rules stopped from happening, and why (the trace's own words)."""
+    return [
+        f"step {e['step']}: {e['text']}"
+        for e in trace
+        if e["outcome"] == "not-applied" or e.get("tag") in NOT_HAPPENED_TAGS and e["outcome"] != "refused"
+    ]
+
+
+def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
+    """``Ruling.as_json()`` plus what a reader needs: citations, grouped steps, the board, card notes."""
+    out = ruling.as_json()
+    cited_ids = sorted({c for step in out["trace"] for c in step["clauses"]})
+    cited = {}
+    for clause_id in cited_ids:
+        row = store.clause(db, clause_id)
+        cited[clause_id] = {
+            "id": clause_id,
+            "citation": row["citation"] if row else f"{clause_id} (not in the knowledge base)",
+            "text": row["text"] if row else "",
+        }
+    out["cited"] = list(cited.values())
+    out["steps"] = steps(out["trace"], ruling.scenario.steps)
+    out["happened"] = happened(ruling.scenario.state, ruling.state)
+    out["not_happened"] = not_happened(out["trace"])
+    out["board"] = board(ruling.scenario.state)
+    out["cards"] = [dict(note.as_json(), text=note.text()) for note in getattr(ruling.scenario, "card_notes", [])]
+    return out
+
+
+def ruling_text(view: dict[str, Any], cite: bool) -> list[str]:
+    """The ruling, card values and trace as lines for the terminal; ``cite`` prints citation lines."""
+    lines = ["  Ruling:"]
+    lines += [f"    {line}" for line in view["ruling"] or ["(no challenge resolved)"]]
+    if view.get("happened"):
+        lines.append("  What changed:")
+        lines += [f"    {line}" for line in view["happened"]]
+    if view.get("not_happened"):
+        lines.append("  What did not happen, and why:")
+        lines += [f"    {line}" for line in view["not_happened"]]
+    if view.get("cards"):
+        lines.append("  Card values used:")
+        lines += [f"    {note['text']}" for note in view["cards"]]
+    citations = {c["id"]: c["citation"] for c in view.get("cited", [])}
+    lines.append("  Trace:")
+    for group in view["steps"]:
+        lines.append(f"    Step {group['step']} — {group['label']}" if group["step"] else "    Set-up")
+        for entry in group["entries"]:
+            flag = {"refused": " [REFUSED]", "choice-needed": " [CHOICE NEEDED]"}.get(entry["outcome"], "")
+            lines.append(f"      • {entry['text']}{flag}")
+            if cite:
+                lines += [f"          {citations.get(c, c)}  [{c}]" for c in entry["clauses"]]
+            elif entry["clauses"]:
+                lines.append(f"          cites {', '.join(entry['clauses'])}")
+            else:
+                lines.append("          (no clause in the corpus states this)")
+    return lines

@@ -1,0 +1,497 @@
+// judgekb scenario builder: a board and steps from menus; writes the scenario YAML, runs it on
+// /api/run, and shares the whole builder state in the URL fragment (nothing stored on the server).
+(function () {
+  "use strict";
+  var form = document.getElementById("builder");
+  if (!form) return;
+
+  var ZONES = [["in_play", "In play"], ["hand", "Hand"], ["deck", "Deck (top first)"], ["discard", "Discard pile"], ["dead", "Dead pile"]];
+  var HOUSES = {
+    "1": ["Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen", "neutral"],
+    "2": ["baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral"]
+  };
+  var ICONS = ["military", "intrigue", "power"];
+  var STEP_KINDS = [
+    ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
+    ["kill", "Card killed (effect)"], ["kneel", "Card knelt (effect)"], ["stand", "Card stood (effect)"],
+    ["claim", "Claim choices (military kill / intrigue discard)"], ["phase", "Phase begins"], ["end_phase", "Phase ends"],
+    ["end_round", "Round ends"], ["note", "Note"]
+  ];
+  var PHASES = { "1": ["plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation"],
+                 "2": ["plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation"] };
+  var UNTIL = ["end of phase", "end of challenge", "end of round", "permanent"];
+
+  var state = blank();
+  var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
+  var cardCache = {};  // lower-case name -> suggestion from /api/cards
+  var openZones = {};  // player index -> the other-zones section is open
+
+  function blank() {
+    return { edition: "2", title: "", players: [player("Player A", true), player("Player B", false)], steps: [] };
+  }
+  function player(name, first) {
+    return { name: name, house: "", plot: { name: "", income: "", initiative: "", claim: "", reserve: "" }, first: first, power: "",
+             zones: { in_play: [], hand: [], deck: [], discard: [], dead: [] } };
+  }
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "class") e.className = attrs[k];
+      else if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function labelled(text, input) { return el("label", {}, [text + " ", input]); }
+  function input(value, onchange, attrs) {
+    var i = el("input", Object.assign({ value: value === undefined ? "" : value }, attrs || {}));
+    i.addEventListener("input", function () { onchange(i.value); refreshYaml(); });
+    i.addEventListener("change", function () { onchange(i.value); render(); });
+    return i;
+  }
+  function select(options, value, onchange, attrs) {
+    var s = el("select", attrs || {});
+    options.forEach(function (o) {
+      var v = Array.isArray(o) ? o[0] : o, t = Array.isArray(o) ? o[1] : o;
+      var opt = el("option", { value: v, text: t }); if (String(v) === String(value)) opt.selected = true; s.appendChild(opt);
+    });
+    s.addEventListener("change", function () { onchange(s.value); render(); });
+    return s;
+  }
+  function allCards() {
+    var out = [];
+    state.players.forEach(function (p) { ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { out.push({ card: c, player: p, zone: z[0] }); }); }); });
+    return out;
+  }
+  function cardKey(c) { return c.id || c.name; }
+  function playerNames() { return state.players.map(function (p) { return p.name; }); }
+
+  // ------------------------------------------------------------------ rendering the form
+  function render() {
+    var box = document.getElementById("b-players");
+    box.textContent = "";
+    document.getElementById("b-edition").value = state.edition;
+    document.getElementById("b-title").value = state.title;
+    state.players.forEach(function (p, pi) { box.appendChild(renderPlayer(p, pi)); });
+    var steps = document.getElementById("b-steps");
+    steps.textContent = "";
+    state.steps.forEach(function (s, si) { steps.appendChild(renderStep(s, si)); });
+    var kind = document.getElementById("b-step-kind");
+    if (!kind.options.length) STEP_KINDS.forEach(function (k) { kind.appendChild(el("option", { value: k[0], text: k[1] })); });
+    refreshYaml();
+  }
+
+  function renderPlayer(p, pi) {
+    var fs = el("fieldset", { class: "player", id: "p" + pi });
+    fs.appendChild(el("legend", { text: "Player " + (pi + 1) }));
+    var houseLabel = state.edition === "1" ? "House" : "Faction";
+    fs.appendChild(el("div", { class: "row" }, [
+      labelled("Name", input(p.name, function (v) { renamePlayer(p, v); }, { "aria-label": "Player " + (pi + 1) + " name", class: "p-name" })),
+      labelled(houseLabel, select([["", "—"]].concat(HOUSES[state.edition]), p.house, function (v) { p.house = v; }, { class: "p-house" })),
+      el("label", {}, [(function () {
+        var r = el("input", { type: "radio", name: "first", class: "p-first" }); r.checked = !!p.first;
+        r.addEventListener("change", function () { state.players.forEach(function (q) { q.first = q === p; }); render(); });
+        return r;
+      })(), " first player"]),
+      labelled("Power", input(p.power, function (v) { p.power = v; }, { inputmode: "numeric", size: 3, class: "p-power" }))
+    ]));
+    var plot = p.plot;
+    var plotRow = el("div", { class: "row plot", id: "p" + pi + "-plot" }, [
+      labelled("Plot", cardNameInput(plot.name, function (v) { plot.name = v; }, "plot")),
+      labelled("Income", input(plot.income, function (v) { plot.income = v; }, { inputmode: "numeric", size: 2 })),
+      labelled("Initiative", input(plot.initiative, function (v) { plot.initiative = v; }, { inputmode: "numeric", size: 2 })),
+      labelled("Claim", input(plot.claim, function (v) { plot.claim = v; }, { inputmode: "numeric", size: 2 }))
+    ]);
+    if (state.edition === "2") plotRow.appendChild(labelled("Reserve", input(plot.reserve, function (v) { plot.reserve = v; }, { inputmode: "numeric", size: 2 })));
+    fs.appendChild(plotRow);
+    fs.appendChild(renderZone(p, pi, "in_play", "In play"));
+    var others = ZONES.slice(1), filled = others.filter(function (z) { return p.zones[z[0]].length; }).length;
+    var more = el("details", { class: "zones" }, [el("summary", { text: "Hand, deck, discard and dead pile" + (filled ? " (" + others.map(function (z) { return p.zones[z[0]].length; }).reduce(function (a, b) { return a + b; }) + " cards)" : "") })]);
+    if (filled || openZones[pi]) more.open = true;
+    more.addEventListener("toggle", function () { openZones[pi] = more.open; });
+    others.forEach(function (z) { more.appendChild(renderZone(p, pi, z[0], z[1])); });
+    fs.appendChild(more);
+    if (state.players.length > 2) fs.appendChild(el("button", { type: "button", class: "secondary", text: "Remove player", onclick: function () { state.players.splice(pi, 1); render(); } }));
+    return fs;
+  }
+
+  function renderZone(p, pi, zone, title) {
+    var wrap = el("div", { class: "zone", "data-zone": zone });
+    var list = el("ul", { class: "cards" });
+    p.zones[zone].forEach(function (c, ci) { list.appendChild(renderCard(p, pi, zone, c, ci)); });
+    var name = cardNameInput("", function () {}, "card", { placeholder: "card name", "aria-label": p.name + ": add a card to " + title, class: "add-card" });
+    function add() {
+      var v = name.value.trim(); if (!v) return;
+      lookupCard(v).then(function (known) {
+        if (known) v = known.name;  // the database's spelling
+        var existing = allCards().filter(function (x) { return x.card.name === v; }).length;
+        var card = { name: v }; if (existing) card.id = v + "#" + (existing + 1);
+        if (known && distinctPrintings(known).length > 1) card.printing = known.printings[0].code;  // the first printing; a menu changes it
+        p.zones[zone].push(card); render();
+        var again = document.querySelector("#p" + pi + " [data-zone=" + zone + "] .add-card"); if (again) again.focus();
+      });
+    }
+    name.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); add(); } });
+    wrap.appendChild(el("h3", { text: title + (p.zones[zone].length ? " (" + p.zones[zone].length + ")" : "") }));
+    wrap.appendChild(list);
+    wrap.appendChild(el("div", { class: "row" }, [name, el("button", { type: "button", class: "secondary", text: "Add", "aria-label": "Add card to " + title, onclick: add })]));
+    return wrap;
+  }
+
+  function renderCard(p, pi, zone, c, ci) {
+    var id = "p" + pi + "-" + zone + "-" + ci;
+    var known = cardCache[c.name.replace(/#\d+$/, "").toLowerCase()];
+    var chosen = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
+    var summary = known ? describe(chosen.values) + (known.printings.length > 1 ? " — " + chosen.set + " " + chosen.number : "") : "not in the card database: give its values";
+    var li = el("li", { class: "card", id: id }, [
+      el("strong", { text: cardKey(c) }), " ", el("span", { class: "muted", text: summary })
+    ]);
+    var more = el("details", {}, [el("summary", { text: "values (override the printing)" })]);
+    var row = el("div", { class: "row" }, [
+      labelled("STR", input(c.str, function (v) { setOrDrop(c, "str", v); }, { inputmode: "numeric", size: 2 })),
+      labelled("Icons", input((c.icons || []).join(" "), function (v) { setList(c, "icons", v); }, { placeholder: "military intrigue power", size: 14 })),
+      labelled("Keywords", input((c.keywords || []).join(", "), function (v) { setList(c, "keywords", v, ","); }, { placeholder: "renown, stealth", size: 14 })),
+      labelled("Type", select([["", "—"], "character", "location", "attachment", "event", "plot", "agenda"], c.type || "", function (v) { setOrDrop(c, "type", v); })),
+      el("label", {}, [(function () { var k = el("input", { type: "checkbox" }); k.checked = !!c.kneeling; k.addEventListener("change", function () { if (k.checked) c.kneeling = true; else delete c.kneeling; render(); }); return k; })(), " knelt"])
+    ]);
+    if (known && known.printings.length > 1) {
+      row.appendChild(labelled("Printing", select([["", "—"]].concat(known.printings.map(function (pr) { return [pr.code, pr.set + " " + pr.number]; })), c.printing || "",
+        function (v) { setOrDrop(c, "printing", v); })));
+    }
+    more.appendChild(row);
+    if (!known && c.str === undefined && zone === "in_play") more.open = true;
+    li.appendChild(more);
+    li.appendChild(el("button", { type: "button", class: "link", text: "remove", "aria-label": "Remove " + cardKey(c), onclick: function () { p.zones[zone].splice(ci, 1); render(); } }));
+    return li;
+  }
+
+  function distinctPrintings(known) {
+    var seen = {}; return known.printings.filter(function (p) { var k = JSON.stringify(p.values); if (seen[k]) return false; seen[k] = 1; return true; });
+  }
+  function describe(v) {
+    var bits = [v.type || ""];
+    if (v.str !== undefined) bits.push("STR " + v.str);
+    if (v.icons && v.icons.length) bits.push(v.icons.join("/"));
+    if (v.keywords && v.keywords.length) bits.push(v.keywords.join(", "));
+    if (v.unique) bits.push("unique");
+    return bits.filter(Boolean).join(" · ");
+  }
+  function setOrDrop(obj, key, v) { v = String(v).trim(); if (v === "") delete obj[key]; else obj[key] = /^-?\d+$/.test(v) ? parseInt(v, 10) : v; }
+  function setList(obj, key, v, sep) {
+    var items = String(v).split(sep || /[\s,]+/).map(function (s) { return s.trim(); }).filter(Boolean);
+    if (items.length) obj[key] = items; else delete obj[key];
+  }
+  function renamePlayer(p, v) {
+    var old = p.name; p.name = v;
+    state.steps.forEach(function (s) { ["attacker", "against", "player"].forEach(function (k) { if (s[k] === old) s[k] = v; }); });
+  }
+
+  function cardNameInput(value, onchange, kind, attrs) {
+    var i = input(value, onchange, Object.assign({ list: "b-card-names", autocomplete: "off" }, attrs || {}));
+    i.addEventListener("input", function () { suggest(i.value, kind); });
+    return i;
+  }
+  var suggestTimer = null, lastSuggest = "";
+  function suggest(prefix, kind) {
+    clearTimeout(suggestTimer);
+    suggestTimer = setTimeout(function () {
+      var key = state.edition + "|" + prefix.trim().toLowerCase();
+      if (!prefix.trim() || key === lastSuggest) return; lastSuggest = key;
+      fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(prefix.trim()))
+        .then(function (r) { return r.ok ? r.json() : []; })
+        .then(function (found) {
+          var dl = document.getElementById("b-card-names"); dl.textContent = "";
+          found.forEach(function (f) {
+            cardCache[f.name.toLowerCase()] = f;
+            if (kind === "plot" && f.printings[0].values.type !== "plot") return;
+            dl.appendChild(el("option", { value: f.name, label: describe(f.printings[0].values) }));
+          });
+        }).catch(function () {});
+    }, 120);
+  }
+  function lookupCard(name) {  // the suggestion for exactly this name, asking the server if needed
+    var key = name.replace(/#\d+$/, "").toLowerCase();
+    if (cardCache[key]) return Promise.resolve(cardCache[key]);
+    return fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(key))
+      .then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (found) { found.forEach(function (f) { cardCache[f.name.toLowerCase()] = f; }); return cardCache[key] || null; })
+      .catch(function () { return null; });
+  }
+  function learn(names) {  // fetch printed values for cards typed before suggestions arrived (share links)
+    names.forEach(function (n) {
+      var base = n.replace(/#\d+$/, ""); if (cardCache[base.toLowerCase()]) return;
+      fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(base)).then(function (r) { return r.ok ? r.json() : []; })
+        .then(function (found) { var hit = false; found.forEach(function (f) { cardCache[f.name.toLowerCase()] = f; if (f.name.toLowerCase() === base.toLowerCase()) hit = true; }); if (hit) render(); })
+        .catch(function () {});
+    });
+  }
+
+  // ------------------------------------------------------------------ steps
+  function newStep(kind) {
+    var names = playerNames(), first = state.players.filter(function (p) { return p.first; })[0] || state.players[0];
+    var other = state.players.filter(function (p) { return p !== first; })[0] || first;
+    switch (kind) {
+      case "challenge": return { kind: kind, attacker: first.name, type: "military", against: other.name, attackers: [] };
+      case "defend": return { kind: kind, player: other.name, defenders: [] };
+      case "strength": return { kind: kind, target: "", amount: 1, until: "end of phase", source: "" };
+      case "kill": case "kneel": case "stand": return { kind: kind, target: "" };
+      case "claim": return { kind: kind, claim: "military", cards: [] };
+      case "phase": return { kind: kind, name: "challenges" };
+      case "note": return { kind: kind, text: "" };
+      default: return { kind: kind, names: names };
+    }
+  }
+  function cardChecklist(cards, chosen, onchange, label) {
+    var box = el("div", { class: "checks", role: "group", "aria-label": label });
+    if (!cards.length) box.appendChild(el("span", { class: "muted", text: "(no cards in play yet)" }));
+    cards.forEach(function (x) {
+      var k = cardKey(x.card), c = el("input", { type: "checkbox", value: k }); c.checked = chosen.indexOf(k) >= 0;
+      c.addEventListener("change", function () {
+        var i = chosen.indexOf(k); if (c.checked && i < 0) chosen.push(k); if (!c.checked && i >= 0) chosen.splice(i, 1); onchange(); render();
+      });
+      box.appendChild(el("label", { class: "check" }, [c, " " + k]));
+    });
+    return box;
+  }
+  function cardSelect(value, onchange, filter) {
+    var options = [["", "— card —"]].concat(allCards().filter(filter || function () { return true; }).map(function (x) { return [cardKey(x.card), cardKey(x.card) + " (" + x.player.name + ")"]; }));
+    return select(options, value, onchange);
+  }
+  function inPlayOf(name) { return allCards().filter(function (x) { return x.player.name === name && x.zone === "in_play"; }); }
+
+  function renderStep(s, si) {
+    var li = el("li", { class: "step-item", id: "s" + si });
+    var names = playerNames(), row = el("div", { class: "row" });
+    li.appendChild(el("strong", { text: (STEP_KINDS.filter(function (k) { return k[0] === s.kind; })[0] || [s.kind, s.kind])[1] }));
+    if (s.kind === "challenge") {
+      row.appendChild(labelled("Attacker", select(names, s.attacker, function (v) { s.attacker = v; s.attackers = []; })));
+      row.appendChild(labelled("Type", select(["military", "intrigue", "power"], s.type, function (v) { s.type = v; })));
+      row.appendChild(labelled("Against", select(names, s.against, function (v) { s.against = v; })));
+      li.appendChild(row);
+      li.appendChild(cardChecklist(inPlayOf(s.attacker), s.attackers, function () {}, "attacking characters"));
+    } else if (s.kind === "defend") {
+      row.appendChild(labelled("Defending player", select(names, s.player, function (v) { s.player = v; s.defenders = []; })));
+      li.appendChild(row);
+      li.appendChild(cardChecklist(inPlayOf(s.player), s.defenders, function () {}, "defending characters"));
+    } else if (s.kind === "strength") {
+      row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
+      row.appendChild(labelled("STR change", input(s.amount, function (v) { s.amount = parseInt(v, 10) || 0; }, { inputmode: "numeric", size: 3 })));
+      row.appendChild(labelled("Until", select(UNTIL, s.until, function (v) { s.until = v; })));
+      row.appendChild(labelled("Source", input(s.source, function (v) { s.source = v; }, { placeholder: "card that did it", size: 14 })));
+      li.appendChild(row);
+    } else if (s.kind === "kill" || s.kind === "kneel" || s.kind === "stand") {
+      row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
+      li.appendChild(row);
+    } else if (s.kind === "claim") {
+      row.appendChild(labelled("Claim", select([["military", "military: characters killed"], ["intrigue", "intrigue: cards discarded from hand"]], s.claim || "military",
+        function (v) { s.claim = v; s.cards = []; })));
+      li.appendChild(row);
+      var zone = (s.claim || "military") === "military" ? "in_play" : "hand";
+      li.appendChild(cardChecklist(allCards().filter(function (x) { return x.zone === zone; }), s.cards, function () {}, "claim choices"));
+    } else if (s.kind === "phase") {
+      row.appendChild(labelled("Phase", select(PHASES[state.edition], s.name, function (v) { s.name = v; })));
+      li.appendChild(row);
+    } else if (s.kind === "note") {
+      row.appendChild(labelled("Note", input(s.text, function (v) { s.text = v; }, { size: 30 })));
+      li.appendChild(row);
+    }
+    var tools = el("div", { class: "row tools" }, [
+      el("button", { type: "button", class: "link", text: "↑", "aria-label": "Move step up", onclick: function () { if (si) { state.steps.splice(si - 1, 0, state.steps.splice(si, 1)[0]); render(); } } }),
+      el("button", { type: "button", class: "link", text: "↓", "aria-label": "Move step down", onclick: function () { if (si < state.steps.length - 1) { state.steps.splice(si + 1, 0, state.steps.splice(si, 1)[0]); render(); } } }),
+      el("button", { type: "button", class: "link", text: "remove", "aria-label": "Remove step " + (si + 1), onclick: function () { state.steps.splice(si, 1); render(); } })
+    ]);
+    li.appendChild(tools);
+    return li;
+  }
+
+  // ------------------------------------------------------------------ YAML (with the line each element wrote)
+  function q(v) { return typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(String(v)); }
+  function flow(obj) {
+    return "{" + Object.keys(obj).filter(function (k) { return obj[k] !== undefined && obj[k] !== "" && !(Array.isArray(obj[k]) && !obj[k].length); })
+      .map(function (k) { var v = obj[k]; return k + ": " + (Array.isArray(v) ? "[" + v.map(q).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
+  }
+  function num(v) { return v === "" || v === undefined || isNaN(parseInt(v, 10)) ? undefined : parseInt(v, 10); }
+  function toYaml() {
+    var lines = []; lineOwner = [null];
+    function put(text, owner) { lines.push(text); lineOwner.push(owner || null); }
+    put("# built with the judgekb scenario builder");
+    put("title: " + q(state.title || "Built scenario"));
+    put("edition: " + state.edition);
+    put("players:");
+    state.players.forEach(function (p, pi) {
+      put("  - name: " + q(p.name), "p" + pi);
+      put("    " + (state.edition === "1" ? "house" : "faction") + ": " + q(p.house || "neutral"), "p" + pi);
+      var plot = { name: p.plot.name || undefined, income: num(p.plot.income), initiative: num(p.plot.initiative), claim: num(p.plot.claim) };
+      if (state.edition === "2") plot.reserve = num(p.plot.reserve);
+      if (Object.keys(plot).some(function (k) { return plot[k] !== undefined; })) put("    plot: " + flow(plot), "p" + pi + "-plot");
+      if (p.first) put("    first: true", "p" + pi);
+      if (num(p.power) !== undefined) put("    power: " + num(p.power), "p" + pi);
+      ZONES.forEach(function (z) {
+        var cards = p.zones[z[0]]; if (!cards.length) return;
+        put("    " + z[0] + ":", "p" + pi);
+        cards.forEach(function (c, ci) {
+          var spec = {}; Object.keys(c).forEach(function (k) { if (c[k] !== "" && c[k] !== undefined) spec[k] = c[k]; });
+          put("      - " + flow(spec), "p" + pi + "-" + z[0] + "-" + ci);
+        });
+      });
+    });
+    put("steps:");
+    if (!state.steps.length) lines[lines.length - 1] = "steps: []";
+    state.steps.forEach(function (s, si) { put("  - " + stepYaml(s), "s" + si); });
+    return lines.join("\n") + "\n";
+  }
+  function stepYaml(s) {
+    switch (s.kind) {
+      case "challenge": return "challenge: " + flow({ attacker: s.attacker, type: s.type, against: s.against, attackers: s.attackers.slice() });
+      case "defend": return "defend: " + flow({ player: s.player, defenders: s.defenders.slice() });
+      case "strength": return "effect: " + flow({ target: s.target, str: s.amount, until: s.until, source: s.source || undefined });
+      case "kill": return "effect: " + flow({ kill: s.target });
+      case "kneel": return "effect: " + flow({ kneel: s.target });
+      case "stand": return "effect: " + flow({ stand: s.target });
+      case "claim": return "resolve: " + ((s.claim || "military") === "military" ? flow({ claim: s.cards.slice() }) : flow({ discard: s.cards.slice() }));
+      case "phase": return "phase: " + q(s.name);
+      case "end_phase": return "end_phase: {}";
+      case "end_round": return "end_round: {}";
+      case "note": return "note: " + q(s.text || "");
+    }
+    return "note: " + q(s.kind);
+  }
+  function refreshYaml() {
+    var text = toYaml();
+    document.getElementById("b-yaml").textContent = text;
+    var a = document.getElementById("b-download");
+    if (a.dataset.url) URL.revokeObjectURL(a.dataset.url);
+    a.dataset.url = URL.createObjectURL(new Blob([text], { type: "text/yaml" }));
+    a.href = a.dataset.url;
+    return text;
+  }
+
+  // ------------------------------------------------------------------ run and show the ruling
+  function clearErrors() { Array.prototype.forEach.call(document.querySelectorAll(".field-error"), function (e) { e.remove(); }); }
+  function showError(message) {
+    var m = /:(\d+):/.exec(message), owner = m ? lineOwner[parseInt(m[1], 10)] : null, target = owner && document.getElementById(owner);
+    var box = el("p", { class: "error field-error", role: "alert", text: message.replace(/^[^:]*\.yaml:(\d+:)?\s*/, "") });
+    if (target) { target.appendChild(box); target.scrollIntoView({ block: "center" }); var f = target.querySelector("input,select"); if (f) f.focus(); }
+    else document.getElementById("b-result").before(box);
+  }
+  function run(ev) {
+    if (ev) ev.preventDefault();
+    clearErrors();
+    var out = document.getElementById("b-result"), status = document.getElementById("b-status");
+    status.textContent = "Running…";
+    fetch("/api/run", { method: "POST", headers: { "Content-Type": "text/yaml", "Accept": "application/json" }, body: refreshYaml() })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (res) {
+        status.textContent = "";
+        if (!res.ok) { out.textContent = ""; showError(res.body.error || "the scenario could not be run"); return; }
+        showRuling(out, res.body);
+      })
+      .catch(function () { status.textContent = "The server did not answer: check the connection and run again."; });
+  }
+  function showRuling(out, r) {
+    out.textContent = "";
+    var cited = {}; (r.cited || []).forEach(function (c) { cited[c.id] = c; });
+    out.appendChild(el("h2", { text: "Ruling" }));
+    var ul = el("ul", { class: "ruling-lines" });
+    (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: line })); });
+    out.appendChild(ul);
+    [["happened", "What changed"], ["not_happened", "What did not happen, and why"]].forEach(function (part) {
+      if (!(r[part[0]] || []).length) return;
+      out.appendChild(el("h3", { text: part[1] }));
+      var list = el("ul", { class: part[0].replace("_", "-") }); r[part[0]].forEach(function (line) { list.appendChild(el("li", { text: line })); });
+      out.appendChild(list);
+    });
+    out.appendChild(el("h2", { text: "Starting board" }));
+    var boardBox = el("div", { class: "board" });
+    (r.board || []).forEach(function (b) {
+      var sec = el("section", { class: "board-player" }, [el("h3", { text: b.player + (b.faction ? " — " + b.faction : "") }),
+        el("p", { class: "muted", text: (b.plot ? "Plot: " + b.plot + " · " : "") + "power " + b.power + " · gold " + b.gold })]);
+      var zl = el("ul"); b.zones.forEach(function (z) { zl.appendChild(el("li", {}, [el("strong", { text: z.zone + ": " }), z.cards.join("; ")])); });
+      sec.appendChild(zl); boardBox.appendChild(sec);
+    });
+    out.appendChild(boardBox);
+    if (r.cards && r.cards.length) {
+      out.appendChild(el("h3", { text: "Card values used" }));
+      var cl = el("ul", { class: "card-notes" }); r.cards.forEach(function (n) { cl.appendChild(el("li", { text: n.text || JSON.stringify(n) })); }); out.appendChild(cl);
+    }
+    out.appendChild(el("h2", { text: "Trace" }));
+    var ol = el("ol", { class: "trace" });
+    (r.steps || []).forEach(function (group) {
+      var g = el("li", { class: "trace-step", value: String(group.step) }, [el("span", { class: "step", text: group.step ? "step " + group.step + " — " + group.label : "set-up" })]);
+      g.list = el("ul"); g.appendChild(g.list); ol.appendChild(g);
+      group.entries.forEach(function (s) { addEntry(g, s); });
+    });
+    out.appendChild(ol);
+    out.scrollIntoView({ block: "start" });
+    function addEntry(g, s) {
+      var item = el("li", { class: s.outcome }, [s.text + (s.outcome !== "applied" ? " [" + s.outcome + "]" : "")]);
+      (s.clauses || []).forEach(function (id) {
+        var c = cited[id];
+        var d = el("details", { class: "cite" }, [el("summary", { text: c ? c.citation : id })]);
+        if (c) d.appendChild(el("p", { class: "text", text: c.text }));
+        d.appendChild(el("a", { href: "/c/" + id, text: "open " + id }));
+        item.appendChild(d);
+      });
+      if (!(s.clauses || []).length) item.appendChild(el("p", { class: "muted", text: "No clause in the corpus states this." }));
+      g.list.appendChild(item);
+    }
+  }
+
+  // ------------------------------------------------------------------ share link (state in the URL fragment)
+  function b64url(bytes) { var s = ""; bytes.forEach(function (b) { s += String.fromCharCode(b); }); return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
+  function unb64url(text) { var s = atob(text.replace(/-/g, "+").replace(/_/g, "/")); var out = new Uint8Array(s.length); for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i); return out; }
+  function pipe(bytes, stream) { return new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer().then(function (b) { return new Uint8Array(b); }); }
+  function encodeState() {
+    var bytes = new TextEncoder().encode(JSON.stringify(state));
+    if (window.CompressionStream) return pipe(bytes, new CompressionStream("deflate-raw")).then(function (z) { return "z." + b64url(z); });
+    return Promise.resolve("j." + b64url(bytes));
+  }
+  function decodeState(token) {
+    var kind = token.slice(0, 2), bytes = unb64url(token.slice(2));
+    var ready = kind === "z." ? pipe(bytes, new DecompressionStream("deflate-raw")) : Promise.resolve(bytes);
+    return ready.then(function (b) { return JSON.parse(new TextDecoder().decode(b)); });
+  }
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    return new Promise(function (resolve, reject) {  // plain HTTP at a venue: the old way
+      var t = el("textarea", { readonly: "" }); t.value = text; t.style.position = "fixed"; t.style.opacity = "0";
+      document.body.appendChild(t); t.select();
+      var ok = false; try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      t.remove(); if (ok) resolve(); else reject(new Error("copy refused"));
+    });
+  }
+  function share() {
+    var status = document.getElementById("b-status");
+    encodeState().then(function (token) {
+      var url = location.origin + location.pathname + "#s=" + token;
+      history.replaceState(null, "", "#s=" + token);
+      var link = document.getElementById("b-link") || el("input", { id: "b-link", readonly: "", "aria-label": "Share link", class: "share-link" });
+      link.value = url; status.after(link);
+      copyText(url).then(function () { status.textContent = "Link copied"; },
+        function () { status.textContent = "Copy failed: select the link and copy it"; link.focus(); link.select(); });
+    });
+  }
+
+  // ------------------------------------------------------------------ wiring
+  document.getElementById("b-edition").addEventListener("change", function (e) { state.edition = e.target.value; state.players.forEach(function (p) { p.house = ""; }); render(); });
+  document.getElementById("b-title").addEventListener("input", function (e) { state.title = e.target.value; refreshYaml(); });
+  document.getElementById("b-add-player").addEventListener("click", function () { state.players.push(player("Player " + String.fromCharCode(65 + state.players.length), false)); render(); });
+  document.getElementById("b-add-step").addEventListener("click", function () {
+    state.steps.push(newStep(document.getElementById("b-step-kind").value)); render();
+    var last = document.getElementById("s" + (state.steps.length - 1)); if (last) { var f = last.querySelector("select,input"); if (f) f.focus(); }
+  });
+  document.getElementById("b-share").addEventListener("click", share);
+  form.addEventListener("submit", run);
+
+  var m = /#s=([A-Za-z0-9._-]+)/.exec(location.hash);
+  if (m) {
+    Promise.resolve(m[1]).then(decodeState).then(function (loaded) {
+      if (!loaded || !Array.isArray(loaded.players) || !Array.isArray(loaded.steps)) throw new Error("not a builder state");
+      state = loaded; render(); learn(allCards().map(function (x) { return x.card.name; })); run();
+    }).catch(function () { render(); showError("This share link is damaged: it could not be read. Ask for the link again."); });
+  } else {
+    render();
+  }
+})();

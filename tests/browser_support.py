@@ -1,0 +1,61 @@
+"""Browser-test plumbing shared by the browser test modules: a served database and a chromium page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(db_path: Path, workers: int = 2) -> Iterator[str]:
+    """`judgekb serve` on a free loopback port for ``db_path``; yields the base URL."""
+    port = free_port()
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", str(workers)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base + "/", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            proc.kill()
+            raise RuntimeError("judgekb serve did not start: " + proc.stderr.read().decode()[-2000:])
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def no_horizontal_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.clientWidth")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"page scrolls horizontally: {scroll} > {width}"

@@ -1,0 +1,162 @@
+"""Cards by name: printed values from the imported card databases, errata over printing, scenario over both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekb import cardfill, store
+from judgekb.yamlio import DataError, loads
+from tests.conftest import CORPUS
+
+REST_1 = "\n  - {name: B, house: Stark}\nsteps: []\n"  # the second player and no steps
+REST_2 = "\n  - {name: B, faction: stark}\nsteps: []\n"
+
+
+@pytest.fixture
+def carded(carded_db_path: Path):
+    return store.connect(carded_db_path)
+
+
+def fill(text: str, db) -> tuple[dict, list[cardfill.Note]]:
+    data = loads(text, Path("t.yaml"))
+    return data, cardfill.fill(data, db, CORPUS, Path("t.yaml"))
+
+
+def zone(data: dict, player: int = 0, name: str = "in_play") -> list[dict]:
+    return data["players"][player][name]
+
+
+def test_a_first_edition_character_by_name_takes_its_printed_values(carded):
+    data, notes = fill(
+        """
+edition: 1
+players:
+  - {name: Brian, house: Stark, in_play: [{name: Grey Wind, type: character}]}
+  - {name: Darrell, house: Lannister, in_play: [Raff the Sweetling]}
+steps: []
+""",
+        carded,
+    )
+    grey = zone(data)[0]
+    assert grey["str"] == 4 and grey["icons"] == ["military"] and grey["unique"] is True
+    assert grey["keywords"] == ["deadly", "no attachments"]  # from the printed keyword line
+    assert grey["house"] == "Stark" and grey["traits"] == ["Creature", "Direwolf"]
+    raff = zone(data, 1)[0]  # a bare name string works too
+    assert raff["str"] == 2 and sorted(raff["icons"]) == ["intrigue", "military"]
+    assert [n.card for n in notes] == ["Grey Wind", "Raff the Sweetling"]
+    assert "Core 14" in notes[0].text()
+
+
+def test_printings_that_differ_are_listed_until_one_is_asked_for(carded):
+    with pytest.raises(DataError) as err:
+        fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [Bran Stark]}" + REST_1, carded)
+    message = str(err.value)
+    assert "t.yaml:3" in message and "Core 13" in message and "Lords of Winter 10" in message
+    data, _ = fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [{name: Bran Stark, printing: low_10}]}" + REST_1, carded)
+    assert zone(data)[0]["str"] == 2 and zone(data)[0]["icons"] == ["power"] and "printing" not in zone(data)[0]
+    # the format's default type is character: Grey Wind is the direwolf, unless the attachment is asked for
+    data, _ = fill(
+        "edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [Grey Wind, {name: Grey Wind, id: GW2, printing: low_2}]}" + REST_1,
+        carded,
+    )
+    assert zone(data)[0]["type"] == "character" and zone(data)[1]["type"] == "attachment"
+
+
+def test_a_card_described_by_hand_without_a_printing_takes_only_what_every_printing_shares(carded):
+    data, notes = fill("edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [{name: Bran Stark, str: 3}]}" + REST_1, carded)
+    bran = zone(data)[0]
+    assert bran["str"] == 3 and bran["unique"] is True and "icons" not in bran  # icons differ between printings
+    assert "no printing chosen" in notes[0].text()
+
+
+def test_an_unknown_bare_name_lists_the_nearest_names_but_a_card_given_by_hand_is_kept(carded):
+    with pytest.raises(DataError) as err:
+        fill("edition: 2\nplayers:\n  - {name: A, faction: stark, in_play: [Jon Aryn]}" + REST_2, carded)
+    assert "unknown card 'Jon Aryn'" in str(err.value) and "Jon Arryn" in str(err.value)
+    data, notes = fill(
+        "edition: 2\nplayers:\n  - {name: A, faction: stark, in_play: [{name: Homemade Knight, str: 3}]}" + REST_2,
+        carded,
+    )
+    assert zone(data)[0] == {"name": "Homemade Knight", "str": 3, "__line__": 3} and notes == []
+
+
+def test_second_edition_keywords_loyalty_faction_and_plot_values(carded):
+    data, notes = fill(
+        """
+edition: 2
+players:
+  - name: Anna
+    faction: baratheon
+    plot: {name: A Noble Cause}
+    in_play: [Jon Arryn]
+  - {name: Ben, faction: stark}
+steps: []
+""",
+        carded,
+    )
+    jon = zone(data)[0]
+    assert jon["keywords"] == ["insight", "renown"] and jon["loyal"] is True and jon["faction"] == "baratheon"
+    assert jon["str"] == 3 and jon["icons"] == ["power"]
+    plot = data["players"][0]["plot"]
+    assert {k: plot[k] for k in ("income", "initiative", "claim", "reserve")} == {"income": 5, "initiative": 0, "claim": 1, "reserve": 6}
+    assert any(n.card == "plot A Noble Cause" for n in notes)
+
+
+def test_fields_written_in_the_scenario_win_and_the_note_says_so(carded):
+    data, notes = fill(
+        "edition: 2\nplayers:\n  - {name: A, faction: baratheon, in_play: [{name: Jon Arryn, str: 5}]}" + REST_2,
+        carded,
+    )
+    assert zone(data)[0]["str"] == 5
+    assert notes[0].overridden == ["str"] and "scenario's own str" in notes[0].text()
+
+
+def test_errata_in_the_knowledge_base_win_over_the_printing_and_are_cited(carded):
+    data, notes = fill(
+        "edition: 1\nplayers:\n  - {name: A, house: Targaryen, in_play: [{name: Jhogo, printing: core_117}]}" + REST_1,
+        carded,
+    )
+    assert zone(data)[0]["traits"] == ["Dothraki", "Queensguard"]
+    assert notes[0].errata[0]["clause"] == "agot1-faq/errata/jhogo-core-t117"
+    assert "agot1-faq/errata/jhogo-core-t117" in notes[0].text()
+
+
+def test_every_errata_value_entry_quotes_its_clause(db):
+    entries = cardfill.load_errata_values(CORPUS)
+    assert len(entries) >= 5
+    for entry in entries:
+        row = store.clause(db, entry["clause"])
+        assert row is not None, entry["clause"]
+        assert row["kind"] == "errata"
+        assert entry["quote"] in row["text"], entry["clause"]
+        assert entry.get("set") or entry.get("add")
+
+
+def test_without_an_import_nothing_changes_and_a_printing_asks_for_one(db):
+    text = "edition: 1\nplayers:\n  - {name: A, house: Stark, in_play: [Grey Wind]}" + REST_1
+    data, notes = fill(text, db)
+    assert zone(data)[0] == "Grey Wind"
+    assert len(notes) == 1 and "judgekb import-cards" in notes[0].text()  # the ruling says how to import
+    with pytest.raises(DataError) as err:
+        fill(text.replace("[Grey Wind]", "[{name: Grey Wind, printing: core_14}]"), db)
+    assert "import-cards" in str(err.value)
+
+
+def test_errata_values_file_is_plain_yaml():
+    data = yaml.safe_load((CORPUS / "errata-values.yaml").read_text(encoding="utf-8"))
+    assert set(data) == {"errata"}
+
+
+def test_a_ruling_reads_out_what_changed_and_cites_lines_on_the_command_line():
+    from tests.conftest import run_cli
+
+    out = run_cli("run", "scenarios/001-darrell-brian-military-challenge.yaml", "--cite")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert text.index("Ruling:") < text.index("What changed:") < text.index("Trace:")
+    assert "Sansa Stark: in play → dead pile" in text
+    assert "Step 1 — challenge" in text and text.count("Step 1 —") == 1  # each scenario step once
+    assert "AGoT LCG 1.0 Rules of Play (Core Set) “Step 1: Declare attackers”  [agot1-rules/challenge-step-1-declare-attackers]" in text

@@ -1,0 +1,408 @@
+"""Deck checks on real decklists (tests/decks/) against the real corpus and the public card data.
+
+The decks were written by hand in the formats players hand in: ThronesDB's text export and
+JSON, plain "count name (set)" lists for the first edition.  Variants are made by editing
+their lines, the way a player would change a list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judgekb import deckcheck, decklists, restricted_lists, store
+from judgekb.yamlio import DataError
+from tests.conftest import CORPUS, ROOT, run_cli
+
+DECKS = ROOT / "tests" / "decks"
+SHARED_CARDS = ROOT.parent / "shared" / "cards"
+STARK = (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8")
+STARK1 = (DECKS / "agot1-stark-legal.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus with both public card databases imported (cards and the dated lists)."""
+    assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
+    path = tmp_path_factory.mktemp("deck") / "kb.sqlite"
+    store.build(CORPUS, path, imports=[SHARED_CARDS / "agot1" / "agot1.json", SHARED_CARDS / "agot2-throneteki"])
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(kb: Path):
+    return store.connect(kb)
+
+
+def check(db, text: str, **options) -> deckcheck.Report:
+    return deckcheck.check(db, decklists.parse(text, "deck.txt"), **options)
+
+
+def by_check(report: deckcheck.Report) -> dict[str, list[deckcheck.Problem]]:
+    out: dict[str, list[deckcheck.Problem]] = {}
+    for p in report.problems:
+        out.setdefault(p.check, []).append(p)
+    return out
+
+
+def swap(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new)
+
+
+# ---------------------------------------------------------------------------- the lists
+
+
+def test_restricted_lists_are_imported_with_their_issuer_date_and_pods(db):
+    lists = restricted_lists.load(db)
+    assert len(lists) == 32
+    newest = restricted_lists.newest(lists)
+    assert (newest.name, newest.issuer, newest.date) == ("Standard v2.1", "Global Operations Team (G.O.T.)", "2026-07-01")
+    assert "01146" in newest.formats["joust"].restricted  # Robb Stark (Core Set)
+    assert any(set(p.cards) == {"01143", "17122"} for p in newest.formats["joust"].pods)  # Catelyn Stark / Wyman Manderly
+    assert "02091" in newest.banned_cards and "17107" not in newest.banned_cards  # Raider from Pyke: original out, redesign in
+    conclave = restricted_lists.by_name(lists, "the conclave faq v2.0")
+    assert any(p.restricted == "13085" for p in conclave.formats["joust"].pods)  # a pod keyed on a restricted card
+    assert restricted_lists.by_name(lists, "gotstandard1.16").name == "Standard v1.16"
+
+
+def test_import_cards_reports_the_lists(tmp_path: Path, corpus_copy: Path):
+    result = run_cli("import-cards", str(SHARED_CARDS / "agot2-throneteki"), db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 0, result.stderr
+    assert "imported 32 dated restricted/banned lists" in result.stdout
+    broken = tmp_path / "throneteki"
+    (broken / "packs").mkdir(parents=True)
+    (broken / "packs" / "Core.json").write_text(json.dumps({"code": "Core", "name": "Core Set", "cards": []}), encoding="utf-8")
+    (broken / "restricted-list.json").write_text('[{"code": "x", "name": "X", "date": "2020-01-01", "formats": "joust"}]', encoding="utf-8")
+    bad = run_cli("import-cards", str(broken), db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert bad.returncode == 2 and "list 'X': field 'formats' must be a list" in bad.stderr and "Traceback" not in bad.stderr
+    kept = store.connect(tmp_path / "kb.sqlite")
+    assert kept.execute("select count(*) from restricted_lists").fetchone()[0] == 32  # nothing half-written
+
+
+def test_card_page_shows_the_list_in_force_and_each_printings_history(kb):
+    result = run_cli("card", "Raider from Pyke", "--edition", "2", db=kb)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "in force: Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01)" in out
+    assert "Calm over Westeros 91: banned: outside this list's card pool (bannedCards)" in out
+    assert "Redesigns 107: legal, not restricted" in out
+    assert "Valyrian v1.0 (Global Operations Team (G.O.T.), 2021-07-16): joust restricted" in out
+    data = json.loads(run_cli("card", "Robb Stark", "--edition", "2", "--json", db=kb).stdout)
+    core = next(p for p in data["lists"]["printings"] if p["code"] == "01146")
+    assert "joust restricted" in core["in_force"] and any("pod" in s for s in core["in_force"])
+
+
+# ---------------------------------------------------------------------------- second edition
+
+
+def test_a_thronesdb_export_is_legal_and_names_the_list(kb):
+    result = run_cli("deckcheck", str(DECKS / "agot2-stark-fealty.txt"), db=kb)
+    assert result.returncode == 0, result.stdout + result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first == "LEGAL — Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), joust"
+    assert "Winter Wolves, House Stark, Fealty — 7 plots, 63 draw cards" in result.stdout
+
+
+def test_the_thronesdb_json_export_of_the_same_deck_gets_the_same_verdict(kb):
+    text = run_cli("deckcheck", str(DECKS / "agot2-stark-fealty.txt"), "--json", db=kb)
+    jsn = run_cli("deckcheck", str(DECKS / "agot2-stark-fealty.json"), "--json", db=kb)
+    a, b = json.loads(text.stdout), json.loads(jsn.stdout)
+    assert (
+        (a["verdict"], a["counts"], a["faction"], a["agendas"])
+        == (b["verdict"], b["counts"], b["faction"], b["agendas"])
+        == (
+            "legal",
+            {"agendas": 1, "plots": 7, "draw": 63},
+            "House Stark",
+            ["Fealty"],
+        )
+    )
+    assert sorted((c["code"], c["count"]) for c in a["cards"]) == sorted((c["code"], c["count"]) for c in b["cards"])
+
+
+def test_an_illegal_deck_lists_every_problem_with_card_printing_line_and_citation(kb):
+    result = run_cli("deckcheck", str(DECKS / "agot2-greyjoy-illegal.txt"), "--json", db=kb)
+    assert result.returncode == 3
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "not legal" and report["list_used"].startswith("Standard v2.1")
+    checks = {p["check"]: p for p in report["problems"]}
+    assert set(checks) == {"agendas", "plots", "copies", "loyal", "agenda-text", "restricted", "card-pool"}
+    for p in report["problems"]:
+        assert p["cite"], f"{p['check']} has no citation"
+    assert checks["copies"]["lines"] == [22, 23]
+    assert checks["copies"]["message"] == "4 copies of Theon Greyjoy across 2 printings: at most 3 (by title)"
+    assert checks["restricted"]["printings"] == ["Balon Greyjoy (Kings of the Isles, 1)", "Victarion Greyjoy (Redesigns, 102)"]
+    assert checks["loyal"]["source_lines"] == ["1x Catelyn Stark (Core Set)"]
+    assert checks["agenda-text"]["cite"][0]["line"] == "Banner of the Wolf (Core Set, 203), card text (imported card data)"
+    assert "You must include at least 12 [stark] cards in your deck." in checks["agenda-text"]["cite"][0]["text"]
+
+
+def test_a_plain_list_with_labelled_faction_and_agenda_lines(db):
+    lines = [line for line in STARK.splitlines() if re.match(r"^\d+x ", line)]
+    plain = "Faction: House Stark\nAgenda: Fealty\n" + "\n".join(re.sub(r"^(\d+)x ", r"\1 ", line) for line in lines)
+    report = check(db, plain)
+    assert (report.verdict, report.faction, report.agendas, report.counts["draw"]) == ("legal", "House Stark", ["Fealty"], 63)
+    as_card_lines = check(db, plain.replace("Faction: House Stark\nAgenda: Fealty\n", "1 House Stark\n1 Fealty (Core Set)\n"))
+    assert (as_card_lines.verdict, as_card_lines.faction, as_card_lines.agendas) == ("legal", "House Stark", ["Fealty"])
+
+
+def test_a_banned_original_printing_beside_its_legal_redesign(db):
+    deck = swap(STARK, "2x Jory Cassel (Wolves of the North)", "2x Raider from Pyke (Calm over Westeros)")
+    report = check(db, deck)
+    (problem,) = by_check(report)["card-pool"]
+    assert problem.printings == ["Raider from Pyke (Calm over Westeros, 91)"]
+    assert "the list allows Raider from Pyke (Redesigns, 107)" in problem.message
+    assert problem.cite[0].line == "Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), banned cards (bannedCards)"
+    redesign = check(db, swap(deck, "(Calm over Westeros)", "(Redesigns)"))
+    assert "card-pool" not in by_check(redesign)
+    # the old card pool: under FFG FAQ v2.3 the redesign is the printing outside the pool
+    old = check(db, swap(deck, "(Calm over Westeros)", "(Redesigns)"), list_name="FFG FAQ v2.3")
+    assert by_check(old)["card-pool"][0].printings == ["Raider from Pyke (Redesigns, 107)"]
+
+
+def test_only_the_restricted_printing_of_a_title_counts(db):
+    with_swords = swap(STARK, "1x Counting Coppers (Core Set)", "1x The White Swords (Dragons of the East)")
+    report = check(db, with_swords)
+    (problem,) = by_check(report)["restricted"]
+    assert problem.printings == ["The White Swords (Dragons of the East, 48)", "Robb Stark (Core Set, 146)"]  # in list order
+    other_robb = check(db, swap(with_swords, "1x Robb Stark (Core Set)", "1x Robb Stark (Across the Seven Kingdoms)"))
+    assert other_robb.verdict == "legal", [p.message for p in other_robb.problems]
+
+
+def test_a_pod_pair_cannot_share_a_deck(db):
+    deck = swap(STARK, "2x Jory Cassel (Wolves of the North)", "1x Catelyn Stark (Core Set)\n1x Wyman Manderly (Redesigns)")
+    report = check(db, deck)
+    assert report.verdict == "not legal"
+    (problem,) = report.problems
+    assert problem.check == "pod" and problem.lines == [27, 28]
+    assert problem.message.endswith("Catelyn Stark (Core Set, 143) and Wyman Manderly (Redesigns, 122) cannot be in the same deck")
+    assert problem.cite[0].line.startswith("Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), joust pod #")
+    assert problem.cite[0].url.endswith("GOT-Card-Legality-v2.1-Joust-5.pdf")
+    alone = check(db, swap(STARK, "2x Jory Cassel (Wolves of the North)", "2x Catelyn Stark (Core Set)"))
+    assert alone.verdict == "legal"
+
+
+def test_a_card_released_after_the_lists_date(db):
+    deck = swap(STARK, "2x Jory Cassel (Wolves of the North)", "2x Howland Reed (No Crown but Truth)")
+    assert check(db, deck).verdict == "legal"
+    report = check(db, deck, list_name="Standard v1.16")
+    (problem,) = by_check(report)["released-after-list"]
+    assert problem.message.startswith(
+        "Howland Reed (No Crown but Truth, 111) was released on 2026-02-07, after Standard v1.16 (2025-10-01)"
+    )
+    assert report.list_used == "Standard v1.16 (Global Operations Team (G.O.T.), 2025-10-01), joust"
+
+
+def test_the_faq_v23_list_cites_the_faq_clauses(db):
+    deck = swap(STARK, "2x Jory Cassel (Wolves of the North)", "1x Meera Reed (Music of Dragons)\n1x Ward (True Steel)")
+    deck = swap(deck, "1x Robb Stark (Core Set)\n", "")
+    report = check(db, deck, list_name="FFG FAQ v2.3")
+    (problem,) = by_check(report)["restricted"]
+    ids = [c.id for c in problem.cite]
+    assert "agot2-faq/joust-restricted-list/introduction" in ids
+    assert "agot2-faq/restricted/joust/meera-reed-music-of-dragons-61" in ids and "agot2-faq/restricted/joust/ward-true-steel-102" in ids
+
+
+def test_the_imported_faq_v23_lists_agree_with_the_faq_clauses(db):
+    v23 = restricted_lists.by_name(restricted_lists.load(db), "FFG FAQ v2.3")
+    pool = deckcheck.CardPool(db, 2)
+    for fmt in ("joust", "melee"):
+        imported = {pool.by_code[code].key for code in v23.formats[fmt].restricted}
+        rows = db.execute(
+            "select json_extract(data, '$.card') from clauses "
+            "where doc = 'agot2-faq' and kind = 'restricted' and json_extract(data, '$.format') = ?",
+            [fmt],
+        ).fetchall()
+        assert imported == {deckcheck.normalise_name(r[0]) for r in rows}, fmt
+
+
+def test_a_pod_keyed_on_a_restricted_card(db):
+    pool = deckcheck.CardPool(db, 2)
+    conclave = restricted_lists.by_name(restricted_lists.load(db), "The Conclave FAQ v2.0")
+    entries = [
+        decklists.Entry(1, "Yoren", 3, "1x Yoren (The Blackwater)", "The Blackwater"),
+        decklists.Entry(2, "Craven", 4, "2x Craven (Called to Arms)", "Called to Arms"),
+    ]
+    cards = deckcheck.resolve(pool, entries).cards
+    (problem,) = [p for p in deckcheck.list_checks2(cards, pool, conclave, "joust", deckcheck.Citer(db)) if p.check == "pod"]
+    assert problem.message.endswith("Yoren cannot be in a deck with Craven")
+    without_yoren = deckcheck.list_checks2(cards[1:], pool, conclave, "joust", deckcheck.Citer(db))
+    assert not [p for p in without_yoren if p.check == "pod"]  # the pod binds only beside its restricted card
+
+
+def test_melee_uses_the_melee_list(db):
+    deck = swap(STARK, "2x Like Warm Rain (Core Set)", "2x Winter Is Coming (Core Set)")
+    assert check(db, deck).verdict == "legal"
+    report = check(db, deck, fmt="melee")  # Robb Stark (Core Set) and Winter Is Coming are both on the melee list
+    assert by_check(report)["restricted"][0].cards == ["Robb Stark", "Winter Is Coming"]
+
+
+def test_agendas_copies_and_what_their_text_allows(db):
+    two = check(db, swap(STARK, "Fealty\n", "Fealty\nFealty\n"))
+    assert {p.check for p in two.problems} == {"agendas", "agenda-copies"}
+    assert by_check(two)["agenda-copies"][0].cite[0].id in ("agot2-faq41/3.5", "agot2-faq/3.5")
+    neutral = check(
+        db, swap(STARK, "2x Hodor (No Middle Ground)", "3x Tourney Grounds (Wolves of the North)\n3x Hedge Knight (The King's Peace)")
+    )
+    (fealty,) = by_check(neutral)["agenda-text"]
+    assert fealty.message == "Fealty: the deck cannot include more than 15 neutral cards; it has 16"
+    banner = swap(STARK, "Fealty\n", "Banner of the Lion\n")
+    banner = swap(banner, "2x Jory Cassel (Wolves of the North)", "2x Lannisport Merchant (Core Set)")
+    report = check(db, banner)
+    assert [p.check for p in report.problems] == ["agenda-text"]  # a non-loyal Lannister card is allowed; 12 are required
+    assert "Banner of the Lion: the deck must include at least 12 House Lannister cards; it has 2" in report.problems[0].message
+    alliance = swap(STARK, "Fealty\n", "Alliance\nBanner of the Lion\nBanner of the Rose\n")
+    assert {p.check for p in check(db, alliance).problems} == {"draw-minimum", "agenda-text"}  # 75 cards; 12 Lannister; 12 Tyrell
+
+
+def test_plot_deck_copies(db):
+    doubled = check(
+        db,
+        swap(STARK, "1x A Storm of Swords (Core Set)", "2x Calling the Banners (Core Set)").replace(
+            "1x Calling the Banners (Core Set)\n", ""
+        ),
+    )
+    assert doubled.counts["plots"] == 7
+    (problem,) = doubled.problems
+    assert problem.check == "plots" and problem.message.startswith(
+        "2 plots have more than one copy (A Noble Cause, Calling the Banners): only 1 may"
+    )
+    assert [c.id for c in problem.cite] == ["agot2-rr/deckbuilding", "agot2-rr/plot-deck", "agot2-tr/deck-building"]
+    wars = swap(STARK, "Fealty\n", "The Wars To Come (Redesigns)\n")  # the Sands of Dorne printing is outside the v2.1 pool
+    wars = swap(
+        wars,
+        "1x Counting Coppers (Core Set)",
+        "1x Counting Coppers (Core Set)\n2x Marching Orders (Core Set)\n1x Fortified Position (Core Set)",
+    )
+    report = check(db, wars)
+    assert report.counts["plots"] == 10 and report.verdict == "legal", [p.message for p in report.problems]
+    assert (
+        by_check(check(db, STARK.replace("Fealty\n", "The Wars To Come (Sands of Dorne)\n")))["plots"][0]
+        .cite[-1]
+        .line.startswith("The Wars To Come (Sands of Dorne, 45), card text")
+    )
+
+
+# ---------------------------------------------------------------------------- first edition
+
+
+def test_a_first_edition_list_by_title_and_set(kb):
+    legal = run_cli("deckcheck", str(DECKS / "agot1-stark-legal.txt"), db=kb)
+    assert legal.returncode == 0, legal.stdout + legal.stderr
+    assert legal.stdout.startswith("LEGAL — AGoT LCG 1.0 FAQ restricted and banned lists as of v5.5.1, joust")
+    bad = run_cli("deckcheck", str(DECKS / "agot1-stark-illegal.txt"), "--json", db=kb)
+    assert bad.returncode == 3
+    report = json.loads(bad.stdout)
+    checks = {p["check"]: p for p in report["problems"]}
+    assert set(checks) == {"plots", "draw-minimum", "copies", "restricted"}
+    assert [c["id"] for c in checks["copies"]["cite"]] == ["agot1-faq/4.8"]
+    assert checks["restricted"]["source_lines"] == ["1 Bran Stark (Core S13)", "1 Val (DotN F117)"]
+    assert "agot1-faq/restricted/joust/val-dotn-f117" in [c["id"] for c in checks["restricted"]["cite"]]
+
+
+def test_first_edition_lists_by_version(db):
+    deck = (DECKS / "agot1-stark-illegal.txt").read_text(encoding="utf-8")
+    now = by_check(check(db, deck, edition=1))["restricted"][0]
+    then = by_check(check(db, deck, edition=1, as_of="v5.4"))["restricted"][0]
+    assert "The Conclave" not in now.cards and "The Conclave" in then.cards  # removed from the joust list by v5.5.1
+    assert "agot1-faq/list-changes/joust/the-conclave-soo-f57" in [c.id for c in then.cite]
+    two_agendas = check(
+        db,
+        swap(STARK1, "House Stark\n", "1 House Stark (Core)\n1 The Rangers (Wolves of the North)\n1 The Rangers (Wolves of the North)\n"),
+    )
+    assert two_agendas.faction == "House Stark"
+    assert [(p.check, [c.id for c in p.cite]) for p in two_agendas.problems] == [("agendas", ["agot1-rules/agendas"])]
+    jaqen = swap(STARK1, "2 Shae (Core)", "2 Jaqen H'ghar (Sacred Bonds)")
+    assert check(db, jaqen, edition=1).verdict == "legal"
+    banned = by_check(check(db, jaqen, edition=1, as_of="v4.0"))["banned"][0]
+    assert banned.message == "Jaqen H'ghar (Sacred Bonds, 43) was on the banned list at FAQ v4.0 (removed by v4.1)"
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "deck.txt: the decklist is empty"),
+        ("Deck\nHouse Stark\n", "deck.txt: no card lines found"),
+        (
+            "3x Hodor (Core Set)\nthis is not a card line\n",
+            "deck.txt:2: not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'; got 'this is not a card line'",
+        ),
+        ("0x Hodor (Core Set)\n", "deck.txt:1: card count must be 1 to 99; got '0x Hodor (Core Set)'"),
+        ('{"slots": {"01001": "two"}}', "deck.txt:1: field 'slots.01001': count must be a whole number 1 to 99; got 'two'"),
+        ('{"slots": ', "deck.txt:1: not valid JSON"),
+        ('{"name": "x"}', "deck.txt: field 'slots': expected an object"),
+    ],
+)
+def test_malformed_lists_are_refused_with_file_and_line(text, message):
+    with pytest.raises(DataError) as err:
+        decklists.parse(text, "deck.txt")
+    assert str(err.value).startswith(message)
+
+
+def test_bad_input_on_the_command_line_exits_2_with_a_message(kb, tmp_path: Path):
+    typo = tmp_path / "typo.txt"
+    typo.write_text(swap(STARK, "3x Direwolf Pup (Core Set)", "3x Direwolf Pupp (Core Set)"), encoding="utf-8")
+    result = run_cli("deckcheck", str(typo), db=kb)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stdout.startswith("CANNOT BE CHECKED")
+    assert f"judgekb: {typo}:17: no card named 'Direwolf Pupp'; nearest: Direwolf Pup" in result.stderr
+    ambiguous = tmp_path / "plain.txt"
+    ambiguous.write_text("House Greyjoy\n3 Raider from Pyke\n", encoding="utf-8")
+    result = run_cli("deckcheck", str(ambiguous), db=kb)
+    assert result.returncode == 2
+    assert (
+        "'Raider from Pyke' names 2 different cards; write the pack in parentheses: Raider from Pyke (Calm over Westeros, 91); "
+        in result.stderr
+    )
+    binary = tmp_path / "deck.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    result = run_cli("deckcheck", str(binary), db=kb)
+    assert result.returncode == 2 and "not UTF-8 text" in result.stderr
+    for args, message in [
+        (["--list", "Standard v9"], "no restricted list named 'Standard v9'; lists: Standard v2.1, Standard v1.16"),
+        (["--as-of", "v5.4"], "--as-of is for first-edition FAQ versions"),
+        (["--edition", "1", "--list", "Standard v2.1"], "--list names a second-edition list"),
+    ]:
+        result = run_cli("deckcheck", str(DECKS / "agot2-stark-fealty.txt"), *args, db=kb)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+    missing = run_cli("deckcheck", str(tmp_path / "nope.txt"), db=kb)
+    assert missing.returncode == 2 and "nope.txt" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_deckcheck_reads_stdin_and_needs_imported_cards(kb, db_path):
+    import subprocess
+    import sys
+
+    env = {"JUDGEKB_DB": str(kb), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [sys.executable, "-m", "judgekb", "deckcheck", "-"], input=STARK, capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert result.returncode == 0 and "[<stdin>, 2nd edition]" in result.stdout
+    bare = run_cli("deckcheck", str(DECKS / "agot2-stark-fealty.txt"), db=db_path)  # the corpus alone, nothing imported
+    assert bare.returncode == 2 and "no 2nd-edition card data imported: run judgekb import-cards" in bare.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=400))
+def test_any_text_parses_or_is_refused_with_a_data_error(text):
+    try:
+        deck = decklists.parse(text, "fuzz.txt")
+    except DataError as exc:
+        assert str(exc).startswith("fuzz.txt")
+        return
+    assert deck.entries and all(1 <= e.count <= decklists.MAX_COUNT for e in deck.entries)
+
+
+def test_every_clause_a_deck_check_cites_exists(db):
+    for check_ in deckcheck.CHECKS.values():
+        for ids in check_.clauses:
+            assert store.clause(db, ids[0]) is not None, f"{check_.name} ({check_.edition}) cites missing clause {ids[0]}"

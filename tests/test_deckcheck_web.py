@@ -1,0 +1,125 @@
+"""The deck-check page: Flask's client for the API and limits, then the real browser (phone and
+desktop screenshots, and the printed one-page sheet) against `judgekb serve`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from judgekb import decklists, store
+from judgekb.web import MAX_REQUEST_BYTES, create_app
+from tests.conftest import CORPUS, ROOT, run_cli
+from tests.test_browser import SHOTS, _no_horizontal_scroll, _page, browser, server  # noqa: F401  (fixtures)
+
+DECKS = ROOT / "tests" / "decks"
+SHARED_CARDS = ROOT.parent / "shared" / "cards"
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Overrides conftest's: the corpus with both card databases imported, for this module's server too."""
+    path = tmp_path_factory.mktemp("deckweb") / "kb.sqlite"
+    store.build(CORPUS, path, imports=[SHARED_CARDS / "agot1" / "agot1.json", SHARED_CARDS / "agot2-throneteki"])
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(db_path: Path):
+    return create_app(db_path, CORPUS).test_client()
+
+
+def test_the_api_returns_what_the_command_line_prints(client, db_path):
+    text = (DECKS / "agot2-greyjoy-illegal.txt").read_text(encoding="utf-8")
+    api = client.post("/api/deckcheck?format=joust", data=text.encode())
+    assert api.status_code == 200
+    cli = json.loads(run_cli("deckcheck", str(DECKS / "agot2-greyjoy-illegal.txt"), "--json", db=db_path).stdout)
+    got = api.get_json()
+    assert got["source"] == "posted decklist"
+    assert {k: v for k, v in got.items() if k != "source"} == {k: v for k, v in cli.items() if k != "source"}
+
+
+def test_bad_requests_get_a_4xx_with_the_reason(client):
+    assert client.post("/api/deckcheck", data=b"").get_json() == {"error": "posted decklist: the decklist is empty", "status": 422}
+    bad = client.post("/api/deckcheck?format=sealed", data=b"3 Hodor")
+    assert bad.status_code == 400 and bad.get_json()["error"] == "format must be joust or melee"
+    unknown = client.post("/api/deckcheck", data=b"House Stark\n3x Direwolf Pupp (Core Set)\n")
+    assert unknown.status_code == 422 and unknown.get_json()["verdict"] == "cannot be checked"
+    assert unknown.get_json()["problems"][0]["suggestions"][0] == "Direwolf Pup"
+    too_long = "\n".join(["3x Hodor (Core Set)"] * (decklists.MAX_LINES + 1))
+    assert client.post("/api/deckcheck", data=too_long.encode()).status_code == 422
+    huge = client.post("/api/deckcheck", data=b"3x Hodor\n" * (MAX_REQUEST_BYTES // 8))
+    assert huge.status_code == 413
+    page = client.post("/deckcheck", data={"decklist": "3x Hodor (Core Set)\nnot a card line\n"})
+    assert page.status_code == 422 and "pasted decklist:2: not a card line" in page.get_data(as_text=True)
+    upload = client.post(
+        "/deckcheck", data={"file": (__import__("io").BytesIO(b"\xff\xfe\x00"), "deck.txt")}, content_type="multipart/form-data"
+    )
+    assert upload.status_code == 422 and "deck.txt: not UTF-8 text" in upload.get_data(as_text=True)
+
+
+def test_the_page_escapes_what_it_echoes(client):
+    page = client.post("/deckcheck", data={"decklist": "<script>alert(1)</script>\nHouse Stark\n3x <b>Hodor</b> (Core Set)\n"})
+    body = page.get_data(as_text=True)
+    assert "<script>alert(1)" not in body and "&lt;script&gt;" in body
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_paste_a_thronesdb_export_and_print_the_sheet(server, browser, size):  # noqa: F811
+    context, page = _page(browser, size)
+    page.goto(server + "/deckcheck")
+    page.fill("#decklist", (DECKS / "agot2-greyjoy-illegal.txt").read_text(encoding="utf-8"))
+    page.click("#check")
+    page.wait_for_selector("#sheet")
+    assert page.inner_text("#verdict") == "NOT LEGAL"
+    sheet = page.inner_text("#sheet")
+    assert "Checked against: Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), joust" in sheet
+    assert "line 19: 3x Raider from Pyke (Calm over Westeros)" in sheet
+    link = page.locator("li.problem[data-check=loyal] a.citation").first
+    assert link.get_attribute("href") == "/c/agot2-rr/loyal"
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"deckcheck-{size}.png"), full_page=True)
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('form.deckcheck')).display") == "none"
+    assert page.is_visible("#verdict") and page.is_visible("li.problem[data-check=card-pool]")
+    if size == "desktop":
+        pdf = SHOTS / "deckcheck-sheet.pdf"
+        page.pdf(path=str(pdf), format="A4")
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+        assert pages == 1, f"the deck-check sheet prints on {pages} pages"
+        page.screenshot(path=str(SHOTS / "deckcheck-sheet-print.png"), full_page=True)
+    page.emulate_media(media="screen")
+    link.click()
+    page.wait_for_selector("#citation")
+    assert "Loyal" in page.inner_text("#citation")
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_upload_a_first_edition_list(server, browser, size):  # noqa: F811
+    context, page = _page(browser, size)
+    page.goto(server + "/deckcheck")
+    page.set_input_files("input[name=file]", str(DECKS / "agot1-stark-illegal.txt"))
+    page.fill("input[name=as_of]", "v5.4")
+    page.click("#check")
+    page.wait_for_selector("#sheet")
+    sheet = page.inner_text("#sheet")
+    assert page.inner_text("#verdict") == "NOT LEGAL"
+    assert "restricted and banned lists as of v5.4" in sheet and "The Conclave was removed from it by v5.5.1" in sheet
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"deckcheck-agot1-{size}.png"), full_page=True)
+    context.close()
+
+
+def test_card_page_lists_section_in_the_browser(server, browser):  # noqa: F811
+    context, page = _page(browser, "phone")
+    page.goto(server + "/card?name=Raider+from+Pyke&edition=2")
+    section = page.inner_text("#lists")
+    assert "In force: Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01)" in section
+    assert "Calm over Westeros 91: banned: outside this list's card pool (bannedCards)" in section
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / "card-lists-phone.png"), full_page=True)
+    context.close()
