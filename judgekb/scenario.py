@@ -190,7 +190,6 @@ EFFECT: dict[str, Any] = {
     "if_attacking_alone": "card",
     "claim": "int",
     "set_str": "count",
-    "priority": ("textlist",),
     "referential": "cards",
     "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
 }

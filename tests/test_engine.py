@@ -216,25 +216,19 @@ players:
 """
 
 
-def test_conflicting_set_effects_are_ordered_by_the_first_player(tmp_path):
-    """FAQ 1.6: two effects setting STR cannot apply together; the first player's order decides, once."""
-    asked = TWO + """steps:
+def test_the_most_recent_set_value_prevails_over_every_modifier(tmp_path):
+    """RR Modifiers: a set value overrides non-set modifiers, and the most recently applied set value wins."""
+    body = TWO + """steps:
   - effect: {source: First, target: Robb Stark, set_str: 1}
   - effect: {source: Second, target: Robb Stark, set_str: 3}
+  - effect: {source: Third, target: Robb Stark, str: 2}
 expect:
-  choices_needed: [2]
-  cites: [{step: 2, tag: choice, clauses: [agot2-faq41/1.6]}]
-"""
-    ordered = TWO + """steps:
-  - effect: {source: First, target: Robb Stark, set_str: 1}
-  - effect: {source: Second, target: Robb Stark, set_str: 3, priority: [Second, First]}
-expect:
-  strength: {Robb Stark: 1}
+  strength: {Robb Stark: 3}
   choices_needed: []
+  cites: [{step: 2, clauses: [agot2-rr/modifiers]}]
 """
-    for body in (asked, ordered):
-        ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
-        assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
 
 
 def test_an_event_whose_target_is_gone_resolves_unsuccessfully(tmp_path):

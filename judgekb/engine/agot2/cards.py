@@ -384,6 +384,11 @@ def _names(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
 
 
+RULES.add(
+    "constant.inactive",
+    ["agot2-rr/constant-abilities"],
+    "a constant ability with a condition is active only while the condition holds",
+)
 RULES.add("setup", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
 RULES.add(
     "hand-being-played",
@@ -412,6 +417,20 @@ def check_may_trigger(state: State, trace: Trace, player: str, trigger: str, sou
         )
     ]
     if not blockers:
+        idle = [
+            c
+            for c in state.cards.values()
+            if c.zone == "in_play"
+            and c.controller != player
+            and any("opponents cannot trigger" in text and "participating" in text for text in constants(state, c))
+        ]
+        if idle:
+            trace.add(
+                "constant.inactive",
+                f"{idle[0].key} is not participating in a challenge, so her ability does not stop {player} from using {source}",
+                tag="not prevented",
+                subject=idle[0].key,
+            )
         return
     if trigger.startswith("forced") or trigger == "when revealed":
         trace.add(

@@ -251,11 +251,7 @@ RULES.add(
     "a claim modifier applies to the card in the revealed-plot position",
 )
 RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
-RULES.add(
-    "priority",
-    ["agot2-faq41/1.6"],
-    "effects that cannot apply together: the first player chooses the order, once, and the choice is kept",
-)
+RULES.add("set-str", ["agot2-rr/modifiers"], "a set value overrides non-set modifiers; the most recent set value prevails")
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
@@ -419,30 +415,14 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         for key in targets:
             others = [e for e in state.effects if e.target == key and e.kind == "set str"]
             state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=board.seq(state)))
-            if args.get("priority"):
-                state.facts["priority"] = [str(s) for s in args["priority"]]
-            if others and not args.get("priority") and not state.facts.get("priority"):
-                trace.add(
-                    "priority",
-                    f"{key}'s STR is set by {len(others) + 1} effects that cannot apply together: the first player, {state.first_player}, "
-                    "chooses which applies (state priority); until then the most recent is shown",
-                    "choice-needed",
-                    tag="choice",
-                    subject=key,
-                )
-            else:
-                trace.add(
-                    "priority" if others else "lasting",
-                    f"{key}'s STR is set to {args['set_str']} ({source or 'an effect'}) → STR {state.strength(state.cards[key])}"
-                    + (
-                        f"; the first player's order ({', '.join(state.facts['priority'])}) decides which set value applies, and it is kept"
-                        if others
-                        else ""
-                    ),
-                    cite=None if others else ["agot2-rr/strength-strength-modifiers"],
-                    tag="strength",
-                    subject=key,
-                )
+            trace.add(
+                "set-str",
+                f"{key}'s STR is set to {args['set_str']} ({source or 'an effect'}): a set value overrides every non-set modifier"
+                + ("; of the set values in conflict the most recently applied one takes precedence" if others else "")
+                + f" → STR {state.strength(state.cards[key])}",
+                tag="strength",
+                subject=key,
+            )
             check_terminal(state, trace, ctx)
     if "str" in args:
         for key in targets:

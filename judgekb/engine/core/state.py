@@ -232,16 +232,12 @@ class State:
         return icons
 
     def strength(self, card: Card) -> int:
-        """Printed STR (or the value an effect sets it to) plus every lasting modifier, floored at 0.
-
-        Of several "set" effects that cannot apply together, the one the first player applies last wins
-        (its rank in ``facts['priority']``, else the most recent)."""
+        """Printed STR plus every lasting modifier, floored at 0; a "set" value overrides every non-set
+        modifier, and of several set values the most recently applied one wins."""
         sets = [e for e in self.effects if e.target == card.key and e.kind == "set str"]
-        base = card.strength
         if sets:
-            rank = {name: i for i, name in enumerate(self.facts.get("priority", []))}
-            base = int(max(sets, key=lambda e: (rank.get(e.source, -1), e.seq)).value)
-        total = base + sum(e.value for e in self.effects if e.target == card.key and e.kind == "str")
+            return max(0, int(max(sets, key=lambda e: e.seq).value))
+        total = card.strength + sum(e.value for e in self.effects if e.target == card.key and e.kind == "str")
         return max(0, total)
 
     def total_power(self, player: str) -> int:
