@@ -171,7 +171,7 @@ def cite_errata(state: State, trace: Trace, source: str) -> None:
     title = state.cards[source].name if source in state.cards else source
     clause = ERRATA.get(title)
     if clause and not any(e.step == trace.step and e.rule == "errata" and e.subject == title for e in trace.entries):
-        trace.add("errata", f"{title} is played with its errata text (FAQ v4.1 errata)", cite=[clause], tag="errata", subject=title)
+        trace.add("errata", f"{title}'s text in force is its FAQ v4.1 errata", cite=[clause], tag="errata", subject=title)
 
 
 def constants(state: State, card: Card) -> set[str]:

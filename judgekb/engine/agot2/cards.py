@@ -93,7 +93,6 @@ def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate
     "marshal",
     [
         "agot2-rr/marshal",
-        "agot2-rr/marshaling-phase",
         "agot2-rr/appendix-i/marshaling-phase/player-action-window",
         "agot2-rr/duplicates",
         "agot2-rr/gold",
@@ -119,7 +118,7 @@ def marshal(
         raise IllegalStep(
             "marshal",
             f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
-            cite=["agot2-rr/marshaling-phase"],
+            cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
         )
     if card.zone != "hand" or card.owner != player:
         raise IllegalStep("marshal", f"{key} is not in {player}'s hand", cite=["agot2-rr/marshal"])
@@ -254,13 +253,13 @@ def _enter(
 
 @rule(
     "control.take",
-    ["agot2-rr/control", "agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects"],
+    ["agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects"],
     "a player takes control of a card; control changes stack, the most recent wins",
 )
 def take_control(state: State, trace: Trace, player: str, key: str, until: str, while_in_play: str | None, source: str) -> None:
     card = state.cards[key]
     if card.zone != "in_play" or card.duplicate or card.attached_to:
-        raise IllegalStep("control.take", f"{key} is not a card in play whose control can change", cite=["agot2-rr/control"])
+        raise IllegalStep("control.take", f"{key} is not a card in play whose control can change", cite=["agot2-rr/ownership-and-control"])
     if card.controller != player:
         check_unique(state, player, card, taking_control=True)
     previous = card.controller
@@ -277,7 +276,7 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str, 
         f"{player} takes control of {key} from {previous}"
         + (f" while {while_in_play} stays in play" if while_in_play else "")
         + (f" ({len(stacked)} control effects on it: the most recent applies)" if len(stacked) > 1 else ""),
-        cite=["agot2-rr/control"] + (["agot2-faq41/qa/multiple-take-control-effects"] if len(stacked) > 1 else []),
+        cite=["agot2-rr/ownership-and-control"] + (["agot2-faq41/qa/multiple-take-control-effects"] if len(stacked) > 1 else []),
         tag="take control",
         subject=key,
     )
@@ -389,6 +388,7 @@ RULES.add(
     ["agot2-rr/constant-abilities"],
     "a constant ability with a condition is active only while the condition holds",
 )
+RULES.add("event.not-played", ["agot2-faq41/1.5"], "triggering an event's ability while it is not in hand is not playing the event")
 RULES.add("setup", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
 RULES.add(
     "hand-being-played",
@@ -498,6 +498,14 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     )
     event = state.cards.get(source)
     played = event is not None and event.type == "event" and event.zone == "hand" and event.owner == player
+    if event is not None and event.type == "event" and event.zone in ("discard", "dead", "removed"):
+        trace.add(
+            "event.not-played",
+            f"{source} is used from outside its owner's hand: triggering its ability is not playing the event, "
+            "so only the ability's own cost is paid (not the event's cost)",
+            tag="not played",
+            subject=source,
+        )
     if played:  # an event's triggered ability: playing it (FAQ 1.5)
         event.zone = "being played"
     pay_costs(state, trace, ctx, player, spec.get("cost") or {})

@@ -49,7 +49,7 @@ def _participant(state: State, key: str, player: str, kind: str, role: str, rule
 
 @rule(
     "challenge.declare",
-    [DECLARE, "agot2-rr/challenges-phase", "agot2-rr/challenge-icons", "agot2-rr/attacker"],
+    [DECLARE, "agot2-rr/challenge-icons", "agot2-rr/attacker"],
     "the active player announces type, opponent and attackers (standing, with the icon); one challenge of each type per phase",
 )
 def declare(
@@ -559,6 +559,11 @@ def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int)
     check_victory(state, trace)
 
 
+RULES.add(
+    "duck.delayed",
+    ["agot2-rr/delayed-effects"],
+    "a delayed effect resolves right after its future condition occurs, before reactions",
+)
 RULES.add("claim.none", [CLAIM], "if the defending player wins, no claim result occurs")
 RULES.add(
     "keywords.order",
@@ -815,6 +820,18 @@ def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -
     result = determine(state, trace, challenge)
     state.results.append(result)
     challenge.resolved = True
+    waiting = [d for d in state.delayed if d.period == "result"]
+    state.delayed = [d for d in state.delayed if d.period != "result"]
+    for delayed in waiting:  # delayed effects whose future condition is this result, before reactions to winning
+        trace.add(
+            "duck.delayed",
+            f"the result is known: the delayed effect from {delayed.source or 'a card'} resolves now, before reactions "
+            f"to winning or losing",
+            tag="delayed resolves",
+            subject=delayed.source,
+        )
+        if ctx.apply_effect:
+            ctx.apply_effect(state, trace, ctx, {**delayed.effect, "_delayed": True})
     state.facts["processed_keys"] = {}
     queue_reactions(ctx, f"win: {result['winner']}") if result["winner"] else None
     unopposed(state, trace, result)

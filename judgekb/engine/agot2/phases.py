@@ -28,7 +28,7 @@ END = "agot2-faq41/timing/end-of-phase"
 
 @rule(
     "plot.reveal",
-    ["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/revealed-plot", "agot2-rr/used-pile"],
+    ["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card"],
     "each player reveals a new plot; the previous one goes to the used pile",
 )
 def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
@@ -123,7 +123,7 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
 
 @rule(
     "draw.phase",
-    ["agot2-rr/appendix-i/draw-phase/2.2", "agot2-rr/draw-phase", "agot2-rr/drawing-cards"],
+    ["agot2-rr/appendix-i/draw-phase/2.2", "agot2-rr/drawing-cards"],
     "each player draws 2 cards from the top of the deck",
 )
 def draw_phase(state: State, trace: Trace) -> None:
@@ -186,7 +186,7 @@ def draw(state: State, trace: Trace, player: str, count: int, rule_id: str = "dr
 
 @rule(
     "marshaling.income",
-    ["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income", "agot2-rr/gold-modifier"],
+    ["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income", "agot2-rr/plot-value-modifiers"],
     "the active player collects income: the plot's gold value plus gold modifiers",
 )
 def income(state: State, trace: Trace) -> None:
@@ -204,7 +204,7 @@ def income(state: State, trace: Trace) -> None:
 
 @rule(
     "dominance",
-    ["agot2-rr/appendix-i/dominance-phase/5.2", "agot2-rr/dominance-phase"],
+    ["agot2-rr/appendix-i/dominance-phase/5.2"],
     "standing characters' STR plus gold in the pool; the highest gains 1 power; a tie: no one",
 )
 def dominance(state: State, trace: Trace) -> None:
@@ -221,7 +221,7 @@ def dominance(state: State, trace: Trace) -> None:
     gain_power(state, trace, tied[0], 1, f"{tied[0]} wins dominance", rule_id="dominance")
 
 
-@rule("standing", ["agot2-rr/appendix-i/standing-phase/6.2", "agot2-rr/standing-phase"], "each kneeling card stands")
+@rule("standing", ["agot2-rr/appendix-i/standing-phase/6.2"], "each kneeling card stands")
 def standing(state: State, trace: Trace) -> None:
     knelt = [c.key for c in state.cards.values() if c.zone == "in_play" and c.kneeling]
     for key in knelt:
@@ -229,7 +229,7 @@ def standing(state: State, trace: Trace) -> None:
     trace.add("standing", "each kneeling card stands" + (f": {', '.join(knelt)}" if knelt else " (none was kneeling)"), tag="stand")
 
 
-@rule("taxation.gold", ["agot2-rr/appendix-i/taxation-phase/7.2", "agot2-rr/taxation-phase"], "unspent gold returns to the treasury")
+@rule("taxation.gold", ["agot2-rr/appendix-i/taxation-phase/7.2"], "unspent gold returns to the treasury")
 def taxation(state: State, trace: Trace, discards: dict[str, list[str]]) -> None:
     for p in state.players.values():
         p.gold = 0

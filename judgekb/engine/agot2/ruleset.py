@@ -15,6 +15,7 @@ from judgekb.scenario import ICON_ALIASES, Scenario
 
 __all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
 VICTORY_RULE = "victory"
+GAME_OVER_CITE = ["agot2-rr/winning-the-game"]  # what forbids a step after the game ended (not FAQ 1.4, which counts power)
 READERS: dict[str, Any] = {"power": board.total_power}
 LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
 
@@ -252,6 +253,7 @@ RULES.add(
 )
 RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
 RULES.add("set-str", ["agot2-rr/modifiers"], "a set value overrides non-set modifiers; the most recent set value prevails")
+RULES.add("out-of-play.move", ["agot2-rr/abilities"], "an ability that refers to an out-of-play area interacts with cards there")
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
@@ -298,14 +300,33 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             )
             return False
     if "if_won_by" in args:
+        challenge = state.challenge
+        if challenge is not None and not challenge.resolved and not challenge.ended:
+            # a condition on a result still to come is a delayed effect: it resolves once the winner is known
+            state.delayed.append(Delayed("result", {**args, "source": source, "source_type": source_type}, source))
+            trace.add(
+                "effect.delayed",
+                f"{source or 'the effect'} waits for the challenge's result ('if you win the challenge by {args['if_won_by']} or more'): "
+                "a delayed effect that resolves as soon as the winner is determined, before reactions",
+                cite=["agot2-rr/delayed-effects"],
+                tag="delayed effect",
+                subject=source,
+            )
+            return True
         last = state.results[-1] if state.results else {}
-        margin = (last.get("attack", 0) - last.get("defence", 0)) if last.get("winner") == last.get("attacker") else -1
+        you = args.get("controller") or last.get("attacker")
+        won = last.get("winner") == you
+        margin = abs(last.get("attack", 0) - last.get("defence", 0)) if won else -1
         met = margin >= int(args["if_won_by"])
         title = state.cards[source].name if source in state.cards else source
         errata = board.ERRATA.get(title)
         trace.add(
             "errata" if errata else "effect.condition",
-            f"{source or 'the effect'}: the challenge was won by {max(margin, 0)} STR, "
+            (
+                f"{source or 'the effect'}: the challenge was won by {margin} STR, "
+                if won
+                else f"{source or 'the effect'}: {you} did not win the challenge, "
+            )
             + (f"at least {args['if_won_by']}" if met else f"less than {args['if_won_by']}, so the other branch applies")
             + ("" if errata else " — a condition printed on the card: no document in the corpus states this rule"),
             cite=[errata] if errata else None,
@@ -481,6 +502,18 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             tag="kneel" if kneel else "stand",
             subject=key,
         )
+    for key in names(args.get("return_to_hand")):  # from an out-of-play area the ability refers to
+        card = state.cards[key]
+        if card.zone in ("discard", "dead"):
+            pile = "discard pile" if card.zone == "discard" else "dead pile"
+            card.zone, card.order = "hand", board.seq(state)
+            trace.add(
+                "out-of-play.move",
+                f"{key} returns from its owner's {pile} to hand (the ability names that out-of-play area)",
+                tag="return to hand",
+                subject=key,
+            )
+            args = {**args, "return_to_hand": [k for k in names(args["return_to_hand"]) if k != key]}
     for how in LEAVE:
         for key in names(args.get(how)):
             leave_play(

@@ -99,7 +99,13 @@ def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: flo
             continue
         if state.winner or state.facts.get("game_over"):  # once a player has won, nothing more happens
             how = f"{state.winner} has won" if state.winner else "the game ended with no winner"
-            trace.add(rules.VICTORY_RULE, f"illegal: the game is over ({how}), so no further step can be taken", "refused", tag="refused")
+            trace.add(
+                rules.VICTORY_RULE,
+                f"illegal: the game is over ({how}), so no further step can be taken",
+                "refused",
+                cite=getattr(rules, "GAME_OVER_CITE", None),
+                tag="refused",
+            )
             continue
         before, logged = copy.deepcopy(state), len(trace.entries)
         try:

@@ -211,6 +211,8 @@ class State:
 
     def keywords(self, card: Card) -> set[str]:
         words = set() if self.blanked(card) else set(card.keywords)  # a blank text box keeps only gained keywords
+        if any(e.target == card.key and e.kind == "lose keyword" and e.value == "all keywords" for e in self.effects):
+            return set()  # "lose all keywords": every instance of each, whatever grants them (2nd ed. FAQ 2.9)
         for effect in self.effects:
             if effect.target == card.key and effect.kind == "gain keyword":
                 words.add(effect.value)
