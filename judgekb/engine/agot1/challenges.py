@@ -77,7 +77,11 @@ def stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
         if target.immune & {"opponent's card effects", "card effects", "character abilities", "stealth"}:
             raise IllegalStep("keyword.stealth", f"{target_key} is immune to the effect, so it cannot be chosen as the target of stealth")
         challenge.stealth[attacker_key] = target_key
-        trace.add("keyword.stealth", f"{attacker_key} (Stealth) bypasses {target_key}: it may not defend this challenge")
+        trace.add(
+            "keyword.stealth",
+            f"{attacker_key} (Stealth) bypasses {target_key}: it may not defend this challenge",
+            cite=["agot1-rules/stealth"],
+        )
 
 
 @rule(

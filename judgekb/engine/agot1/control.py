@@ -41,7 +41,8 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str) 
         text += f"; its duplicates ({', '.join(moved)}) come with it"
     if kept:
         text += f"; its attachments ({', '.join(kept)}) stay under their controllers"
-    trace.add("control.take", text)
+    cite = ["agot1-faq/3.27"] + (["agot1-faq/3.28"] if until != "permanent" else []) + (["agot1-faq/3.29"] if card.unique else [])
+    trace.add("control.take", text, cite=cite)
     remove_from_challenge(state, trace, card, f"{key} changed control during the challenge")
     recheck_attachments(state, trace)
 

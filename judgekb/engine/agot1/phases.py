@@ -93,7 +93,11 @@ def draw(state: State, trace: Trace, player: str, count: int) -> None:
     text = f"{player} draws {len(drawn)} card(s) ({p.extra_draws_this_round} of 3 additional draws this round)"
     if taken < count:
         text += f"; the draw cap stops the other {count - taken}"
-    trace.add("draw.cap", text)
+    trace.add(
+        "draw.cap",
+        text,
+        cite=["agot1-rules/the-draw-cap", "agot1-faq/draw-cap"] + (["agot1-faq/qa/draw-3-after-drawing"] if taken < count else []),
+    )
 
 
 @rule(
@@ -116,7 +120,9 @@ def income(state: State, trace: Trace, cap: int | None, extra: int) -> None:
             total += extra
             text += f"; then takes {extra} additional gold token(s) from the treasury"
         p.gold += total
-        trace.add("phase.income", text + f" → {total} gold (gold pool {p.gold})")
+        cite = ["agot1-rules/phase-3-marshalling"] + (["agot1-rules/master-of-coin"] if coin else [])
+        cite += ["agot1-faq/qa/heavy-taxes-black-raven"] if cap is not None or extra else []
+        trace.add("phase.income", text + f" → {total} gold (gold pool {p.gold})", cite=cite)
 
 
 @rule(

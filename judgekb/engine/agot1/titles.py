@@ -68,6 +68,7 @@ def title_strength(state: State, trace: Trace | None, player: str, challenge: Ch
                 "title.strength",
                 f"{player}'s {state.players[player].title} adds 3 STR to {player}'s side in "
                 f"this {challenge.type} challenge (title data: corpus/titles.yaml)",
+                cite=[data["clause"]] if data.get("clause") else None,
             )
         return 3
     return 0

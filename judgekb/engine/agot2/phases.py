@@ -197,6 +197,7 @@ def income(state: State, trace: Trace) -> None:
         trace.add(
             "marshaling.income",
             f"{name} collects income: plot {p.plot.income}" + (f" + gold modifiers {bonus:+d}" if bonus else "") + f" → gold pool {p.gold}",
+            cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"] + (["agot2-rr/plot-value-modifiers"] if bonus else []),
             tag="income",
             subject=name,
         )
