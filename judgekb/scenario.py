@@ -190,6 +190,8 @@ EFFECT: dict[str, Any] = {
     "if_attacking_alone": "card",
     "claim": "int",
     "set_str": "count",
+    "base_gold": "count",
+    "priority": ("textlist",),
     "referential": "cards",
     "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
 }

@@ -283,3 +283,38 @@ def test_no_second_edition_rule_cites_a_pointer_entry(db):
     assert len(pointers) >= 10  # the corpus has them: the test can fail
     cited = {c for rule in RULES2.values() for c in rule.clauses}
     assert not cited & pointers, sorted(cited & pointers)
+
+
+def test_effects_that_cannot_apply_together_are_ordered_by_the_first_player(tmp_path):
+    """FAQ 1.6 with the Varys's Riddle + Summer Harvest Q&A: two effects define a plot's base gold value;
+    the first player chooses the order (asked for when unstated), and the one applied last gives the income."""
+    board = """title: t
+edition: 2
+phase: marshaling
+players:
+  - name: A
+    faction: stark
+    first: true
+    plot: {name: Varys's Riddle, income: 5}
+  - name: B
+    faction: lannister
+    plot: {name: Summer Harvest, income: 0}
+"""
+    asked = board + """steps:
+  - effect: {source: original, target: Summer Harvest, base_gold: 7}
+  - effect: {source: as if revealed, target: Summer Harvest, base_gold: 2}
+expect:
+  choices_needed: [2]
+"""
+    ordered = board + """steps:
+  - effect: {source: original, target: Summer Harvest, base_gold: 7}
+  - effect: {source: as if revealed, target: Summer Harvest, base_gold: 2, priority: [as if revealed, original]}
+  - phase: marshaling
+expect:
+  gold: {B: 7}
+  choices_needed: []
+  cites: [{step: 2, clauses: [agot2-faq41/1.6, agot2-faq41/qa/varys-s-riddle-summer-harvest]}]
+"""
+    for body in (asked, ordered):
+        ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+        assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

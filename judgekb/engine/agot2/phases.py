@@ -193,14 +193,26 @@ def income(state: State, trace: Trace) -> None:
     for name in state.player_order():
         p = state.players[name]
         bonus = sum(c.income for c in state.in_play(name))
-        p.gold += p.plot.income + bonus
+        base = base_gold(state, name)
+        p.gold += base + bonus
         trace.add(
             "marshaling.income",
-            f"{name} collects income: plot {p.plot.income}" + (f" + gold modifiers {bonus:+d}" if bonus else "") + f" → gold pool {p.gold}",
+            f"{name} collects income: plot {base}" + (f" + gold modifiers {bonus:+d}" if bonus else "") + f" → gold pool {p.gold}",
             cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"] + (["agot2-rr/plot-value-modifiers"] if bonus else []),
             tag="income",
             subject=name,
         )
+
+
+def base_gold(state: State, player: str) -> int:
+    """The revealed plot's gold value: printed, or defined by lasting effects applied in the first player's order (FAQ 1.6)."""
+    plot = state.players[player].plot
+    defined = [e for e in state.effects if e.target == plot.name and e.kind == "base gold"]
+    if not defined:
+        return plot.income
+    order = state.facts.get("priority", {}).get(plot.name, [])
+    rank = {name: i for i, name in enumerate(order)}
+    return int(max(defined, key=lambda e: (rank.get(e.source, -1), e.seq)).value)  # the one applied last prevails
 
 
 @rule(

@@ -254,6 +254,11 @@ RULES.add(
 RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
 RULES.add("set-str", ["agot2-rr/modifiers"], "a set value overrides non-set modifiers; the most recent set value prevails")
 RULES.add("out-of-play.move", ["agot2-rr/abilities"], "an ability that refers to an out-of-play area interacts with cards there")
+RULES.add(
+    "priority",
+    ["agot2-faq41/1.6", "agot2-faq41/qa/varys-s-riddle-summer-harvest"],
+    "lasting effects that cannot apply together: the first player chooses their order once, and the choice is kept",
+)
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
@@ -432,6 +437,38 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
             add_lasting(
                 state, trace, Lasting(key, "terminal", how, until, source, while_in_play=holder, source_type=str(source_type or ""))
             )
+    if "base_gold" in args:
+        for key in names(args.get("target")):
+            plot = state.cards[key]
+            if plot.type != "plot" or plot.zone != "revealed":
+                raise IllegalStep("priority", f"{key} is not a revealed plot card", cite=["agot2-faq41/1.6"])
+            others = [e for e in state.effects if e.target == key and e.kind == "base gold"]
+            state.effects.append(Lasting(key, "base gold", int(args["base_gold"]), until, source, seq=board.seq(state)))
+            if args.get("priority"):
+                state.facts.setdefault("priority", {})[key] = [str(s) for s in args["priority"]]
+            chosen_order = state.facts.get("priority", {}).get(key)
+            if others and not chosen_order:
+                trace.add(
+                    "priority",
+                    f"{len(others) + 1} effects define the base gold value of {key} and cannot apply together: the first player, "
+                    f"{state.first_player}, chooses the order they apply in (state priority)",
+                    "choice-needed",
+                    tag="choice",
+                    subject=key,
+                )
+            else:
+                trace.add(
+                    "priority",
+                    f"{key}'s base gold value is defined as {args['base_gold']} ({source or 'an effect'})"
+                    + (
+                        f"; the first player's order ({', '.join(chosen_order)}) decides which applies, and it is kept"
+                        if others and chosen_order
+                        else ""
+                    ),
+                    cite=["agot2-faq41/1.6", "agot2-faq41/qa/varys-s-riddle-summer-harvest"] if others else ["agot2-faq41/1.6"],
+                    tag="gold value",
+                    subject=key,
+                )
     if "set_str" in args:
         for key in targets:
             others = [e for e in state.effects if e.target == key and e.kind == "set str"]
