@@ -149,7 +149,11 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
-    """Clauses of a document introduced after version ``since`` (from their version tags)."""
+    """Clauses of a document introduced after version ``since`` (from their version tags), then
+    what a later version of the document changed after ``since``: new, reworded and removed
+    entries (``change`` says which; see :mod:`judgekb.versions`)."""
+    from judgekb import versions
+
     floor = version_key(since)
     rows = [
         r
@@ -159,4 +163,6 @@ def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
         if version_key(r["version"]) > floor
     ]
     rows.sort(key=lambda r: version_key(r["version"]))
-    return rows
+    diff = {r["id"]: r for r in versions.changes(db, doc_id, since, version_key)}
+    rows = [diff.pop(r["id"], r) for r in rows]  # an entry tagged with a later version that is also new says so
+    return rows + list(diff.values())

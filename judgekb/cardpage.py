@@ -62,15 +62,31 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     def entry(row: dict[str, Any]) -> dict[str, Any]:
         out = {"id": row["id"], "citation": row["citation"], "text": row["text"]}
         if row["kind"] == "qa":
-            out["question"] = row["heading"]
+            question = row["data"].get("question")  # FAQ v4.1: the heading is a title, the text opens with the question
+            out["question"] = question or row["heading"]
+            if question and row["text"].startswith(question):
+                out["text"] = row["text"][len(question) :].strip()
         if row["version"]:
             out["version"] = row["version"]
+        successor = row["data"].get("successor") or {}
+        if successor.get("relation") == "removed":
+            out["withdrawn"] = {"version": successor["version"], "see": successor["id"]}
         return out
 
+    # An entry a later FAQ version carries on is shown once, as the later text; a list entry
+    # the later version dropped (the 2nd-edition FAQ v4.1 prints no restricted lists) stays
+    # listed but no longer gives the card a status.
+    withdrawn = {r["id"] for r in rows if (r["data"].get("successor") or {}).get("relation") == "removed"}
+    rows = [r for r in rows if r["id"] in withdrawn or not r["data"].get("successor")]
     restricted = {fmt: [entry(r) for r in rows if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
     changes = [entry(r) | {"list": r["data"].get("list")} for r in rows if r["kind"] == "list-change"]
     banned = [entry(r) for r in rows if r["kind"] == "banned"]
-    status = {fmt: ("restricted" if restricted[fmt] else "not restricted") for fmt in FORMATS}
+    status = {}
+    for fmt in FORMATS:
+        current = [e for e in restricted[fmt] if e["id"] not in withdrawn]
+        status[fmt] = "restricted" if current else "not restricted"
+        if restricted[fmt] and not current:
+            status[fmt] = "not on a list in the FAQ in force (restricted in an earlier version, whose lists it no longer carries)"
     status["banned"] = "banned" if banned else "not banned"
     printings = [f"{p['set']} {p['number']}" for p in db.query("select * from card_printings where card = ?", [card["id"]])]
     printed = _imported(db, card["edition"], card["key"])
@@ -135,6 +151,9 @@ def render(p: dict[str, Any]) -> str:
                 lines.append(f"    A: {e['text']}")
             else:
                 lines.append(f"    {e['text']}")
+            if e.get("withdrawn"):
+                gone = e["withdrawn"]
+                lines.append(f"    (not in force: v{gone['version']} of the FAQ no longer carries it; see {gone['see']})")
 
     if p.get("lists"):
         lines.extend(render_lists(p["lists"]))

@@ -86,11 +86,17 @@ def document_part(doc: dict[str, Any]) -> str:
 
 
 def citation(row: dict[str, Any], doc: dict[str, Any], data: dict[str, Any], sets_file: Path | None = None) -> str:
-    """The full citation line for a clause row and its document row."""
+    """The full citation line for a clause row and its document row.
+
+    A page the evidence cannot determine is said to be undetermined, with the pages it
+    could be on — never guessed (``data["page_unknown"]`` is set by the page evidence).
+    """
     page = row.get("page")
     where = ""
     if page not in (None, ""):
         where = f", pp. {page}" if "-" in str(page) else f", p. {page}"
+    elif data.get("page_unknown"):
+        where = f", page not determined ({str(data['page_unknown']).split(':')[0]})"
     elif doc.get("pages") == "none":
         where = NO_PAGES
     return f"{document_part(doc)} {label(row, data, sets_file)}{where}"

@@ -88,6 +88,11 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
+    from judgekb.verify import renamed_to  # a renamed id keeps working
+
+    if row is None and (new_id := renamed_to(db, clause_id.strip())):
+        click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
+        row = store.clause(db, new_id)
     if row is None:
         from rapidfuzz import fuzz, process
 
@@ -112,13 +117,23 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         return
     click.echo(row["citation"])
     click.echo()
-    if row["kind"] == "qa":
+    if row["kind"] == "qa" and not row["data"].get("question"):  # a v4.1 Q&A's text opens with its question
         click.echo(f"Q: {row['heading']}")
         click.echo(f"A: {row['text']}")
     else:
         click.echo(row["text"])
+    if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
+        click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
+    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+
+    for note in reader_notes(row["data"]):
+        click.echo(f"Note: {note}")
     click.echo(f"Authority: {info['document']} — {info['authority']}")
+    if len(info["versions"]) > 1:
+        click.echo("Versions: " + views.trail_line(info["versions"], row["id"]))
+    elif row["data"].get("new_since"):
+        click.echo(f"Versions: new since v{row['data']['new_since']} (no earlier version of this entry)")
     if info["governed_by"]:
         click.echo(f"Governed by: {', '.join(info['governed_by'])}  (judgekb governing {row['id']})")
     if info["links"]:
@@ -209,7 +224,7 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
-    """Entries of a document introduced after a version, from their version tags."""
+    """Entries of a document introduced after a version (version tags), and what later versions changed."""
     from judgekb import authority, store
 
     db = obj.db()
@@ -224,7 +239,8 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
     if not rows:
         click.echo(f"No entries of {doc_id} carry a version after {since}.")
     for item in rows:
-        click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}")
+        change = f"\t{item['change']}: {item['reason']}" if item.get("change") else ""
+        click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}{change}")
 
 
 @main.command()
@@ -446,3 +462,9 @@ def serve(obj: Context, host: str, port: int, workers: int | None) -> None:
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
+
+
+from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+
+main.add_command(lock_command)
+main.add_command(verify_command)

@@ -105,7 +105,7 @@ HOUSE_ONLY1 = _check(
     ["agot1-rules/tournament-play-and-deck-construction-rules"],
     "no card that says 'House X only' unless X is the deck's House",
 )
-RESTRICTED1 = _check("restricted", 1, ["agot1-faq/restricted/introduction"], "one card from the format's restricted list")
+RESTRICTED1 = _check("restricted", 1, ["agot1-faq/restricted/rules"], "one card from the format's restricted list")
 AGENDAS1 = _check("agendas", 1, ["agot1-rules/agendas"], "a single agenda")
 BANNED1 = _check("banned", 1, ["agot1-faq/banned/introduction"], "no banned card")
 

@@ -9,6 +9,7 @@ from ``corpus/links.yaml`` and ``corpus/references.yaml``; the rest are found he
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,30 @@ def explicit_references(
             raise DataError(f"{where(references_file, item)}: pattern matches nothing in {item['in']}")
     unique = {(r["src"], r["dst"], r["reason"]): r for r in links}
     return list(unique.values()), found
+
+
+def page_links(clauses: list[Clause], docs: dict[str, Document]) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """``cites`` links from the links an HTML page itself makes ("Related:" entries, "see FAQ (3.3)").
+
+    A link names a heading anchor, on its own page or on another page by its route (the
+    manifests' ``provenance.route``).  Returns the links and the (clause, anchor) pairs that
+    name no clause (an anchor on a chart of images, say).
+    """
+    routes = {json.loads(d.provenance).get("route"): d.id for d in docs.values() if d.provenance}
+    anchors = {(c.doc, c.data["anchor"]): c.id for c in clauses if c.data.get("anchor")}
+    rows, unresolved = {}, []
+    for clause in clauses:
+        for item in clause.data.get("links") or []:
+            fragment = item.get("fragment")
+            if not fragment:
+                continue
+            doc = routes.get(item["page"]) if "page" in item else clause.doc
+            target = anchors.get((doc, fragment))
+            if target is None:
+                unresolved.append((clause.id, fragment))
+            elif target != clause.id:
+                rows[(clause.id, target)] = link(clause.id, target, "cites", f"the page links to it (#{fragment})")
+    return list(rows.values()), unresolved
 
 
 def _sentences(text: str) -> list[str]:
@@ -238,7 +263,8 @@ def build(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> dic
         if rule_id not in precedence:
             raise DataError(f"{corpus / 'precedence.yaml'}: the rule '{rule_id}' is needed for card links")
     names = {c["id"]: c["name"] for c in cards}
-    rows = curated_rows + cites + mentions + card_links(clauses, named, names) + restatements(clauses, docs)
+    linked, _ = page_links(clauses, docs)
+    rows = curated_rows + cites + linked + mentions + card_links(clauses, named, names) + restatements(clauses, docs)
     return {
         "links": rows,
         "cards": cards,

@@ -34,7 +34,7 @@ DOCUMENT_KINDS = ("official rules", "official FAQ", "official event rules", "uno
 PARSERS = ("spanmap", "linemap", "markdown2", "paragraphs", "html")
 PROVENANCE_FIELDS = {"repository", "commit", "path"}
 PROVENANCE_OPTIONAL = {"route"}  # the page's route name on the site, as its links name it
-OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "copies"}
+OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "copies", "chrome"}
 
 
 def default_corpus() -> Path:
@@ -59,6 +59,8 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         raise DataError(f"{path}:{line}: field 'map' is required by parser '{data['parser']}'")
     if data["parser"] == "html" and not data.get("structure"):
         raise DataError(f"{path}:{line}: field 'structure' is required by parser 'html'")
+    if not all(isinstance(t, str) and t.strip() for t in data.get("chrome") or []):
+        raise DataError(f"{path}:{line}: field 'chrome' must be a list of texts (the start of each site-only passage)")
     if not isinstance(data.get("copies") or [], list):
         raise DataError(f"{path}:{line}: field 'copies' must be a list of document ids; got {data['copies']!r}")
     provenance = data.get("provenance")
@@ -89,6 +91,7 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         pages=str(data.get("pages") or "printed"),
         supersedes=str(data.get("supersedes") or ""),
         copies=",".join(str(d) for d in (data.get("copies") or [])),
+        chrome=tuple(str(t) for t in (data.get("chrome") or [])),
     )
 
 
@@ -125,6 +128,7 @@ def read_source(doc: Document, corpus: Path) -> str:
 
 def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
+    from judgekb import glyphs
     from judgekb.parsers import html, linemap, markdown2, paragraphs, spanmap
 
     source = read_source(doc, corpus)
@@ -141,6 +145,7 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
         clauses = paragraphs.parse(doc, source, map_path)
     for seq, clause in enumerate(clauses, 1):
         clause.seq = seq
+    glyphs.annotate(doc.id, clauses, corpus)  # icon glyphs explained, misprints noted
     return clauses
 
 

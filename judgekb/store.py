@@ -38,7 +38,7 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
 
     Any error leaves an existing database untouched.  Returns counts for the report.
     """
-    from judgekb import cardimport, links
+    from judgekb import cardimport, links, versions
     from judgekb import citation as cite
     from judgekb.sources import load_documents, parse_document
     from judgekb.yamlio import DataError
@@ -50,6 +50,9 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
     if len(all_ids) != len(set(all_ids)):
         dupes = sorted({i for i in all_ids if all_ids.count(i) > 1})
         raise DataError(f"duplicate clause ids across documents: {', '.join(dupes[:5])}")
+
+    # versions first: it marks clause data (successor, previous, new_since) before rows are made
+    version_links = versions.align([c for cs in parsed.values() for c in cs], {d.id: d for d in docs}, corpus)
 
     db_path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_name = tempfile.mkstemp(prefix=".judgekb-", suffix=".sqlite", dir=db_path.parent)
@@ -81,7 +84,18 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
         db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
         everything = [c for cs in parsed.values() for c in cs]
         graph = links.build(everything, {d.id: d for d in docs}, corpus)
+        graph["links"] += version_links
         _write_graph(db, graph)
+        from judgekb.verify import load_renamed
+
+        renamed = load_renamed(corpus)
+        known = {row["id"] for row in clause_rows}
+        for item in renamed:
+            if item["new"] not in known:
+                raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is renamed to '{item['new']}', which is no clause")
+            if item["old"] in known:
+                raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is still a clause id; a renamed id is never reused")
+        db["renamed"].insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
         _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported = 0
         for source in cardimport.remembered(db_path) if imports is None else imports:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb import authority, store
+from judgekb import authority, store, versions
 
 CLAUSE_KEYS = ("id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text")
 
@@ -27,11 +27,18 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
     out: dict[str, Any] = {k: row.get(k) for k in CLAUSE_KEYS}
     out["data"] = row.get("data") or {}
     found = authority.governing(graph, row["id"], gov)
+    from judgekb.glyphs import reader_notes
+    from judgekb.verify import checksum, permalink
+
     out |= {
+        "notes": reader_notes(out["data"]),  # glyphs explained, misprints, undetermined pages
+        "permalink": permalink(row["id"]),
+        "sha256": checksum(row["text"]),
         "authority": doc["authority"],
         "document": doc["title"],
         "links": authority.links_of(graph, row["id"]),
         "governed_by": sorted({r["id"] for r in found if r["id"] != row["id"]}) or None,
+        "versions": versions.trail(db, row["id"]),
     }
     return out
 
@@ -55,3 +62,18 @@ def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) 
             }
         )
     return out
+
+
+def trail_line(trail: list[dict[str, Any]], current: str) -> str:
+    """``v2.3 agot2-faq/2.6 (this text, superseded) → v4.1 agot2-faq41/2.6 (same words; in force)``."""
+    parts = []
+    for item in trail:
+        notes = [item["relation"] + (" words" if item["relation"] == "same" else "")] if item["relation"] else []
+        if item["relation"] == "removed":
+            parts.append(f"removed in v{item['version']} (see {item['id']})")
+            continue
+        if item["id"] == current:
+            notes.append("this text")
+        notes.append("in force" if item["in_force"] else "superseded")
+        parts.append(f"v{item['version']} {item['id']} ({'; '.join(notes)})")
+    return " → ".join(parts)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from judgekb import authority, cardpage, search, store, views
@@ -117,7 +117,11 @@ def _search(query: str, edition: int | None, limit: int = 10) -> tuple[list[dict
 
 
 def _clause(clause_id: str) -> dict[str, Any]:
+    from judgekb.verify import renamed_to
+
     row = store.clause(res().db, clause_id)
+    if row is None and (new_id := renamed_to(res().db, clause_id)):
+        row = store.clause(res().db, new_id)
     if row is None:
         from rapidfuzz import fuzz, process
 
@@ -176,11 +180,19 @@ def home() -> Any:
 
 @pages.get("/c/<path:clause_id>")
 def clause_page(clause_id: str) -> Any:
+    from judgekb.verify import renamed_to  # permalinks survive a renamed id
+
+    if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id)):
+        return redirect(url_for("pages.clause_page", clause_id=new_id, **request.args), code=301)
+    pinned = request.args.get("sha256", "")[:64]  # a permalink pinned to the text it was made for
+
     def render() -> str:
         row = _clause(clause_id)
-        return render_template("clause.html", c=clause_json(row), gov=governing_json(row), label=node_label)
+        c = clause_json(row)
+        changed = bool(pinned) and not c["sha256"].startswith(pinned.lower())
+        return render_template("clause.html", c=c, gov=governing_json(row), label=node_label, pinned_changed=changed)
 
-    return res().cached(("clause page", clause_id), render)
+    return res().cached(("clause page", clause_id, pinned), render)
 
 
 @pages.get("/card")

@@ -195,3 +195,37 @@ def test_search_as_you_type_works_under_the_real_content_security_policy(server,
     page.wait_for_selector("#copied:has-text('Copied')")
     assert not [e for e in errors if "Content Security Policy" in e], errors
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_superseded_v23_clause_shows_its_version_trail(server, browser, size):
+    context, page = _page(browser, size)
+    page.goto(server + "/c/agot2-faq/2.6")  # a v2.3 permalink keeps working
+    trail = page.inner_text("section.versions")
+    assert "Versions of this entry" in trail and "superseded" in trail and "in force" in trail
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"versions-{size}.png"), full_page=True)
+    page.locator("section.versions a[href='/c/agot2-faq41/2.6']").click()
+    page.wait_for_url("**/c/agot2-faq41/2.6")
+    assert page.inner_text("#citation").endswith("(no page numbers in this edition of the document)")
+    assert "This text governs" in page.inner_text("main")
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_clause_notes_and_pinned_permalink(server, browser, size):
+    """Glyph notes, an undetermined page and a permalink pinned to a changed text, as a judge sees them."""
+    context, page = _page(browser, size)
+    page.goto(server + "/c/agot1-faq/errata/doran-martell-pots-f3")
+    assert "lost $ challenge" in page.inner_text("#text")
+    assert "“$” in this text is the Power challenge icon" in page.inner_text("#notes")
+    page.click("#permalink")
+    page.wait_for_url("**/c/agot1-faq/errata/doran-martell-pots-f3?sha256=*")
+    assert page.locator("#pinned-changed").count() == 0
+    page.goto(server + "/c/agot1-faq/front/contents")
+    assert page.inner_text("#citation").endswith("page not determined (one of pp. 1-2)")
+    page.goto(server + "/c/agot1-faq/3.12?sha256=00000000")
+    assert page.is_visible("#pinned-changed")
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"clause-notes-{size}.png"), full_page=True)
+    context.close()

@@ -51,7 +51,7 @@ def test_agot1_faq_second_3_17_has_its_own_id_and_keeps_the_printed_number(claus
 
 def test_agot1_faq_unnumbered_sections(clauses):
     unnumbered = {c["id"].split("/", 1)[1] for c in of(clauses, "agot1-faq", "section") if not c["section"]}
-    assert len(unnumbered) == 26
+    assert len(unnumbered) == 28  # 26 headed sections + two rules from introductions
     assert {
         "draw-cap",
         "copy-limit",
@@ -60,6 +60,8 @@ def test_agot1_faq_unnumbered_sections(clauses):
         "events/target",
         "character-abilities/effect",
         "additional/naval",
+        "errata/reprints",
+        "restricted/rules",
     } <= unnumbered
 
 
@@ -141,11 +143,35 @@ def test_agot1_faq_timing_structure(clauses):
     assert "1. Determine winner of challenge 2. Challenge result is implemented 3. Reward for unopposed" in challenges["text"]
 
 
+PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
+
+
+def test_agot1_faq_flowcharts_keep_their_framework_and_player_action_boxes(db, clauses):
+    """Each phase chart reads box by box: every "Framework Action" and "Player Actions" label of
+    the source is served inside a chart, so the player action windows are visible."""
+    by_id = {c["id"]: c for c in clauses}
+    charts = [by_id[f"agot1-faq/timing/chart-{phase}-phase"] for phase in PHASES]
+    for phase, chart in zip(PHASES, charts, strict=True):
+        assert chart["text"].startswith(f"Framework Action 1. {phase.title()} Phase begins 2. Bring cards out of Shadow")
+        assert re.search(rf"Framework Action 1\. {phase.title()} Phase ends Proceed to", chart["text"])
+        assert "Player Actions" in chart["text"], phase  # every phase has a player action window
+    source = SOURCES["agot1-faq"]
+    in_source = len(re.findall(r"Framework Action(?!s| Window)|Player Actions", source[source.index("Plot Phase Draw Phase") :]))
+    served = sum(len(re.findall(r"Framework Action(?!s| Window)|Player Actions", c["text"])) for c in charts)
+    assert in_source == served == 26 + 11
+    # the Challenges Phase: a player action window after declaring attackers and after defenders
+    assert (
+        "2. Active player kneels attacking characters Player Actions Framework Action 1. Active Player chooses Stealth targets "
+        "2. Defending player kneels defending characters Player Actions Framework Action 1. Determine winner of challenge"
+    ) in charts[3]["text"]
+    assert "Reward Dominance Player Actions Framework Action 1. Dominance Phase ends" in charts[4]["text"]
+
+
 # ------------------------------------------------------------------ 2nd-edition FAQ (v2.3)
 
 
 def test_agot2_faq(clauses):
-    sections = [c["section"] for c in of(clauses, "agot2-faq", "section")]
+    sections = [c["section"] for c in of(clauses, "agot2-faq", "section") if c["section"]]
     expected = [f"1.{n}" for n in range(1, 9)] + [f"2.{n}" for n in range(1, 10)] + [f"3.{n}" for n in range(1, 6)]
     assert sections == expected
     assert len(of(clauses, "agot2-faq", "errata")) == 8

@@ -39,7 +39,8 @@ def test_no_dangling_links(db):
 
 def test_every_errata_entry_is_linked_to_its_card(db):
     for row in db.query("select id, data from clauses where kind = 'errata'"):
-        targets = [r["dst"] for r in db.query("select dst from links where src = ? and type = 'supersedes'", [row["id"]])]
+        sql = "select dst from links where src = ? and type = 'supersedes' and rule = 'errata-over-printed-card'"
+        targets = [r["dst"] for r in db.query(sql, [row["id"]])]
         names = json.loads(row["data"]).get("cards") or [[json.loads(row["data"])["card"], None]]
         assert len(targets) == len(names) and all(t.startswith("card:") for t in targets), row["id"]
 
@@ -86,7 +87,7 @@ def test_governing_command_prints_the_governing_text_and_reasons(db_path):
 
 
 def test_precedence_is_data_not_code():
-    for module in ("authority.py", "links.py", "cardpage.py"):
+    for module in ("authority.py", "links.py", "cardpage.py", "versions.py"):
         source = (ROOT / "judgekb" / module).read_text(encoding="utf-8")
         assert not re.search(r"agot[12]-(faq|rules|summary|web)", source), module
 
@@ -115,9 +116,12 @@ def test_unofficial_texts_restate_official_clauses_and_keep_their_additions(db):
 
 def test_same_topic_links_join_the_editions(db):
     pairs = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'same-topic'")}
-    assert ("agot1-faq/2.7", "agot2-faq/1.1") in pairs and ("agot2-faq/1.1", "agot1-faq/2.7") in pairs
-    assert ("agot1-faq/4.2", "agot2-faq/1.2") in pairs
-    assert ("agot1-faq/3.29", "agot2-faq/1.3") in pairs
+    # the 2nd-edition side is the FAQ in force (v4.1); the v2.3 entry folds under it
+    assert ("agot1-faq/2.7", "agot2-faq41/1.1") in pairs and ("agot2-faq41/1.1", "agot1-faq/2.7") in pairs
+    assert ("agot1-faq/4.2", "agot2-faq41/1.2") in pairs
+    assert ("agot1-faq/3.29", "agot2-faq41/1.3") in pairs
+    assert ("agot1-rules/duplicates", "agot2-rr/duplicates") in pairs
+    assert not [p for p in pairs if p[1].startswith("agot2-faq/")]
 
 
 def test_card_table_normalises_sets_and_spellings(db):
@@ -146,7 +150,8 @@ def test_card_command_catelyn_second_edition(db_path):
     assert "Which abilities does Catelyn Stark (Core, 143) prevent an opponent from using?" in result.stdout
     assert "triggered card abilities that he or she would initiate" in result.stdout
     data = json.loads(run_cli("card", "catelyn stark", "--edition", "2", "--json", db=db_path).stdout)
-    assert data["faq"][0]["id"].startswith("agot2-faq/qa/which-abilities-does-catelyn-stark")
+    assert data["faq"][0]["id"] == "agot2-faq41/qa/catelyn-stark"  # v4.1, the v2.3 entry it supersedes not repeated
+    assert not [e for e in data["faq"] if e["id"].startswith("agot2-faq/")]
     missing = run_cli("card", "Zzyzx Qwerty", db=db_path)
     assert missing.returncode == 2 and "no card matching" in missing.stderr
     empty = run_cli("card", "  ", db=db_path)

@@ -175,6 +175,10 @@ def test_all_text_is_in_a_clause_or_recorded(doc_id, db, clauses):
     blank = html.blank_twig(source)
     for m in re.finditer(r"<style>.*?</style>", blank, re.S):
         covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    chrome = [r for r in html.walk(source) if isinstance(r, html.Run) and r.text.startswith(DOCS[doc_id].chrome or ("\0",))]
+    assert len(chrome) == len(DOCS[doc_id].chrome)  # the site's own notices (manifest 'chrome'), one passage each
+    for run in chrome:
+        covered[run.span.start : run.span.end] = b"\x01" * (run.span.end - run.span.start)
     left = set()
     for tok in html.tokens(source):
         if tok.kind == "text":
@@ -183,6 +187,7 @@ def test_all_text_is_in_a_clause_or_recorded(doc_id, db, clauses):
                 left.add(text)
     struck = {t for c in of(clauses, doc_id) for t in c["data"].get("struck", [])}
     assert left == LEFT_OUT[doc_id] | struck
+    assert not [c["id"] for c in of(clauses, doc_id) if any(t in c["text"] for t in DOCS[doc_id].chrome)]
 
 
 def test_show_claim_and_cite_commands(db_path):
@@ -195,3 +200,54 @@ def test_show_claim_and_cite_commands(db_path):
         "AGoT 2.0 Tournament Regulations v2.2 (2017-07-26) “Deck Lists” (Tournament Materials) "
         "(no page numbers in this edition of the document)"
     )
+
+
+def test_the_pages_own_links_become_cites_links(db):
+    from judgekb import links
+    from judgekb.sources import parse_document
+
+    cites = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'cites'")}
+    assert {("agot2-rr/claim", "agot2-rr/intrigue-claim"), ("agot2-rr/claim", "agot2-rr/power-claim")} <= cites  # "Related:"
+    assert ("agot2-faq41/1.5", "agot2-rr/initiating-abilities-marshaling-cards") in cites  # across pages, by route
+    assert ("agot2-faq41/qa/at-prince-doran-s-behest", "agot2-rr/appendix-i/plot-phase/1.3") in cites
+    assert ("agot2-rr/target", "agot2-faq41/3.3") in cites  # the RR's "Overruled by FAQ (3.2)" links to (3.3)
+    parsed = [c for doc in DOCS.values() for c in parse_document(doc, CORPUS)]
+    rows, unresolved = links.page_links(parsed, DOCS)
+    assert len(rows) == 282
+    assert unresolved == [("agot2-rr/actions", "Timing_Sequence_Chart")]  # a chart of images, no clause
+
+
+def test_ordered_list_numbers_are_kept_as_data(clauses):
+    """The pages' <ol> numbers are drawn by the browser, not written in the source; (2.6) refers to "Step 3"."""
+    by_id = {c["id"]: c for c in clauses}
+    steps = by_id["agot2-faq41/2.6"]["data"]["numbered_items"]
+    assert [s["n"] for s in steps] == list(range(1, 8))
+    assert steps[2]["starts"].startswith("The STR-reduction effect resolves")
+    assert [s["n"] for s in by_id["agot2-faq41/timing/duck"]["data"]["numbered_items"]] == [1, 2, 3, 4]
+    assert "1)" not in by_id["agot2-faq41/2.6"]["text"]  # never written into the served text
+
+
+@pytest.mark.parametrize(
+    ("manifest", "old", "new", "message"),
+    [
+        ("agot2-rr.yaml", "structure: rules-reference", "structure: glossary", "needs a structure"),
+        ("agot2-rr.yaml", "pages: none", "pages: some", "field 'pages'"),
+        ("agot2-faq41.yaml", "supersedes: agot2-faq", "supersedes: agot2-faq99", "names document 'agot2-faq99'"),
+        ("agot2-faq41.yaml", "- (A PDF version of this document", "- (A Word version of this document", "chrome entry"),
+        ("agot2-tr.yaml", "  route: tournamentregulations\n", "  route: tournamentregulations\n  branch: main\n", "unknown field 'branch'"),
+    ],
+)
+def test_a_broken_manifest_is_refused_with_a_clear_message(tmp_path, corpus_copy, manifest, old, new, message):
+    path = corpus_copy / "manifests" / manifest
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+def test_a_v23_entry_that_v41_drops_must_say_where_it_went(tmp_path, corpus_copy):
+    versions_file = corpus_copy / "versions.yaml"
+    versions_file.write_text("removed: []\n", encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "no successor for 'agot2-faq/" in result.stderr and "Traceback" not in result.stderr

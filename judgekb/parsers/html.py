@@ -157,6 +157,7 @@ class Run:
     block_attrs: dict[str, str] = field(default_factory=dict)
     links: list[dict[str, str]] = field(default_factory=list)
     anchor: str = ""  # the id of the heading this run is the text of
+    item: int = 0  # its number in an <ol> (the browser prints it; the source does not)
 
 
 @dataclass
@@ -239,6 +240,9 @@ def walk(source: str) -> list[Heading | Run]:
                 struck = bool(texts[0].attrs.get("struck"))
                 tag, attrs = (block.tag, dict(block.attrs)) if block else ("", {})
                 run = Run(span, text, [n for n in new if n], struck, block_count, tag, attrs, links)
+                li = next((t for t in reversed(stack) if t.tag == "li"), None)
+                if li is not None and li.attrs.get("__n"):
+                    run.item = int(li.attrs["__n"])
                 if heading is not None:
                     run.anchor = heading.id
                     heading.runs.append(run)
@@ -283,6 +287,11 @@ def walk(source: str) -> list[Heading | Run]:
             if tok.tag == "span" and "icon" in tok.attrs.get("class", "").split():
                 icon = [c.removeprefix("icon-") for c in tok.attrs["class"].split() if c.startswith("icon-")]
                 links += [{"icon": i} for i in icon]
+            if tok.tag == "li":
+                parent = next((t for t in reversed(stack) if t.tag in ("ol", "ul")), None)
+                if parent is not None and parent.tag == "ol":
+                    parent.attrs["__count"] = str(int(parent.attrs.get("__count", "0")) + 1)
+                    tok.attrs["__n"] = parent.attrs["__count"]
             if tok.tag in HEADINGS:
                 heading = Heading(HEADINGS[tok.tag], tok.attrs.get("id", "").rstrip('"'), [])
             if tok.tag in BLOCK and tok.tag not in VOID:
@@ -302,6 +311,12 @@ def walk(source: str) -> list[Heading | Run]:
                 block = next((t for t in reversed(stack) if t.tag in BLOCK), None)
     close_run()
     return items
+
+
+def _opening(text: str, words: int = 6) -> str:
+    """The first words of a text, with … when there is more."""
+    parts = text.split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
 
 
 def slug(text: str) -> str:
@@ -498,7 +513,20 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
     """Cut an HTML page into clauses with the structure function its manifest names."""
     if structure not in STRUCTURES:
         raise DataError(f"{doc.file}: the html parser needs a structure, one of {', '.join(STRUCTURES)}; got {structure!r}")
-    units = STRUCTURES[structure](doc, walk(source))
+    items = walk(source)
+    # passages the site added (a cheatsheet notice, a PDF link): not the document's text, never served
+    used = {text: 0 for text in doc.chrome}
+    kept: list[Heading | Run] = []
+    for item in items:
+        chrome = isinstance(item, Run) and next((t for t in doc.chrome if item.text.startswith(t)), None)
+        if chrome:
+            used[chrome] += 1
+        else:
+            kept.append(item)
+    for text, count in used.items():
+        if count != 1:
+            raise DataError(f"{doc.file}: the manifest's chrome entry {text!r} starts {count} passages; it must start exactly one")
+    units = STRUCTURES[structure](doc, kept)
     out: list[Clause] = []
     seen: set[str] = set()
     for unit in units:
@@ -523,6 +551,9 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         links = [lk for r in unit.head + served for lk in r.links]
         if links:
             data["links"] = links
+        numbered = [{"n": r.item, "starts": _opening(r.text)} for r in served if r.item]
+        if numbered:
+            data["numbered_items"] = numbered  # an <ol>'s numbers, which the text ("after Step 3") may refer to
         anchor = next((r.anchor for r in unit.head + body if r.anchor), "")
         if anchor:
             data["anchor"] = anchor

@@ -5,7 +5,9 @@ open parts of the document, ``###`` headings open clauses (errata, definitions, 
 rulings, quick-reference sequences), restricted-list entries are one line each under a
 faction heading, and each FAQ question is an italic line followed by its answer.  Text
 in bold is what is new in version 2.3; entries that are wholly bold record that version.
-Clause text keeps the Markdown emphasis exactly as printed.
+Clause text is served without the Markdown emphasis marks (a judge reads words, not
+asterisks); the spans still point at the marked-up source, and the bold phrases are kept
+in the clause's data (``bold``, and ``new_in`` for entries wholly in bold).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from judgekb.model import Clause, Document
 from judgekb.parsers.linemap import slug
-from judgekb.spans import Span, join
+from judgekb.spans import Span, normalise
 from judgekb.yamlio import DataError
 
 HEADING = re.compile(r"^(#{1,3}) (.*)$")
@@ -25,6 +27,15 @@ SECTION = re.compile(r"^\((\d+\.\d+)\)\s*")
 CARD_REF = re.compile(r"^(?P<name>.+?) \(\*(?P<set>[^*]+)\*, (?P<number>\d+)\)$")
 QUESTION = re.compile(r"^\*[^*].*\*$")
 RULE = re.compile(r"^-{3,}$")
+# Rules stated in a part's introduction become their own clauses, so a search finds them and a
+# ruling can cite them: (part, how the paragraph begins) -> (clause key, printed heading it is under).
+INTRODUCTION_RULES = {
+    ("notes-and-errata", "Errata overrides the originally printed information"): (
+        "notes-and-errata/errata-overrides-the-printing",
+        "Notes and Errata",
+    ),
+}
+RULE_PARTS = ("joust-restricted-list", "melee-restricted-list")  # introductions that are wholly a rule
 
 
 @dataclass
@@ -43,6 +54,25 @@ class _Open:
 
 def _plain(text: str) -> str:
     return text.replace("*", "").strip()
+
+
+BOLD = re.compile(r"\*\*(.+?)\*\*")
+ITALIC = re.compile(r"\*(.+?)\*")
+
+
+def plain_text(text: str) -> str:
+    """Markdown emphasis removed: ``**Great Hall** (*Guarding the Realm*, 38)`` → ``Great Hall (Guarding the Realm, 38)``."""
+    return ITALIC.sub(r"\1", BOLD.sub(r"\1", text))
+
+
+def join(source: str, spans: list[Span]) -> str:
+    """Clause text of Markdown spans: each span's emphasis removed, then joined as usual."""
+    return normalise(" ".join(plain_text(s.text(source)) for s in spans))
+
+
+def bold_phrases(source: str, spans: list[Span]) -> list[str]:
+    """What the source sets in bold (in v2.3: what is new in that version, and card text in bold)."""
+    return [plain_text(m.group(1)) for s in spans for m in BOLD.finditer(s.text(source))]
 
 
 def _card(text: str) -> dict[str, object]:
@@ -91,7 +121,8 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
             title = h.group(2).strip()
             part = slug(re.sub(r"^\d+\.\s*", "", title))
             faction = None
-            current = _Open("preamble", f"{part}/introduction", title.title(), [line_span(n, len(h.group(1)) + 1)])
+            kind = "section" if part in RULE_PARTS else "preamble"
+            current = _Open(kind, f"{part}/introduction", title.title(), [line_span(n, len(h.group(1)) + 1)])
             current.data["group"] = True
             clauses.append(current)
             continue
@@ -157,6 +188,10 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
             current = _Open("qa", f"qa/{slug(' '.join(question.split()[:words]))}", question, [line_span(n)])
             clauses.append(current)
             continue
+        rule = next((v for (p, begins), v in INTRODUCTION_RULES.items() if p == part and text.startswith(begins)), None)
+        if rule:
+            current = _Open("section", rule[0], rule[1], [])
+            clauses.append(current)
         if current is None:
             raise DataError(f"{doc.file}:{n + 1}: text outside any clause: {text[:60]!r}")
         current.body.append(line_span(n))
@@ -173,6 +208,11 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
             raise DataError(f"{doc.file}: two clauses would both be '{cid}'")
         seen.add(cid)
         data = {k: v for k, v in item.data.items() if k != "group"}
+        bold = bold_phrases(source, item.body)
+        if bold:
+            data["bold"] = bold
+            if item.version == "2.3" and item.kind in ("restricted", "list-change"):
+                data["new_in"] = "2.3"  # the whole entry is in bold
         out.append(
             Clause(
                 id=cid,

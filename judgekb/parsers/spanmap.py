@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.model import KINDS, Clause, Document
+from judgekb.pages import load_layout
 from judgekb.spans import Span, SpanError, join, overlaps, resolve, uncovered
 from judgekb.yamlio import DataError, check_fields, load, where
 
@@ -22,7 +23,6 @@ CLAUSE_FIELDS = {
     "text",
     "heading",
     "section",
-    "page",
     "version",
     "set",
     "card",
@@ -32,6 +32,8 @@ CLAUSE_FIELDS = {
     "list",
     "printed",
     "note",
+    "boundary",
+    "version_from",
 }
 SECTION_MARK = re.compile(r"^\(?(\d+\.\d+)\)\s*")
 VERSION_MARK = re.compile(r"^\(v(\d+(?:\.\d+)*)\)\s*")
@@ -48,40 +50,11 @@ def _spans(source: str, raw: Any, label: str) -> list[Span]:
         raise DataError(str(exc)) from None
 
 
-def _page_markers(source: str, furniture: list[Span], pattern: str) -> list[tuple[int, int]]:
-    marker = re.compile(pattern)
-    starts = []
-    for span in furniture:
-        m = marker.fullmatch(span.text(source).strip())
-        if m:
-            starts.append((span.start, int(m.group(1))))
-    return sorted(starts)
-
-
-def _page_at(markers: list[tuple[int, int]], offset: int) -> int | None:
-    """Page of a source offset, reading "Page N" markers as footers (they end page N).
-
-    The flattened FAQ ends with "Page 33", so its markers close their pages.  Where footers
-    are missing (no "Page 8" between 7 and 9) the pages between two footers are estimated
-    in proportion to the characters between them.
-    """
-    previous = (0, markers[0][1] - 1) if markers else (0, 1)
-    for start, number in markers:
-        if start >= offset:
-            missing = number - previous[1] - 1
-            if missing <= 0:
-                return number
-            share = (offset - previous[0]) / max(1, start - previous[0])
-            return previous[1] + 1 + min(missing, int(share * (missing + 1)))
-        previous = (start, number)
-    return markers[-1][1] + 1 if markers else None
-
-
 def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
     """Build the clauses of ``doc`` from its span map, proving full coverage of the source."""
     data = load(map_path)
-    check_fields(map_path, data, {"regions"}, {"pages"}, "span map")
-    pages = data.get("pages") or {}
+    check_fields(map_path, data, {"regions", "pages"}, set(), "span map")
+    check_fields(map_path, data["pages"], {"evidence"}, set(), "pages")
     furniture: list[Span] = []
     headings: list[Span] = []
     items: list[dict[str, Any]] = []
@@ -91,11 +64,10 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
         furniture += _spans(source, region.get("furniture"), f"{label}: furniture")
         headings += _spans(source, region.get("headings"), f"{label}: headings")
         items += region.get("clauses") or []
-    page_markers = _page_markers(source, furniture, pages.get("marker", r"Page (\d+)"))
-    for hint in pages.get("starts") or []:  # page N begins here: a footer of N-1 just before
-        span = _spans(source, [hint["at"]], f"{map_path}: pages.starts")[0]
-        page_markers.append((span.start - 1, int(hint["page"]) - 1))
-    page_markers.sort()
+    evidence = map_path.parent.parent / str(data["pages"]["evidence"])
+    if not evidence.is_file():
+        raise DataError(f"{where(map_path, data['pages'])}: field 'evidence' names a missing file: {evidence}")
+    layout = load_layout(evidence, source, furniture)
 
     owned: list[tuple[str, Span]] = [("furniture", s) for s in furniture]
     owned += [("heading", s) for s in headings]
@@ -136,10 +108,12 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
                 heading = f"{str(item['format']).title()} Restricted List: {heading}"
         if not heading:
             raise DataError(f"{label}: clause needs a heading or head spans")
-        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note") if k in item}
+        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note", "boundary", "version_from") if k in item}
         if "printed" in item:
             extra["printed_section"] = item["printed"]
-        first = min(s.start for s in head + body)
+        page, unknown = layout.page_of(head + body)
+        if unknown:
+            extra["page_unknown"] = unknown
         clauses.append(
             Clause(
                 id=cid,
@@ -150,7 +124,7 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
                 text=join(source, body),
                 spans=head + body,
                 section=str(section) if section is not None else None,
-                page=item.get("page") or _page_at(page_markers, first),
+                page=page,
                 version=str(version) if version is not None else None,
                 data=extra | ({"head_spans": len(head)} if head else {}),
             )

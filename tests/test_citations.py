@@ -1,0 +1,99 @@
+"""Citations a judge can read out: boundaries, versions, document order and rules that used to
+hide in introductions — all checked on the real corpus through the command line."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from judgekb import store
+from tests.conftest import CORPUS, run_cli
+
+
+def test_the_variables_sentence_opens_3_12_not_3_8(db):
+    first = store.clause(db, "agot1-faq/3.8")
+    variables = store.clause(db, "agot1-faq/3.12")
+    assert first["text"].endswith("is assumed to blank that card's printed text box.")
+    assert "variable" not in first["text"]
+    assert variables["text"].startswith("Triggered Effects and Passive Abilities define or count their variables once")
+    assert "Constant Abilities will constantly check" in variables["text"]
+    assert "3.8" in variables["data"]["boundary"]  # the decision is recorded with the clause
+
+
+def test_3_28_updated_in_5_5_1_is_listed_as_a_change_since_5_4(db_path):
+    result = run_cli("changes", "agot1-faq", "--since", "v5.4", db=db_path)
+    assert result.returncode == 0
+    assert re.search(r"^v5\.5\.1\tsection\tagot1-faq/3\.28\tDuration of Control Change$", result.stdout, re.M)
+    # and it says where the version comes from
+    assert "change log" in store.clause(store.connect(db_path), "agot1-faq/3.28")["data"]["version_from"]
+
+
+def test_list_shows_clauses_in_document_order(db_path):
+    result = run_cli("list", "agot1-faq", db=db_path)
+    ids = [line.split("\t")[0].split("/", 1)[1] for line in result.stdout.splitlines()]
+    numbered = [i for i in ids if re.fullmatch(r"\d\.\d+", i)]
+    as_numbers = [tuple(int(x) for x in i.split(".")) for i in numbered]
+    assert as_numbers == sorted(as_numbers)  # 1.1 … 4.23, with (3.23) between (3.22) and (3.24)
+    assert ids.index("3.17-self-immunity") == ids.index("3.18") + 1  # the second (3.17) is printed after (3.18)
+    assert ids.index("draw-cap") < ids.index("1.1") < ids.index("1.3") < ids.index("copy-limit") < ids.index("2.1")
+    restricted = [i for i in ids if i.startswith("restricted/") and i.count("/") == 2]
+    formats = [i.split("/")[1] for i in restricted]
+    assert formats == sorted(formats) and formats.count("joust") == 43  # the joust list, then the melee list
+    sections = ["front/", "errata/", "restricted/", "rules-clarification/", "timing/", "qa/", "additional/"]
+    firsts = [next(n for n, i in enumerate(ids) if i.startswith(s)) for s in sections]
+    assert firsts == sorted(firsts)
+
+
+def test_rules_from_introductions_are_citable_clauses(db_path):
+    db = store.connect(db_path)
+    reprints = store.clause(db, "agot1-faq/errata/reprints")
+    assert reprints["kind"] == "section"
+    assert reprints["text"] == "The errata on any individual card always applies to all reprinted versions of that card."
+    restricted = store.clause(db, "agot1-faq/restricted/rules")
+    assert restricted["text"].startswith("A player may select 1 card from the restricted list for any given deck")
+    overrides = store.clause(db, "agot2-faq/notes-and-errata/errata-overrides-the-printing")
+    assert overrides["kind"] == "section" and overrides["text"].startswith("Errata overrides the originally printed information")
+    for fmt in ("joust", "melee"):
+        rule = store.clause(db, f"agot2-faq/{fmt}-restricted-list/introduction")
+        assert rule["kind"] == "section" and rule["text"].startswith("A player may select one card from the restricted list")
+    # a judge's question finds them
+    for query, edition, expected in [
+        ("does errata apply to reprinted cards", "1", "agot1-faq/errata/reprints"),
+        ("errata overrides the printed card", "2", "agot2-faq/notes-and-errata/errata-overrides-the-printing"),
+        ("how many restricted cards in a deck", "1", "agot1-faq/restricted/rules"),
+    ]:
+        result = run_cli("search", query, "--edition", edition, "--limit", "3", db=db_path)
+        assert f"[{expected}]" in result.stdout, (query, result.stdout)
+
+
+def test_second_edition_faq_is_served_without_markdown_emphasis(db, clauses):
+    v23 = [c for c in clauses if c["doc"] == "agot2-faq"]
+    assert v23 and not [c["id"] for c in v23 if "*" in c["text"] or "*" in c["heading"]]
+    errata = store.clause(db, "agot2-faq/errata/to-go-forward-you-must-go-back-flight-of-crows-114")
+    assert errata["text"].startswith("Should read: “Dominance Action: Each player may shuffle")
+    assert errata["data"]["bold"] == ["Dominance Action:"]
+    # the spans still point at the marked-up source: provenance is kept
+    span = next(iter(db.query("select start, end from spans where clause = ? order by seq desc limit 1", [errata["id"]])))
+    source = (CORPUS / "sources" / "003_a924874d5eff62db.txt").read_text(encoding="utf-8")
+    assert source[span["start"] : span["end"]].startswith("Should read: “**Dominance Action:** Each")
+    # what bold marked as new in v2.3 is data: every wholly-bold list entry, and only those
+    new = [c for c in v23 if c["data"].get("new_in") == "2.3"]
+    assert len(new) == len([c for c in v23 if c["version"] == "2.3"]) == source.count("** (*") == 12
+    great_hall = store.clause(db, "agot2-faq/restricted/joust/great-hall-guarding-the-realm-38")
+    assert great_hall["text"] == "Great Hall (Guarding the Realm, 38)" and great_hall["data"]["bold"] == ["Great Hall"]
+    catelyn = next(c for c in v23 if c["kind"] == "qa" and "Catelyn" in c["heading"])
+    assert "triggered card abilities that he or she would initiate" in catelyn["data"]["bold"]
+
+
+def test_rules_that_moved_out_of_introductions_are_what_cites_them(db):
+    """The deck check and the precedence data cite the clause that states the rule, not the
+    introduction it used to sit in."""
+    from judgekb.deckcheck import CHECKS
+
+    for clause_id in CHECKS["1:restricted"].clauses[0]:
+        assert "A player may select 1 card from the restricted list" in store.clause(db, clause_id)["text"]
+    sources = json.loads(next(iter(db.query("select source from precedence where id = 'errata-over-printed-card'")))["source"])
+    assert "always applies to all reprinted versions" in store.clause(db, sources["1"])["text"]
+    # second edition: the FAQ in force (v4.1) states it inside its Notes and Errata introduction
+    assert sources["2"].startswith("agot2-faq41/")
+    assert "Errata overrides the originally printed information" in store.clause(db, sources["2"])["text"]

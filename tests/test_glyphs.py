@@ -1,0 +1,85 @@
+"""Icon glyphs explained and misprints noted — the served text stays as printed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from judgekb import glyphs, store, web
+from judgekb.spans import resolve
+from tests.conftest import CORPUS, ROOT, run_cli
+
+GLYPHS = glyphs.load_glyphs(CORPUS)["agot1-faq"]
+SOURCE = (CORPUS / "sources" / "000_108955566d1614e0.txt").read_text(encoding="utf-8")
+CARDS = ROOT.parent / "shared" / "cards" / "agot1" / "agot1.json"
+
+
+@pytest.mark.parametrize("glyph", GLYPHS, ids=lambda g: g["glyph"])
+def test_every_occurrence_of_a_glyph_character_is_an_icon_or_a_listed_literal(glyph, clauses):
+    texts = [f"{c['heading']}\n{c['text']}" for c in clauses if c["doc"] == "agot1-faq"]  # Q&A questions are headings
+    occurrences = sum(t.count(glyph["glyph"]) for t in texts)
+    icons = sum(len(glyph["compiled"].findall(t)) for t in texts)
+    literals = glyph.get("literal") or []
+    for anchor in literals:
+        span = resolve(SOURCE, anchor, "literal")
+        assert SOURCE[span.start : span.end] == glyph["glyph"]
+        assert not glyph["compiled"].search(SOURCE[span.start - 10 : span.end + 10].split(" ", 1)[1])
+    assert occurrences == SOURCE.count(glyph["glyph"])  # every one in the source is served
+    assert icons + len(literals) == occurrences and icons > 0
+
+
+@pytest.mark.parametrize("glyph", GLYPHS, ids=lambda g: g["glyph"])
+def test_glyph_evidence_quotes_the_faq(glyph):
+    """At least one quotation in the evidence is the FAQ's own words, with the glyph in it."""
+    quoted = [q for e in glyph["evidence"] for q in re.findall(r"\"([^\"]+)\"", e)]
+    assert any(glyph["glyph"] in q and q.rstrip(".…") in SOURCE for q in quoted), quoted
+
+
+@pytest.mark.skipif(not CARDS.is_file(), reason="the 1st-edition card database (shared/cards) is not beside the checkout")
+def test_glyph_evidence_from_printed_cards_matches_the_card_database():
+    cards = {c["id"]: c for c in json.loads(CARDS.read_text(encoding="utf-8"))}
+    checked = 0
+    for glyph in GLYPHS:
+        for evidence in glyph["evidence"]:
+            m = re.search(r"\((\w+_\d+)\) reads \"([^\"]+)\"", evidence)
+            if m:
+                assert m.group(2).strip("…") in cards[m.group(1)]["rules_text"], (glyph["glyph"], m.group(1))
+                checked += 1
+    assert checked >= 5
+
+
+def test_clauses_carry_their_glyph_meanings(db):
+    doran = store.clause(db, "agot1-faq/errata/doran-martell-pots-f3")
+    assert "lost $ challenge" in doran["text"]  # provenance: the text is served as printed
+    assert [(g["glyph"], g["means"]) for g in doran["data"]["glyphs"]] == [("$", "the Power challenge icon")]
+    naval = store.clause(db, "agot1-faq/additional/naval")
+    assert {g["glyph"] for g in naval["data"]["glyphs"]} == {"="}
+    arithmetic = store.clause(db, "agot1-faq/timing/multiple-lasting-effects")
+    assert "(–1 +2 = +1)" in arithmetic["text"] and "glyphs" not in arithmetic["data"]
+
+
+def test_misprints_are_shown_as_printed_with_a_note(db_path):
+    result = run_cli("show", "agot1-faq/restricted/joust/the-art-of-seduction-lotr-f76", db=db_path)
+    assert "• (F76) THE ART OF SEDUCTION" in result.stdout
+    assert "Note: Printed “(F76) THE ART OF SEDUCTION”: No F76 printing of The Art of Seduction exists" in result.stdout
+    shown = run_cli("show", "agot1-faq/errata/longship-maidens-bane-kr-f105", db=db_path).stdout
+    assert "unique _ Warship" in shown and "Note: “_” in this text is the House Greyjoy icon" in shown
+
+
+def test_the_web_clause_page_and_json_show_the_notes(db_path):
+    client = web.create_app(db_path, CORPUS).test_client()
+    page = client.get("/c/agot1-faq/errata/griff-btns-f57").get_data(as_text=True)
+    assert "the House Targaryen icon" in page
+    data = client.get("/api/clause/agot1-faq/errata/griff-btns-f57").get_json()
+    assert any("House Targaryen icon" in n for n in data["notes"])
+    assert data["permalink"] == "/c/agot1-faq/errata/griff-btns-f57" and len(data["sha256"]) == 64
+
+
+def test_a_misprint_naming_a_missing_clause_fails_the_build(corpus_copy, tmp_path: Path):
+    path = corpus_copy / "misprints.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("lotr-f76", "lotr-f77", 1), encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "no clause 'agot1-faq/restricted/joust/the-art-of-seduction-lotr-f77'" in result.stderr
