@@ -318,3 +318,37 @@ expect:
     for body in (asked, ordered):
         ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
         assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_phase_bound_steps_are_refused_outside_their_phase(tmp_path, edition):
+    """Marshaling only in the marshaling phase, challenges only in the challenges phase — both editions."""
+    faction = "house: Stark" if edition == 1 else "faction: stark"
+    other = "house: Lannister" if edition == 1 else "faction: lannister"
+    body = f"""title: t
+edition: {edition}
+phase: challenges
+players:
+  - name: A
+    {faction}
+    first: true
+    gold: 5
+    in_play:
+      - {{name: Robb Stark, str: 5, icons: [military]}}
+    hand:
+      - {{name: Winterfell Steward, str: 1, cost: 1, icons: [power]}}
+  - name: B
+    {other}
+steps:
+  - marshal: {{player: A, card: Winterfell Steward}}
+  - phase: marshalling
+  - challenge: {{attacker: A, type: military, against: B, attackers: [Robb Stark]}}
+  - marshal: {{player: A, card: Winterfell Steward}}
+expect:
+  refused: [1, 3]
+  zones: {{Winterfell Steward: in_play}}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    refusals = [e for e in ruling.trace.entries if e.outcome == "refused"]
+    assert all("phase" in e.text for e in refusals) and all(e.clauses for e in refusals)

@@ -17,6 +17,12 @@ from judgekb.engine.core.trace import Trace
 )
 def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, attackers: list[str]) -> Challenge:
     player = state.players[attacker]
+    if state.phase != "challenges":
+        raise IllegalStep(
+            "challenge.declare",
+            f"challenges are declared only in the challenges phase (the game is in the {state.phase} phase)",
+            cite=["agot1-rules/phase-4-challenges"],
+        )
     if against == attacker or against not in state.players:
         raise IllegalStep("challenge.declare", f"{attacker} cannot challenge {against}")
     if kind in player.challenges_this_round:
