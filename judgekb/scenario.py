@@ -301,7 +301,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "end_round": (set(), END, 3),
     "end_challenge": (set(), END, 2),
     "ability": ({"player", "card"}, ABILITY, 2),
-    "play_event": ({"player", "card"}, {**ABILITY, "card": "card"}, 2),
+    "play_event": ({"player", "card"}, {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows"))}, 2),
     "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card"}, 2),
@@ -436,6 +436,9 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
             raise DataError(f"{at}: field 'icons' has unknown icon {icon!r} (military, intrigue, power)")
         icons.add(ICON_ALIASES[str(icon).lower()])
     keywords, values = _keywords(path, spec, edition)
+    if edition == 2 and spec.get("cost") in ("-", "X", "x"):  # no printed cost ("-"), or a cost of X defined by the card
+        values["no printed cost" if spec["cost"] == "-" else "cost is X"] = 1
+        spec = {k: v for k, v in spec.items() if k != "cost"}
     for field_name in ("str", "cost", "power", "income", "influence", "initiative", "gold", "claim", "reserve"):
         if field_name in spec and not _whole(spec[field_name]):
             raise DataError(f"{at}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")

@@ -546,29 +546,50 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
 
 @rule(
     "event.play",
-    ["agot2-faq41/1.5", "agot2-rr/event-cards", "agot2-faq41/qa/melisandre-seen-in-flames", "agot2-rr/cancel", "agot2-rr/limited"],
+    [
+        "agot2-faq41/1.5",
+        "agot2-rr/event-cards",
+        "agot2-faq41/qa/melisandre-seen-in-flames",
+        "agot2-rr/cancel",
+        "agot2-rr/limited",
+        "agot2-rr/shadows/the-shadow-keyword",
+        "agot2-faq41/qa/no-surprises",
+    ],
     "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
     "pile; reactions to playing it come after",
 )
 def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     player, key = spec["player"], spec["card"]
     card = state.cards[key]
-    if card.type != "event" or card.zone != "hand" or card.owner != player:
-        raise IllegalStep("event.play", f"{key} is not an event in {player}'s hand", cite=["agot2-faq41/1.5"])
+    origin = str(spec.get("from") or "hand")
+    area = {"hand": "hand", "discard": "discard pile", "shadows": "shadows area"}[origin]
+    if card.type != "event" or card.zone != origin or card.owner != player:
+        raise IllegalStep("event.play", f"{key} is not an event in {player}'s {area}", cite=["agot2-faq41/1.5"])
+    if origin == "shadows" and "shadow" not in state.keywords(card):
+        raise IllegalStep(
+            "event.play", f"{key} has no shadow keyword to be played from shadows", cite=["agot2-rr/shadows/the-shadow-keyword"]
+        )
+    if origin == "shadows" and player in state.facts.get("no_shadows", []):
+        raise IllegalStep("event.play", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
+    if origin == "discard":
+        check_baelor(state, trace, player, card)
     check_may_trigger(state, trace, player, str(spec.get("trigger") or "action"), key)
     if "limited" in card.keywords:
         check_limited(state, trace, player, card, False)
     pool = state.players[player]
     extra = dict(spec.get("cost") or {})
-    gold = int(extra.pop("gold", card.cost))  # a stated gold cost is the event's cost, not an addition
+    default = card.values.get("shadow", 0) if origin == "shadows" else card.cost
+    gold = int(extra.pop("gold", default))  # a stated gold cost is the event's cost, not an addition
     if pool.gold < gold:
         raise IllegalStep("event.play", f"{key} costs {gold} gold and {player} has {pool.gold}", cite=["agot2-faq41/1.5"])
     pool.gold -= gold
     card.zone = "being played"
     trace.add(
         "event.play",
-        f"{player} plays {key}: its cost ({gold} gold) is paid and it leaves the hand; while it resolves it is in no out-of-play area",
-        cite=["agot2-faq41/1.5"],
+        f"{player} plays {key}"
+        + ("" if origin == "hand" else f" from the {area}" + (" (its shadow cost)" if origin == "shadows" else ""))
+        + f": its cost ({gold} gold) is paid and it leaves the {area}; while it resolves it is in no out-of-play area",
+        cite=["agot2-faq41/1.5"] + (["agot2-rr/shadows/the-shadow-keyword"] if origin == "shadows" else []),
         tag="play",
         subject=key,
     )
@@ -577,13 +598,25 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
         canceler = state.cards.get(str(spec["canceled_by"]))
         if canceler is not None and canceler.type == "event" and canceler.zone == "hand":
             other = state.players[canceler.owner]
-            if other.gold < canceler.cost:
-                raise IllegalStep("event.play", f"{canceler.key} costs {canceler.cost} gold and {canceler.owner} has {other.gold}")
-            other.gold -= canceler.cost
+            price = canceler.cost
+            if canceler.values.get("cost is X"):  # X = the printed cost of the event canceled
+                undefined = bool(card.values.get("no printed cost"))
+                price = 0 if undefined else card.cost
+                trace.add(
+                    "event.x-cost",
+                    f"{canceler.key} costs X, the printed cost of {key}: "
+                    + ("it has no printed cost ('-'), so X is undefined and defaults to 0" if undefined else f"X = {price}"),
+                    cite=["agot2-faq41/qa/the-hand-s-judgment-shadow-events"] if undefined else ["agot2-rr/the-letter-x"],
+                    tag="cost",
+                    subject=canceler.key,
+                )
+            if other.gold < price:
+                raise IllegalStep("event.play", f"{canceler.key} costs {price} gold and {canceler.owner} has {other.gold}")
+            other.gold -= price
             canceler.zone, canceler.order = "discard", seq(state)
             trace.add(
                 "event.play",
-                f"{canceler.owner} plays {canceler.key} ({canceler.cost} gold) to cancel {key}; it goes to its owner's discard pile",
+                f"{canceler.owner} plays {canceler.key} ({price} gold) to cancel {key}; it goes to its owner's discard pile",
                 cite=["agot2-faq41/1.5", "agot2-rr/cancel"],
                 tag="play",
                 subject=canceler.key,
@@ -617,6 +650,41 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
             subject=key,
         )
     run_reactions(state, trace, ctx)
+
+
+RULES.add(
+    "event.x-cost",
+    ["agot2-faq41/qa/the-hand-s-judgment-shadow-events", "agot2-rr/the-letter-x"],
+    "a cost of X set by another card's printed cost; an undefined X ('-') is 0",
+)
+
+
+@rule(
+    "baelor",
+    ["agot2-faq41/qa/baelor-blacktyde"],
+    "'cannot play copies of events in your discard pile' allows the only copy there",
+)
+def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
+    blockers = [
+        c
+        for c in state.cards.values()
+        if c.zone == "in_play" and c.controller != player and any("cannot play copies of events" in t for t in constants(state, c))
+    ]
+    if not blockers:
+        return
+    copies = [c for c in state.zone(player, "discard") if c.name == card.name and c is not card]
+    if copies:
+        raise IllegalStep(
+            "baelor",
+            f"{blockers[0].key}: another copy of {card.name} is in {player}'s discard pile, so it cannot be played from there",
+            cite=["agot2-faq41/qa/baelor-blacktyde"],
+        )
+    trace.add(
+        "baelor",
+        f"{blockers[0].key} does not stop {card.key}: it is the only copy in {player}'s discard pile",
+        tag="not prevented",
+        subject=blockers[0].key,
+    )
 
 
 @rule(
