@@ -190,6 +190,7 @@ EFFECT: dict[str, Any] = {
     "if_attacking_alone": "card",
     "claim": "int",
     "set_str": "count",
+    "instead": "bool",
     "base_gold": "count",
     "priority": ("textlist",),
     "referential": "cards",
@@ -306,6 +307,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
+    "setup": ({"place"}, {"place": ("playermap", "cards"), "attach": ("cardmap", "card")}, 2),
     "note": (set(), {}, 3),
 }
 STEP_VERBS = set(STEPS)

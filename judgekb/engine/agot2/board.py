@@ -37,6 +37,8 @@ class Context:
     reactions: list[dict[str, Any]] = field(default_factory=list)
     order: list[str] = field(default_factory=list)
     pending_reactions: list[dict[str, Any]] = field(default_factory=list)
+    replacements: list[dict[str, Any]] = field(default_factory=list)  # "instead" effects initiated against ``event``
+    event: str = ""  # the imminent event interrupts are answering
     apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
 
 
@@ -70,16 +72,56 @@ def interrupts(state: State, trace: Trace, ctx: Context, event: str) -> None:
     """Interrupts to an imminent event resolve before it (RR Interrupts)."""
     from judgekb.engine.agot2.cards import triggered
 
-    for spec in [s for s in ctx.interrupts if not s.get("_used") and event_matches(s, event)]:
-        spec["_used"] = True
-        effect = dict(spec.get("effect") or {})
-        saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in _names(effect.pop("save", None))]
-        if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
-            ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
-            if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
-                continue
-            spec = {**spec, "effect": effect}
-        triggered(state, trace, ctx, spec, "interrupt", event)
+    answering, ctx.event = ctx.event, event  # nested windows (a cost's own interrupts) restore it after
+    try:
+        for spec in [s for s in ctx.interrupts if not s.get("_used") and event_matches(s, event)]:
+            spec["_used"] = True
+            effect = dict(spec.get("effect") or {})
+            saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in _names(effect.pop("save", None))]
+            if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
+                ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
+                if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
+                    continue
+                spec = {**spec, "effect": effect}
+            triggered(state, trace, ctx, spec, "interrupt", event)
+    finally:
+        ctx.event = answering
+
+
+RULES.add(
+    "replacement",
+    ["agot2-rr/replacement-effects", "agot2-faq41/qa/scouting-vessel"],
+    "of several replacement effects initiated against one event, the most recent is used",
+)
+
+
+def replacement(state: State, trace: Trace, ctx: Context, event: str) -> bool:
+    """Apply the most recent replacement ('instead') effect initiated against ``event``; True if one replaced it."""
+    chosen = [r for r in ctx.replacements if r.get("_event") == event]
+    ctx.replacements = [r for r in ctx.replacements if r.get("_event") != event]
+    if not chosen:
+        return False
+    last = chosen[-1]
+    for other in chosen[:-1]:
+        trace.add(
+            "replacement",
+            f"{other.get('source') or 'a replacement effect'} is not the most recent replacement effect against {event}: it is not used",
+            "not-applied",
+            cite=["agot2-rr/replacement-effects"],
+            tag="not used",
+            subject=str(other.get("source") or ""),
+        )
+    pillage = event.startswith("pillage:")
+    trace.add(
+        "replacement",
+        f"{last.get('source') or 'a replacement effect'} replaces {event}: the most recently initiated replacement effect is the one used",
+        cite=["agot2-rr/replacement-effects"] + (["agot2-faq41/qa/scouting-vessel"] if pillage and len(chosen) > 1 else []),
+        tag="replaced",
+        subject=str(last.get("source") or ""),
+    )
+    if ctx.apply_effect:
+        ctx.apply_effect(state, trace, ctx, {**{k: v for k, v in last.items() if k not in ("instead", "_event")}, "_replacing": True})
+    return True
 
 
 def _names(value: Any) -> list[str]:

@@ -389,7 +389,7 @@ RULES.add(
     "a constant ability with a condition is active only while the condition holds",
 )
 RULES.add("event.not-played", ["agot2-faq41/1.5"], "triggering an event's ability while it is not in hand is not playing the event")
-RULES.add("setup", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
+RULES.add("setup.abilities", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
 RULES.add(
     "hand-being-played",
     ["agot2-faq41/qa/the-hand-s-judgment", "agot2-faq41/1.5"],
@@ -468,7 +468,9 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     trigger = str(spec.get("trigger") or kind)
     check_may_trigger(state, trace, player, trigger, source)
     if state.phase == "setup" and not spec.get("setup"):
-        raise IllegalStep("setup", f"{source}'s ability is not active during setup (it does not refer to setup)", cite=["agot2-faq41/1.9"])
+        raise IllegalStep(
+            "setup.abilities", f"{source}'s ability is not active during setup (it does not refer to setup)", cite=["agot2-faq41/1.9"]
+        )
     being_played = state.cards.get(source)
     if being_played is not None and being_played.zone == "being played":
         raise IllegalStep(
@@ -727,3 +729,101 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
         f"{player} brings {key} out of shadows for {cost} gold" + (" as a duplicate of the copy already in play" if duplicate else ""),
         ["agot2-rr/shadows/bringing-a-card-out-of-shadows"] + (["agot2-rr/shadows/unique-cards-and-shadows"] if card.unique else []),
     )
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _restriction_met(state: State, attachment: Card, host: Card) -> str | None:
+    """Why an attachment's printed restriction is not met by ``host`` (its printed values only), or None."""
+    restriction = (attachment.restriction or "").lower()
+    if restriction.startswith("trait:"):
+        trait = restriction.split(":", 1)[1].strip()
+        return None if trait in {t.lower() for t in host.traits} else f"{host.key} has no {trait.title()} trait"
+    if restriction == "location":
+        return None if host.type == "location" else f"{host.key} is not a location"
+    if restriction == "opponent's character":
+        return None if host.controller != attachment.controller else f"{host.key} is not an opponent's character"
+    if restriction == "own character":
+        return None if host.controller == attachment.controller else f"{host.key} is not a character its controller controls"
+    return None if host.type == "character" else f"{host.key} is not a character"
+
+
+@rule(
+    "setup",
+    [
+        "agot2-rr/setup",
+        "agot2-faq41/qa/attachments-in-setup",
+        "agot2-faq41/qa/attachments-in-setup-2",
+        "agot2-rr/limited",
+        "agot2-faq41/1.9",
+    ],
+    "setup cards are placed facedown, revealed at once, then each player's attachments attach at once to revealed cards he or she controls",
+)
+def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[str, str]) -> None:
+    placed: dict[str, str] = {}
+    for player, keys in place.items():
+        cost = 0
+        limited = [k for k in keys if "limited" in state.keywords(state.cards[k])]
+        if len(limited) > 1:
+            raise IllegalStep("setup", f"{player} places more than 1 limited card ({', '.join(limited)})", cite=["agot2-rr/limited"])
+        for key in keys:
+            card = state.cards[key]
+            if card.zone != "hand" or card.owner != player:
+                raise IllegalStep("setup", f"{key} is not in {player}'s hand", cite=["agot2-rr/setup"])
+            if card.type not in ("character", "location", "attachment"):
+                raise IllegalStep(
+                    "setup", f"{key} is an {card.type}: only characters, locations and attachments are placed", cite=["agot2-rr/setup"]
+                )
+            cost += card.cost
+            placed[key] = player
+        if cost > 8:
+            raise IllegalStep("setup", f"{player} places {cost} cost of cards: no more than 8 may be placed", cite=["agot2-rr/setup"])
+    for attachment, host in attach.items():
+        card = state.cards[attachment]
+        if placed.get(attachment) is None or card.type != "attachment":
+            raise IllegalStep("setup", f"{attachment} is not an attachment placed in setup", cite=["agot2-rr/setup"])
+        if placed.get(host) != placed[attachment]:
+            raise IllegalStep(
+                "setup",
+                f"{attachment} can only be attached to a revealed setup card its owner, {placed[attachment]}, controls; {host} is not one",
+                cite=["agot2-faq41/qa/attachments-in-setup"],
+            )
+    unattached = [k for k in placed if state.cards[k].type == "attachment" and k not in attach]
+    if unattached:
+        raise IllegalStep(
+            "setup", f"{', '.join(unattached)} must be attached to an eligible card (state 'attach')", cite=["agot2-rr/setup"]
+        )
+    for key, player in placed.items():
+        card = state.cards[key]
+        card.zone, card.controller, card.kneeling, card.order = "in_play", player, False, seq(state)
+    trace.add(
+        "setup",
+        "setup cards are revealed at once: "
+        + "; ".join(f"{p}: {', '.join(ks)}" for p, ks in place.items())
+        + " — they are not marshaled, played or put into play, and their abilities are not active during setup",
+        cite=["agot2-rr/setup", "agot2-faq41/1.9"],
+        tag="setup",
+    )
+    for attachment, host in attach.items():
+        state.cards[attachment].attached_to = host
+    if attach:
+        trace.add(
+            "setup",
+            "each player's attachments are attached at the same time: " + ", ".join(f"{a} onto {h}" for a, h in attach.items()),
+            cite=["agot2-rr/setup", "agot2-faq41/qa/attachments-in-setup-2"],
+            tag="attach",
+        )
+    for attachment, host in attach.items():
+        problem = _restriction_met(state, state.cards[attachment], state.cards[host])
+        if problem:
+            card = state.cards[attachment]
+            card.attached_to, card.zone, card.controller, card.order = None, "discard", card.owner, seq(state)
+            trace.add(
+                "setup",
+                f"{attachment} is not legally attached ({problem}); another attachment cannot make it legal, "
+                "since all attach at once: it is discarded",
+                cite=["agot2-faq41/qa/attachments-in-setup-2"],
+                tag="discard",
+                subject=attachment,
+            )

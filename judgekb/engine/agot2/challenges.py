@@ -12,8 +12,10 @@ from judgekb.engine.agot2.board import (
     check_victory,
     deck_counts,
     gain_power,
+    interrupts,
     leave_play,
     queue_reactions,
+    replacement,
     run_reactions,
 )
 from judgekb.engine.core.registry import IllegalStep
@@ -685,6 +687,10 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
             subject=result["winner"],
         )
     for key in keys:
+        interrupts(state, trace, ctx, f"pillage: {key}")
+        if replacement(state, trace, ctx, f"pillage: {key}"):
+            queue_reactions(ctx, f"pillage: {key}")
+            continue
         before = deck_counts(state)
         top = state.deck(result["loser"])[:1]
         for card in top:

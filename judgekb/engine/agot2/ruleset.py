@@ -104,6 +104,13 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         effect(state, trace, ctx, args)
     elif verb in ("ability", "interrupt", "reaction"):
         cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
+    elif verb == "setup":
+        cards.setup(
+            state,
+            trace,
+            {p: names(v) for p, v in pairs(args.get("place"))},
+            {a: str(h) for a, h in pairs(args.get("attach"))},
+        )
     elif verb == "concede":
         board.concede(state, trace, args["player"])
     elif verb == "play_event":
@@ -357,6 +364,16 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         )
         if not alone:
             raise IllegalStep("attacking-alone", f"{key} is not attacking alone", cite=["agot2-faq41/qa/attacking-alone"])
+    if args.get("instead") and not args.get("_replacing"):
+        ctx.replacements.append({**args, "_event": ctx.event})
+        trace.add(
+            "replacement",
+            f"{source or 'an effect'} initiates a replacement effect against {ctx.event or 'the event'}",
+            cite=["agot2-rr/replacement-effects"],
+            tag="replacement",
+            subject=source,
+        )
+        return True
     chosen = bool(args.get("choose"))
     if chosen and source_type == "event":  # FAQ 3.3: a chosen target gone by the time it resolves
         gone = [k for k in names(args.get("target")) if state.cards[k].zone != "in_play"]
