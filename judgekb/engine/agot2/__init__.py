@@ -4,8 +4,9 @@ The registry refuses any other document id, so a first-edition clause can never 
 
     board.py       leaving play, saves, terminal conditions, control, power and victory
     challenges.py  declaring, defending, and D.U.C.K.: determine, unopposed, claim, keywords
-    cards.py       marshaling, putting into play, uniqueness, duplicates, costs, abilities, events
+    cards.py       marshaling, putting into play, uniqueness, duplicates, costs, abilities, events, setup
     phases.py      plot (initiative), draw, marshaling income, dominance, standing, taxation, ends
+    effects.py     what an explicit effect does, in stages (conditions, targets, modifiers, moves, tokens)
     ruleset.py     how each scenario step maps onto these rules
 """
 
