@@ -352,3 +352,29 @@ expect:
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
     refusals = [e for e in ruling.trace.entries if e.outcome == "refused"]
     assert all("phase" in e.text for e in refusals) and all(e.clauses for e in refusals)
+
+
+def test_initiative_counts_initiative_modifiers_citing_the_erratum(tmp_path):
+    """Rules Reference erratum (FAQ v4.1): initiative incorporates initiative modifiers (the text said 'reserve')."""
+    body = """title: t
+edition: 2
+phase: plot
+players:
+  - name: A
+    faction: stark
+    first: true
+    plot: {name: Plot A, initiative: 1}
+    in_play:
+      - {name: A location, type: location, initiative: 2}
+  - name: B
+    faction: lannister
+    plot: {name: Plot B, initiative: 2}
+steps:
+  - phase: {name: plot, first_player: B}
+expect:
+  initiative: A
+  first_player: B
+  cites: [{step: 1, tag: initiative, clauses: [agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9]}]
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

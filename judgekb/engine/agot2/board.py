@@ -172,7 +172,7 @@ RULES.add(
 
 @rule(
     "cannot",
-    ["agot2-faq41/2.1", "agot2-rr/cannot"],
+    ["agot2-faq41/2.1", "agot2-rr/cannot", "agot2-faq41/definitions/choose"],
     "a card that cannot be X-ed cannot be chosen to be X-ed and ignores non-targeting X effects",
 )
 def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> bool:
@@ -184,9 +184,9 @@ def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> b
         raise IllegalStep("cannot", f"{card.key} cannot be {past}, so it cannot be chosen to be {past}", cite=["agot2-faq41/2.1"])
     trace.add(
         "cannot",
-        f"{card.key} cannot be {past}: it ignores this effect, which does not choose it",
+        f"{card.key} cannot be {past}: it ignores this effect, which does not choose it (without the word 'choose' it is not targeting)",
         "not-applied",
-        cite=["agot2-faq41/2.1"],
+        cite=["agot2-faq41/2.1", "agot2-faq41/definitions/choose"],
         tag="cannot",
         subject=card.key,
     )

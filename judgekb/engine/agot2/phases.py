@@ -70,7 +70,12 @@ RULES.add(
 
 @rule(
     "plot.initiative",
-    ["agot2-rr/initiative", "agot2-rr/first-player", "agot2-rr/appendix-i/plot-phase/1.3"],
+    [
+        "agot2-rr/initiative",
+        "agot2-rr/first-player",
+        "agot2-rr/appendix-i/plot-phase/1.3",
+        "agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9",
+    ],
     "highest initiative wins; tie: lowest power total; then random; the winner chooses the first player",
 )
 def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> None:
@@ -79,6 +84,10 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
     tied = [n for n, v in totals.items() if v == best]
     text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items())
     cite = ["agot2-rr/initiative", "agot2-rr/appendix-i/plot-phase/1.3"]
+    modified = {n: sum(c.initiative for c in state.in_play(n)) for n in state.players}
+    if any(modified.values()):  # the Rules Reference erratum: initiative incorporates initiative (not reserve) modifiers
+        text += " (counting initiative modifiers: " + ", ".join(f"{n} {v:+d}" for n, v in modified.items() if v) + ")"
+        cite.append("agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9")
     if len(tied) > 1:
         power = {n: total_power(state, n) for n in tied}
         least = min(power.values())
