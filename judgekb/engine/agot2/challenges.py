@@ -808,27 +808,11 @@ def claim_value(state: State, trace: Trace, player: str) -> int:
     return total
 
 
-def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -> None:
-    """Apply the challenge result in D.U.C.K. order."""
-    challenge = state.challenge
-    if challenge is None or challenge.resolved or challenge.ended:
-        raise IllegalStep("duck.determine", "there is no challenge to resolve", cite=[COMPARE])
-    if not state.facts.get("defenders_declared"):
-        trace.add(
-            "challenge.defend",
-            f"{challenge.defender} declares no defenders (no defend step was given)",
-            cite=[DEFEND],
-            tag="declare defenders",
-            subject=challenge.defender,
-        )
-        state.facts["defenders_declared"] = True
-    state.facts["keyword_chooser"] = choices.get("chooses")
-    result = determine(state, trace, challenge)
-    state.results.append(result)
-    challenge.resolved = True
+def _determine(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
+    """D: the result is already determined; delayed effects waiting for it resolve before reactions to winning."""
     waiting = [d for d in state.delayed if d.period == "result"]
     state.delayed = [d for d in state.delayed if d.period != "result"]
-    for delayed in waiting:  # delayed effects whose future condition is this result, before reactions to winning
+    for delayed in waiting:
         trace.add(
             "duck.delayed",
             f"the result is known: the delayed effect from {delayed.source or 'a card'} resolves now, before reactions "
@@ -838,12 +822,18 @@ def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -
         )
         if ctx.apply_effect:
             ctx.apply_effect(state, trace, ctx, {**delayed.effect, "_delayed": True})
-    state.facts["processed_keys"] = {}
-    queue_reactions(ctx, f"win: {result['winner']}") if result["winner"] else None
+    if result["winner"]:
+        queue_reactions(ctx, f"win: {result['winner']}")
+
+
+def _unopposed(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
+    """U (framework step 4.2.3: challenge bonuses), with assault's kneel on a win."""
     unopposed(state, trace, result)
     assault_kneel(state, trace, challenge, result)
-    if state.winner:
-        return
+
+
+def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
+    """C (framework step 4.2.4): the attacker's claim against the defending player, or why there is none."""
     if result["winner"] == challenge.attacker:
         claim = claim_value(state, trace, challenge.attacker)
         result["claim"] = "applied"
@@ -864,10 +854,41 @@ def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -
         )
     else:
         trace.add("claim.none", "C — no one won: no claim result occurs", "not-applied", tag="no claim")
-    if state.winner:
-        return
+
+
+def _keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
+    """K (framework step 4.2.5): challenge resolution keywords, if someone won."""
     if result["winner"]:
         keywords(state, trace, ctx, challenge, result, choices)
+
+
+# The Quick Reference's challenge application sequence (FAQ v4.1, D.U.C.K.), as data: the order is the rule.
+DUCK_STEPS = (("D", _determine), ("U", _unopposed), ("C", _claim), ("K", _keywords))
+
+
+def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -> None:
+    """Apply the challenge result: each step of ``DUCK_STEPS`` in order, stopping if the game ends."""
+    challenge = state.challenge
+    if challenge is None or challenge.resolved or challenge.ended:
+        raise IllegalStep("duck.determine", "there is no challenge to resolve", cite=[COMPARE])
+    if not state.facts.get("defenders_declared"):
+        trace.add(
+            "challenge.defend",
+            f"{challenge.defender} declares no defenders (no defend step was given)",
+            cite=[DEFEND],
+            tag="declare defenders",
+            subject=challenge.defender,
+        )
+        state.facts["defenders_declared"] = True
+    state.facts["keyword_chooser"] = choices.get("chooses")
+    state.facts["processed_keys"] = {}
+    result = determine(state, trace, challenge)
+    state.results.append(result)
+    challenge.resolved = True
+    for _letter, step in DUCK_STEPS:
+        step(state, trace, ctx, challenge, result, choices)
+        if state.winner:
+            return
     check_victory(state, trace)
 
 
