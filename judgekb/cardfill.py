@@ -232,8 +232,12 @@ def _distinct(printings: list[Printing]) -> list[Printing]:
     return list(seen.values())
 
 
-def fill_card(spec: dict[str, Any], book: CardBook, path: Path) -> Note | None:
-    """Fill one card mapping in place; ``None`` when the name is not in the database."""
+def fill_card(spec: dict[str, Any], book: CardBook, path: Path, at: str | None = None) -> Note | None:
+    """Fill one card mapping in place; ``None`` when the name is not in the database.
+
+    ``at`` says where the card is written when it has no line of its own (a bare name in a list).
+    """
+    at = at or where(path, spec)
     name = COPY_SUFFIX.sub("", str(spec.get("name", "")))
     printing_asked = spec.get("printing")
     matches = book.find(name, printing_asked, spec.get("type", "character"))  # the format's default type is preferred
@@ -243,16 +247,16 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path) -> Note | None:
             if others:
                 listing = "; ".join(p.label for p in others)
                 raise DataError(
-                    f"{where(path, spec)}: field 'printing': {name!r} has no printing {printing_asked!r} (printings: {listing})"
+                    f"{at}: field 'printing': {name!r} has no printing {printing_asked!r} (printings: {listing})"
                 )
-            raise DataError(f"{where(path, spec)}: field 'name': unknown card {name!r} (nearest: {', '.join(book.nearest(name))})")
+            raise DataError(f"{at}: field 'name': unknown card {name!r} (nearest: {', '.join(book.nearest(name))})")
         return None
     distinct = _distinct(matches)
     by_hand = set(spec) & GIVEN_BY_HAND
     if len(distinct) > 1 and not by_hand:
         listing = "; ".join(p.label for p in distinct)
         raise DataError(
-            f"{where(path, spec)}: field 'name': {name!r} has printings that differ — "
+            f"{at}: field 'name': {name!r} has printings that differ — "
             f"add 'printing: <set number or code>' (or 'type'): {listing}"
         )
     chosen = distinct[0]
@@ -328,30 +332,32 @@ def fill(data: Any, db: Any, corpus: Path, path: Path) -> list[Note]:
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         return []
     edition = data.get("edition", 1)
-    if edition not in (1, 2):
+    if edition not in (1, 2) or data.get("card_data") == "none":  # placeholder cards ("Card A", "T1"): as written
         return []
     book = CardBook(db, edition, load_errata_values(corpus))
     notes: list[Note] = []
     if not book:
         notes.append(Note("(every card)", f"no card database imported for edition {edition}: only the values written in the scenario", []))
 
-    def visit(spec: Any, zone_list: list[Any], index: int, line: int | None) -> None:
+    def visit(spec: Any, zone_list: list[Any], index: int, line: int | None, context: str) -> None:
         if not book:
             if isinstance(spec, dict) and "printing" in spec:
                 raise DataError(f"{where(path, spec)}: field 'printing' needs an imported card database: {IMPORT_HINT}")
             return
-        if isinstance(spec, str):  # a bare name: errors point at the player it is listed under
+        at = None
+        if isinstance(spec, str):  # a bare name has no line of its own: say whose list it is in
             spec = {"name": spec, "__line__": line}
             zone_list[index] = spec
+            at = f"{where(path, spec)} ({context}, card {index + 1})"
         if not isinstance(spec, dict) or "name" not in spec:
             return
-        note = fill_card(spec, book, path)
+        note = fill_card(spec, book, path, at)
         if note:
             notes.append(note)
         children = spec.get("attachments")
         if isinstance(children, list):
             for i, child in enumerate(children):
-                visit(child, children, i, spec.get("__line__"))
+                visit(child, children, i, spec.get("__line__"), f"attachments of {spec['name']}")
 
     for player in data["players"]:
         if not isinstance(player, dict):
@@ -365,7 +371,7 @@ def fill(data: Any, db: Any, corpus: Path, path: Path) -> list[Note]:
             cards = player.get(zone)
             if isinstance(cards, list):
                 for i, spec in enumerate(cards):
-                    visit(spec, cards, i, player.get("__line__"))
+                    visit(spec, cards, i, player.get("__line__"), f"{player.get('name')}'s {zone}")
     return notes
 
 

@@ -22,16 +22,22 @@ class Context:
         self.corpus = corpus
         self.db_path = db
 
-    def db(self) -> Any:
+    def ensure(self) -> Path:
+        """The database path, built first if it is missing or stale."""
         from judgekb import store
-        from judgekb.yamlio import DataError
+        from judgekb.errors import DataError
 
         try:
             if store.ensure(self.corpus, self.db_path):
                 click.echo(f"built {self.db_path} from {self.corpus}", err=True)
         except DataError as exc:
             fail(f"cannot build the knowledge base: {exc}")
-        return store.connect(self.db_path)
+        return self.db_path
+
+    def db(self) -> Any:
+        from judgekb import store
+
+        return store.connect(self.ensure())
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -333,12 +339,14 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
     Exit status 2 for an empty query; a query with no words prints no results (status 0).
     """
     from judgekb import search as lookup
-    from judgekb.model import KINDS
 
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown:
-        fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
-    index = lookup.Index(obj.db())
+    if kinds:
+        from judgekb.model import KINDS
+
+        unknown = [k for k in kinds if k not in KINDS]
+        if unknown:
+            fail(f"unknown --kind '{unknown[0]}'; kinds are: {', '.join(KINDS)}")
+    index = lookup.Index.open(obj.ensure())  # plain sqlite3: a lookup starts fast
     try:
         hits, notes = lookup.results(index, " ".join(query), int(edition) if edition else None, list(kinds) or None, limit)
     except lookup.QueryError as exc:
@@ -355,6 +363,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
         if hit["kind"] == "qa":
             click.echo(f"   Q: {hit['heading']}")
+        if hit.get("unofficial"):
+            click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"]:
             how = "superseded by this" if folded["relation"] == "superseded" else "restated by"

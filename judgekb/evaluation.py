@@ -49,3 +49,102 @@ def score(items: list[Item], lookup: Callable[[Item], list[dict[str, Any]]]) -> 
             misses.append((item, ranks[0] + 1 if ranks else None, [r["id"] for r in results[:3]]))
     n = len(items)
     return {"n": n, "top1": top1 / n, "top5": top5 / n, "misses": misses}
+
+
+# ---------------------------------------------------------------------------- the player set
+# tests/eval/players.yaml: queries written question-first the way players ask, each with the
+# clause ids that answer it (or ``absent:<document>`` when the answer is outside the corpus).
+
+QUESTION = re.compile(
+    r"^(who|what|what's|whats|wat|when|where|why|how|can|could|do|does|did|is|are|was|were|if|may|should|will|would|am|which)\b",
+    re.IGNORECASE,
+)
+# Words too general to count as "a word the answer does not use" (see vocabulary_gap).
+GENERAL = frozenset(
+    "the a an of to in is are am do does did i my me it its on for and or if be with at by as what how who whom when "
+    "where why can could would should will that this these those there their they them from into than so any about "
+    "which while have has had get got use work happen happens happened mean means you your still ever just question "
+    "whats what's i'm i've it's dont don't there's wat".split()
+)
+ABSENT_NAMES = {
+    "alternate-format-regulations": "alternate format regulations",
+    "learn-to-play": "learn to play",
+    "card-text": "card's own text",
+    "fundamental-event-document": "fundamental event document",
+}
+
+
+@dataclass(frozen=True)
+class PlayerItem:
+    query: str
+    edition: int
+    expect: tuple[str, ...]
+    tags: tuple[str, ...]
+
+    @property
+    def half(self) -> str:
+        return half(self.query)
+
+    @property
+    def question(self) -> bool:
+        return self.query.rstrip().endswith("?") or bool(QUESTION.match(self.query.strip()))
+
+    @property
+    def absent(self) -> str | None:
+        return self.expect[0][len("absent:") :] if self.expect[0].startswith("absent:") else None
+
+
+def half(query: str) -> str:
+    """The fixed split: SHA-1 of the casefolded query, odd → "test" (frozen), even → "dev"."""
+    import hashlib
+
+    return "test" if int(hashlib.sha1(query.strip().casefold().encode()).hexdigest()[:8], 16) % 2 else "dev"
+
+
+def load_players(path: Path) -> list[PlayerItem]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [PlayerItem(str(d["q"]), int(d["ed"]), tuple(d["expect"]), tuple(d.get("tags", []))) for d in data]
+
+
+def vocabulary_gap(item: PlayerItem, answer_texts: list[str]) -> bool:
+    """Does the query use a word (beyond general ones) that none of its answers contains?"""
+    answer = {w[:5] for t in answer_texts for w in re.findall(r"[a-z0-9]+", t.lower())}
+    words = [w.replace("'", "") for w in re.findall(r"[a-z0-9']+", item.query.lower())]
+    return any(w[:5] not in answer for w in words if len(w) >= 3 and w not in GENERAL)
+
+
+def categories(item: PlayerItem, gap: bool) -> list[str]:
+    """The categories an item is reported under."""
+    cats = [f"edition {item.edition}", "question" if item.question else "keyword"]
+    if gap:
+        cats.append("vocabulary gap")
+    if "card" in item.tags:
+        cats.append("card name")
+    if {"typo", "slang"} & set(item.tags):
+        cats.append("typo/slang")
+    if item.absent:
+        cats.append("not in corpus")
+    return cats
+
+
+def player_rank(item: PlayerItem, results: list[dict[str, Any]], notes: list[str]) -> int | None:
+    """1-based rank of the first answering result; a hit answers when it, or a clause folded under
+    it, is an expected id.  For an answer outside the corpus, rank 1 when a notice names the document."""
+    if item.absent:
+        name = ABSENT_NAMES.get(item.absent, item.absent.replace("-", " "))
+        return 1 if any(name in n.lower() for n in notes) else None
+    for rank, result in enumerate(results, 1):
+        ids = {result["id"], *(f["id"] for f in result.get("folded", []))}
+        if ids & set(item.expect):
+            return rank
+    return None
+
+
+def player_score(ranks: list[int | None]) -> dict[str, float]:
+    n = len(ranks) or 1
+    return {
+        "n": len(ranks),
+        "top1": sum(r == 1 for r in ranks) / n,
+        "top5": sum(r is not None and r <= 5 for r in ranks) / n,
+        "mrr": sum(1 / r for r in ranks if r) / n,
+    }

@@ -540,9 +540,10 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
-    check_fields(
-        path, data, {"players", "steps"}, {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player"}, "scenario"
-    )
+    optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player", "card_data"}
+    check_fields(path, data, {"players", "steps"}, optional, "scenario")
+    if data.get("card_data", "none") != "none":
+        raise DataError(f"{where(path, data)}: field 'card_data' can only be 'none' (placeholder cards: no card database values)")
     edition = data.get("edition", 1)
     if edition not in (1, 2) or isinstance(edition, bool):
         raise DataError(f"{where(path, data)}: field 'edition' must be 1 or 2; got {edition!r}")

@@ -1,38 +1,68 @@
-"""Keyword lookup that puts the answering ruling first.
+"""Keyword lookup that puts the answering ruling first, for queries typed the way players talk.
 
-Recall comes from SQLite FTS5 (BM25, porter stemming) over clause headings and texts; the
-query is widened with the game glossary (``corpus/glossary.yaml``), set abbreviations and
-typo corrections (rapidfuzz against the corpus vocabulary).  Candidates are then re-ranked by
-how much of the query they cover, how well their heading matches, whether they contain the
-query as a phrase and whether they concern a card the query names.  A superseded or
-unofficial clause is folded under the clause that governs it, so an official clause and its
-restatements are one hit.
+Recall comes from SQLite FTS5 (BM25, porter stemming) over clause headings and texts.  The query
+is first read as a player wrote it: phrases players use ("tap", "graveyard", "run out of cards")
+become the rules' words (``corpus/player-vocabulary.yaml`` and ``corpus/glossary.yaml``); typos
+are corrected only when the word is neither in the corpus nor a real English word; filler words
+of a question ("have", "get", "do I") are dropped while words with rules meaning ("no", "all",
+"then") stay.  Each remaining idea is weighted by how rare it is in the corpus.
 
-The :class:`Index` holds everything a lookup needs in memory; build it once per process.
+Candidates are re-ranked by the weighted share of the query's ideas they cover, how well their
+heading matches, how well a Q&A entry's own question matches the query, whether they contain
+the query as a phrase and whether they concern a card the query names.  A superseded clause is
+folded under its successor; a restatement (summary, web copy) is folded under the clause it
+restates only when it adds nothing for this query — otherwise it stands as its own hit, flagged
+unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
+Alternate Format Regulations, a card's own text), a notice says so first.
+
+Everything the index needs at start is computed at build time (:func:`build_tables`) and read
+from the database, so a one-off lookup from the command line starts fast.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
+import sqlite3
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-from rapidfuzz import fuzz, process
-
 MAX_WORDS = 64
-CANDIDATES = 120
+CANDIDATES = 60  # FTS recall
+SHORTLIST = 40  # candidates scored on every signal
 WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+# Words that carry no rules meaning, in keyword lookups and in spoken questions alike.
 STOPWORDS = frozenset(
-    "the a an of to in is are am do does did i my me it its on for and or if be with at by as what how who whom when "
-    "can could would should will shall that this these those there their they them he she his her we our us from "
-    "into than then so not no any all about which while after before happens happen new".split()
+    "the a an of to in is are am was were be been being do does did doing i my me mine it its on for and or if with at "
+    "by as what whats how who whom when where why can could would should will shall that this these those there their "
+    "they them he she his her we our us from into than so any about which while new "
+    "have has had having get gets got getting use uses using work works working happen happens happened mean means meant "
+    "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
+    "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
+    "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
+    "say says said many much make makes made lot lots whether".split()
 )
-QUESTION_START = ("who ", "what ", "when ", "how ", "can ", "does ", "do ", "is ", "if ", "may ", "should ", "why ")
+# A question's leading words; questions are matched against Q&A entries' own questions.
+QUESTION_START = re.compile(
+    r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
+)
+# How much each signal counts in a candidate's score: a linear model fitted (pairwise, L2) on the dev
+# half of tests/eval/players.yaml together with tests/eval/lookup.yaml — never on the frozen test half.
+WEIGHTS = {
+    "bm25": 0.14, "fts": 0.528, "cover": 0.278, "heading": 0.195, "question": 0.043, "phrase": 0.19, "card": 0.995,
+    "card_errata": -0.429, "card_kind": -0.399, "rank": 0.244, "qa": -0.214, "preamble": -0.149, "unofficial": -0.418,
+    "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
+}  # fmt: skip
+DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
+LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
+CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
+# Words that are English (so never "corrected") must be at least this frequent in the word list.
+ENGLISH_MIN_FREQUENCY = 50
 
 
 class QueryError(ValueError):
@@ -44,6 +74,25 @@ class Hit:
     id: str
     score: float
     folded: list[dict[str, str]] = field(default_factory=list)
+    unofficial: bool = False
+
+
+@dataclass
+class Group:
+    """One idea of the query: the words the player typed and the rules' words for it."""
+
+    said: str
+    terms: set[str]  # single words and phrases that express it in the rules
+    weight: float = 1.0
+    corrected: bool = False
+    stems: frozenset[str] = frozenset()  # the single-word terms, stemmed
+    phrases: tuple[str, ...] = ()  # the multi-word terms, padded with spaces for whole-word matching
+
+    def prepare(self) -> None:
+        """Precompute what matching needs, once per query."""
+        parts = [(term, _term_stems(term)) for term in self.terms]
+        self.stems = frozenset(p[0] for _, p in parts if len(p) == 1)
+        self.phrases = tuple(f" {' '.join(words_of(t))} " for t, p in parts if len(p) > 1)
 
 
 def clean(query: str) -> tuple[str, list[str]]:
@@ -68,102 +117,485 @@ def words_of(text: str) -> list[str]:
     return WORD.findall(text.lower().replace("’", "'"))
 
 
+# Irregular forms the suffix rules cannot reach ("chosen" is "choose", "knelt" is "kneel").
+IRREGULAR = {
+    "chosen": "choose", "chose": "choose", "won": "win", "paid": "pay", "drawn": "draw", "drew": "draw",
+    "knelt": "kneel", "took": "take", "taken": "take", "lost": "lose", "went": "go", "gone": "go",
+    "dealt": "deal", "held": "hold", "gave": "give", "given": "give", "stood": "stand", "brought": "bring",
+    "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
+    "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
+    "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
+}  # fmt: skip
+
+
+# Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
+UNSTEMMED = frozenset({"limited"})
+
+
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
-    """A crude stem for coverage checks (FTS5 does the real stemming)."""
+    """A crude stem for coverage checks (FTS5 does the real stemming): suffixes off, a final e off."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    word = word.replace("'", "")
+    word = IRREGULAR.get(word, word)
+    if word in UNSTEMMED:
+        return word
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+@lru_cache(maxsize=1 << 14)
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words_of(text))
+
+
+def _term_stems(term: str) -> tuple[str, ...]:
+    return tuple(_stem(w) for w in words_of(term))
+
+
+def question_of(kind: str, heading: str, text: str) -> str:
+    """The question a Q&A entry answers: its heading when that is the question, else its opening question."""
+    if kind != "qa":
+        return ""
+    if heading.rstrip().endswith("?"):
+        return heading
+    end = text.find("?")
+    return text[: end + 1] if 0 < end < 600 else heading
+
+
+# ---------------------------------------------------------------------------- build time
+
+
+def load_phrases(corpus: Path) -> list[tuple[str, str]]:
+    """(term, expansion) rows: the glossary's synonyms, the player vocabulary and set abbreviations."""
+    import yaml
+
+    rows: list[tuple[str, str]] = []
+    glossary = yaml.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
+    rows += [(str(k).lower(), str(v).lower()) for k, vs in glossary.get("synonyms", {}).items() for v in vs]
+    players = corpus / "player-vocabulary.yaml"
+    if players.is_file():
+        data = yaml.safe_load(players.read_text(encoding="utf-8")) or {}
+        rows += [(str(k).lower(), str(v).lower()) for k, vs in (data.get("phrases") or {}).items() for v in vs]
+    sets = yaml.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
+    for entry in sets.get("edition1", []):
+        for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
+            if alias and len(alias) <= 5:
+                rows += [(alias.lower(), w) for w in words_of(entry["name"])]
+    return rows
+
+
+def glossary_rows(corpus: Path) -> list[dict[str, str]]:
+    """The glossary as (term, expansion) rows for the store."""
+    return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
+
+
+def _english_words(known: set[str]) -> list[str]:
+    """Real English words not in the corpus, so that lookup never "corrects" one into another."""
+    try:
+        from spellchecker import SpellChecker
+    except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
+        return []
+    frequencies = SpellChecker().word_frequency.dictionary
+    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
+
+
+def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> None:
+    """Persist what lookup needs at start: vocabulary with document frequencies per edition, the
+    glossary and player phrases, English words, absent-document topics and each clause's facts."""
+    import yaml
+
+    df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
+    count: dict[str, int] = {}
+    for row in clause_rows:
+        words = words_of(f"{row['heading']} {row['text']}")
+        for word in words:
+            count[word] = count.get(word, 0) + 1
+        for word in set(words):
+            entry = df.setdefault(word, [0, 0, 0, 0])
+            entry[row["edition"] - 1] += 1
+            if row["kind"] not in CARD_KINDS:
+                entry[row["edition"] + 1] += 1
+    db["vocab"].insert_all(
+        ({"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3]} for w, d in df.items()), pk="word"
+    )
+    stem_df: dict[str, list[int]] = {}
+    for row in clause_rows:
+        for stem in {_stem(w) for w in words_of(f"{row['heading']} {row['text']}")}:
+            stem_df.setdefault(stem, [0, 0])[row["edition"] - 1] += 1
+    db["stems"].insert_all(({"stem": k, "df1": d[0], "df2": d[1]} for k, d in stem_df.items()), pk="stem")
+    db["glossary"].insert_all(glossary_rows(corpus))
+    conn = _connection(db)
+    conn.execute("create table english (word text primary key) without rowid")
+    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df))))
+    players = corpus / "player-vocabulary.yaml"
+    events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
+    topics_file = corpus / "absent-topics.yaml"
+    topics = yaml.safe_load(topics_file.read_text(encoding="utf-8")) if topics_file.is_file() else {}
+    db["search_meta"].insert_all(
+        [
+            {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
+            {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
+        ],
+        pk="key",
+    )
+    questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
+    conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
+    conn.executemany(
+        "insert into clause_words values (?, ?, ?, ?)",
+        ((r["id"], *_body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
+    )
+    db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
+
+
+def _body_words(body: str) -> tuple[str, str]:
+    """A clause's words (lower-cased, for phrase checks) and their stems in order (coverage, term counts)."""
+    words = words_of(body)
+    return " ".join(words), " ".join(_stem(w) for w in words)
+
+
+# ---------------------------------------------------------------------------- the index
+
+
+def _connection(db: Any) -> sqlite3.Connection:
+    return db.conn if hasattr(db, "conn") else db
 
 
 class Index:
-    """The in-memory side of search: vocabulary, glossary, cards, governance, clause facts."""
+    """The in-memory side of search: phrases, cards, governance and clause facts (bodies on demand)."""
 
     def __init__(self, db: Any) -> None:
         self.db = db
-        self.synonyms: dict[str, list[str]] = {}
-        for row in db.query("select term, expansion from glossary"):
-            self.synonyms.setdefault(row["term"], []).append(row["expansion"])
-        self.vocab = {row["word"]: row["n"] for row in db.query("select word, n from vocab")}
-        self.vocab_words = [w for w in self.vocab if len(w) >= 3]
-        self.clauses = {
-            row["id"]: row
-            for row in db.query(
-                "select rowid, id, doc, edition, kind, heading, section, citation, "
-                "(select kind from documents d where d.id = c.doc) as doc_kind, "
-                "(select rank from documents d where d.id = c.doc) as rank from clauses c"
+        self.conn = _connection(db)
+        rows = self._rows_if("select value from search_meta where key = 'index'")
+        state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
+        self.synonyms: dict[str, list[str]] = state["synonyms"]
+        self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
+        fields = ("rowid", "doc", "edition", "kind", "heading", "doc_kind", "rank")
+        self.clauses: dict[str, dict[str, Any]] = {
+            cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
+        }
+        self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
+        self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
+        self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
+        self.absent_topics: dict[str, Any] = state["absent_topics"]
+        events = state.get("event_words", {})
+        self.topic_words = frozenset(_stem(w) for w in events.get("words", []))
+        self.topic_docs = frozenset(events.get("documents", []))
+        self.size = {int(k): v for k, v in state["size"].items()}
+        self.cards: list[dict[str, Any]] = [
+            {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
+        ]
+        self.card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
+        for number, card in enumerate(self.cards):
+            for required, _ in card["keys"]:
+                for word in required:
+                    self.card_words.setdefault(word, set()).add(number)
+        self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
+        self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
+        self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
+        self._vocab_list: dict[int | None, list[str]] = {}
+        self._word_facts: dict[str, tuple[int, int, bool]] = {}
+        self._stem_df: dict[str, tuple[int, int]] = {}
+        self._rules_df: dict[str, tuple[int, int]] = {}
+        self._corrections: dict[tuple[str, int | None], str | None] = {}
+        self._counts: dict[str, tuple[Counter[str], int]] = {}
+        self._leads: dict[str, tuple[str, frozenset[str]]] = {}
+        self._headings: dict[str, tuple[str, frozenset[str]]] = {}
+        self._questions: dict[str, tuple[str, frozenset[str]]] = {}
+
+    @classmethod
+    def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
+        """Everything the index holds in memory, as JSON-able data: computed once at build time."""
+
+        def rows(sql: str, args: list[Any] | None = None) -> list[tuple[Any, ...]]:
+            try:
+                return conn.execute(sql, args or []).fetchall()
+            except sqlite3.OperationalError:  # a table an older database does not have
+                return []
+
+        synonyms: dict[str, list[str]] = {}
+        for term, expansion in rows("select term, expansion from glossary"):
+            synonyms.setdefault(term, []).append(expansion)
+        clauses = {
+            cid: list(rest)
+            for cid, *rest in rows(
+                "select c.id, c.rowid, c.doc, c.edition, c.kind, c.heading, d.kind, d.rank "
+                "from clauses c join documents d on d.id = c.doc"
             )
         }
-        self.by_rowid = {row["rowid"]: row["id"] for row in self.clauses.values()}
-        # lower-cased heading and text of every clause, for coverage and phrase checks without a query
-        self.bodies = {row["id"]: f"{row['heading']} {row['text']}".lower() for row in db.query("select id, heading, text from clauses")}
-        self.governors: dict[str, list[tuple[str, str]]] = {}
-        for row in db.query("select clause, governor, relation from governors order by clause, governor"):
-            self.governors.setdefault(row["clause"], []).append((row["governor"], row["relation"]))
-        self.cards: list[dict[str, Any]] = []
-        for row in db.query("select id, name, edition, spellings from cards"):
-            names = [row["name"], *json.loads(row["spellings"] or "[]")]
-            self.cards.append(
-                {
-                    "id": row["id"],
-                    "edition": row["edition"],
-                    "names": names,
-                    "words": [set(words_of(n)) - STOPWORDS or set(words_of(n)) for n in names],
-                }
-            )
-        self.card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
-        for index, card in enumerate(self.cards):
-            for words in card["words"]:
-                for word in words:
-                    self.card_words.setdefault(word, set()).add(index)
-        self.mentioned: dict[str, set[str]] = {}
-        for row in db.query("select src, dst from links where type = 'mentions'"):
-            self.mentioned.setdefault(row["dst"], set()).add(row["src"])
+        if not questions:
+            questions = {
+                cid: q
+                for cid, kind, h, t in rows("select id, kind, heading, text from clauses")
+                if (q := question_of(kind, h or "", t or ""))
+            }
+        governors: dict[str, list[list[str]]] = {}
+        for clause, governor, relation in rows("select clause, governor, relation from governors order by clause, governor"):
+            governors.setdefault(clause, []).append([governor, relation])
+        for old, new in cls._successors(rows, questions).items():
+            if not any(r == "superseded" for _, r in governors.get(old, [])):
+                governors[old] = [[new, "superseded"]]
+        for entries in governors.values():  # restating a superseded text is restating its successor
+            for entry in entries:
+                if entry[1] == "restates" and entry[0] in governors and governors[entry[0]][0][1] == "superseded":
+                    entry[0] = governors[entry[0]][0][0]
+        meta = dict(rows("select key, value from search_meta"))
+        cards = []
+        for cid, name, edition, spellings in rows("select id, name, edition, spellings from cards"):
+            names = [name, *json.loads(spellings or "[]")]
+            cards.append({"id": cid, "edition": edition, "names": names, "keys": [[sorted(r), p] for r, p in map(cls._card_keys, names)]})
+        mentioned: dict[str, list[str]] = {}
+        for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
+            mentioned.setdefault(dst, []).append(src)
+        return {
+            "synonyms": synonyms,
+            "clauses": clauses,
+            "questions": sorted(questions),
+            "governors": governors,
+            "absent_topics": json.loads(meta.get("absent_topics", "{}")),
+            "event_words": json.loads(meta.get("event_words", "{}")),
+            "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
+            "cards": cards,
+            "mentioned": mentioned,
+        }
+
+    def warm(self) -> Index:
+        """Load every clause's words and the typo vocabularies now (a long-running server's start),
+        so that no lookup pays for them; a one-off command-line lookup skips this."""
+        self._body(list(self.clauses))
+        for edition in (1, 2, None):
+            self._vocab_words(edition)
+        from rapidfuzz import fuzz, process  # noqa: F401 - imported now rather than at the first typo
+
+        return self
+
+    @classmethod
+    def open(cls, db_path: Path) -> Index:
+        """An index over a read-only connection, without loading sqlite-utils (fast start-up)."""
+        return cls(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False))
+
+    def _rows(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, args).fetchall()
+
+    def _rows_if(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._rows(sql, args)
+        except sqlite3.OperationalError:  # an optional table (imported cards) that does not exist
+            return []
+
+    @staticmethod
+    def _card_keys(name: str) -> tuple[frozenset[str], str]:
+        """The title words a query must contain to name the card, and the title as a phrase.
+
+        When most of a title is small words ("I Am No One", "No Surprises") its one remaining word is
+        too common to name the card alone, so the whole title must appear as a phrase.
+        """
+        words = [_stem(w) for w in words_of(name)]
+        content = frozenset(w for w in words if w not in STOPWORDS and w not in {"no", "not", "all", "then", "one"})
+        phrase = " ".join(words)
+        if not content or len(content) * 2 < len(words):
+            return frozenset(words), phrase
+        return content, ""
+
+    @staticmethod
+    def _successors(rows: Any, questions: dict[str, str]) -> dict[str, str]:
+        """Entry-by-entry successors when a document supersedes another (FAQ v4.1 over v2.3):
+        the same entry id, else the same heading, else (Q&A) the closest question."""
+        from rapidfuzz import fuzz, process
+
+        successors: dict[str, str] = {}
+        for new_doc, old_doc in rows("select id, supersedes from documents where coalesce(supersedes, '') != ''"):
+            new = {cid: (kind, (heading or "").casefold()) for cid, kind, heading in rows(DOC_CLAUSES, [new_doc])}
+            by_heading = {(kind, heading): cid for cid, (kind, heading) in new.items()}
+            new_questions = {cid: questions[cid] for cid in new if cid in questions}
+            for cid, kind, heading in rows(DOC_CLAUSES + " and kind != 'preamble'", [old_doc]):
+                same = f"{new_doc}/{cid.split('/', 1)[1]}"
+                if same in new:
+                    successors[cid] = same
+                elif (kind, (heading or "").casefold()) in by_heading:
+                    successors[cid] = by_heading[(kind, (heading or "").casefold())]
+                elif kind == "qa" and cid in questions and new_questions:
+                    best = process.extractOne(questions[cid], new_questions, scorer=fuzz.token_set_ratio, score_cutoff=85)
+                    if best:
+                        successors[cid] = best[2]
+        return successors
+
+    # ------------------------------------------------------------------ word facts
+
+    def _facts(self, words: list[str]) -> None:
+        """Load document frequencies and English-word status of the query's words (cached)."""
+        missing = [w for w in set(words) if w not in self._word_facts]
+        if not missing:
+            return
+        marks = ",".join("?" * len(missing))
+        found = {w: rest for w, *rest in self._rows(f"select word, df1, df2, rules1, rules2 from vocab where word in ({marks})", missing)}
+        english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
+        for word in missing:
+            d1, d2, r1, r2 = found.get(word, (0, 0, 0, 0))
+            self._word_facts[word] = (d1, d2, word in english)
+            self._rules_df[word] = (r1, r2)
+        stems = [t for t in {_stem(w) for w in missing} if t not in self._stem_df]
+        if stems:
+            marks = ",".join("?" * len(stems))
+            known = {t: (d1, d2) for t, d1, d2 in self._rows_if(f"select stem, df1, df2 from stems where stem in ({marks})", stems)}
+            for stem in stems:
+                self._stem_df[stem] = known.get(stem, (0, 0))
+
+    def stem_df(self, word: str, edition: int | None) -> int:
+        d1, d2 = self._stem_df.get(_stem(word), (0, 0))
+        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
+
+    def df(self, word: str, edition: int | None) -> int:
+        d1, d2, _ = self._word_facts.get(word, (0, 0, False))
+        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
+
+    def _vocab_words(self, edition: int | None) -> list[str]:
+        if edition not in self._vocab_list:
+            where = "df1 > 0" if edition == 1 else "df2 > 0" if edition == 2 else "1"
+            self._vocab_list[edition] = [w for (w,) in self._rows(f"select word from vocab where {where} and length(word) >= 3")]
+        return self._vocab_list[edition]
+
+    def correct(self, word: str, edition: int | None = None) -> str | None:
+        """The corpus word a typo most likely meant — only for a word that is neither in this
+        edition's texts nor a real English word (so "tapped" never becomes "applied")."""
+        if len(word) < 4 or not word.isalpha() or word in self.synonyms:
+            return None
+        if (word, edition) not in self._corrections:
+            self._corrections[(word, edition)] = self._correct(word, edition)
+        return self._corrections[(word, edition)]
+
+    def _correct(self, word: str, edition: int | None) -> str | None:
+        self._facts([word])
+        d1, d2, english = self._word_facts[word]
+        if english or d1 or d2:  # a real word (English, or in either edition's texts) is never "corrected"
+            return None
+        from rapidfuzz import fuzz, process
+
+        matches = process.extract(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75, limit=8)
+        if not matches:
+            return None
+        best = max(score for _, score, _ in matches)
+        tied = [m for m, score, _ in matches if score == best]
+        self._facts(tied)
+        return max(tied, key=lambda m: (self.df(m, edition), m))  # equally close: the more common rules word
 
     # ------------------------------------------------------------------ query analysis
 
-    def correct(self, word: str) -> str | None:
-        """The corpus word a typo most likely meant, if the word itself is not in the corpus."""
-        if word in self.vocab or len(word) < 4 or word.isdigit():
-            return None
-        best = process.extractOne(word, self.vocab_words, scorer=fuzz.ratio, score_cutoff=75)
-        return best[0] if best else None
-
-    def analyse(self, text: str) -> dict[str, Any]:
+    def analyse(self, text: str, edition: int | None = None) -> dict[str, Any]:
+        """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity."""
         words = words_of(text)
-        content = [w for w in words if w not in STOPWORDS] or words
-        groups: list[set[str]] = []  # each query word with its corrections and synonyms
-        for word in content:
-            group = {word}
-            fixed = self.correct(word)
-            if fixed:
-                group.add(fixed)
-            for w in list(group):
-                group.update(self.synonyms.get(w, []))
-            groups.append(group)
         lowered = " ".join(words)
-        for phrase, expansion in self.synonyms.items():  # multi-word glossary entries
-            if " " in phrase and phrase in lowered:
-                groups.append({*phrase.split(), *expansion})
+        self._facts(words)
+        taken = [False] * len(words)
+        groups: list[Group] = []
+        for phrase in self.phrases:  # longest phrases first; a phrase replaces its words
+            parts = phrase.split()
+            for start in range(len(words) - len(parts) + 1):
+                if words[start : start + len(parts)] == parts and not any(taken[start : start + len(parts)]):
+                    for i in range(start, start + len(parts)):
+                        taken[i] = True
+                    groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
+        content = [w for i, w in enumerate(words) if not taken[i] and w not in STOPWORDS]
+        if not content and not groups:
+            content = words
+        for word in content:
+            group = Group(word, {word, *self.synonyms.get(word, [])})
+            if word.endswith("'s"):
+                group.terms.add(word[:-2])
+            fixed = self.correct(word, edition)
+            if fixed:
+                group.terms.add(fixed)
+                group.terms.update(self.synonyms.get(fixed, []))
+                group.corrected = True
+            groups.append(group)
+        self._facts([w for g in groups for t in g.terms for w in t.split()])
+        size = self.size.get(edition or 0, self.size[1] + self.size[2])
+        for group in groups:
+            # a player's word is weighed by the rules' words it stands for, when it has any
+            rules_terms = [t for t in group.terms if t != group.said] or list(group.terms)
+            known = [f for f in (self._term_df(t, edition) for t in rules_terms) if f > 0]
+            if not known:
+                known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
+            group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
         return {"words": words, "content": content, "groups": groups, "text": lowered}
 
+    def _term_df(self, term: str, edition: int | None) -> int:
+        """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
+        return min((self.stem_df(p, edition) for p in term.split()), default=0)
+
     def cards_named(self, analysis: dict[str, Any], edition: int | None) -> set[str]:
-        """Cards whose title the query spells out (typos in title words are already corrected)."""
-        query_words = set(analysis["content"]) | {w for g in analysis["groups"] for w in g}
+        """Cards whose title the query spells out, in the words the player typed (a corrected
+        typo never names a card, and a title of small words must appear whole)."""
+        typed = {_stem(w) for w in analysis["words"]}
+        text = " ".join(_stem(w) for w in analysis["words"])
         found = set()
-        for index in {i for w in query_words for i in self.card_words.get(w, ())}:
-            card = self.cards[index]
+        for number in {i for w in typed for i in self.card_words.get(w, ())}:
+            card = self.cards[number]
             if edition and card["edition"] != edition:
                 continue
-            if any(words and words <= query_words for words in card["words"]):
-                found.add(card["id"])
+            for required, phrase in card["keys"]:
+                if required <= typed and (not phrase or re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text)):
+                    found.add(card["id"])
         return found
+
+    def absent(self, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+        """Notices for answers that live in a document the corpus does not hold."""
+        notices = []
+        text = f" {analysis['text']} "
+        for topic in self.absent_topics.get("topics", []):
+            if edition and topic.get("edition") not in (None, edition):
+                continue
+            if any(f" {w.lower()} " in text for w in topic.get("when", [])):
+                notices.append(
+                    f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
+                    f"look for {topic['look_for']}. Closest clauses below."
+                )
+        card_text = self.absent_topics.get("card_text")
+        if card_text and (not edition or edition not in self.imported_editions):
+            unknown = [
+                w for w in analysis["content"]
+                if len(w) >= 4 and w.replace("'", "").isalpha() and not self._known(w, edition) and not self.correct(w, edition)
+            ]  # fmt: skip
+            asks_text = any(f" {w} " in text for w in card_text.get("when", []))
+            if unknown or (cards and asks_text and len(analysis["groups"]) <= 4):
+                if cards:
+                    name = " / ".join(sorted(self._card_name(c) for c in cards))
+                else:
+                    name = " ".join(f'"{w}"' for w in unknown) + (
+                        " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
+                    )
+                notices.append(
+                    f"not in the corpus: {name}. If this asks about a card, the card's own text (cost, STR, icons, "
+                    f"abilities) is not in the corpus because {card_text['document']}: {card_text['look_for']}. "
+                    "Closest clauses below."
+                )
+        # notices travel in an HTTP header too (the JSON API): keep them to Latin-1
+        return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
+
+    def _known(self, word: str, edition: int | None) -> bool:
+        """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
+        base = word[:-2] if word.endswith("'s") else word
+        if word in self.synonyms or base in self.synonyms:
+            return True
+        self._facts([word, base])
+        for w in (word, base):
+            r1, r2 = self._rules_df.get(w, (0, 0))
+            if (r1 if edition == 1 else r2 if edition == 2 else r1 + r2) or self._word_facts[w][2]:
+                return True
+        return False
+
+    def _card_name(self, card_id: str) -> str:
+        return next((c["names"][0] for c in self.cards if c["id"] == card_id), card_id)
 
     # ------------------------------------------------------------------ retrieval and ranking
 
-    def _fts(self, groups: list[set[str]], edition: int | None, kinds: list[str] | None) -> list[tuple[str, float]]:
-        terms = sorted({t for g in groups for t in g if t})
+    def _fts(self, groups: list[Group], edition: int | None, kinds: list[str] | None) -> list[tuple[str, float]]:
+        terms = sorted({t for g in groups for t in g.terms if t.strip()})
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
@@ -180,7 +612,26 @@ class Index:
             args.extend(kinds)
         sql += " order by rank limit ?"
         args.append(CANDIDATES)
-        return [(row["id"], -row["rank"]) for row in self.db.query(sql, args)]
+        return [(cid, -rank) for cid, rank in self._rows(sql, args)]
+
+    def _body(self, clause_ids: list[str]) -> None:
+        missing = list({c for c in clause_ids if c not in self._bodies})
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            for cid, words, stems, questions_text in self._rows(
+                f"select id, words, stems, question from clause_words where id in ({','.join('?' * len(chunk))})", chunk
+            ):
+                counts = Counter(stems.split())
+                self._bodies[cid] = (f" {words} ", frozenset(counts))
+                self._counts[cid] = (counts, sum(counts.values()))
+                lead = " ".join(words.split()[:LEAD_WORDS])
+                self._leads[cid] = (f" {lead} ", _stems_of(lead))
+                heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
+                head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
+                self._headings[cid] = (f" {heading} ", head_stems)
+                question = questions_text or ""
+                q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
+                self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -189,87 +640,170 @@ class Index:
         hits, notes, _ = self.ranked(query, edition, kinds, limit)
         return hits, notes
 
+    @staticmethod
+    def _covers(group: Group, body: tuple[str, frozenset[str]]) -> bool:
+        """Does a text (padded words, stems) express this idea?"""
+        text, stems = body
+        return not group.stems.isdisjoint(stems) or any(p in text for p in group.phrases)
+
     def ranked(
-        self, query: str, edition: int | None, kinds: list[str] | None, limit: int
+        self, query: str, edition: int | None, kinds: list[str] | None, limit: int, explain: dict[str, Any] | None = None
     ) -> tuple[list[Hit], list[str], list[set[str]]]:
-        """``search`` plus the query's word groups (for snippets), so the query is analysed once."""
+        """``search`` plus the query's word groups (for snippets), so the query is analysed once.
+
+        ``explain``, when given, receives each candidate's signals (for tuning and debugging)."""
         text, notes = clean(query)
-        analysis = self.analyse(text)
+        analysis = self.analyse(text, edition)
         if not analysis["words"]:
             notes.append("the query has no words to look up")
             return [], notes, []
-        candidates = self._fts(analysis["groups"], edition, kinds)
+        groups: list[Group] = analysis["groups"]
+        term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
+        notes = self.absent(analysis, edition, cards) + notes
+        candidates = self._fts(groups, edition, kinds)
         for card in cards:  # clauses about a named card are candidates even without word hits
             for clause_id in self.mentioned.get(card, ()):
                 meta = self.clauses[clause_id]
                 if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
                     candidates.append((clause_id, 0.0))
         if not candidates:
-            return [], notes, analysis["groups"]
-        top = max(score for _, score in candidates) or 1.0
-        question = text.lower().startswith(QUESTION_START) or text.endswith("?")
-        group_stems = [{_stem(t) for t in g} for g in analysis["groups"]]
+            return [], notes, term_sets
+        self._body([c for c, _ in candidates])
+        for group in groups:
+            group.prepare()
+        matched = {c: self._bm25(groups, c) for c, _ in candidates}
+        top = max(matched.values()) or 1.0
+        question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
+        total = sum(g.weight for g in groups) or 1.0
+        asked = frozenset(t for g in groups for t in g.stems) | {_stem(w) for g in groups for p in g.phrases for w in p.split()}
+        padded_query = f" {analysis['text']} " if len(analysis["words"]) >= 2 else None
         scored: dict[str, float] = {}
-        for clause_id, bm25 in candidates:
-            meta, body = self.clauses[clause_id], self.bodies[clause_id]
-            covered = sum(1 for g in group_stems if any(t in body for t in g))
-            cover = covered / max(1, len(analysis["groups"]))
-            heading = self._heading_match(group_stems, meta["heading"])
-            phrase = 1.0 if len(analysis["words"]) >= 2 and analysis["text"] in body else 0.0
-            card = 1.0 if any(clause_id in self.mentioned.get(c, ()) for c in cards) else 0.0
-            score = 0.40 * (bm25 / top) + 0.30 * cover + 0.20 * heading + 0.10 * phrase + 0.20 * card
-            score += 0.03 * meta["rank"] / 30  # official FAQ > rulebook > unofficial, by manifest rank
-            if card:  # a card-name lookup wants the card's errata first, then its list entries
-                score += {"errata": 0.06, "restricted": 0.03, "list-change": 0.02}.get(meta["kind"], 0.0)
-            if question and meta["kind"] == "qa":
-                score += 0.05
-            if meta["kind"] == "preamble":
-                score -= 0.10
-            if meta["doc_kind"].startswith("unofficial"):
-                score -= 0.05
+        covers: dict[str, frozenset[int]] = {}
+        fts = dict(candidates)
+        fts_top = max(fts.values()) or 1.0
+        tournament = bool(self.topic_words & {_stem(w) for w in analysis["words"]})
+
+        def weighted(found: list[Group]) -> float:
+            return sum(g.weight for g in found) / total
+
+        def f1(found: list[Group], size: int) -> float:
+            if not found or not size:
+                return 0.0
+            recall, precision = weighted(found), min(1.0, len(found) / size)
+            return 2 * recall * precision / (recall + precision)
+
+        weights = [g.weight / total for g in groups]
+        coverage: dict[str, float] = {}
+        for clause_id in fts:
+            covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
+            coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
+        # the full set of signals only for the candidates that text matching already favours
+        shortlist = sorted(fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c]))[:SHORTLIST]
+        shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
+        for clause_id in shortlist:
+            meta, body = self.clauses[clause_id], self._bodies[clause_id]
+            head = self._headings[clause_id]
+            heading = f1([g for g in groups if self._covers(g, head)], len(head[1]))
+            if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
+                asked_q = self._questions[clause_id]
+                heading = max(heading, f1([g for g in groups if self._covers(g, asked_q)], len(asked_q[1])))
+            card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
+            _, length = self._counts[clause_id]
+            lead = self._leads[clause_id]
+            features = {
+                "bm25": matched[clause_id] / top,
+                "fts": max(0.0, fts[clause_id]) / fts_top,
+                "cover": coverage[clause_id],
+                "heading": heading,
+                "question": heading if question and clause_id in self.questions else 0.0,
+                "phrase": float(padded_query is not None and padded_query in body[0]),
+                "card": float(card),
+                "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
+                "card_kind": float(not card and meta["kind"] in CARD_KINDS),
+                "rank": meta["rank"] / 30,
+                "qa": float(meta["kind"] == "qa"),
+                "preamble": float(meta["kind"] == "preamble"),
+                "unofficial": float(meta["doc_kind"].startswith("unofficial")),
+                "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
+                "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
+                "length": math.log(1 + length) / 6,
+                "lead": weighted([g for g in groups if self._covers(g, lead)]),
+                "head_precision": len(head[1] & asked) / len(head[1]) if head[1] else 0.0,
+                "rules": float(meta["kind"] in ("rules", "section", "timing")),
+            }
+            if explain is not None:
+                explain[clause_id] = features
+            score = sum(WEIGHTS.get(k, 0.0) * v for k, v in features.items())
             scored[clause_id] = max(scored.get(clause_id, 0.0), score)
-        return self._fold(scored, edition, limit), notes, analysis["groups"]
 
-    @staticmethod
-    @lru_cache(maxsize=4096)
-    def _heading_stems(heading: str) -> frozenset[str]:
-        return frozenset(_stem(w) for w in words_of(heading) if w not in STOPWORDS and len(w) > 1)
+        def cover_of(clause_id: str) -> frozenset[int]:
+            if clause_id not in covers:
+                self._body([clause_id])
+                body = self._bodies.get(clause_id, ("", frozenset()))
+                covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, body))
+            return covers[clause_id]
 
-    def _heading_match(self, query: list[set[str]], heading: str) -> float:
-        """F1 of the query's content words (as stem groups) against the heading's stems (one-letter words ignored)."""
-        head = self._heading_stems(heading)
-        if not head:
-            return 0.0
-        found = sum(1 for g in query if g & head)
-        if not found:
-            return 0.0
-        recall = found / len(query)
-        precision = min(1.0, found / len(head))
-        return 2 * recall * precision / (recall + precision)
+        return self._fold(scored, cover_of, edition, limit), notes, term_sets
 
-    def _fold(self, scored: dict[str, float], edition: int | None, limit: int) -> list[Hit]:
-        hits: dict[str, Hit] = {}
-        for clause_id, score in sorted(scored.items(), key=lambda kv: -kv[1]):
+    def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
+        """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
+        counts, length = self._counts.get(clause_id, (Counter(), 0))
+        text = self._bodies.get(clause_id, ("", frozenset()))[0]
+        norm = k1 * (1 - b + b * length / average)
+        score = 0.0
+        for group in groups:
+            tf = sum(counts.get(t, 0) for t in group.stems) + sum(text.count(p) for p in group.phrases)
+            if tf:
+                score += group.weight * tf * (k1 + 1) / (tf + norm)
+        return score
+
+    def _fold(self, scored: dict[str, float], cover_of: Any, edition: int | None, limit: int) -> list[Hit]:
+        """Fold superseded clauses under their successors, and restatements under what they restate
+        when they add nothing for this query; a restatement that covers more of the query than its
+        governor and the official texts folded with it stands on its own, flagged unofficial."""
+        governing: dict[str, list[str]] = {}
+        for clause_id in scored:
             governors = [g for g, _ in self.governors.get(clause_id, []) if g in self.clauses]
             if edition:
                 governors = [g for g in governors if self.clauses[g]["edition"] == edition]
-            if not governors:
+            if governors:  # the governor that answers most of this query first
+                governing[clause_id] = sorted(governors, key=lambda g: (-len(cover_of(g)), governors.index(g)))
+        family: dict[str, set[int]] = {}  # what a governor and the official texts under it cover
+        for clause_id, governors in governing.items():
+            if not self.clauses[clause_id]["doc_kind"].startswith("unofficial"):
+                for governor in governors:
+                    family.setdefault(governor, set(cover_of(governor))).update(cover_of(clause_id))
+        hits: dict[str, Hit] = {}
+        for clause_id, score in sorted(scored.items(), key=lambda kv: -kv[1]):
+            governor = governing[clause_id][0] if clause_id in governing else None
+            relation = dict(self.governors[clause_id])[governor] if governor else ""
+            if governor and relation != "superseded":
+                known = set().union(*(family.get(g) or cover_of(g) for g in governing[clause_id]))
+                if not cover_of(clause_id) <= known:
+                    governor = None  # it answers something its governors do not: it stands on its own
+            if not governor:
                 hit = hits.setdefault(clause_id, Hit(clause_id, score))
                 hit.score = max(hit.score, score)
+                hit.unofficial = self.clauses[clause_id]["doc_kind"].startswith("unofficial")
                 continue
-            relation = dict(self.governors[clause_id])[governors[0]]
-            hit = hits.setdefault(governors[0], Hit(governors[0], scored.get(governors[0], score)))
+            hit = hits.setdefault(governor, Hit(governor, scored.get(governor, score)))
             hit.score = max(hit.score, score)
-            hit.folded.append({"id": clause_id, "relation": relation, "citation": self.clauses[clause_id]["citation"]})
-        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))
-        return ranked[:limit]
+            hit.folded.append({"id": clause_id, "relation": relation, "citation": ""})
+        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
+        folded = [f for h in ranked for f in h.folded]
+        if folded:
+            marks = ",".join("?" * len(folded))
+            citations = dict(self._rows(f"select id, citation from clauses where id in ({marks})", [f["id"] for f in folded]))
+            for entry in folded:
+                entry["citation"] = citations.get(entry["id"], "")
+        return ranked
 
 
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     """About ``width`` words around the densest run of query words, matched words in [brackets]."""
     tokens = text.split()
-    stems = sorted({_stem(t) for g in groups for t in g if len(t) > 2}, key=len, reverse=True)
+    stems = sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2}, key=len, reverse=True)
     if not stems:
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
     pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")", re.IGNORECASE)
@@ -288,13 +822,13 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
 def results(
     index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ snippet, folded)."""
+    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ snippet, folded, unofficial)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
     rows = {
-        r["id"]: r
-        for r in index.db.query(
+        r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text"), r, strict=True))
+        for r in index._rows(
             f"select id, citation, edition, kind, heading, text from clauses where id in ({','.join('?' * len(hits))})",
             [h.id for h in hits],
         )
@@ -302,17 +836,13 @@ def results(
     out = []
     for hit in hits:
         row = rows[hit.id]
-        out.append({**row, "score": round(hit.score, 4), "snippet": snippet(row["text"], groups), "folded": hit.folded})
+        out.append(
+            {
+                **row,
+                "score": round(hit.score, 4),
+                "snippet": snippet(row["text"], groups),
+                "folded": hit.folded,
+                "unofficial": hit.unofficial,
+            }
+        )
     return out, notes
-
-
-def glossary_rows(corpus: Path) -> list[dict[str, str]]:
-    """The glossary as (term, expansion) rows for the store: synonyms plus set abbreviations."""
-    glossary = yaml.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
-    rows = [{"term": str(k).lower(), "expansion": str(v).lower()} for k, vs in glossary["synonyms"].items() for v in vs]
-    sets = yaml.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
-    for entry in sets.get("edition1", []):
-        for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
-            if alias and len(alias) <= 5:
-                rows += [{"term": alias.lower(), "expansion": w} for w in words_of(entry["name"])]
-    return rows

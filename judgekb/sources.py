@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judgekb.model import Clause, Document
-from judgekb.yamlio import DataError, check_fields, load, strip_lines
+if TYPE_CHECKING:  # the model is imported where it is built: a lookup's start-up does not need it
+    from judgekb.model import Clause, Document
 
 MANIFEST_FIELDS = {
     "id",
@@ -44,6 +45,9 @@ def default_corpus() -> Path:
 
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
+    from judgekb.model import Document
+    from judgekb.yamlio import DataError, check_fields, load, strip_lines
+
     data = load(path)
     check_fields(path, data, MANIFEST_FIELDS, OPTIONAL_FIELDS, "manifest")
     line = data["__line__"]
@@ -97,6 +101,8 @@ def load_manifest(path: Path, corpus: Path) -> Document:
 
 def load_documents(corpus: Path) -> list[Document]:
     """All manifests of a corpus, in id order; duplicate ids are an error."""
+    from judgekb.yamlio import DataError
+
     manifests = sorted((corpus / "manifests").glob("*.yaml"))
     if not manifests:
         raise DataError(f"{corpus}/manifests: no manifests found")
@@ -115,6 +121,8 @@ def load_documents(corpus: Path) -> list[Document]:
 
 def read_source(doc: Document, corpus: Path) -> str:
     """The document's text, checked against the manifest's sha256 (sources are never edited)."""
+    from judgekb.yamlio import DataError
+
     path = corpus / doc.file
     raw = path.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()

@@ -18,9 +18,10 @@ import tempfile
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
+if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
+    import sqlite_utils
 
 from judgekb.sources import corpus_fingerprint, default_corpus
 
@@ -38,6 +39,8 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
 
     Any error leaves an existing database untouched.  Returns counts for the report.
     """
+    import sqlite_utils
+
     from judgekb import cardimport, links, versions
     from judgekb import citation as cite
     from judgekb.sources import load_documents, parse_document
@@ -147,16 +150,11 @@ def _write_search_tables(
     db: sqlite_utils.Database, clauses: list[Any], clause_rows: list[dict[str, Any]], graph: dict[str, list[dict[str, Any]]], corpus: Path
 ) -> None:
     """What lookup needs precomputed: the corpus vocabulary and who governs whom."""
-    from collections import Counter
+    from judgekb import authority, search
 
-    from judgekb import authority
-    from judgekb.search import glossary_rows, words_of
-
-    vocab = Counter(w for c in clauses for w in words_of(f"{c.heading} {c.text}"))
-    db["glossary"].insert_all(glossary_rows(corpus))
-    db["vocab"].insert_all(({"word": w, "n": n} for w, n in vocab.items()), pk="word")
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
     db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
+    search.build_tables(db, clause_rows, corpus)
 
 
 def _fingerprint_of(db_path: Path) -> str | None:
@@ -181,6 +179,8 @@ def ensure(corpus: Path, db_path: Path) -> bool:
 
 def connect(db_path: Path, read_only: bool = True) -> sqlite_utils.Database:
     """Open the database (read-only by default) with rows as dicts."""
+    import sqlite_utils
+
     uri = f"file:{db_path}?mode=ro" if read_only else str(db_path)
     conn = sqlite3.connect(uri, uri=read_only, check_same_thread=False)
     return sqlite_utils.Database(conn)

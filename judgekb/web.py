@@ -59,7 +59,7 @@ class Resources:
 
     @property
     def index(self) -> search.Index:
-        return self._get("index", lambda: search.Index(self.db))
+        return self._get("index", lambda: search.Index(self.db).warm())
 
     @property
     def graph(self) -> Any:

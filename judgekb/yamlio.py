@@ -7,9 +7,7 @@ from typing import Any
 
 import yaml
 
-
-class DataError(ValueError):
-    """Bad input data: the message names the file, line and field."""
+from judgekb.errors import DataError  # noqa: F401 - re-exported: modules import it from here
 
 
 class _LineLoader(yaml.SafeLoader):

@@ -160,3 +160,18 @@ def test_a_ruling_reads_out_what_changed_and_cites_lines_on_the_command_line():
     assert "Sansa Stark: in play → dead pile" in text
     assert "Step 1 — challenge" in text and text.count("Step 1 —") == 1  # each scenario step once
     assert "AGoT LCG 1.0 Rules of Play (Core Set) “Step 1: Declare attackers”  [agot1-rules/challenge-step-1-declare-attackers]" in text
+
+
+def test_the_scenario_library_still_rules_the_same_with_both_card_databases_imported(carded_db_path):
+    """Importing card data, as the README says to, must not break the library (placeholders say card_data: none)."""
+    from tests.conftest import run_cli
+
+    out = run_cli("run", "scenarios/", db=carded_db_path)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert " 0 failed" in out.stdout.splitlines()[-1]
+
+
+def test_a_bare_unknown_name_says_whose_list_it_is_in(carded):
+    with pytest.raises(DataError) as err:
+        fill("edition: 1\nplayers:\n  - name: A\n    house: Stark\n    deck: [Grey Wind, Card A]" + REST_1, carded)
+    assert "t.yaml:3 (A's deck, card 2): field 'name': unknown card 'Card A'" in str(err.value)

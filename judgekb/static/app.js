@@ -13,6 +13,7 @@
         var li = el("li", "hit"), a = el("a", "citation", hit.citation);
         a.href = "/c/" + hit.id; li.appendChild(a);
         if (hit.kind === "qa") li.appendChild(el("p", "question", "Q: " + hit.heading));
+        if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         li.appendChild(el("p", "snippet", hit.snippet));
         (hit.folded || []).forEach(function (f) {
           var p = el("p", "folded", (f.relation === "superseded" ? "superseded by this" : "restated by") + ": "), fa = el("a", "", f.citation);
@@ -27,7 +28,14 @@
       if (key === last) return; last = key;
       if (!value) { render([]); return; }
       var url = "/api/search?limit=10&q=" + encodeURIComponent(value) + (edition.value !== "all" ? "&edition=" + edition.value : "");
-      fetch(url).then(function (r) { return r.ok ? r.json() : []; }).then(function (hits) {
+      fetch(url).then(function (r) {
+        var notes = document.getElementById("notes"), said = r.headers.get("X-Judgekb-Notes");
+        if (notes && key === last) {
+          notes.textContent = "";
+          if (said) said.split("; ").forEach(function (n) { notes.appendChild(el("p", "note", n)); });
+        }
+        return r.ok ? r.json() : [];
+      }).then(function (hits) {
         if (key === last) render(hits);
       }).catch(function () {});
       history.replaceState(null, "", "/?q=" + encodeURIComponent(value) + (edition.value !== "all" ? "&edition=" + edition.value : ""));

@@ -8,7 +8,8 @@
   var ZONES = [["in_play", "In play"], ["hand", "Hand"], ["deck", "Deck (top first)"], ["discard", "Discard pile"], ["dead", "Dead pile"]];
   var HOUSES = {
     "1": ["Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen", "neutral"],
-    "2": ["baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral"]
+    "2": [["baratheon", "Baratheon"], ["greyjoy", "Greyjoy"], ["lannister", "Lannister"], ["martell", "Martell"], ["thenightswatch", "The Night's Watch"],
+          ["stark", "Stark"], ["targaryen", "Targaryen"], ["tyrell", "Tyrell"], ["neutral", "neutral"]]
   };
   var ICONS = ["military", "intrigue", "power"];
   var STEP_KINDS = [
@@ -44,7 +45,7 @@
     (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
     return e;
   }
-  function labelled(text, input) { return el("label", {}, [text + " ", input]); }
+  function labelled(text, input) { return el("label", {}, [el("span", { class: "lbl", text: text }), input]); }
   function input(value, onchange, attrs) {
     var i = el("input", Object.assign({ value: value === undefined ? "" : value }, attrs || {}));
     i.addEventListener("input", function () { onchange(i.value); refreshYaml(); });
@@ -156,11 +157,12 @@
       labelled("Type", select([["", "—"], "character", "location", "attachment", "event", "plot", "agenda"], c.type || "", function (v) { setOrDrop(c, "type", v); })),
       el("label", {}, [(function () { var k = el("input", { type: "checkbox" }); k.checked = !!c.kneeling; k.addEventListener("change", function () { if (k.checked) c.kneeling = true; else delete c.kneeling; render(); }); return k; })(), " knelt"])
     ]);
-    if (known && known.printings.length > 1) {
-      row.appendChild(labelled("Printing", select([["", "—"]].concat(known.printings.map(function (pr) { return [pr.code, pr.set + " " + pr.number]; })), c.printing || "",
-        function (v) { setOrDrop(c, "printing", v); })));
-    }
     more.appendChild(row);
+    if (known && distinctPrintings(known).length > 1) {  // printings differ: the choice is shown, never hidden
+      li.appendChild(el("div", { class: "row printing" }, [labelled("Printing (they differ)", select(known.printings.map(function (pr) {
+        return [pr.code, pr.set + " " + pr.number + " — " + describe(pr.values)];
+      }), c.printing || "", function (v) { if (v) c.printing = String(v); else delete c.printing; }, { class: "card-printing" }))]));
+    }
     if (!known && c.str === undefined && zone === "in_play") more.open = true;
     li.appendChild(more);
     li.appendChild(el("button", { type: "button", class: "link", text: "remove", "aria-label": "Remove " + cardKey(c), onclick: function () { p.zones[zone].splice(ci, 1); render(); } }));
