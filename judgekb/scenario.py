@@ -112,6 +112,7 @@ CARD_FIELDS = {
     "cannot",
     "constant",
     "loyal",
+    "facedown",
     "owner",
     "controller",
     "gold",
@@ -267,7 +268,15 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "phase": ({"name"}, PHASE_STEP, 3),
     "marshal": (
         {"player", "card"},
-        {"player": "player", "card": "card", "onto": "card", "as_duplicate": "bool", "bestow": "count", "spend_from": "card"},
+        {
+            "player": "player",
+            "card": "card",
+            "onto": "card",
+            "as_duplicate": "bool",
+            "bestow": "count",
+            "spend_from": "card",
+            "from": ("enum", ("hand", "attached")),
+        },
         3,
     ),
     "put_into_play": (
@@ -447,7 +456,7 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     for field_name in ("str", "cost", "power", "gold", "claim", "reserve"):
         if field_name in spec and spec[field_name] < 0:
             raise DataError(f"{at}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
-    for field_name in ("unique", "kneeling", "loyal"):
+    for field_name in ("unique", "kneeling", "loyal", "facedown"):
         if field_name in spec and not isinstance(spec[field_name], bool):
             raise DataError(f"{at}: field '{field_name}' must be true or false; got {spec[field_name]!r}")
     faction = str(spec.get("faction", "neutral")).lower()
@@ -486,6 +495,7 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         loyal=bool(spec.get("loyal", False)),
         constant={c.lower() for c in _text_list(path, spec, "constant")},
         values=values,
+        facedown=bool(spec.get("facedown", False)),
     )
     cards[key] = card
     for attachment in _list_of(path, spec, "attachments"):

@@ -112,8 +112,12 @@ def marshal(
     as_duplicate: bool,
     bestowed: int | None = None,
     spend_from: str | None = None,
+    origin: str = "hand",
 ) -> None:
     card = state.cards[key]
+    if origin == "attached":
+        marshal_facedown(state, trace, ctx, player, card, onto)
+        return
     if state.phase != "marshalling":
         raise IllegalStep(
             "marshal",
@@ -148,7 +152,9 @@ def marshal(
     )
     if bestowed:
         bestow(state, trace, player, card, bestowed, spend_from)
+    state.facts.setdefault("entered", []).append(key)
     queue_reactions(ctx, f"marshal: {key}")
+    queue_reactions(ctx, f"enter play: {key}")
 
 
 @rule(
@@ -206,7 +212,9 @@ def put_into_play(
         + (f" with ambush ({ambush})" if ambush is not None else ""),
         ["agot2-rr/put-into-play"] + (["agot2-rr/ambush"] if ambush is not None else []),
     )
+    state.facts.setdefault("entered", []).append(key)
     queue_reactions(ctx, f"put into play: {key}")
+    queue_reactions(ctx, f"enter play: {key}")
 
 
 def _enter(
@@ -283,6 +291,39 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str, 
     from judgekb.engine.agot2.challenges import remove_from_challenge
 
     remove_from_challenge(state, trace, card, f"{key} changed control")
+
+
+@rule(
+    "enter-play",
+    ["agot2-faq41/qa/dothraki-handmaiden", "agot2-rr/enters-play", "agot2-rr/marshal"],
+    "a card already in play (facedown, attached) that is marshaled does not enter play",
+)
+def marshal_facedown(state: State, trace: Trace, ctx: Context, player: str, card: Card, onto: str | None) -> None:
+    host = state.cards.get(card.attached_to or "")
+    if card.zone != "in_play" or not card.facedown or host is None:
+        raise IllegalStep("enter-play", f"{card.key} is not a facedown card attached to a card in play", cite=["agot2-rr/marshal"])
+    if host.controller != player or not any("marshal facedown cards attached to this card" in t for t in constants(state, host)):
+        raise IllegalStep(
+            "enter-play", f"no card of {player}'s lets {player} marshal {card.key} from under {host.key}", cite=["agot2-rr/marshal"]
+        )
+    if state.phase != "marshalling":
+        raise IllegalStep(
+            "marshal",
+            f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
+            cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
+        )
+    pay_gold(state, trace, player, card.cost, None, card.key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
+    card.facedown, card.controller = False, player
+    card.attached_to = onto if card.type == "attachment" else None
+    state.facts.setdefault("not_entered", []).append(card.key)
+    trace.add(
+        "enter-play",
+        f"{player} marshals {card.key} for {card.cost} gold from under {host.key}"
+        + (f" onto {onto}" if card.attached_to else "")
+        + ": it was already in play, so it does not enter play",
+        tag="marshal",
+        subject=card.key,
+    )
 
 
 # ------------------------------------------------------------------ gold, bestow
@@ -478,6 +519,16 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
             f"{source} is in the process of being played and is no longer in {player}'s hand: that copy cannot be played again",
             cite=["agot2-faq41/qa/the-hand-s-judgment"],
         )
+    if kind == "reaction" and event.startswith("enter play:"):
+        entering = event.partition(": ")[2]
+        if entering in state.facts.get("not_entered", []):
+            raise IllegalStep(
+                "enter-play",
+                f"{entering} was marshaled from facedown under another card: it was already in play and did not enter play",
+                cite=["agot2-faq41/qa/dothraki-handmaiden"],
+            )
+        if entering not in state.facts.get("entered", []):
+            raise IllegalStep("enter-play", f"{entering} has not entered play", cite=["agot2-rr/enters-play"])
     verb, _, subject = event.partition(": ")
     area = {"discard": "discard", "kill": "dead"}.get(verb)
     card = state.cards.get(subject)

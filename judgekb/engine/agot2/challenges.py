@@ -102,8 +102,6 @@ def declare(
         declare_stealth(state, trace, stealth)
     if assault:
         declare_assault(state, trace, assault)
-    if assault:
-        declare_assault(state, trace, assault)
     queue_reactions(ctx, f"declare challenge: {attacker}")
 
 
@@ -809,7 +807,7 @@ def claim_value(state: State, trace: Trace, player: str) -> int:
 
 
 def _determine(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
-    """D: the result is already determined; delayed effects waiting for it resolve before reactions to winning."""
+    """D: the result is determined; what waits for it (delayed effects, assault's kneel) happens before reactions."""
     waiting = [d for d in state.delayed if d.period == "result"]
     state.delayed = [d for d in state.delayed if d.period != "result"]
     for delayed in waiting:
@@ -822,14 +820,14 @@ def _determine(state: State, trace: Trace, ctx: Context, challenge: Challenge, r
         )
         if ctx.apply_effect:
             ctx.apply_effect(state, trace, ctx, {**delayed.effect, "_delayed": True})
+    assault_kneel(state, trace, challenge, result)  # RR Assault: immediately after the winner is determined
     if result["winner"]:
         queue_reactions(ctx, f"win: {result['winner']}")
 
 
 def _unopposed(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
-    """U (framework step 4.2.3: challenge bonuses), with assault's kneel on a win."""
+    """U (framework step 4.2.3: challenge bonuses)."""
     unopposed(state, trace, result)
-    assault_kneel(state, trace, challenge, result)
 
 
 def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:

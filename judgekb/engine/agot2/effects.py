@@ -168,7 +168,7 @@ RULES.add(
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
-    ["agot2-rr/deck", "agot2-faq41/2.5", "agot2-rr/dead-pile", "agot2-rr/kill-killed"],
+    ["agot2-rr/deck", "agot2-rr/discard-pile", "agot2-rr/dead-pile", "agot2-rr/kill-killed"],
     "discarding from the top of a deck",
 )
 
@@ -569,7 +569,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         if card.zone != "hand":
             raise IllegalStep("effect.deck", f"{key} is not in hand", cite=["agot2-rr/deck"])
         card.zone = "discard"
-        trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/deck"], tag="discard", subject=key)
+        trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/discard-pile"], tag="discard", subject=key)
         board.queue_reactions(ctx, f"discard: {key}")
     if args.get("discard_from_deck"):
         player = args.get("player") or state.first_player
@@ -581,7 +581,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         trace.add(
             "effect.deck",
             f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
-            cite=["agot2-rr/deck"],
+            cite=["agot2-rr/discard-pile"],
             tag="discard",
             subject=player,
         )

@@ -73,6 +73,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             bool(args.get("as_duplicate")),
             args.get("bestow"),
             args.get("spend_from"),
+            str(args.get("from") or "hand"),
         )
     elif verb == "put_into_play":
         cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"))

@@ -69,6 +69,7 @@ class Card:
     constant: set[str] = field(default_factory=set)  # constant abilities the engine knows (docs/scenarios.md)
     values: dict[str, int] = field(default_factory=dict)  # keyword values: ambush/bestow/shadow (X)
     plot: Plot | None = None  # plot cards: their values
+    facedown: bool = False  # a facedown card in play (e.g. attached under Dothraki Handmaiden)
 
 
 @dataclass
