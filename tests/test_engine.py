@@ -378,3 +378,15 @@ expect:
 """
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_you_means_the_player_who_triggers_the_ability(tmp_path):
+    """FAQ 2.7: an ability another player may trigger — 'you' is the player triggering it."""
+    body = TWO + """steps:
+  - ability: {player: B, card: Robb Stark, trigger: action, effect: {gold: {B: 1}}}
+expect:
+  gold: {B: 1}
+  cites: [{step: 1, tag: you, clauses: [agot2-faq41/2.7]}]
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

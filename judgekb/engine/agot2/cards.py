@@ -430,6 +430,7 @@ RULES.add(
     "a constant ability with a condition is active only while the condition holds",
 )
 RULES.add("event.not-played", ["agot2-faq41/1.5"], "triggering an event's ability while it is not in hand is not playing the event")
+RULES.add("you", ["agot2-faq41/2.7"], "'you' in an ability triggered by a player other than its controller means that player")
 RULES.add("setup.abilities", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
 RULES.add(
     "hand-being-played",
@@ -540,6 +541,14 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
             cite=["agot2-faq41/2.4"],
         )
     cite_errata(state, trace, source)
+    owner_card = state.cards.get(source)
+    if owner_card is not None and owner_card.zone == "in_play" and owner_card.controller != player:
+        trace.add(
+            "you",
+            f"{player} triggers {source}, which {owner_card.controller} controls: in its text 'you' means {player}, who triggers it",
+            tag="you",
+            subject=player,
+        )
     trace.add(
         "ability",
         f"{player} uses {source} ({trigger})" + (f" in response to {event}" if event else ""),
