@@ -316,6 +316,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
+    "loop": ({"times", "steps"}, {"times": "count", "steps": "any", "player": "player"}, 2),
     "setup": ({"place"}, {"place": ("playermap", "cards"), "attach": ("cardmap", "card")}, 2),
     "note": (set(), {}, 3),
 }
@@ -668,6 +669,21 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     if not isinstance(steps, list):
         raise DataError(f"{where(path, data)}: field 'steps' must be a list")
     checker = _Checker(path, state)
+    _check_steps(path, steps, edition, checker)
+    expect = data.get("expect") or {}
+    if expect:
+        if not isinstance(expect, dict):
+            raise DataError(f"{where(path, data)}: field 'expect' must be a mapping")
+        fields = EXPECT_FIELDS if edition == 2 else EXPECT_FIELDS - ED2_ONLY_EXPECT
+        check_fields(path, expect, set(), fields, "expect")
+        checker.mapping(expect, EXPECT, set(), "expect", expect)
+    scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect, edition)
+    scenario.card_notes = notes
+    return scenario
+
+
+def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, depth: int = 0) -> None:
+    """Each step is one known verb of the scenario's edition with arguments of the right types (a loop's steps too)."""
     for step in steps:
         if not isinstance(step, dict):
             raise DataError(f"{path}: each step is a mapping such as 'challenge: {{...}}'; got {step!r}")
@@ -689,16 +705,12 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if not isinstance(args, dict):
             raise DataError(f"{where(path, step)}: step '{verb}' takes a mapping of arguments; got {args!r}")
         checker.mapping(args, schema, required, verb, step)
-    expect = data.get("expect") or {}
-    if expect:
-        if not isinstance(expect, dict):
-            raise DataError(f"{where(path, data)}: field 'expect' must be a mapping")
-        fields = EXPECT_FIELDS if edition == 2 else EXPECT_FIELDS - ED2_ONLY_EXPECT
-        check_fields(path, expect, set(), fields, "expect")
-        checker.mapping(expect, EXPECT, set(), "expect", expect)
-    scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect, edition)
-    scenario.card_notes = notes
-    return scenario
+        if verb == "loop":
+            if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
+                raise DataError(f"{where(path, step)}: field 'steps': a loop repeats a non-empty list of steps (loops do not nest)")
+            if args["times"] > 100:
+                raise DataError(f"{where(path, step)}: field 'times': a loop is run a stated number of times, at most 100")
+            _check_steps(path, args["steps"], edition, checker, depth + 1)
 
 
 class _Checker:

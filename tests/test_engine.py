@@ -390,3 +390,22 @@ expect:
 """
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_a_loop_runs_a_stated_number_of_times_and_stops_when_someone_wins(tmp_path):
+    """FAQ 1.1: the loop is executed as many times as stated; if it makes the player win, the game is over."""
+    body = TWO.replace("    gold: 5\n", "    gold: 5\n    power: 10\n") + """steps:
+  - loop:
+      player: A
+      times: 20
+      steps:
+        - effect: {source: a loop, power: {A: 1}}
+  - effect: {power: {B: 1}}
+expect:
+  winner: A
+  power: {A: 15}
+  refused: [2]
+  cites: [{step: 1, tag: loop, clauses: [agot2-faq41/1.1]}]
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

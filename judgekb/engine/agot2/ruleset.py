@@ -37,6 +37,27 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
             seen.add(agenda.lower())
 
 
+@rule("loop", ["agot2-faq41/1.1"], "an infinite loop is shown once and then executed a stated number of times at once")
+def loop(state: State, trace: Trace, args: dict[str, Any], scenario: Scenario, step: dict[str, Any]) -> None:
+    times = int(args["times"])
+    trace.add(
+        "loop",
+        f"{args.get('player') or 'the player'} shows one full cycle of the loop and executes it {times} time(s)",
+        tag="loop",
+        subject=str(args.get("player") or ""),
+    )
+    for _ in range(times):
+        for inner in args["steps"]:
+            verb = next(k for k in inner if k != "__line__")
+            if verb != "note":
+                apply(state, trace, verb, inner[verb], scenario, inner)
+            if state.winner:
+                trace.add(
+                    "loop", f"the loop makes {state.winner} win: the game is over and the loop stops", tag="loop", subject=state.winner
+                )
+                return
+
+
 def _context(step_args: dict[str, Any]) -> Context:
     ctx = Context(
         saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
@@ -111,6 +132,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             {p: names(v) for p, v in pairs(args.get("place"))},
             {a: str(h) for a, h in pairs(args.get("attach"))},
         )
+    elif verb == "loop":
+        loop(state, trace, args, scenario, step)
     elif verb == "concede":
         board.concede(state, trace, args["player"])
     elif verb == "play_event":
