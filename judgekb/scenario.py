@@ -363,12 +363,14 @@ EXPECT: dict[str, Any] = {
     "deck_order": ("playermap", "cards"),
     "hand_size": ("playermap", "count"),
     "deck_size": ("playermap", "count"),
+    "traits": ("cardmap", ("textlist",)),
     "trace_order": ("textlist",),
     "cites": ("list", {"step": "count", "tag": "text", "clauses": ("textlist",)}),
     "not_cited": ("textlist",),
 }
 EXPECT_FIELDS = set(EXPECT)
 ED2_ONLY_EXPECT = {
+    "traits",
     "faction_power",
     "winner",
     "deck_position",

@@ -799,7 +799,7 @@ def _restriction_met(state: State, attachment: Card, host: Card) -> str | None:
     restriction = (attachment.restriction or "").lower()
     if restriction.startswith("trait:"):
         trait = restriction.split(":", 1)[1].strip()
-        return None if trait in {t.lower() for t in host.traits} else f"{host.key} has no {trait.title()} trait"
+        return None if trait in {t.lower() for t in host.traits} else f"{host.key} has no printed {trait.title()} trait"
     if restriction == "location":
         return None if host.type == "location" else f"{host.key} is not a location"
     if restriction == "opponent's character":

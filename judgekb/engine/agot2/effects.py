@@ -28,7 +28,14 @@ def _until(value: Any) -> tuple[str, str | None]:
 
 @rule(
     "lasting",
-    ["agot2-rr/lasting-effects", "agot2-rr/strength-strength-modifiers", "agot2-rr/keywords", "agot2-faq41/3.4", "agot2-faq41/2.9"],
+    [
+        "agot2-rr/lasting-effects",
+        "agot2-rr/strength-strength-modifiers",
+        "agot2-rr/keywords",
+        "agot2-rr/traits",
+        "agot2-faq41/3.4",
+        "agot2-faq41/2.9",
+    ],
     "a lasting effect modifies a card for its duration; STR is never below 0; a card has an icon or keyword once or not at all",
 )
 def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
@@ -94,6 +101,18 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
             f"{effect_.target} {effect_.kind.split()[0]}s a {effect_.value} icon {until} (a character has an icon or not, never two)",
             cite=["agot2-faq41/3.4"],
             tag="icon",
+            subject=card.key,
+        )
+    elif effect_.kind in ("gain trait", "lose trait"):
+        every = effect_.value == "all traits"
+        trace.add(
+            "lasting",
+            f"{effect_.target} "
+            f"{'loses all traits' if every else effect_.kind.split()[0] + 's the ' + str(effect_.value) + ' trait'} {until}"
+            + (": every instance of each, whatever grants them" if every else "")
+            + f" (traits now: {', '.join(state.traits(card)) or 'none'})",
+            cite=["agot2-faq41/2.9"] if every else ["agot2-rr/traits"],
+            tag="trait",
             subject=card.key,
         )
     elif effect_.value == "all keywords":
@@ -486,8 +505,13 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             check_terminal(state, trace, ctx)
     for kind in ("gain", "lose"):
         if kind in args:
+            value = str(args[kind]).strip()
+            is_trait = value.lower().startswith("trait:") or value.lower() == "all traits"
+            what = "all traits" if value.lower() == "all traits" else (value.split(":", 1)[1].strip() if is_trait else value.lower())
             for key in targets:
-                add_lasting(state, trace, Lasting(key, f"{kind} keyword", str(args[kind]).lower(), until, source, while_in_play=holder))
+                add_lasting(
+                    state, trace, Lasting(key, f"{kind} {'trait' if is_trait else 'keyword'}", what, until, source, while_in_play=holder)
+                )
         if f"{kind}_icon" in args:
             for key in targets:
                 icon = ICON_ALIASES[str(args[f"{kind}_icon"]).lower()]

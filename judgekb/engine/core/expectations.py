@@ -24,6 +24,7 @@ PER_NAME: dict[str, Reader] = {
     "attached_to": lambda state, card: state.cards[card].attached_to,
     "hand_size": lambda state, player: len(state.zone(player, "hand")),
     "deck_size": lambda state, player: len(state.deck(player)),
+    "traits": lambda state, card: sorted(state.traits(state.cards[card])),
 }
 ZONE_WORDS = {"play": "in_play", "in play": "in_play", "used pile": "used", "dead pile": "dead", "discard pile": "discard"}
 
@@ -59,7 +60,7 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
         record(f"zones.{key}", ZONE_WORDS.get(zone, zone), actual)
     for key, read in {**PER_NAME, **readers}.items():
         for name, value in _pairs(expect.get(key)):
-            record(f"{key}.{name}", value, read(state, name))
+            record(f"{key}.{name}", sorted(value) if key == "traits" else value, read(state, name))
     for card, where in _pairs(expect.get("deck_position")):
         position = state.deck_position(card)
         size = len(state.deck(state.cards[card].owner))

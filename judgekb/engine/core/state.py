@@ -221,6 +221,19 @@ class State:
                 words.discard(effect.value)
         return words
 
+    def traits(self, card: Card) -> list[str]:
+        """Printed traits plus gained ones, minus lost ones; 'lose all traits' leaves none (2nd ed. FAQ 2.9)."""
+        mine = [e for e in self.effects if e.target == card.key and e.kind in ("gain trait", "lose trait")]
+        if any(e.kind == "lose trait" and e.value == "all traits" for e in mine):
+            return []
+        traits = list(card.traits)
+        for effect in mine:
+            if effect.kind == "gain trait" and effect.value not in traits:
+                traits.append(effect.value)
+            elif effect.kind == "lose trait" and effect.value in traits:
+                traits.remove(effect.value)
+        return traits
+
     def icons(self, card: Card) -> set[str]:
         icons = set(card.icons)
         net: dict[str, int] = {}
