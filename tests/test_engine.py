@@ -409,3 +409,16 @@ expect:
 """
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_every_second_edition_trace_tag_is_documented():
+    """trace_order expectations name tags; the vocabulary in docs/scenarios.md must hold every tag the engine writes."""
+    import re
+
+    doc = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`([^`]+)`", doc[doc.index("Trace tags (each second-edition") :]))
+    used = set()
+    for path in sorted(SCENARIOS2.glob("*.yaml")):
+        used |= {e.tag for e in runner.run(load_scenario(path), TITLES).trace.entries}
+    assert len(used) > 40
+    assert not used - listed, sorted(used - listed)
