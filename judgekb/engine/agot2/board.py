@@ -508,7 +508,8 @@ def check_terminal(state: State, trace: Trace, ctx: Context) -> None:
             else:
                 trace.add(
                     "terminal",
-                    f"the first player, {state.first_player}, resolves the terminal conditions on {card.key} in this order: {', '.join(e.source for e in conditions)}",
+                    f"the first player, {state.first_player}, resolves the terminal conditions on {card.key} in this "
+                    f"order: {', '.join(e.source for e in conditions)}",
                     cite=["agot2-faq41/3.1"],
                     tag="terminal order",
                     subject=card.key,
