@@ -587,6 +587,10 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if "first" in spec and not isinstance(spec["first"], bool):
             raise DataError(f"{where(path, spec)}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
+        if edition == 2 and spec.get("title") is not None:
+            raise DataError(
+                f"{where(path, spec)}: field 'title': melee titles are not modeled for edition 2 yet (docs/scenarios.md says what is not)"
+            )
         if name in players:
             raise DataError(f"{where(path, spec)}: player '{name}' appears twice")
         faction = str(spec.get("faction", spec.get("house", "neutral")))
