@@ -191,6 +191,7 @@ EFFECT: dict[str, Any] = {
     "if_attacking_alone": "card",
     "claim": "int",
     "set_str": "count",
+    "draw": "count",
     "instead": "bool",
     "base_gold": "count",
     "priority": ("textlist",),

@@ -422,3 +422,20 @@ def test_every_second_edition_trace_tag_is_documented():
         used |= {e.tag for e in runner.run(load_scenario(path), TITLES).trace.entries}
     assert len(used) > 40
     assert not used - listed, sorted(used - listed)
+
+
+def test_an_effect_draws_and_a_kneel_opens_a_reaction(tmp_path):
+    body = TWO.replace("  - name: B\n", "    deck: [Top card, Second card]\n  - name: B\n") + """steps:
+  - effect:
+      target: Robb Stark
+      kneel: Robb Stark
+      reactions:
+        - {to: "kneel: Robb Stark", player: A, card: a reaction, effect: {draw: 1, player: A}}
+expect:
+  kneeling: {Robb Stark: true}
+  hand_size: {A: 2}
+  deck_order: {A: [Second card]}
+  trace_order: ["kneel: Robb Stark", "reaction", "draw: A"]
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

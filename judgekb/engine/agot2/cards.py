@@ -406,6 +406,7 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
             )
         card.kneeling = True
         paid.append(f"kneels {key}")
+        queue_reactions(ctx, f"kneel: {key}")
     for key in _names(cost.get("discard")):
         card = state.cards[key]
         if card.zone != "hand":

@@ -554,6 +554,9 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             tag="kneel" if kneel else "stand",
             subject=key,
         )
+        board.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
+    if args.get("draw"):
+        phases.draw(state, trace, args.get("player") or args.get("controller") or state.first_player, int(args["draw"]))
     for key in names(args.get("return_to_hand")):  # from an out-of-play area the ability refers to
         card = state.cards[key]
         if card.zone in ("discard", "dead"):
