@@ -192,6 +192,7 @@ EFFECT: dict[str, Any] = {
     "claim": "int",
     "set_str": "count",
     "draw": "count",
+    "additional_challenge": ("enum", tuple(ICON_ALIASES)),
     "instead": "bool",
     "base_gold": "count",
     "priority": ("textlist",),

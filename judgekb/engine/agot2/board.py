@@ -38,6 +38,7 @@ class Context:
     order: list[str] = field(default_factory=list)
     pending_reactions: list[dict[str, Any]] = field(default_factory=list)
     replacements: list[dict[str, Any]] = field(default_factory=list)  # "instead" effects initiated against ``event``
+    occurred: dict[str, int] = field(default_factory=dict)  # how many times each event has happened (the state's record)
     event: str = ""  # the imminent event interrupts are answering
     apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
 
@@ -130,12 +131,48 @@ def _names(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
 
 
-def queue_reactions(ctx: Context, event: str) -> None:
+def queue_reactions(ctx: Context, event: str, times: int = 1) -> None:
     """Reactions wait until the effect that caused the event has fully resolved (RR Reactions, FAQ 1.8)."""
+    ctx.occurred[event] = ctx.occurred.get(event, 0) + times
     for spec in ctx.reactions:
         if not spec.get("_used") and event_matches(spec, event):
             spec["_used"] = True
             ctx.pending_reactions.append({**spec, "_event": event})
+
+
+RULES.add(
+    "reaction.once",
+    ["agot2-rr/reactions", "agot2-faq41/qa/scouting-vessel"],
+    "a reaction may be initiated once each time its triggering condition occurs",
+)
+
+
+def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
+    """A reaction used as a step: one use per occurrence of its triggering condition (when the engine recorded it)."""
+    event = str(spec.get("to") or "")
+    verb, _, subject = event.partition(": ")
+    key = next((e for e in ctx.occurred if e.lower() == event.lower()), None)
+    if key is None:
+        return
+    replaced = key in state.facts.get("replaced", {})
+    used = state.facts.setdefault("reacted", {})
+    card = str(spec.get("card") or "")
+    count = used.get(f"{key}|{card}", 0)
+    if count >= ctx.occurred[key]:
+        raise IllegalStep(
+            "reaction.once",
+            f"{card or 'the reaction'} has already been used {count} time(s), once for each time {key} happened",
+            cite=["agot2-rr/reactions"] + (["agot2-faq41/qa/scouting-vessel"] if replaced else []),
+        )
+    used[f"{key}|{card}"] = count + 1
+    if replaced:
+        trace.add(
+            "reaction.once",
+            f"{key} happened {ctx.occurred[key]} time(s) (the replacement discarded that many cards using pillage): "
+            f"use {count + 1} of {ctx.occurred[key]}",
+            tag="reaction window",
+            subject=subject,
+        )
 
 
 def run_reactions(state: State, trace: Trace, ctx: Context) -> None:

@@ -76,9 +76,18 @@ def declare(
     player = state.players[attacker]
     if against == attacker:
         raise IllegalStep("challenge.declare", f"{attacker} cannot initiate a challenge against himself or herself", cite=[DECLARE])
-    if kind in player.challenges_this_round:
+    extra = state.facts.setdefault("additional_challenges", {}).setdefault(attacker, {})
+    if kind in player.challenges_this_round and extra.get(kind, 0) <= 0:
         raise IllegalStep(
             "challenge.declare", f"{attacker} has already initiated a {kind} challenge this phase (one of each type)", cite=[DECLARE]
+        )
+    if kind in player.challenges_this_round:
+        extra[kind] -= 1
+        trace.add(
+            "challenge.additional",
+            f"{attacker} initiates an additional {kind} challenge this phase, as a card ability allows",
+            tag="additional challenge",
+            subject=attacker,
         )
     if not attackers:
         raise IllegalStep(
@@ -564,6 +573,9 @@ RULES.add(
     ["agot2-rr/delayed-effects"],
     "a delayed effect resolves right after its future condition occurs, before reactions",
 )
+RULES.add(
+    "challenge.additional", [DECLARE], "a card ability may allow an additional challenge of a type beyond the one the framework permits"
+)
 RULES.add("claim.none", [CLAIM], "if the defending player wins, no claim result occurs")
 RULES.add(
     "keywords.order",
@@ -686,8 +698,11 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
         )
     for key in keys:
         interrupts(state, trace, ctx, f"pillage: {key}")
+        before = len(state.deck(result["loser"]))
         if replacement(state, trace, ctx, f"pillage: {key}"):
-            queue_reactions(ctx, f"pillage: {key}")
+            discarded = max(0, before - len(state.deck(result["loser"])))
+            state.facts.setdefault("replaced", {})[f"pillage: {key}"] = discarded
+            queue_reactions(ctx, f"pillage: {key}", times=discarded)  # each card counts as discarded using pillage
             continue
         before = deck_counts(state)
         top = state.deck(result["loser"])[:1]

@@ -555,6 +555,17 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             subject=key,
         )
         board.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
+    if args.get("additional_challenge"):
+        player = args.get("controller") or args.get("player") or state.first_player
+        kind = ICON_ALIASES[str(args["additional_challenge"]).lower()]
+        extra = state.facts.setdefault("additional_challenges", {}).setdefault(player, {})
+        extra[kind] = extra.get(kind, 0) + 1
+        trace.add(
+            "challenge.additional",
+            f"{player} may initiate an additional {kind} challenge this phase ({source or 'a card ability'})",
+            tag="additional challenge",
+            subject=player,
+        )
     if args.get("draw"):
         phases.draw(state, trace, args.get("player") or args.get("controller") or state.first_player, int(args["draw"]))
     for key in names(args.get("return_to_hand")):  # from an out-of-play area the ability refers to

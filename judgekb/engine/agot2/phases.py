@@ -355,6 +355,7 @@ def end_phase(state: State, trace: Trace, ctx: Context) -> None:
     end_period(state, trace, ctx, "phase")
     for p in state.players.values():
         p.challenges_this_round = []
+    state.facts.pop("additional_challenges", None)  # "this phase"
 
 
 @rule("round.end", ["agot2-rr/limited", END], "at the end of the round, round limits (Limited) reset")

@@ -75,6 +75,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     # a private copy: saves, interrupts and reactions are marked as used while the step runs
     args = {"name": args} if verb == "phase" and isinstance(args, str) else copy.deepcopy(args or {})
     ctx = _context(args)
+    ctx.occurred = state.facts.setdefault("occurred", {})  # the game's record of events, for one reaction per occurrence
     if verb == "phase":
         phases.phase(state, trace, ctx, str(args["name"]), args)
     elif verb == "end_phase":
@@ -124,6 +125,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "effect":
         effect(state, trace, ctx, args)
     elif verb in ("ability", "interrupt", "reaction"):
+        if verb == "reaction":
+            board.check_reaction_window(state, trace, ctx, args)
         cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
     elif verb == "setup":
         cards.setup(
