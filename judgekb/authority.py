@@ -9,6 +9,7 @@ to the texts nothing replaces.  Functions take the graph as their first argument
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import networkx as nx
@@ -135,16 +136,22 @@ def _public(attrs: dict[str, Any], keep_type: bool = True) -> dict[str, Any]:
     return out
 
 
+VERSION = re.compile(r"[vV]?[0-9]{1,6}(?:\.[0-9]{1,6}){0,3}")  # ASCII digits only: "²" or "٥" are not versions
+
+
 def is_version(text: str) -> bool:
-    """``v5.4`` or ``5.4``: what ``changes --since`` accepts."""
-    return text.lstrip("v").replace(".", "").isdigit()
+    """``v5.4`` or ``5.4`` (up to four numbers of up to six digits): what ``changes --since`` accepts.
+
+    ``v.5.4``, ``5..4``, ``5.4.`` and superscript or other non-ASCII digits are refused.
+    """
+    return VERSION.fullmatch(text) is not None
 
 
 def version_key(version: str) -> tuple[int, ...]:
-    """``"5.01"`` → (5, 1); versions compare number by number."""
+    """``"5.01"`` → (5, 1); versions compare number by number (a part that is not ASCII digits counts 0)."""
     parts = []
-    for part in str(version).lstrip("v").split("."):
-        parts.append(int(part) if part.isdigit() else 0)
+    for part in str(version).lstrip("vV").split("."):
+        parts.append(int(part) if part.isascii() and part.isdigit() and len(part) <= 18 else 0)
     return tuple(parts)
 
 

@@ -139,7 +139,7 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {"type": str(row.get("type") or "character").lower()}
     for source, target in (("strength", "str"), ("cost", "cost")):
         raw = row.get(source)
-        if raw not in (None, "", "None", "X", "-") and str(raw).lstrip("-").isdigit():
+        if raw is not None and re.fullmatch(r"-?[0-9]{1,4}", str(raw)):  # "X", "-", "²" are not printed numbers
             values[target] = int(raw)
     icons = [i.lower() for i in _words(row.get("icons"))]
     if values["type"] == "character":

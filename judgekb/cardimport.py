@@ -5,11 +5,18 @@ array of cards) and the 2nd-edition throneteki folder (``packs/*.json``).  Impor
 in ``imported_cards`` keyed by edition and normalised title, so a card page can show the
 printed text beside the errata.  The corpus never depends on an import; the paths imported
 are remembered beside the database and re-applied whenever the database is rebuilt.
+
+Every field is checked for its type: a card database with a null name or a house given as a
+string instead of a list is read correctly or refused naming the file, card and field.  The
+import itself is written into a copy of the database that is renamed into place
+(``store.rewrite``), so an interrupted import leaves the old database whole.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -44,35 +51,77 @@ def _first_line_keywords(text: str) -> list[str]:
     return []
 
 
+def _where(path: Path, index: int, card: dict[str, Any]) -> str:
+    name = card.get("name")
+    return f"{path}: card #{index}" + (f" ({name})" if isinstance(name, str) else "")
+
+
+def _name(path: Path, index: int, card: Any) -> str:
+    if not isinstance(card, dict):
+        raise DataError(f"{path}: card #{index} must be a JSON object, got {type(card).__name__}")
+    name = card.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise DataError(f"{_where(path, index, card)}: field 'name' must be non-empty text, got {json.dumps(name)[:40]}")
+    return name
+
+
+def _text(path: Path, index: int, card: dict[str, Any], field: str) -> str:
+    """A text field; a number is written as text, null as empty."""
+    value = card.get(field)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise DataError(f"{_where(path, index, card)}: field '{field}' must be text, got {type(value).__name__}")
+
+
+def _number(path: Path, index: int, card: dict[str, Any], field: str) -> str | None:
+    """Cost or STR: a number, or text such as "X" or "-"; stored as text."""
+    value = card.get(field)
+    return None if value is None else _text(path, index, card, field)
+
+
+def _words(path: Path, index: int, card: dict[str, Any], field: str) -> str:
+    """A list of words (houses, traits, icons) joined with commas; a single string is one word, not letters."""
+    value = card.get(field)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value)
+    raise DataError(f"{_where(path, index, card)}: field '{field}' must be a list of text, got {json.dumps(value)[:60]}")
+
+
 def read_agot1(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise DataError(f"{path}: not a readable JSON card database: {exc}") from None
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of cards (the agot1.json format)")
     rows = []
     for index, card in enumerate(data):
-        if not isinstance(card, dict) or "name" not in card:
-            raise DataError(f"{path}: card #{index} has no 'name'")
-        text = card.get("rules_text") or ""
+        name = _name(path, index, card)
         rows.append(
             {
                 "edition": 1,
-                "key": normalise_name(card["name"]),
-                "name": card["name"],
-                "code": card.get("id"),
-                "set": card.get("set"),
-                "number": str(card.get("number") or ""),
-                "type": card.get("card_type"),
-                "house": ", ".join(card.get("house") or []),
-                "cost": card.get("cost"),
-                "strength": card.get("strength"),
-                "icons": ", ".join(card.get("icons") or []),
-                "traits": ", ".join(card.get("traits") or []),
+                "key": normalise_name(name),
+                "name": name,
+                "code": _text(path, index, card, "id") or None,
+                "set": _text(path, index, card, "set") or None,
+                "number": _text(path, index, card, "number"),
+                "type": _text(path, index, card, "card_type") or None,
+                "house": _words(path, index, card, "house"),
+                "cost": _number(path, index, card, "cost"),
+                "strength": _number(path, index, card, "strength"),
+                "icons": _words(path, index, card, "icons"),
+                "traits": _words(path, index, card, "traits"),
                 "keywords": "",
                 "unique": bool(card.get("unique")),
-                "text": text,
+                "text": _text(path, index, card, "rules_text"),
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
                 "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
                 "pack": card.get("set"),
@@ -93,27 +142,32 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
     for pack_path in packs:
         try:
             pack = json.loads(pack_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise DataError(f"{pack_path}: not readable JSON: {exc}") from None
+        if not isinstance(pack, dict) or not isinstance(pack.get("cards") or [], list):
+            raise DataError(f"{pack_path}: expected a JSON object with a 'cards' list (the throneteki pack format)")
+        pack_name = pack.get("name") if isinstance(pack.get("name"), str) else None
         for index, card in enumerate(pack.get("cards") or []):
-            if not isinstance(card, dict) or "name" not in card:
-                raise DataError(f"{pack_path}: card #{index} has no 'name'")
+            name = _name(pack_path, index, card)
             icons = card.get("icons") or {}
-            text = card.get("text") or ""
+            if not isinstance(icons, dict):
+                raise DataError(f"{_where(pack_path, index, card)}: field 'icons' must be an object such as {{\"military\": true}}")
+            text = _text(pack_path, index, card, "text")
+            code = _text(pack_path, index, card, "code")
             rows.append(
                 {
                     "edition": 2,
-                    "key": normalise_name(card["name"]),
-                    "name": card["name"],
-                    "code": card.get("code"),
-                    "set": pack.get("name"),
-                    "number": str(card.get("code", ""))[-3:].lstrip("0"),
-                    "type": card.get("type"),
-                    "house": card.get("faction"),
-                    "cost": card.get("cost"),
-                    "strength": card.get("strength"),
+                    "key": normalise_name(name),
+                    "name": name,
+                    "code": code or None,
+                    "set": pack_name,
+                    "number": code[-3:].lstrip("0"),
+                    "type": _text(pack_path, index, card, "type") or None,
+                    "house": _text(pack_path, index, card, "faction") or None,
+                    "cost": _number(pack_path, index, card, "cost"),
+                    "strength": _number(pack_path, index, card, "strength"),
                     "icons": ", ".join(i for i in ICON_ORDER if icons.get(i)),
-                    "traits": ", ".join(card.get("traits") or []),
+                    "traits": _words(pack_path, index, card, "traits"),
                     "keywords": ", ".join(_first_line_keywords(text)),
                     "unique": bool(card.get("unique")),
                     "text": text,
@@ -139,6 +193,8 @@ def read(path: Path) -> list[dict[str, Any]]:
         raise DataError(f"{path}: neither a throneteki folder (packs/) nor a folder with agot1.json")
     if path.is_file():
         return read_agot1(path)
+    if path.exists():
+        raise DataError(f"{path}: not a regular file or folder (a FIFO or device)")
     raise DataError(f"{path}: no such file or folder")
 
 
@@ -180,11 +236,24 @@ def remembered(db_path: Path) -> list[Path]:
     if not path.is_file():
         return []
     try:
-        return [Path(p) for p in json.loads(path.read_text(encoding="utf-8"))]
-    except (OSError, json.JSONDecodeError):
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecursionError, ValueError):
         return []
+    return [Path(p) for p in data if isinstance(p, str)] if isinstance(data, list) else []
 
 
 def remember(db_path: Path, source: Path) -> None:
+    """Add ``source`` to the imports re-applied on rebuild (written to a temporary file, then renamed)."""
     paths = [p for p in remembered(db_path) if p.resolve() != source.resolve()] + [source.resolve()]
-    registry(db_path).write_text(json.dumps([str(p) for p in paths], indent=1), encoding="utf-8")
+    target = registry(db_path)
+    from judgekb.store import default_mode
+
+    handle, name = tempfile.mkstemp(prefix=".judgekb-imports-", suffix=".json", dir=target.parent)
+    try:
+        os.fchmod(handle, default_mode())
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(json.dumps([str(p) for p in paths], indent=1))
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise

@@ -6,6 +6,7 @@ Exit status: 0 success, 2 bad input (unknown id, malformed corpus file), 1 anyth
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 EXIT_BAD_INPUT = 2
+MAX_SUGGEST_CHARS = 80  # nearest-id suggestions compare at most this much of what was typed
 
 
 class Context:
@@ -45,7 +47,50 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _not_text(value: str) -> bool:
+    """True for an argument that was not valid UTF-8 (Python keeps such bytes as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class Text(click.ParamType):
+    """An id, name, document or version: text that must be valid UTF-8 (a search query and paths need not be)."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if isinstance(value, str) and _not_text(value):
+            shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            self.fail(f"'{shown[:80]}' is not valid UTF-8 text", param, ctx)
+        return value
+
+
+TEXT = Text()
+
+
+class Commands(click.Group):
+    """The command group, plus what every command shares: store problems become messages, not tracebacks."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
+        # insert; the command line never passes any, so keep a lookup's start-up fast.
+        sys.modules.setdefault("numpy", None)  # type: ignore[assignment]
+        from judgekb.store import StoreError
+
+        try:
+            return super().invoke(ctx)
+        except StoreError as exc:
+            fail(str(exc), exc.code)
+        except sqlite3.DatabaseError as exc:  # damage quick_check did not see when the file was opened
+            obj = ctx.obj
+            where = obj.db_path if obj else "the database"
+            fail(f"the database {where} could not be read ({exc}); if it is damaged, `judgekb build` rebuilds it", 1)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--corpus",
     type=click.Path(file_okay=False, path_type=Path),
@@ -63,9 +108,6 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
 @click.pass_context
 def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
     """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
-    # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
-    # insert; the command line never passes any, so keep a lookup's start-up fast.
-    sys.modules.setdefault("numpy", None)  # type: ignore[assignment]
     from judgekb.sources import default_corpus
     from judgekb.store import default_db
 
@@ -83,6 +125,8 @@ def build(obj: Context) -> None:
         report = store.build(obj.corpus, obj.db_path)
     except DataError as exc:
         fail(f"build failed, database left as it was:\n{exc}")
+    for problem in report["skipped"]:
+        click.echo(f"judgekb: a remembered card import was skipped: {problem}", err=True)
     click.echo(f"built {obj.db_path}: {report['clauses']} clauses in {report['seconds']:.2f}s")
     for doc, kinds in report["by_doc"].items():
         parts = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
@@ -100,16 +144,13 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
         click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
         row = store.clause(db, new_id)
     if row is None:
-        from rapidfuzz import fuzz, process
-
-        ids = store.clause_ids(db)
-        near = [m[0] for m in process.extract(clause_id, ids, scorer=fuzz.WRatio, limit=5)]
-        fail(f"no clause '{clause_id}'. Nearest ids:\n  " + "\n  ".join(near))
+        shown = clause_id if len(clause_id) <= MAX_SUGGEST_CHARS else clause_id[:MAX_SUGGEST_CHARS] + "…"
+        fail(f"no clause '{shown}'. Nearest ids:\n  " + "\n  ".join(store.nearest_ids(db, clause_id)))
     return db, row
 
 
 @main.command()
-@click.argument("clause_id")
+@click.argument("clause_id", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
@@ -150,7 +191,7 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("clause_id")
+@click.argument("clause_id", type=TEXT)
 @click.pass_obj
 def cite(obj: Context, clause_id: str) -> None:
     """Print only the citation line, ready to read out."""
@@ -159,8 +200,8 @@ def cite(obj: Context, clause_id: str) -> None:
 
 
 @main.command(name="list")
-@click.argument("doc_id")
-@click.option("--kind", help="Only clauses of this kind.")
+@click.argument("doc_id", type=TEXT)
+@click.option("--kind", type=TEXT, help="Only clauses of this kind.")
 @click.pass_obj
 def list_clauses(obj: Context, doc_id: str, kind: str | None) -> None:
     """List a document's clause ids and headings, in document order."""
@@ -187,7 +228,7 @@ def stats(obj: Context) -> None:
 
 
 @main.command()
-@click.argument("clause_id")
+@click.argument("clause_id", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
@@ -225,8 +266,8 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("doc_id")
-@click.option("--since", required=True, help="A version such as v5.4: list what was introduced after it.")
+@click.argument("doc_id", type=TEXT)
+@click.option("--since", type=TEXT, required=True, help="A version such as v5.4: list what was introduced after it.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
@@ -250,7 +291,7 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", type=TEXT)
 @click.option("--edition", type=click.Choice(["1", "2"]), help="Only this edition's card.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -260,6 +301,10 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 
     if not name.strip():
         fail("give a card name, e.g. judgekb card \"Val\" --edition 1")
+    from judgekb.guard import MAX_NAME_CHARS
+
+    if len(name) > MAX_NAME_CHARS:
+        fail(f"a card name has at most {MAX_NAME_CHARS} characters (got {len(name):,})")
     db = obj.db()
     pages = cardpage.find(db, name, int(edition) if edition else None)
     if not pages:
@@ -281,8 +326,8 @@ def import_cards(obj: Context, path: Path) -> None:
     from judgekb.yamlio import DataError
 
     obj.db()  # build first, so the import lands in a database built from this corpus
-    try:
-        count, editions, lists = cardimport.import_path(store.connect(obj.db_path, read_only=False), path)
+    try:  # read and checked first, then written into a copy renamed into place: a killed import changes nothing
+        count, editions, lists = store.rewrite(obj.db_path, lambda db: cardimport.import_path(db, path))
     except DataError as exc:
         fail(str(exc))
     cardimport.remember(obj.db_path, path)
@@ -374,55 +419,71 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON (a file that cannot be run appears as {path, error}).")
 @click.option("--trace/--no-trace", "show_trace", default=None, help="Print every trace step (default: for one file).")
 @click.option("--cite", is_flag=True, help="Print each trace step's citation lines (document, version, section, page), not only ids.")
+@click.option("--no-limits", is_flag=True, help="Lift the per-file limits (256 KB, 400 steps, 400 cards, 10 s) for a trusted file.")
 @click.pass_obj
-def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None, cite: bool) -> None:
+def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool | None, cite: bool, no_limits: bool) -> None:
     """Run scenario files (or folders of them): the ruling, a cited trace, and the expectations checked.
 
-    Exit status: 0 all expectations passed, 1 an expectation failed, 2 a scenario file is malformed.
+    Every file is reported, and a folder run ends with its summary line (on stderr with --json).
+    Exit status: 0 all expectations passed, 1 an expectation failed or the engine could not run a
+    file, 2 a scenario file is malformed (either wins over 1).
     """
-    from judgekb import cardfill, rulingview
+    from judgekb import cardfill, guard
     from judgekb.engine.core import runner
-    from judgekb.scenario import load_scenario
-    from judgekb.yamlio import DataError
 
     files: list[Path] = []
+    problems: list[guard.ScenarioError] = []
+    results: list[dict[str, Any]] = []
+
+    def report(path: Path, problem: guard.ScenarioError) -> None:
+        problems.append(problem)
+        click.echo(f"ERROR {problem}", err=True)
+        results.append({"path": str(path), "error": str(problem), "malformed": problem.malformed})
+
     for path in paths:
         if path.is_dir():
-            files += sorted(path.rglob("*.yaml"))
-        elif path.is_file():
-            files.append(path)
+            found = sorted(path.rglob("*.yaml"))  # and subfolders: scenarios/agot2/
+            files += found
+            if not found:
+                report(path, guard.ScenarioError(f"{path}: no scenario files (*.yaml) in this folder"))
+        elif path.exists():
+            files.append(path)  # guard.read_file refuses FIFOs and devices with a message
         else:
-            fail(f"{path}: no such file or folder")
-    if not files:
-        fail("no scenario files found")
+            report(path, guard.ScenarioError(f"{path}: no such file or folder"))
+    total = len(files) + len(problems)
+    limits = guard.UNLIMITED if no_limits else guard.CLI
     titles = runner.load_titles(obj.corpus)
     show = show_trace if show_trace is not None else len(files) == 1
-    results, bad, failed = [], 0, 0
     db = obj.db()
     prepare = cardfill.preparer(db, obj.corpus)
+    failed = 0
     for file in files:
         try:
-            ruling = runner.run(load_scenario(file, prepare=prepare), titles)
-        except DataError as exc:
-            bad += 1
-            click.echo(f"ERROR {exc}", err=True)
+            ruling, view = guard.run(file, guard.read_file(file, limits), titles, limits, db, prepare)
+        except guard.ScenarioError as exc:
+            report(file, exc)
             continue
         failed += not ruling.passed
-        view = rulingview.ruling_json(ruling, db)
         if as_json:
             results.append(view)
-            continue
-        _print_ruling(ruling, view, show or cite, cite)
+        else:
+            _print_ruling(ruling, view, show or cite, cite)
+    bad = sum(p.malformed for p in problems)
+    broken = len(problems) - bad
+    summary = f"{total - failed - len(problems)} passed, {failed} failed" + (f", {bad} malformed" if bad else "")
+    summary += f", {broken} could not be run" if broken else ""
     if as_json:
-        click.echo(json.dumps(results if len(files) > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
-    elif len(files) > 1:
-        click.echo(f"\n{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} malformed" if bad else ""))
+        click.echo(json.dumps(results if total > 1 else (results[0] if results else None), ensure_ascii=False, indent=2))
+        if total > 1:
+            click.echo(summary, err=True)
+    elif total > 1:
+        click.echo(f"\n{summary}")
     if bad:
         sys.exit(EXIT_BAD_INPUT)
-    if failed:
+    if failed or broken:
         sys.exit(1)
 
 

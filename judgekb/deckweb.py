@@ -68,6 +68,9 @@ def deckcheck_page() -> Any:
 
 @deck_pages.post("/api/deckcheck")
 def api_deckcheck() -> Any:
-    text = request.get_data(as_text=True)
+    from judgekb import webguard
+    from judgekb.web import MAX_REQUEST_BYTES
+
+    text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8", "replace")  # chunked or not: 413 over the cap
     report = _check(text, "posted decklist", _options(request.args))
     return jsonify(report.as_json()), (422 if report.verdict == "cannot be checked" else 200)

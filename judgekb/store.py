@@ -7,18 +7,27 @@ The database is judgekb's interface — open it with any SQLite tool:
 * ``spans``      the source character ranges each clause is made of (provenance);
 * ``meta``       the corpus fingerprint the database was built from;
 * ``clauses_fts`` the FTS5 index over heading and text (porter stemming).
+
+Safety: a file is only ever replaced when it is missing, empty or recognisably a judgekb
+database (``PRAGMA application_id`` in its header, or the ``meta`` table of older builds);
+every write goes to a temporary copy that passes ``PRAGMA quick_check`` before it is renamed
+into place, under a lock on the folder so concurrent first uses build once.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import sqlite3
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import quote
 
 if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
     import sqlite_utils
@@ -26,6 +35,19 @@ if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts 
 from judgekb.sources import corpus_fingerprint, default_corpus
 
 SCHEMA_VERSION = "1"
+APPLICATION_ID = 0x4A4B4231  # "JKB1", written in the SQLite header: how judgekb knows its own files
+SQLITE_MAGIC = b"SQLite format 3\x00"
+TEMP_PREFIX = ".judgekb-"
+LOCK_SECONDS = 300.0
+SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+class StoreError(Exception):
+    """The database cannot be used or written; the message says what to do.  ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def default_db() -> Path:
@@ -37,8 +59,17 @@ def default_db() -> Path:
 def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dict[str, Any]:
     """Parse every document and write the database to a temporary file, then rename it.
 
-    Any error leaves an existing database untouched.  Returns counts for the report.
+    Any error leaves an existing database untouched; a file that is not a judgekb database is
+    never replaced (StoreError).  Returns counts for the report.
     """
+    target = _target(db_path)
+    refuse_foreign(target)
+    with build_lock(target):
+        return _build(corpus, target, imports)
+
+
+def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dict[str, Any]:
+    """``build`` with the folder lock held."""
     import sqlite_utils
 
     from judgekb import cardimport, links, versions
@@ -57,12 +88,9 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
     # versions first: it marks clause data (successor, previous, new_since) before rows are made
     version_links = versions.align([c for cs in parsed.values() for c in cs], {d.id: d for d in docs}, corpus)
 
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp_name = tempfile.mkstemp(prefix=".judgekb-", suffix=".sqlite", dir=db_path.parent)
-    os.close(handle)
-    tmp = Path(tmp_name)
-    try:
+    with _temporary(db_path) as tmp:
         db = sqlite_utils.Database(tmp)
+        db.execute(f"pragma application_id = {APPLICATION_ID}")
         sets_file = corpus / "sets.yaml"
         doc_rows = {doc.id: asdict(doc) for doc in docs}
         db["documents"].insert_all(doc_rows.values(), pk="id")
@@ -100,10 +128,15 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
                 raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is still a clause id; a renamed id is never reused")
         db["renamed"].insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
         _write_search_tables(db, everything, clause_rows, graph, corpus)
-        imported = 0
+        imported, skipped = 0, []
         for source in cardimport.remembered(db_path) if imports is None else imports:
             if source.exists():  # an import the user made earlier survives rebuilds
-                imported += cardimport.import_path(db, source)[0]
+                try:
+                    imported += cardimport.import_path(db, source)[0]
+                except DataError as exc:
+                    if imports is not None:
+                        raise
+                    skipped.append(str(exc))  # a remembered import that went bad must not block the rebuild
         fingerprint = corpus_fingerprint(corpus)
         db["meta"].insert_all(
             [
@@ -116,15 +149,12 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
         )
         db.conn.commit()
         db.close()
-        os.replace(tmp, db_path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
     counts: dict[str, dict[str, int]] = {}
     for row in clause_rows:
         counts.setdefault(row["doc"], {}).setdefault(row["kind"], 0)
         counts[row["doc"]][row["kind"]] += 1
-    return {"clauses": len(clause_rows), "by_doc": counts, "imported": imported, "seconds": time.perf_counter() - started}
+    seconds = time.perf_counter() - started
+    return {"clauses": len(clause_rows), "by_doc": counts, "imported": imported, "skipped": skipped, "seconds": seconds}
 
 
 def _write_graph(db: sqlite_utils.Database, graph: dict[str, list[dict[str, Any]]]) -> None:
@@ -157,9 +187,183 @@ def _write_search_tables(
     search.build_tables(db, clause_rows, corpus)
 
 
+def _uri(db_path: Path) -> str:
+    """A read-only SQLite URI; the path is quoted so '?', '#' or '%' in a folder name stay part of it."""
+    return f"file:{quote(os.fsencode(db_path))}?mode=ro"
+
+
+def _target(db_path: Path) -> Path:
+    """Where to write: a symbolic link is followed so the link itself survives a rebuild."""
+    return Path(os.path.realpath(db_path)) if db_path.is_symlink() and db_path.exists() else db_path
+
+
+Ownership = Literal["missing", "empty", "judgekb", "foreign"]
+
+
+def ownership(db_path: Path) -> tuple[Ownership, str]:
+    """Whether judgekb may replace ``db_path``, and if not, why (for the message)."""
+    if not os.path.lexists(db_path):
+        return "missing", ""
+    if not db_path.exists():
+        return "foreign", "it is a broken symbolic link"
+    if not db_path.is_file():
+        return "foreign", "it is not a regular file"
+    try:
+        with open(db_path, "rb") as handle:
+            header = handle.read(100)
+    except OSError as exc:
+        return "foreign", f"it cannot be read ({exc.strerror})"
+    if not header:
+        return "empty", ""
+    if not header.startswith(SQLITE_MAGIC) or len(header) < 100:
+        return "foreign", "it is not an SQLite database"
+    if int.from_bytes(header[68:72], "big") == APPLICATION_ID:
+        return "judgekb", ""
+    try:  # databases built before the application id was written; immutable: a stale journal must not hide them
+        conn = sqlite3.connect(_uri(db_path) + "&immutable=1", uri=True)
+        try:
+            tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+            keys = {r[0] for r in conn.execute("select key from meta")} if "meta" in tables else set()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return "foreign", "it is an SQLite database judgekb cannot read"
+    if {"clauses", "documents", "meta"} <= tables and {"schema", "fingerprint"} <= keys:
+        return "judgekb", ""
+    return "foreign", "it is an SQLite database that judgekb did not build"
+
+
+def refuse_foreign(db_path: Path) -> None:
+    """Raise StoreError (exit 2) unless ``db_path`` is missing, empty or a judgekb database."""
+    kind, why = ownership(db_path)
+    if kind == "foreign":
+        raise StoreError(
+            f"{db_path} is not a judgekb database ({why}); judgekb will not replace it. "
+            "Choose another path with --db or $JUDGEKB_DB, or move the file away."
+        )
+
+
+@contextlib.contextmanager
+def build_lock(db_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the database's folder: one writer at a time, temp files cleaned safely."""
+    folder = db_path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise StoreError(f"cannot create the database folder {folder}: {exc.strerror}. Choose a writable place with --db.") from None
+    try:
+        waited = 0.0
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if waited > LOCK_SECONDS:
+                    raise StoreError(f"another judgekb process has been writing in {folder} for over {LOCK_SECONDS:.0f}s", 1) from None
+                time.sleep(0.05)
+                waited += 0.05
+        _clean_stale(folder)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def tidy(db_path: Path) -> None:
+    """Clean temporary files of killed builds beside a database in use, if no writer holds the lock (never waits)."""
+    folder = db_path.parent
+    if not any(folder.glob(f"{TEMP_PREFIX}*.sqlite*")):
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _clean_stale(folder)
+    except OSError:
+        pass  # a writer is busy (its temp file is live) or the folder is read-only
+    finally:
+        os.close(fd)
+
+
+def _clean_stale(folder: Path) -> None:
+    """Remove temporary files left by killed builds (safe: every writer holds the folder lock)."""
+    for stale in folder.glob(f"{TEMP_PREFIX}*.sqlite*"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def default_mode() -> int:
+    """0o666 less the umask: what any other new file would get, so a service account can read it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def _temporary(db_path: Path, copy_of: Path | None = None) -> Iterator[Path]:
+    """A temporary database beside ``db_path``; renamed over it once it passes quick_check, else removed."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".sqlite", dir=db_path.parent)
+    except OSError as exc:
+        raise StoreError(f"cannot write in {db_path.parent}: {exc.strerror}. Choose a writable place with --db.") from None
+    tmp = Path(name)
+    try:
+        os.fchmod(handle, default_mode())
+        os.close(handle)
+        if copy_of is not None:
+            source = sqlite3.connect(_uri(copy_of), uri=True)
+            dest = sqlite3.connect(tmp)
+            try:
+                source.backup(dest)
+            finally:
+                dest.close()
+                source.close()
+        yield tmp
+        problem = quick_check(tmp)
+        if problem:
+            raise StoreError(f"the new database failed its check ({problem}); the old one was left in place", 1)
+        with open(tmp, "rb+") as written:
+            os.fsync(written.fileno())
+        for side in SIDE_FILES:  # a journal beside the old file must never be replayed into the new one
+            Path(f"{db_path}{side}").unlink(missing_ok=True)
+        os.replace(tmp, db_path)
+        with contextlib.suppress(OSError):
+            folder = os.open(db_path.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+    except OSError as exc:
+        raise StoreError(f"cannot write {db_path}: {exc.strerror or exc}", 1) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+        Path(f"{tmp}-journal").unlink(missing_ok=True)
+
+
+def quick_check(db_path: Path) -> str | None:
+    """None when ``PRAGMA quick_check`` passes, else what it (or opening the file) reported."""
+    try:
+        conn = sqlite3.connect(_uri(db_path), uri=True)
+        try:
+            rows = [r[0] for r in conn.execute("pragma quick_check(5)")]
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return None if rows == ["ok"] else "; ".join(map(str, rows))
+
+
 def _fingerprint_of(db_path: Path) -> str | None:
     try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        conn = sqlite3.connect(_uri(db_path), uri=True)
         try:
             row = conn.execute("select value from meta where key = 'fingerprint'").fetchone()
             return row[0] if row else None
@@ -169,20 +373,54 @@ def _fingerprint_of(db_path: Path) -> str | None:
         return None
 
 
+def _current(corpus: Path, db_path: Path, fingerprint: str) -> bool:
+    return ownership(db_path)[0] == "judgekb" and _fingerprint_of(db_path) == fingerprint and quick_check(db_path) is None
+
+
 def ensure(corpus: Path, db_path: Path) -> bool:
-    """Build the database if it is missing or was built from a different corpus; True if built."""
-    if db_path.is_file() and _fingerprint_of(db_path) == corpus_fingerprint(corpus):
+    """Build the database if it is missing, stale or damaged; True if built.
+
+    A damaged database (``PRAGMA quick_check`` fails, or a stale journal makes it unreadable) is
+    rebuilt once; a file judgekb did not build is refused with StoreError.
+    """
+    target = _target(db_path)
+    fingerprint = corpus_fingerprint(corpus)
+    if _current(corpus, target, fingerprint):
+        tidy(target)
         return False
-    build(corpus, db_path)
+    refuse_foreign(target)
+    with build_lock(target):
+        if _current(corpus, target, fingerprint):  # another process built it while we waited
+            return False
+        refuse_foreign(target)
+        _build(corpus, target)
+    problem = quick_check(target)
+    if problem:
+        raise StoreError(f"{target} was rebuilt but is still unreadable ({problem}); check the disk, or use another --db path", 1)
     return True
+
+
+def rewrite(db_path: Path, change: Callable[[sqlite_utils.Database], Any]) -> Any:
+    """Apply ``change`` to a copy of the database and rename the copy into place (atomic write)."""
+    target = _target(db_path)
+    refuse_foreign(target)
+    import sqlite_utils
+
+    with build_lock(target), _temporary(target, copy_of=target) as tmp:
+        db = sqlite_utils.Database(tmp)
+        try:
+            result = change(db)
+            db.conn.commit()
+        finally:
+            db.close()
+    return result
 
 
 def connect(db_path: Path, read_only: bool = True) -> sqlite_utils.Database:
     """Open the database (read-only by default) with rows as dicts."""
     import sqlite_utils
 
-    uri = f"file:{db_path}?mode=ro" if read_only else str(db_path)
-    conn = sqlite3.connect(uri, uri=read_only, check_same_thread=False)
+    conn = sqlite3.connect(_uri(db_path) if read_only else str(db_path), uri=read_only, check_same_thread=False)
     return sqlite_utils.Database(conn)
 
 
@@ -203,3 +441,10 @@ def document(db: sqlite_utils.Database, doc_id: str) -> dict[str, Any] | None:
 
 def clause_ids(db: sqlite_utils.Database) -> list[str]:
     return [r["id"] for r in db.query("select id from clauses order by doc, seq")]
+
+
+def nearest_ids(db: sqlite_utils.Database, clause_id: str, limit: int = 5, max_chars: int = 80) -> list[str]:
+    """The clause ids closest to one that does not exist; only the first ``max_chars`` are compared (bounded time)."""
+    from rapidfuzz import fuzz, process
+
+    return [m[0] for m in process.extract(clause_id[:max_chars], clause_ids(db), scorer=fuzz.WRatio, limit=limit)]

@@ -8,21 +8,24 @@ command line's ``--json`` output.  The database is opened read-only, one connect
 from __future__ import annotations
 
 import json
+import os
+import re
+import sqlite3
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from judgekb import authority, cardpage, search, store, views
+from judgekb import authority, cardpage, guard, search, store, views, webguard
 from judgekb.model import KINDS
 
-MAX_REQUEST_BYTES = 256 * 1024
-MAX_SCENARIO_STEPS = 400
-MAX_SCENARIO_CARDS = 400
-SCENARIO_SECONDS = 2.0
+MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
+MAX_NAME_CHARS = guard.MAX_NAME_CHARS
+MAX_SCENARIO_STEPS = guard.WEB.max_steps
+MAX_SCENARIO_CARDS = guard.WEB.max_cards
+LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits: "²" and "٣" are not limits
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -45,6 +48,9 @@ class Resources:
         from judgekb.engine.core import runner
 
         self.titles = runner.load_titles(corpus)
+        self.memo = webguard.Memo()
+        slots = int(os.environ.get("JUDGEKB_SCENARIO_SLOTS", "0")) or max(1, (os.cpu_count() or 2) // 2)
+        self.scenario_slots = webguard.Slots(str(db_path.resolve()), slots)
 
     def _get(self, name: str, make: Any) -> Any:
         value = getattr(self.local, name, None)
@@ -71,13 +77,8 @@ class Resources:
         return self._get("governance", lambda: authority.governance(self.graph))
 
     def cached(self, key: tuple[Any, ...], make: Any) -> Any:
-        """Per-thread memo of finished results: the database is read-only, so a result never goes stale."""
-        memo = self._get("memo", dict)
-        if key not in memo:
-            if len(memo) >= 4096:
-                memo.clear()
-            memo[key] = make()
-        return memo[key]
+        """Memo of finished results, bounded in bytes: the database is read-only, so a result never goes stale."""
+        return self.memo.get(key, make)
 
 
 def res() -> Resources:
@@ -123,11 +124,17 @@ def _clause(clause_id: str) -> dict[str, Any]:
     if row is None and (new_id := renamed_to(res().db, clause_id)):
         row = store.clause(res().db, new_id)
     if row is None:
-        from rapidfuzz import fuzz, process
-
-        near = [m[0] for m in process.extract(clause_id, store.clause_ids(res().db), scorer=fuzz.WRatio, limit=5)]
-        abort(404, description=f"no clause '{clause_id}'. Nearest ids: {', '.join(near)}")
+        near = store.nearest_ids(res().db, clause_id)
+        shown = clause_id if len(clause_id) <= 80 else clause_id[:80] + "…"
+        abort(404, description=f"no clause '{shown}'. Nearest ids: {', '.join(near)}")
     return row
+
+
+def _card_name() -> str:
+    name = request.args.get("name", "").strip()
+    if len(name) > MAX_NAME_CHARS:
+        bad_request(f"a card name has at most {MAX_NAME_CHARS} characters")
+    return name
 
 
 def clause_json(row: dict[str, Any]) -> dict[str, Any]:
@@ -145,24 +152,20 @@ def node_label(node: str) -> str:
 
 
 def _run_scenario(text: str, name: str) -> dict[str, Any]:
-    from judgekb.engine.core import runner
-    from judgekb.scenario import load_scenario
-    from judgekb.yamlio import DataError
-
+    """One bounded run (guard.WEB limits), in one of a few scenario slots shared by all workers."""
     if not text.strip():
         bad_request("paste or upload a scenario (YAML)")
-    from judgekb import cardfill, rulingview
+    from judgekb import cardfill
 
-    try:
-        scenario = load_scenario(Path(name), text, prepare=cardfill.preparer(res().db, res().corpus))
-        if len(scenario.steps) > MAX_SCENARIO_STEPS or len(scenario.state.cards) > MAX_SCENARIO_CARDS:
-            bad_request(f"a scenario may have at most {MAX_SCENARIO_STEPS} steps and {MAX_SCENARIO_CARDS} cards")
-        ruling = runner.run(scenario, res().titles, deadline=time.monotonic() + SCENARIO_SECONDS)
-    except DataError as exc:
-        bad_request(str(exc), 422)
-    except RecursionError:
-        bad_request("the scenario is nested too deeply", 422)
-    return rulingview.ruling_json(ruling, res().db)
+    with res().scenario_slots.take() as free:
+        if not free:
+            abort(429, description="the server is running other scenarios; try again in a moment")
+        try:
+            prepare = cardfill.preparer(res().db, res().corpus)
+            return guard.run(Path(name), text, res().titles, guard.WEB, res().db, prepare)[1]
+        except guard.ScenarioError as exc:
+            bad_request(str(exc), 422)
+    raise AssertionError("unreachable")
 
 
 # ---------------------------------------------------------------------------- pages
@@ -197,7 +200,7 @@ def clause_page(clause_id: str) -> Any:
 
 @pages.get("/card")
 def card_page() -> Any:
-    name = request.args.get("name", "").strip()
+    name = _card_name()
     edition = _edition_arg()
     found = cardpage.find(res().db, name, edition) if name else []
     near = cardpage.suggestions(res().db, name, edition) if name and not found else []
@@ -223,7 +226,7 @@ def _error_line(message: str) -> int | None:
     """The line a scenario error names ("file.yaml:12: ..."), to point at it beside the text."""
     head = message.split(": ", 1)[0]
     number = head.rsplit(":", 1)[-1] if ":" in head else ""
-    return int(number) if number.isdigit() else None
+    return int(number) if number.isascii() and number.isdigit() and len(number) < 10 else None
 
 
 @pages.route("/scenario", methods=["GET", "POST"])
@@ -233,7 +236,7 @@ def scenario_page() -> Any:
         upload = request.files.get("file")
         if upload and upload.filename:
             try:
-                text = upload.read().decode("utf-8")
+                text = webguard.read_body(upload.stream, MAX_REQUEST_BYTES).decode("utf-8")
             except UnicodeDecodeError:
                 bad_request("the uploaded file is not UTF-8 text")
             name = Path(upload.filename).name
@@ -257,7 +260,7 @@ def scenario_page() -> Any:
 @pages.get("/api/search")
 def api_search() -> Any:
     limit = request.args.get("limit", "10")
-    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+    if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
         bad_request("limit must be a whole number from 1 to 100")
     hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
     response = jsonify(hits)
@@ -278,7 +281,7 @@ def api_governing(clause_id: str) -> Any:
 
 @pages.get("/api/card")
 def api_card() -> Any:
-    name = request.args.get("name", "").strip()
+    name = _card_name()
     if not name:
         bad_request("name is required")
     found = cardpage.find(res().db, name, _edition_arg())
@@ -299,7 +302,10 @@ def api_changes(doc: str) -> Any:
 
 @pages.post("/api/run")
 def api_run() -> Any:
-    text = request.get_data(as_text=True)
+    try:
+        text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        bad_request("the scenario is not UTF-8 text")
     return jsonify(_run_scenario(text, "posted-scenario.yaml"))
 
 
@@ -312,7 +318,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
 
     corpus = corpus or default_corpus()
     db_path = db_path or store.default_db()
-    store.ensure(corpus, db_path)
+    store.ensure(corpus, db_path)  # also PRAGMA quick_check: a damaged file is rebuilt once before serving
     here = Path(__file__).resolve().parent
     app = Flask("judgekb", template_folder=str(here / "templates"), static_folder=str(here / "static"))
     app.config["JUDGEKB"] = Resources(db_path, corpus)
@@ -343,6 +349,14 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
         if wants_json():
             return jsonify({"error": message, "status": status}), status
         return render_template("error.html", status=status, message=message), status
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged(exc: sqlite3.DatabaseError) -> Any:
+        app.logger.error("database error: %s", exc)
+        message = f"the knowledge base could not be read ({exc}); if the file is damaged, stop the server and run `judgekb build`"
+        if wants_json():
+            return jsonify({"error": message, "status": 503}), 503
+        return render_template("error.html", status=503, message=message), 503
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:  # never show a traceback to a judge

@@ -1,4 +1,11 @@
-"""YAML loading that remembers where each mapping came from, for file:line error messages."""
+"""YAML loading that remembers where each mapping came from, for file:line error messages.
+
+Loading is bounded: the document's node graph is measured before anything is built, so aliases
+("billion laughs") may expand to at most ``MAX_NODES`` values and nest at most ``MAX_DEPTH``
+deep, or the file is refused with its line.  Only plain YAML is accepted — strings, numbers,
+booleans, null, lists and mappings; a tag such as ``!!timestamp`` or ``!!binary`` is refused with
+its line, and an unquoted date stays a string.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +16,45 @@ import yaml
 
 from judgekb.errors import DataError  # noqa: F401 - re-exported: modules import it from here
 
+MAX_NODES = 100_000  # values after alias expansion; the largest legal scenario has well under 20,000
+MAX_DEPTH = 100
+_CORE = "tag:yaml.org,2002:"
+PLAIN_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
+try:  # libyaml's parser when present (fast, and a state machine: no recursion on deep input)
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - pure-Python PyYAML
+    from yaml.parser import Parser as _Parser  # type: ignore[assignment]
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
 
-class _LineLoader(yaml.SafeLoader):
-    pass
+    class _Parser(Reader, Scanner, _Parser):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            _Parser.__init__(self)  # type: ignore[misc]
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc, valid-type]
+    """Parser events → nodes (composed here without recursion, within the budget) → Python values."""
+
+    yaml_implicit_resolvers = {  # an unquoted date stays text
+        first: [(tag, rx) for tag, rx in resolvers if tag != _CORE + "timestamp"]
+        for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
+    }
+
+    def __init__(self, text: str) -> None:
+        _Parser.__init__(self, text)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[str, Any]:
     mapping = loader.construct_mapping(node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load(path: Path) -> Any:
@@ -32,15 +66,118 @@ def load(path: Path) -> Any:
     return loads(text, path)
 
 
-def loads(text: str, path: Path) -> Any:
-    """Parse YAML text; ``path`` names it in error messages."""
+def loads(text: str, path: Path, max_nodes: int = MAX_NODES) -> Any:
+    """Parse YAML text within the node budget; ``path`` names it in error messages."""
+    loader = _Loader(text)
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        node = _compose(loader, path, max_nodes)
+        return None if node is None else loader.construct_document(node)
+    except DataError:
+        raise
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
         problem = getattr(exc, "problem", None) or str(exc)
         raise DataError(f"{where}: invalid YAML: {problem}") from None
+    except RecursionError:
+        raise DataError(f"{path}: invalid YAML: nested too deeply") from None
+    except (ValueError, KeyError, TypeError, OverflowError) as exc:  # a value its (plain) tag cannot hold
+        raise DataError(f"{path}: invalid YAML value: {exc}") from None
+
+
+def _compose(loader: _Loader, path: Path, max_nodes: int) -> yaml.Node | None:
+    """One document's node graph, refusing tags, depth over MAX_DEPTH and more than ``max_nodes`` expanded values.
+
+    ``grand`` counts values as if every alias were written out, so a "billion laughs" file is
+    refused after ``max_nodes`` steps of work, never expanded.
+    """
+    ev = yaml.events
+    loader.get_event()  # stream start
+    if loader.check_event(ev.StreamEndEvent):
+        return None
+    loader.get_event()  # document start
+    anchors: dict[str, yaml.Node] = {}
+    size: dict[int, int] = {}  # expanded size of each finished node
+    open_nodes: list[tuple[yaml.Node, int]] = []  # containers being built, with ``grand`` when they opened
+    grand = 0
+    root: yaml.Node | None = None
+    while root is None:
+        event = loader.get_event()
+        line = event.start_mark.line + 1
+        if isinstance(event, (ev.SequenceEndEvent, ev.MappingEndEvent)):
+            node, opened = open_nodes.pop()
+            node.end_mark = event.end_mark
+            size[id(node)] = grand - opened
+            if not open_nodes:
+                root = node
+            continue
+        if isinstance(event, ev.AliasEvent):
+            node = anchors.get(event.anchor)  # type: ignore[assignment]
+            if node is None:
+                raise DataError(f"{path}:{line}: invalid YAML: alias *{event.anchor} names no anchor")
+            if id(node) not in size:
+                raise DataError(f"{path}:{line}: invalid YAML: alias *{event.anchor} refers to the list or mapping that contains it")
+            grand += size[id(node)]
+        else:
+            tag = event.tag
+            if isinstance(event, ev.ScalarEvent):
+                kind: type[yaml.Node] = yaml.ScalarNode
+                if tag in (None, "!"):
+                    tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                size[id(node)] = 1
+            else:
+                kind = yaml.SequenceNode if isinstance(event, ev.SequenceStartEvent) else yaml.MappingNode
+                if tag in (None, "!"):
+                    tag = loader.resolve(kind, None, event.implicit)
+                node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            _check_tag(node, path, line, loader)
+            if event.anchor is not None:
+                anchors[event.anchor] = node
+            grand += 1
+        if grand > max_nodes:
+            raise DataError(
+                f"{path}:{line}: this YAML expands to more than {max_nodes:,} values "
+                "(aliases like *name repeat whole parts); write it out plainly"
+            )
+        if open_nodes:
+            _attach(open_nodes[-1][0], node)
+        if isinstance(node, yaml.ScalarNode) or isinstance(event, ev.AliasEvent):
+            if not open_nodes:
+                root = node
+        else:
+            if len(open_nodes) >= MAX_DEPTH:
+                raise DataError(f"{path}:{line}: invalid YAML: nested more than {MAX_DEPTH} levels deep")
+            open_nodes.append((node, grand - 1))
+    if not loader.check_event(ev.DocumentEndEvent):
+        raise DataError(f"{path}: invalid YAML: expected one document")
+    loader.get_event()
+    if not loader.check_event(ev.StreamEndEvent):
+        raise DataError(f"{path}:{loader.peek_event().start_mark.line + 1}: invalid YAML: expected one document, found another")
+    return root
+
+
+def _attach(parent: yaml.Node, node: yaml.Node) -> None:
+    """Add a child to a container being built: a list item, or the key or value of a mapping pair."""
+    if isinstance(parent, yaml.SequenceNode):
+        parent.value.append(node)
+    elif parent.value and len(parent.value[-1]) == 1:
+        parent.value[-1] = (parent.value[-1][0], node)
+    else:
+        parent.value.append((node,))
+
+
+def _check_tag(node: yaml.Node, path: Path, line: int, loader: Any) -> None:
+    tag = node.tag
+    if tag not in PLAIN_TAGS:
+        shown = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+        raise DataError(f"{path}:{line}: YAML tag {shown} is not allowed; use plain text, numbers, true/false, lists and mappings")
+    if isinstance(node, yaml.ScalarNode) and tag not in (_CORE + "str", _CORE + "null"):
+        plain = loader.resolve(yaml.ScalarNode, node.value, (True, False))
+        if plain != tag and not (tag == _CORE + "float" and plain == _CORE + "int"):
+            raise DataError(f"{path}:{line}: {node.value[:40]!r} is not a valid !!{tag[len(_CORE) :]}")
+        if plain == _CORE + "int" and len(node.value) > 4000:
+            raise DataError(f"{path}:{line}: a number with {len(node.value):,} digits is too long")
 
 
 def where(path: Path, item: Any) -> str:

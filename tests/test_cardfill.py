@@ -175,3 +175,10 @@ def test_a_bare_unknown_name_says_whose_list_it_is_in(carded):
     with pytest.raises(DataError) as err:
         fill("edition: 1\nplayers:\n  - name: A\n    house: Stark\n    deck: [Grey Wind, Card A]" + REST_1, carded)
     assert "t.yaml:3 (A's deck, card 2): field 'name': unknown card 'Card A'" in str(err.value)
+
+
+def test_printed_values_that_are_not_whole_numbers_are_left_out():
+    row = {"edition": 2, "type": "character", "strength": "²", "cost": "X", "icons": "", "text": "", "traits": "", "house": "stark"}
+    values = cardfill.printing_values(row)
+    assert "str" not in values and "cost" not in values
+    assert cardfill.printing_values(dict(row, strength="3", cost="-"))["str"] == 3

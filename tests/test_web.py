@@ -119,7 +119,7 @@ def test_request_size_and_scenario_run_time_are_bounded(client):
     )
     steps = "".join("  - effect: {target: X, str: 1, until: end of phase}\n" for _ in range(web.MAX_SCENARIO_STEPS + 1))
     too_many = client.post("/api/run", data=header + steps)
-    assert too_many.status_code == 400 and "at most" in too_many.get_json()["error"]
+    assert too_many.status_code == 422 and "at most" in too_many.get_json()["error"]
 
 
 def test_the_app_never_writes_the_database(db_path):

@@ -1,0 +1,446 @@
+"""Issue 11: each failure found by attacking judgekb as a careless or hostile user, kept fixed.
+
+Data loss, unbounded work, databases that could not be repaired and tracebacks — each case is
+driven through the command line or the web app the way it was found.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from judgekb import store, web
+from tests.conftest import CORPUS, ROOT, run_cli
+
+CARDS = ROOT.parent / "shared" / "cards"
+SCENARIO = ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml"
+LAUGHS = "\n".join(  # "billion laughs": under 1 KB, 9**9 values once the aliases are expanded
+    [
+        "title: laughs",
+        "notes:",
+        '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+        *(f"  {n}: &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcdefgh", "bcdefghi", strict=True)),
+        "players:",
+        "  - {name: A, house: Stark, in_play: [{name: X, str: 1, icons: [military]}]}",
+        "  - {name: B, house: Lannister}",
+        "steps: [{note: *i}]",
+        "",
+    ]
+)
+
+
+@pytest.fixture
+def kb(db_path: Path, tmp_path: Path) -> Path:
+    """A private copy of the session's current database, for tests that damage or replace it."""
+    target = tmp_path / "kb" / "judgekb.sqlite"
+    target.parent.mkdir()
+    shutil.copyfile(db_path, target)
+    return target
+
+
+def _quick_check(db: Path) -> str:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return "; ".join(r[0] for r in conn.execute("pragma quick_check"))
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        conn.close()
+
+
+def _clean(result: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in result.stderr + result.stdout, result.stderr[-2000:]
+    assert result.returncode in (0, 1, 2)
+
+
+# ---------------------------------------------------------------------------- data loss
+
+
+@pytest.mark.parametrize("kind", ["notes", "sqlite", "fifo"])
+@pytest.mark.parametrize("command", [("stats",), ("build",)])
+def test_a_file_that_is_not_a_judgekb_database_is_never_replaced(tmp_path, kind, command):
+    target = tmp_path / "precious"
+    if kind == "notes":
+        target.write_text("my tournament notes\n", encoding="utf-8")
+    elif kind == "sqlite":
+        conn = sqlite3.connect(target)
+        conn.execute("create table scores (player text, points int)")
+        conn.execute("insert into scores values ('Brian', 7)")
+        conn.commit()
+        conn.close()
+    else:
+        os.mkfifo(target)
+    before = target.read_bytes() if kind != "fifo" else None
+    result = run_cli(*command, db=target)
+    _clean(result)
+    assert result.returncode == 2
+    assert "is not a judgekb database" in result.stderr and "will not replace it" in result.stderr
+    if kind == "fifo":
+        assert stat.S_ISFIFO(os.lstat(target).st_mode)
+    else:
+        assert target.read_bytes() == before
+
+
+def test_databases_get_normal_permissions_for_a_service_account(tmp_path):
+    target = tmp_path / "kb.sqlite"
+    old = os.umask(0o022)
+    try:
+        store.build(CORPUS, target)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+# ---------------------------------------------------------------------------- bounded work
+
+
+def test_a_billion_laughs_scenario_is_refused_at_once_by_the_cli(tmp_path, db_path):
+    laughs = tmp_path / "laughs.yaml"
+    laughs.write_text(LAUGHS, encoding="utf-8")
+    result = run_cli("run", str(laughs), db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and "laughs.yaml:" in result.stderr and "expands to more than" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def app(db_path):
+    app = web.create_app(db_path, CORPUS)
+    app.testing = False  # the real error handlers
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def test_a_billion_laughs_scenario_is_refused_by_the_web(client):
+    started = time.monotonic()
+    response = client.post("/api/run", data=LAUGHS)
+    assert response.status_code == 422 and "expands to more than" in response.get_json()["error"]
+    assert time.monotonic() - started < 2.0
+
+
+def _spin(*args, **kwargs):
+    """Work that never ends by itself: a parse, check or serialisation gone wrong."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        pass
+
+
+@pytest.mark.parametrize("stage", ["judgekb.scenario.load_scenario", "judgekb.engine.runner.Ruling.as_json"])
+def test_the_deadline_covers_parsing_checks_and_serialisation(monkeypatch, stage):
+    from judgekb import guard
+
+    monkeypatch.setattr(stage, _spin)
+    started = time.monotonic()
+    with pytest.raises(guard.ScenarioError, match="took longer than 0.5s"):
+        guard.run(SCENARIO, SCENARIO.read_text(encoding="utf-8"), {}, guard.Limits(seconds=0.5))
+    assert time.monotonic() - started < 10
+
+
+def test_the_cli_has_size_limits_and_a_flag_to_lift_them(tmp_path, db_path):
+    text = SCENARIO.read_text(encoding="utf-8")
+    big = tmp_path / "big.yaml"
+    big.write_text(text + "notes: '" + "x" * 256 * 1024 + "'\n", encoding="utf-8")
+    limited = run_cli("run", str(big), db=db_path)
+    _clean(limited)
+    assert limited.returncode == 2 and "larger than 256 KB" in limited.stderr and "--no-limits" in limited.stderr
+    lifted = run_cli("run", "--no-limits", str(big), db=db_path)
+    assert lifted.returncode == 0, lifted.stderr
+
+
+def test_scenario_runs_cannot_take_every_worker_from_searches(app, client):
+    slots = app.config["JUDGEKB"].scenario_slots
+    held = [slots.take() for _ in range(slots.count)]
+    try:
+        assert all(h.__enter__() for h in held)  # every slot busy, as under a burst of large scenarios
+        busy = client.post("/api/run", data=SCENARIO.read_bytes())
+        assert busy.status_code == 429 and "try again" in busy.get_json()["error"]
+        assert client.get("/api/search?q=claim").status_code == 200
+    finally:
+        for h in held:
+            h.__exit__(None, None, None)
+    assert client.post("/api/run", data=SCENARIO.read_bytes()).status_code == 200
+
+
+def test_the_result_memo_is_bounded_in_bytes(db_path):
+    app = web.create_app(db_path, CORPUS)
+    memo = app.config["JUDGEKB"].memo
+    memo.max_bytes = 400_000
+    client = app.test_client()
+    for number in range(120):
+        assert client.get(f"/api/search?q=claim+{number}+power&limit=100").status_code == 200
+        assert memo.bytes <= memo.max_bytes
+    assert 0 < len(memo.items) < 120
+
+
+def test_chunked_bodies_over_the_cap_are_refused_not_truncated(client):
+    body = SCENARIO.read_bytes() + b"#" * (300 * 1024)
+    response = client.post(
+        "/api/run",
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert response.status_code == 413 and "larger than 256 KB" in response.get_json()["error"]
+    small = client.post(
+        "/api/run",
+        input_stream=io.BytesIO(SCENARIO.read_bytes()),
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert small.status_code == 200 and small.get_json()["passed"]
+
+
+# ---------------------------------------------------------------------------- repair and atomicity
+
+
+def _hot_journal(db: Path) -> None:
+    """Leave a hot rollback journal beside ``db``: a writer dies mid-transaction after spilling pages to the file."""
+    code = (
+        "import os, sqlite3, sys\n"
+        "conn = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "conn.execute('pragma cache_size = 10')\n"
+        "conn.execute('begin immediate')\n"
+        "conn.execute('delete from spans')\n"
+        "conn.execute('update clauses set text = upper(text)')\n"
+        "os._exit(9)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(db)], check=False)
+    assert Path(f"{db}-journal").stat().st_size > 0
+
+
+def test_a_hot_journal_left_by_a_killed_writer_is_repaired(kb):
+    _hot_journal(kb)
+    result = run_cli("search", "claim", db=kb)
+    _clean(result)
+    assert result.returncode == 0 and "1." in result.stdout
+    assert not Path(f"{kb}-journal").exists()
+    assert run_cli("stats", db=kb).returncode == 0
+
+
+def _corrupt_page(db: Path, page: int) -> None:
+    size = 4096
+    with open(db, "r+b") as handle:
+        handle.seek((page - 1) * size + 16)
+        handle.write(os.urandom(size - 32))
+
+
+def test_a_corrupted_page_anywhere_is_detected_and_rebuilt_once(kb):
+    pages = kb.stat().st_size // 4096
+    _corrupt_page(kb, pages // 2)
+    assert _quick_check(kb) != "ok"
+    result = run_cli("search", "claim", db=kb)
+    _clean(result)
+    assert result.returncode == 0 and "built " in result.stderr
+    assert _quick_check(kb) == "ok"
+    again = run_cli("search", "claim", db=kb)
+    assert again.returncode == 0 and "built " not in again.stderr
+
+
+def test_stale_temporary_files_from_killed_builds_are_cleaned(kb):
+    stale = kb.parent / ".judgekb-dead1234.sqlite"
+    stale.write_bytes(b"half a database")
+    Path(f"{stale}-journal").write_bytes(b"junk")
+    result = run_cli("build", db=kb)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in kb.parent.iterdir()) == [kb.name]
+
+
+def _kill_while_writing(args: list[str], db: Path, after: float) -> None:
+    """Start a command, wait until it starts writing beside ``db`` (a journal or temporary file), then kill -9 it."""
+    env = dict(os.environ, JUDGEKB_DB=str(db))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "judgekb", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        if any(p.name != db.name for p in db.parent.iterdir()):
+            break
+        time.sleep(0.001)
+    time.sleep(after)
+    process.kill()
+    process.wait()
+
+
+def _imported(db: Path) -> int:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in conn.execute("select name from sqlite_master")}
+        return conn.execute("select count(*) from imported_cards").fetchone()[0] if "imported_cards" in tables else 0
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("after", [0.0, 0.02, 0.05, 0.1, 0.2])
+def test_kill_9_during_import_cards_leaves_the_old_or_the_new_database(kb, after):
+    _kill_while_writing(["import-cards", str(CARDS / "agot1" / "agot1.json")], kb, after)
+    assert _imported(kb) in (0, 1988)  # never a partial import
+    after_kill = run_cli("stats", db=kb)
+    _clean(after_kill)
+    assert after_kill.returncode == 0
+    assert _quick_check(kb) == "ok" and _imported(kb) in (0, 1988)
+    assert not [p for p in kb.parent.iterdir() if p.name.endswith("-journal") or p.name.startswith(".judgekb-")]
+
+
+def test_an_import_that_fails_half_way_changes_nothing(kb):
+    before = kb.read_bytes()
+
+    def half_an_import(db):
+        db["imported_cards"].insert_all([{"edition": 1, "key": "x", "name": "X"}])
+        raise OSError("disk full")
+
+    with pytest.raises(store.StoreError, match="disk full"):
+        store.rewrite(kb, half_an_import)
+    assert kb.read_bytes() == before
+    assert [p.name for p in kb.parent.iterdir()] == [kb.name]
+
+
+@pytest.mark.parametrize("after", [0.0, 0.3, 0.8])
+def test_kill_9_during_build_leaves_a_usable_database(kb, after):
+    _kill_while_writing(["build"], kb, after)
+    assert _quick_check(kb) == "ok"
+    after_kill = run_cli("search", "claim", db=kb)
+    _clean(after_kill)
+    assert after_kill.returncode == 0
+    assert [p.name for p in kb.parent.iterdir()] == [kb.name]
+
+
+def test_concurrent_first_use_builds_once(tmp_path):
+    target = tmp_path / "fresh" / "judgekb.sqlite"
+    env = dict(os.environ, JUDGEKB_DB=str(target))
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "judgekb", "cite", "agot1-faq/3.23"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    outputs = [r.communicate(timeout=120) for r in runs]
+    assert [r.returncode for r in runs] == [0, 0, 0, 0], outputs
+    assert all(out.startswith("AGoT LCG 1.0 FAQ v5.5.1") for out, _ in outputs)
+    assert sum("built " in err for _, err in outputs) == 1
+    assert [p.name for p in target.parent.iterdir()] == [target.name]
+
+
+def test_an_unwritable_location_gets_a_message(tmp_path):
+    if os.geteuid() == 0:  # root writes anywhere a mode allows: use a read-only file system instead
+        target = Path("/proc/judgekb/judgekb.sqlite")
+    else:
+        folder = tmp_path / "locked"
+        folder.mkdir()
+        folder.chmod(0o555)
+        target = folder / "judgekb.sqlite"
+    result = run_cli("stats", db=target)
+    _clean(result)
+    assert result.returncode == 2 and "--db" in result.stderr
+
+
+def test_a_database_in_a_read_only_folder_is_still_served(kb):
+    kb.parent.chmod(0o555)
+    try:
+        result = run_cli("cite", "agot1-faq/3.23", db=kb)
+        assert result.returncode == 0, result.stderr
+    finally:
+        kb.parent.chmod(0o755)
+
+
+def test_import_cards_checks_field_types(tmp_path, kb):
+    cards = tmp_path / "cards.json"
+    cards.write_text(json.dumps([{"name": "Ser Testing", "house": "Stark", "card_type": "Character", "cost": 3}]), encoding="utf-8")
+    result = run_cli("import-cards", str(cards), db=kb)
+    assert result.returncode == 0, result.stderr
+    conn = sqlite3.connect(kb)
+    assert conn.execute("select house from imported_cards where name = 'Ser Testing'").fetchone()[0] == "Stark"
+    conn.close()
+    cards.write_text(json.dumps([{"name": None}]), encoding="utf-8")
+    refused = run_cli("import-cards", str(cards), db=kb)
+    _clean(refused)
+    assert refused.returncode == 2 and "card #0" in refused.stderr and "'name'" in refused.stderr
+    cards.write_text(json.dumps([{"name": "X", "traits": {"a": 1}}]), encoding="utf-8")
+    typed = run_cli("import-cards", str(cards), db=kb)
+    assert typed.returncode == 2 and "card #0 (X): field 'traits'" in typed.stderr
+
+
+# ---------------------------------------------------------------------------- tracebacks
+
+
+def test_a_folder_run_reports_every_file_and_its_summary(tmp_path, db_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(SCENARIO, folder / "a-good.yaml")
+    (folder / "b-tag.yaml").write_text("title: !!timestamp x\nplayers: []\nsteps: []\n", encoding="utf-8")
+    (folder / "c-laughs.yaml").write_text(LAUGHS, encoding="utf-8")
+    shutil.copy(SCENARIO, folder / "d-good.yaml")
+    result = run_cli("run", str(folder), db=db_path)
+    _clean(result)
+    assert result.returncode == 2
+    assert "b-tag.yaml:1: YAML tag !!timestamp is not allowed" in result.stderr
+    assert result.stdout.count("PASS ") == 2 and "2 passed, 0 failed, 2 malformed" in result.stdout
+    as_json = run_cli("run", str(folder), "--json", db=db_path)
+    _clean(as_json)
+    data = json.loads(as_json.stdout)
+    assert len(data) == 4 and [("error" in item) for item in data] == [False, True, True, False]  # in file order
+    assert "2 passed, 0 failed, 2 malformed" in as_json.stderr
+
+
+def test_a_fifo_in_a_scenario_folder_is_skipped_with_a_message(tmp_path, db_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(SCENARIO, folder / "a-good.yaml")
+    os.mkfifo(folder / "b-pipe.yaml")
+    result = run_cli("run", str(folder), db=db_path)
+    _clean(result)
+    assert "b-pipe.yaml: not a regular file" in result.stderr and "PASS " in result.stdout
+
+
+def test_non_utf8_arguments_get_a_message(db_path):
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    result = subprocess.run([sys.executable, "-m", "judgekb", "show", b"agot1-faq/\xff\xfe"], capture_output=True, cwd=ROOT, env=env)
+    assert result.returncode == 2 and b"not valid UTF-8" in result.stderr and b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("since", ["²", "9" * 5000, "v.5.4", "5..4", "5.4.", "٥.٤", ""])
+def test_changes_since_is_parsed_strictly(db_path, client, since):
+    result = run_cli("changes", "agot1-faq", "--since", since, db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and "--since takes a version" in result.stderr
+    assert client.get("/api/changes/agot1-faq", query_string={"since": since}).status_code == 400
+
+
+def test_the_api_limit_takes_ascii_digits_only(client):
+    for limit in ("²", "٣", "1e2", "9" * 5000):
+        response = client.get("/api/search", query_string={"q": "claim", "limit": limit})
+        assert response.status_code == 400 and "limit" in response.get_json()["error"]
+
+
+def test_nearest_id_suggestions_are_bounded_on_very_long_ids(db_path, client):
+    result = run_cli("show", "agot1-faq/" + "claim" * 20_000, db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and "Nearest ids:" in result.stderr
+    started = time.monotonic()
+    response = client.get("/api/clause/agot1-faq/" + "claim" * 200_000)  # a million characters
+    assert response.status_code == 404 and "Nearest ids: agot1-faq/" in response.get_json()["error"]
+    assert time.monotonic() - started < 5  # 17 s before the bound, a tenth of a second after
+
+
+def test_very_long_card_names_are_refused_not_fuzzy_matched(db_path, client):
+    result = run_cli("card", "x" * 100_000, db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and "at most 200 characters" in result.stderr
+    assert client.get("/api/card", query_string={"name": "x" * 5000}).status_code == 400
