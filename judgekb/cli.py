@@ -371,6 +371,9 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
     sys.exit(0 if report.verdict == "legal" else EXIT_NOT_LEGAL)
 
 
+FOLDED_SHOWN = 5  # folded entries printed under a hit (a withdrawn list can fold dozens)
+
+
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1)
 @click.option("--edition", type=click.Choice(["1", "2"]), help="Only this edition's texts.")
@@ -407,13 +410,15 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
     for number, hit in enumerate(hits, 1):
         click.echo(f"{number}. {hit['citation']}  [{hit['id']}]")
         if hit["kind"] == "qa":
-            click.echo(f"   Q: {hit['heading']}")
+            click.echo(f"   Q: {hit.get('question') or hit['heading']}")
         if hit.get("unofficial"):
             click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")
-        for folded in hit["folded"]:
+        for folded in hit["folded"][:FOLDED_SHOWN]:
             how = "superseded by this" if folded["relation"] == "superseded" else "restated by"
             click.echo(f"   ({how}: {folded['citation']}  [{folded['id']}])")
+        if len(hit["folded"]) > FOLDED_SHOWN:
+            click.echo(f"   (and {len(hit['folded']) - FOLDED_SHOWN} more folded under it: --json lists them all)")
         click.echo()
 
 

@@ -180,11 +180,22 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
             ranked = sorted(((0.75 * s + 0.25 * head_scores.get(i, 0), i) for _, s, i in text_scores), reverse=True)
             if ranked and ranked[0][0] >= RESTATE_MIN:
                 break
-        if not ranked or ranked[0][0] < RESTATE_MIN:
-            continue
-        targets = {ranked[0][1]: ranked[0][0]}
         sentences = _sentences(clause.text) or [clause.text]
-        for sentence in sentences:
+        if not ranked or ranked[0][0] < RESTATE_MIN:
+            # a paragraph the copy merged from page chrome, an introduction and a copied entry resembles
+            # no clause as a whole: its sentences that copy one official clause still restate it
+            pool = pools[0] if pools else []
+            texts = [f"{c.heading} {c.text}" if c.kind == "qa" else c.text for c in pool]
+            targets = {}
+            for sentence in (s for s in sentences if len(s) > 40):
+                best = process.extractOne(sentence, texts, scorer=fuzz.partial_ratio, score_cutoff=SENTENCE_MIN)
+                if best and best[2] not in targets:
+                    targets[best[2]] = best[1]
+            if not targets:
+                continue
+        else:
+            targets = {ranked[0][1]: ranked[0][0]}
+        for sentence in sentences if ranked and ranked[0][0] >= RESTATE_MIN else []:
             if len(sentence) <= 40:
                 continue
             # only the clauses the whole text already resembles are candidates for its sentences

@@ -270,3 +270,107 @@ def card_section(db: Any, printings: list[tuple[str, str]]) -> dict[str, Any] | 
             {"code": code, "printing": label, "in_force": _statuses(current, code, names) or ["legal, not restricted"], "history": history}
         )
     return out
+
+
+# ---------------------------------------------------------------------------- search notes
+
+TITLE_WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+
+
+class CardStatusNotes:
+    """For second-edition lookups: the status, under the list in force, of each card a query names.
+
+    Reads the imported tables over a plain sqlite3 connection (lookup starts without sqlite-utils),
+    and only the titles that begin with one of the query's words (an index range on the stored
+    title key), so a one-off command-line lookup stays fast.  A one-word title that is also an
+    everyday or rules word ("Taxation", "Summer", "Left") names the card only when it is the whole
+    query, so "taxation phase" is not read as the card Taxation.
+    """
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self._loaded = False
+        self.current: RestrictedList | None = None
+        self.titles: dict[str, list[tuple[tuple[str, ...], list[tuple[str, str]]]]] = {}  # first word -> (title words, printings)
+        self.names: dict[str, str] = {}  # code -> "Name (Set)", for pod partners
+
+    def _load(self) -> None:
+        self._loaded = True
+        rows = self.conn.execute("select name from sqlite_master where name in ('restricted_lists', 'imported_cards')").fetchall()
+        if len(rows) < 2:
+            return
+        newest_row = self.conn.execute(
+            "select code, name, issuer, version, date, card_set, seq from restricted_lists order by date desc, seq desc limit 1"
+        ).fetchone()
+        if newest_row is None:
+            return
+        code, name, issuer, version, date, card_set, seq = newest_row
+        formats = {f: FormatList() for f in FORMATS}
+        current = RestrictedList(code, name, issuer, version, date, card_set, formats, [], seq)
+        for fmt, status, card in self.conn.execute(
+            "select format, status, card from restricted_list_cards where list = ? order by rowid", [code]
+        ):
+            if fmt == "all":
+                current.banned_cards.append(card)
+            elif fmt in formats:
+                getattr(formats[fmt], status).append(card)
+        for fmt, pod, restricted, cards in self.conn.execute(
+            "select format, pod, restricted, cards from restricted_list_pods where list = ? order by rowid", [code]
+        ):
+            if fmt in formats:
+                formats[fmt].pods.append(Pod(pod, tuple(json.loads(cards)), restricted))
+        self.current = current
+        members = {c for f in formats.values() for pod in f.pods for c in (*pod.cards, *([pod.restricted] if pod.restricted else []))}
+        if members:
+            marks = ",".join("?" * len(members))
+            for card_code, card_name, card_set in self.conn.execute(
+                f'select code, name, "set" from imported_cards where edition = 2 and code in ({marks})', sorted(members)
+            ):
+                self.names[card_code] = f"{card_name} ({card_set})"
+
+    def _titles(self, word: str) -> list[tuple[tuple[str, ...], list[tuple[str, str]]]]:
+        """The titles whose first word is ``word``, longest first, each with its printings (cached)."""
+        if word not in self.titles:
+            by_title: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+            for card_code, card_name, card_set, number in self.conn.execute(
+                'select code, name, "set", number from imported_cards where edition = 2 and key >= ? and key < ? order by code',
+                [word, word + "~"],
+            ):
+                words = tuple(TITLE_WORD.findall(card_name.lower().replace("’", "'")))
+                if words and words[0] == word and not card_code.startswith("00"):  # 00: draft sets, alternate art
+                    by_title.setdefault(words, []).append((card_code, f"{card_name} ({card_set} {number})"))
+            self.titles[word] = sorted(by_title.items(), key=lambda e: -len(e[0]))  # "Robb Stark" inside "Robb Stark's Fury"...
+        return self.titles[word]
+
+    def notes(self, words: list[str], common: Any) -> list[str]:
+        """One note per card named in ``words`` (the query's words, lower-cased); ``common(word)`` says
+        whether a word is an everyday or rules word (then a one-word title must be the whole query)."""
+        if not self._loaded:
+            self._load()
+        if self.current is None:
+            return []
+        out, taken = [], [False] * len(words)
+        for start, word in enumerate(words):
+            for title, printings in self._titles(word):
+                end = start + len(title)
+                if tuple(words[start:end]) != title or any(taken[start:end]):
+                    continue
+                if len(title) == 1 and len(words) > 1 and common(word):
+                    continue
+                for i in range(start, end):
+                    taken[i] = True
+                out.append(self.note(printings))
+                break
+        return out
+
+    @staticmethod
+    def marker(rl: RestrictedList) -> str:
+        return f" - {rl.name}, {rl.issuer}, {rl.date}"
+
+    def note(self, printings: list[tuple[str, str]]) -> str:
+        """``Robb Stark (Core Set 146): joust restricted, melee restricted - Standard v2.1, issuer, date``
+        (an ASCII dash: notes travel in the JSON API's header, which is Latin-1)."""
+        assert self.current is not None
+        rl = self.current
+        parts = [f"{label}: {', '.join(_statuses(rl, code, self.names)) or 'legal, not restricted'}" for code, label in printings]
+        return "; ".join(parts) + self.marker(rl)

@@ -59,6 +59,7 @@ WEIGHTS = {
     "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
+LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
@@ -125,9 +126,12 @@ IRREGULAR = {
     "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
     "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
     "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
+    "controlled": "control", "controlling": "control",
 }  # fmt: skip
 
 
+# Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
+DOUBLED = frozenset("bdgmnprt")
 # Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
 UNSTEMMED = frozenset({"limited"})
 
@@ -142,8 +146,11 @@ def _stem(word: str) -> str:
     if word in UNSTEMMED:
         return word
     for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "sui"  # wins -> win (not this, pass)
+        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
             word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
+                word = word[:-1]  # winning -> win, stopped -> stop, setting -> set
             break
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
@@ -195,7 +202,7 @@ def glossary_rows(corpus: Path) -> list[dict[str, str]]:
 
 
 def _english_words(known: set[str]) -> list[str]:
-    """Real English words not in the corpus, so that lookup never "corrects" one into another."""
+    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
     try:
         from spellchecker import SpellChecker
     except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
@@ -231,7 +238,10 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
     db["glossary"].insert_all(glossary_rows(corpus))
     conn = _connection(db)
     conn.execute("create table english (word text primary key) without rowid")
-    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df))))
+    # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
+    # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
+    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
+    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df) - lower)))
     players = corpus / "player-vocabulary.yaml"
     events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
     topics_file = corpus / "absent-topics.yaml"
@@ -307,6 +317,7 @@ class Index:
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
+        self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -574,8 +585,29 @@ class Index:
                     f"abilities) is not in the corpus because {card_text['document']}: {card_text['look_for']}. "
                     "Closest clauses below."
                 )
-        # notices travel in an HTTP header too (the JSON API): keep them to Latin-1
-        return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
+        return _latin1(notices)
+
+    def list_status(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
+        """Second edition, when the dated restricted lists are imported: each card the query names,
+        with its status under the list in force, cited by list name, issuer and date."""
+        if edition == 1:
+            return []
+        if self._list_notes is None:
+            if not self._rows("select 1 from sqlite_master where name = 'restricted_lists'"):
+                self._list_notes = False  # no lists imported: nothing to load, ever
+            else:
+                from judgekb.restricted_lists import CardStatusNotes
+
+                self._list_notes = CardStatusNotes(self.conn)
+        if not self._list_notes:
+            return []
+
+        def common(word: str) -> bool:
+            self._facts([word])
+            r1, r2 = self._rules_df[word]
+            return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
+
+        return _latin1(self._list_notes.notes(analysis["words"], common))
 
     def _known(self, word: str, edition: int | None) -> bool:
         """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
@@ -660,7 +692,7 @@ class Index:
         groups: list[Group] = analysis["groups"]
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
-        notes = self.absent(analysis, edition, cards) + notes
+        notes = self.absent(analysis, edition, cards) + self.list_status(analysis, edition) + notes
         candidates = self._fts(groups, edition, kinds)
         for card in cards:  # clauses about a named card are candidates even without word hits
             for clause_id in self.mentioned.get(card, ()):
@@ -701,6 +733,15 @@ class Index:
         # the full set of signals only for the candidates that text matching already favours
         shortlist = sorted(fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c]))[:SHORTLIST]
         shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
+        # a superseded clause lends its successor nothing (it folds under it): the successor is scored on its own text
+        successors = [s for s in self._successors_of(shortlist, edition, kinds) if s not in fts]
+        if successors:
+            self._body(successors)
+            for clause_id in successors:
+                fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
+                covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
+                coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
+            shortlist += successors
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
@@ -746,6 +787,31 @@ class Index:
 
         return self._fold(scored, cover_of, edition, limit), notes, term_sets
 
+    @staticmethod
+    def _drop_redundant_unofficial(hits: list[Hit], cover_of: Any, limit: int) -> list[Hit]:
+        """The first ``limit`` hits, without an unofficial text standing alone when the official hits
+        shown cover every idea of the query it covers (page chrome, an introduction that merges
+        into a copied entry): it answers nothing they do not."""
+        while True:
+            shown = hits[:limit]
+            official: set[int] = set().union(*(cover_of(h.id) for h in shown if not h.unofficial))
+            redundant = {h.id for h in shown if h.unofficial and cover_of(h.id) <= official}
+            if not redundant:
+                return shown
+            hits = [h for h in hits if h.id not in redundant]
+
+    def _successors_of(self, clause_ids: list[str], edition: int | None, kinds: list[str] | None) -> list[str]:
+        """The clauses that supersede these, within the search's edition and kinds (first seen first)."""
+        out: dict[str, None] = {}
+        for clause_id in clause_ids:
+            for governor, relation in self.governors.get(clause_id, ()):
+                meta = self.clauses.get(governor)
+                if relation != "superseded" or not meta:
+                    continue
+                if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
+                    out[governor] = None
+        return list(out)
+
     def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
         """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
         counts, length = self._counts.get(clause_id, (Counter(), 0))
@@ -788,9 +854,10 @@ class Index:
                 hit.unofficial = self.clauses[clause_id]["doc_kind"].startswith("unofficial")
                 continue
             hit = hits.setdefault(governor, Hit(governor, scored.get(governor, score)))
-            hit.score = max(hit.score, score)
+            if relation != "superseded" or governor not in scored:  # a superseded (or removed) entry adds nothing
+                hit.score = max(hit.score, score)
             hit.folded.append({"id": clause_id, "relation": relation, "citation": ""})
-        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
+        ranked = self._drop_redundant_unofficial(sorted(hits.values(), key=lambda h: (-h.score, h.id)), cover_of, limit)
         folded = [f for h in ranked for f in h.folded]
         if folded:
             marks = ",".join("?" * len(folded))
@@ -798,6 +865,11 @@ class Index:
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
         return ranked
+
+
+def _latin1(notices: list[str]) -> list[str]:
+    """Notices travel in an HTTP header too (the JSON API): keep them to Latin-1."""
+    return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
 
 
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
@@ -822,7 +894,8 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
 def results(
     index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ snippet, folded, unofficial)."""
+    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
+    question, which its heading may only name —, snippet, folded, unofficial)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
@@ -836,11 +909,14 @@ def results(
     out = []
     for hit in hits:
         row = rows[hit.id]
+        question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
+        answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
         out.append(
             {
                 **row,
                 "score": round(hit.score, 4),
-                "snippet": snippet(row["text"], groups),
+                "question": question,
+                "snippet": snippet(answer or row["text"], groups),
                 "folded": hit.folded,
                 "unofficial": hit.unofficial,
             }

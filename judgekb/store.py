@@ -373,8 +373,39 @@ def _fingerprint_of(db_path: Path) -> str | None:
         return None
 
 
+def _stamp(db_path: Path) -> str:
+    """What changes whenever anything writes the file (ctime cannot be set back)."""
+    st = db_path.stat()
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+
+def checked_quick_check(db_path: Path) -> str | None:
+    """``quick_check``, skipped when the file has not been written since it last passed.
+
+    A full check costs 15-20 ms, most of a cold command's budget; a database nothing has written
+    since it passed cannot have been damaged by a killed writer.  The stamp of the last pass sits
+    beside the database (``.checked``); a journal or write-ahead log beside it always forces a check.
+    """
+    sidecar = db_path.with_name(db_path.name + ".checked")
+    busy = any(Path(f"{db_path}{suffix}").exists() for suffix in ("-journal", "-wal"))
+    try:
+        if not busy and sidecar.read_text(encoding="ascii") == _stamp(db_path):
+            return None
+    except (OSError, UnicodeDecodeError):
+        pass
+    problem = quick_check(db_path)
+    if problem is None and not busy:
+        try:  # best effort: a read-only folder just checks every time
+            tmp = sidecar.with_name(f"{TEMP_PREFIX}{os.getpid()}.sqlite.checked")  # tidy() removes one a kill left
+            tmp.write_text(_stamp(db_path), encoding="ascii")
+            os.replace(tmp, sidecar)
+        except OSError:
+            pass
+    return problem
+
+
 def _current(corpus: Path, db_path: Path, fingerprint: str) -> bool:
-    return ownership(db_path)[0] == "judgekb" and _fingerprint_of(db_path) == fingerprint and quick_check(db_path) is None
+    return ownership(db_path)[0] == "judgekb" and _fingerprint_of(db_path) == fingerprint and checked_quick_check(db_path) is None
 
 
 def ensure(corpus: Path, db_path: Path) -> bool:

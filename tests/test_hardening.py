@@ -230,6 +230,11 @@ def test_a_hot_journal_left_by_a_killed_writer_is_repaired(kb):
     assert run_cli("stats", db=kb).returncode == 0
 
 
+def _left_beside(db: Path) -> list[str]:
+    """The files beside a database, less the stamp of its last passed quick_check (store.checked_quick_check)."""
+    return sorted(p.name for p in db.parent.iterdir() if p.name != db.name + ".checked")
+
+
 def _corrupt_page(db: Path, page: int) -> None:
     size = 4096
     with open(db, "r+b") as handle:
@@ -255,7 +260,7 @@ def test_stale_temporary_files_from_killed_builds_are_cleaned(kb):
     Path(f"{stale}-journal").write_bytes(b"junk")
     result = run_cli("build", db=kb)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in kb.parent.iterdir()) == [kb.name]
+    assert _left_beside(kb) == [kb.name]
 
 
 def _kill_while_writing(args: list[str], db: Path, after: float) -> None:
@@ -304,7 +309,7 @@ def test_an_import_that_fails_half_way_changes_nothing(kb):
     with pytest.raises(store.StoreError, match="disk full"):
         store.rewrite(kb, half_an_import)
     assert kb.read_bytes() == before
-    assert [p.name for p in kb.parent.iterdir()] == [kb.name]
+    assert _left_beside(kb) == [kb.name]
 
 
 @pytest.mark.parametrize("after", [0.0, 0.3, 0.8])
@@ -314,7 +319,7 @@ def test_kill_9_during_build_leaves_a_usable_database(kb, after):
     after_kill = run_cli("search", "claim", db=kb)
     _clean(after_kill)
     assert after_kill.returncode == 0
-    assert [p.name for p in kb.parent.iterdir()] == [kb.name]
+    assert _left_beside(kb) == [kb.name]
 
 
 def test_concurrent_first_use_builds_once(tmp_path):
@@ -335,7 +340,7 @@ def test_concurrent_first_use_builds_once(tmp_path):
     assert [r.returncode for r in runs] == [0, 0, 0, 0], outputs
     assert all(out.startswith("AGoT LCG 1.0 FAQ v5.5.1") for out, _ in outputs)
     assert sum("built " in err for _, err in outputs) == 1
-    assert [p.name for p in target.parent.iterdir()] == [target.name]
+    assert _left_beside(target) == [target.name]
 
 
 def test_an_unwritable_location_gets_a_message(tmp_path):
@@ -444,3 +449,14 @@ def test_very_long_card_names_are_refused_not_fuzzy_matched(db_path, client):
     _clean(result)
     assert result.returncode == 2 and "at most 200 characters" in result.stderr
     assert client.get("/api/card", query_string={"name": "x" * 5000}).status_code == 400
+
+
+def test_quick_check_is_skipped_only_while_nothing_has_written_the_file(kb):
+    from judgekb import store
+
+    assert store.checked_quick_check(kb) is None
+    stamp = kb.with_name(kb.name + ".checked")
+    assert stamp.read_text(encoding="ascii") == store._stamp(kb)  # a pass is remembered
+    pages = kb.stat().st_size // 4096
+    _corrupt_page(kb, pages // 2)  # any write changes the stamp, so the damage is checked and found
+    assert store.checked_quick_check(kb) is not None

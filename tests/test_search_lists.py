@@ -1,0 +1,106 @@
+"""Lookup with the dated second-edition restricted lists imported: a search naming a card shows, as a
+note above the results, that card's status under the list in force (CLI, JSON API header, web page)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judgekb import restricted_lists, search, store, web
+from tests.conftest import CORPUS, SHARED_CARDS, run_cli
+
+LIST_FILE = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME
+
+
+@pytest.fixture(scope="module")
+def listed_db(carded_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("listed") / "judgekb.sqlite"
+    shutil.copy(carded_db_path, path)
+    db = store.connect(path, read_only=False)
+    restricted_lists.apply(db, restricted_lists.read(LIST_FILE), LIST_FILE)
+    db.conn.close()
+    return path
+
+
+def in_force() -> dict:
+    """The list in force, read straight from the public data (the newest date; the file's order breaks ties)."""
+    data = json.loads(LIST_FILE.read_text(encoding="utf-8"))
+    return max(enumerate(data), key=lambda pair: (pair[1]["date"], pair[0]))[1]
+
+
+def expected_status(code: str) -> list[str]:
+    current = in_force()
+    status = []
+    for fmt in current["formats"]:
+        if code in (fmt.get("restricted") or []):
+            status.append(f"{fmt['name']} restricted")
+        if code in (fmt.get("banned") or []):
+            status.append(f"{fmt['name']} banned")
+    return status
+
+
+def test_cli_search_naming_a_card_notes_its_status_under_the_list_in_force(listed_db):
+    current = in_force()
+    result = run_cli("search", "is Robb Stark restricted", "--edition", "2", db=listed_db)
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stderr.splitlines() if "Robb Stark (Core Set 146)" in line]
+    assert len(notes) == 1, result.stderr
+    note = notes[0]
+    for status in expected_status("01146"):
+        assert status in note
+    assert f"{current['name']}, {current['issuer']}, {current['date']}" in note
+    # the redesign printing is named too, with its own status
+    assert "Robb Stark (Across the Seven Kingdoms 2)" in note
+
+
+def test_no_note_in_first_edition_or_for_a_rules_word_that_is_also_a_title(listed_db):
+    index = search.Index.open(listed_db)
+    _, notes = search.results(index, "Robb Stark", 1)
+    assert not any(in_force()["name"] in n for n in notes), notes
+    _, notes = search.results(index, "what happens in the taxation phase", 2)
+    assert not any("Taxation (" in n for n in notes), notes
+    _, notes = search.results(index, "Taxation", 2)  # the title alone names the plot
+    assert any(n.startswith("Taxation (Core Set") for n in notes), notes
+
+
+def test_no_note_without_imported_lists(db_path):
+    _, notes = search.results(search.Index.open(db_path), "Robb Stark", 2)
+    assert not any(in_force()["name"] in n for n in notes), notes
+
+
+def test_api_header_and_web_page_show_the_note(listed_db):
+    current = in_force()
+    client = web.create_app(listed_db, CORPUS).test_client()
+    response = client.get("/api/search?q=Catelyn+Stark&edition=2")
+    assert response.status_code == 200
+    header = response.headers.get("X-Judgekb-Notes", "")
+    assert "Catelyn Stark (Core Set 143)" in header and current["name"] in header
+    page = client.get("/?q=Catelyn+Stark&edition=2").get_data(as_text=True)
+    notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
+    assert "Catelyn Stark (Core Set 143)" in notes and current["date"] in notes
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, size):
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, no_horizontal_scroll, serving
+
+    current = in_force()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with serving(listed_db) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        try:
+            width, height = WIDTHS[size]
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/?q=is+Robb+Stark+restricted&edition=2")
+            notes = page.inner_text("#notes")
+            assert "Robb Stark (Core Set 146)" in notes and current["name"] in notes and current["date"] in notes
+            assert page.locator("#notes").bounding_box()["y"] < page.locator("#results").bounding_box()["y"]  # above the results
+            no_horizontal_scroll(page)
+            page.screenshot(path=str(SHOTS / f"search-list-note-{size}.png"), full_page=True)
+        finally:
+            browser.close()

@@ -1,0 +1,89 @@
+"""The judge's review of the lookup: folded entries never lend their score, chrome never stands
+alone, Q&A hits show their question, and the review's everyday questions find their rulings."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekb import evaluation, search
+from tests.conftest import ROOT, run_cli
+
+REVIEW = evaluation.load_players(ROOT / "tests" / "eval" / "judge-review.yaml")
+
+
+@pytest.fixture(scope="module")
+def index(db):
+    return search.Index(db)
+
+
+@pytest.mark.parametrize("item", REVIEW, ids=lambda i: f"ed{i.edition}-{i.query}")
+def test_review_questions_find_their_ruling_first(index, item):
+    hits, notes = search.results(index, item.query, item.edition, None, 5)
+    assert evaluation.player_rank(item, hits, notes) == 1, [h["id"] for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "edition"),
+    [("how do I break a tie for dominance", 2), ("Catelyn Stark", 2), ("Breaking Ties", 2), ("joust restricted list", 2)],
+)
+def test_superseded_entries_add_nothing_to_the_score_they_fold_under(index, query, edition):
+    explain: dict[str, dict[str, float]] = {}
+    hits, _, _ = index.ranked(query, edition, None, 10, explain)
+    for hit in hits:
+        if any(f["relation"] == "superseded" for f in hit.folded) and not any(f["relation"] != "superseded" for f in hit.folded):
+            own = sum(search.WEIGHTS.get(k, 0.0) * v for k, v in explain[hit.id].items())
+            assert hit.score == pytest.approx(own), (hit.id, hit.folded)
+
+
+def test_removed_restricted_entries_do_not_lift_card_legality(index):
+    hits, _ = index.search("how do I break a tie for dominance", 2, None, 5)
+    assert "agot2-faq41/card-legality/introduction" not in [h.id for h in hits]
+
+
+def test_an_unofficial_paragraph_that_answers_nothing_more_never_stands_alone(index):
+    hits, _ = index.search("Catelyn Stark", 2, None, 10)
+    assert hits[0].id == "agot2-faq41/qa/catelyn-stark"
+    assert not [h.id for h in hits if h.unofficial], [h.id for h in hits]
+    # the paragraph that merges page chrome with the copied Catelyn entry restates that entry
+    assert "agot2-web/para-90" in [f["id"] for f in hits[0].folded]
+
+
+def test_qa_hits_show_their_question(index, db, db_path):
+    text = db.execute("select text from clauses where id = 'agot2-faq41/qa/catelyn-stark'").fetchone()[0]
+    question = text[: text.index("?") + 1]
+    results, _ = search.results(index, "Catelyn Stark", 2, None, 3)
+    assert results[0]["question"] == question and results[0]["heading"] != question
+    assert not results[0]["snippet"].replace("[", "").replace("]", "").startswith(question)  # not repeated
+    out = run_cli("search", "Catelyn Stark", "--edition", "2", "--limit", "1", db=db_path)
+    assert out.returncode == 0 and f"Q: {question}" in out.stdout
+
+
+def test_web_page_shows_the_question(db_path):
+    import html
+
+    from judgekb import web
+    from tests.conftest import CORPUS
+
+    page = web.create_app(db_path, CORPUS).test_client().get("/?q=Catelyn+Stark&edition=2").get_data(as_text=True)
+    assert "Q: Which abilities does Catelyn Stark" in html.unescape(page)
+    assert "Q: Catelyn Stark<" not in page
+
+
+def test_an_english_word_only_card_entries_use_is_never_called_unknown(index):
+    _, notes = index.search("does a stolen character stay knelt when i take control", 2, None, 5)
+    assert not [n for n in notes if '"stay"' in n], notes
+    # while a card's name still is not a rules word: the card-text notice stays
+    _, notes = index.search("what's robert baratheon's strength", 2, None, 5)
+    assert any("not in the corpus" in n for n in notes), notes
+
+
+def test_a_long_folded_list_is_cut_to_five_lines_with_the_count(db_path):
+    import json
+
+    listed = json.loads(run_cli("search", "joust restricted list", "--edition", "2", "--limit", "3", "--json", db=db_path).stdout)
+    long = next(h for h in listed if len(h["folded"]) > 5)
+    out = run_cli("search", "joust restricted list", "--edition", "2", "--limit", "3", db=db_path).stdout
+    block = out.split(f"[{long['id']}]", 1)[1].split("\n\n", 1)[0]
+    folded_lines = [line for line in block.splitlines() if line.strip().startswith(("(superseded by this", "(restated by"))]
+    assert len(folded_lines) == 5
+    assert f"and {len(long['folded']) - 5} more folded under it" in block
