@@ -1,4 +1,4 @@
-"""Engine benchmark: the scenario library, then random legal challenges, with invariants on every run.
+"""Engine benchmark, both editions: each scenario library, then random legal challenges, with invariants on every run.
 
     python bench/engine.py [--challenges 10000] [--seed 7]
 
@@ -25,14 +25,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judgekb.engine import runner  # noqa: E402
-from judgekb.engine.registry import IllegalStep, Trace  # noqa: E402
-from judgekb.engine.rules import challenges  # noqa: E402
-from judgekb.engine.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
+from judgekb.engine.agot1 import RULES, challenges  # noqa: E402
+from judgekb.engine.agot2 import challenges as challenges2  # noqa: E402
+from judgekb.engine.agot2 import ruleset as ruleset2  # noqa: E402
+from judgekb.engine.agot2.board import Context  # noqa: E402
+from judgekb.engine.core import runner  # noqa: E402
+from judgekb.engine.core.registry import IllegalStep  # noqa: E402
+from judgekb.engine.core.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
+from judgekb.engine.core.trace import Trace  # noqa: E402
 from judgekb.scenario import load_scenario  # noqa: E402
 from judgekb.sources import default_corpus  # noqa: E402
+from judgekb.yamlio import DataError  # noqa: E402
 
 KEYWORDS = ["stealth", "renown", "deadly", "intimidate", "vigilant", "vengeful", "stalwart", "deathbound", "infamy"]
+KEYWORDS2 = ["stealth", "renown", "insight", "intimidate", "pillage"]
 
 
 def check_invariants(state: State, start_power: int) -> list[str]:
@@ -60,7 +66,7 @@ def check_invariants(state: State, start_power: int) -> list[str]:
     return problems
 
 
-def random_board(rng: random.Random) -> State:
+def random_board(rng: random.Random, keywords: list[str] = KEYWORDS) -> State:
     players = {
         name: Player(
             name,
@@ -85,7 +91,7 @@ def random_board(rng: random.Random) -> State:
                 "in_play",
                 strength=rng.randint(0, 6),
                 icons=icons,
-                keywords={k for k in KEYWORDS if rng.random() < 0.12},
+                keywords={k for k in keywords if rng.random() < 0.12},
                 kneeling=rng.random() < 0.2,
                 power=rng.randint(0, 2),
             )
@@ -132,39 +138,84 @@ def random_challenge(rng: random.Random, state: State, trace: Trace) -> bool:
     return True
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--challenges", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    titles = runner.load_titles(default_corpus())
-    files = sorted((ROOT / "scenarios").glob("*.yaml"))
-    scenarios = [load_scenario(f) for f in files]
+def random_challenge2(rng: random.Random, state: State, trace: Trace) -> bool:
+    """The same random challenge through the second-edition rules (D.U.C.K.)."""
+    ctx = Context()
+    ctx.apply_effect = ruleset2.effect
+    kind = rng.choice(CHALLENGE_TYPES)
+    ready = [c.key for c in state.in_play("Attacker", "character") if not c.kneeling and kind in state.icons(c)]
+    if not ready:
+        return False
+    attackers = rng.sample(ready, rng.randint(1, len(ready)))
+    targets = [c.key for c in state.in_play("Defender", "character") if "stealth" not in state.keywords(c)]
+    stealth = {a: rng.choice(targets) for a in attackers if "stealth" in state.keywords(state.cards[a]) and targets and rng.random() < 0.7}
+    challenges2.declare(state, trace, ctx, "Attacker", kind, "Defender", attackers, stealth)
+    able = [
+        c.key
+        for c in state.in_play("Defender", "character")
+        if not c.kneeling and kind in state.icons(c) and c.key not in state.challenge.stealth.values()
+    ]
+    challenges2.defend(state, trace, ctx, "Defender", rng.sample(able, rng.randint(0, len(able))) if able else [])
+    claim = state.players["Attacker"].plot.claim
+    characters = [c.key for c in state.in_play("Defender", "character")]
+    hand = [c.key for c in state.zone("Defender", "hand")]
+    choices = {"keyword_order": rng.sample(["renown", "insight", "intimidate", "pillage"], 4)}
+    if kind == "military" and rng.random() < 0.8:
+        choices["claim"] = rng.sample(characters, min(claim, len(characters)))
+    if kind == "intrigue" and rng.random() < 0.8:
+        choices["discard"] = rng.sample(hand, min(claim, len(hand)))
+    challenges2.resolve(state, trace, ctx, choices)
+    return True
 
+
+def library(edition: int, files: list[Path], titles: dict) -> int:
+    """Run one edition's library five times; print scenarios per second; return invariant violations."""
+    scenarios, malformed = [], 0
+    for f in files:
+        try:
+            scenario = load_scenario(f)
+        except DataError:
+            malformed += 1
+            continue
+        if scenario.edition == edition:
+            scenarios.append(scenario)
     violations = 0
     timings = []
     for _ in range(5):
         start = time.perf_counter()
         for scenario in scenarios:
-            ruling = runner.run(scenario, titles)
+            try:
+                ruling = runner.run(scenario, titles)
+            except DataError:
+                continue
             violations += len(check_invariants(ruling.state, scenario.state.power_in_game()))
         timings.append(time.perf_counter() - start)
     per_second = len(scenarios) / statistics.median(timings)
-    passed = sum(runner.run(s, titles).passed for s in scenarios)
+    passed = 0
+    for scenario in scenarios:
+        try:
+            passed += runner.run(scenario, titles).passed
+        except DataError:
+            pass
     print(
-        f"scenario library: {len(scenarios)} scenarios, {passed} passed; {per_second:,.0f} scenarios/s "
-        f"(median of 5 passes); invariant violations: {violations}"
+        f"edition {edition} scenario library: {len(scenarios)} scenarios, {passed} passed"
+        + (f", {malformed} malformed files skipped" if malformed else "")
+        + f"; {per_second:,.0f} scenarios/s (median of 5 passes); invariant violations: {violations}"
     )
+    return violations
 
-    rng = random.Random(args.seed)
+
+def challenges_run(edition: int, count: int, seed: int) -> list[str]:
+    """Random legal challenges through one edition's rules, beside the same-run board-copy baseline."""
+    rng = random.Random(seed)
     done = refused = 0
     problems: list[str] = []
     copy_time = 0.0
     copies = 0
     start = time.perf_counter()
-    while done < args.challenges:
-        state = random_board(rng)
-        trace = Trace()
+    while done < count:
+        state = random_board(rng, KEYWORDS if edition == 1 else KEYWORDS2)
+        trace = Trace(RULES if edition == 1 else ruleset2.RULES)
         power = state.power_in_game()
         if copies < 1000:  # baseline: the per-step board copy the runner pays so refusals change nothing
             c0 = time.perf_counter()
@@ -172,7 +223,7 @@ def main() -> None:
             copy_time += time.perf_counter() - c0
             copies += 1
         try:
-            if not random_challenge(rng, state, trace):
+            if not (random_challenge if edition == 1 else random_challenge2)(rng, state, trace):
                 continue
         except IllegalStep as exc:  # a generated step the rules refuse (e.g. a claim choice the rules forbid)
             refused += 1
@@ -182,12 +233,24 @@ def main() -> None:
             problems.append(problem)
     elapsed = time.perf_counter() - start
     print(
-        f"random challenges: {done:,} in {elapsed:.2f} s = {done / elapsed:,.0f} challenges/s; "
-        f"baseline, copying a board alone: {copies / copy_time:,.0f} copies/s; refused by the rules: {refused}"
+        f"edition {edition} random challenges: {done:,} in {elapsed:.2f} s = {done / elapsed:,.0f} challenges/s "
+        f"({done / elapsed / (copies / copy_time):.2f}× the baseline); baseline, copying a board alone: "
+        f"{copies / copy_time:,.0f} copies/s; refused by the rules: {refused}; invariant violations: {len(problems)}"
     )
-    print(f"invariant violations: {len(problems)}")
     for problem in problems[:10]:
         print(f"  {problem}")
+    return problems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--challenges", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    titles = runner.load_titles(default_corpus())
+    violations = library(1, sorted((ROOT / "scenarios").glob("*.yaml")), titles)
+    violations += library(2, sorted((ROOT / "scenarios" / "agot2").glob("*.yaml")), titles)
+    problems = challenges_run(1, args.challenges, args.seed) + challenges_run(2, args.challenges, args.seed)
     if violations or problems:
         sys.exit(1)
 

@@ -437,7 +437,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     file, 2 a scenario file is malformed (either wins over 1).
     """
     from judgekb import cardfill, guard
-    from judgekb.engine import runner
+    from judgekb.engine.core import runner
 
     files: list[Path] = []
     problems: list[guard.ScenarioError] = []
@@ -450,7 +450,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
 
     for path in paths:
         if path.is_dir():
-            found = sorted(path.glob("*.yaml"))
+            found = sorted(path.rglob("*.yaml"))  # and subfolders: scenarios/agot2/
             files += found
             if not found:
                 report(path, guard.ScenarioError(f"{path}: no scenario files (*.yaml) in this folder"))

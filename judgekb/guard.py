@@ -107,7 +107,7 @@ def run(
 
     Raises ScenarioError with a message naming the file for anything that goes wrong.
     """
-    from judgekb.engine import runner
+    from judgekb.engine.core import runner
     from judgekb.scenario import load_scenario
 
     if limits.max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes:

@@ -17,20 +17,74 @@
       challenge_winner: Darrell
       zones: {Sansa Stark: dead}
 
-Every mapping is checked: an unknown field or card name is reported with file, line and field.
-The full reference is in docs/scenarios.md.
+Every field and step argument is checked for type and range against a schema (``STEPS``,
+``EFFECT``, ``EXPECT``): a wrong type, an unknown field, card or player is reported with file,
+line and field.  The full reference is in docs/scenarios.md.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from judgekb.engine.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State
+from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State
 from judgekb.yamlio import DataError, check_fields, load, loads, where
 
-PLAYER_FIELDS = {"name", "house", "plot", "gold", "power", "title", "first", "in_play", "hand", "deck", "discard", "dead", "shadows"}
+KEYWORDS2 = (
+    "stealth",
+    "renown",
+    "insight",
+    "intimidate",
+    "pillage",
+    "limited",
+    "no attachments",
+    "assault",
+    "prized",
+    "terminal",
+    "ambush",
+    "bestow",
+    "shadow",
+)
+VALUED = ("ambush", "bestow", "shadow", "prized")
+FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral")
+PHASES = ("setup", "plot", "draw", "marshalling", "marshaling", "challenges", "dominance", "standing", "taxation")
+ICON_ALIASES = {"mil": "military", "int": "intrigue", "pow": "power", "military": "military", "intrigue": "intrigue", "power": "power"}
+TERMINAL = re.compile(r"^(killed|discarded|kill|discard) if (its )?str (is )?0$", re.IGNORECASE)
+UNTILS = (
+    "end of phase",
+    "end of the phase",
+    "phase",
+    "end of round",
+    "end of the round",
+    "round",
+    "challenge",
+    "end of challenge",
+    "end of the challenge",
+    "permanent",
+)
+ZONE_NAMES = ("in_play", "play", "in play", "hand", "deck", "discard", "dead", "duplicate", "shadows", "used", "removed")
+
+PLAYER_FIELDS = {
+    "name",
+    "house",
+    "faction",
+    "agenda",
+    "plot",
+    "plot_deck",
+    "used_plots",
+    "gold",
+    "power",
+    "title",
+    "first",
+    "in_play",
+    "hand",
+    "deck",
+    "discard",
+    "dead",
+    "shadows",
+}
 CARD_FIELDS = {
     "name",
     "id",
@@ -43,6 +97,7 @@ CARD_FIELDS = {
     "unique",
     "cost",
     "house",
+    "faction",
     "kneeling",
     "power",
     "attachments",
@@ -51,85 +106,367 @@ CARD_FIELDS = {
     "income",
     "influence",
     "initiative",
+    "claim",
+    "reserve",
     "immune",
+    "cannot",
+    "constant",
+    "loyal",
+    "facedown",
     "owner",
     "controller",
     "gold",
 }
-ICON_ALIASES = {"mil": "military", "int": "intrigue", "pow": "power", "military": "military", "intrigue": "intrigue", "power": "power"}
-STEP_VERBS = {
-    "phase",
-    "marshal",
-    "put_into_play",
-    "draw",
-    "challenge",
-    "redirect",
-    "defend",
-    "effect",
-    "resolve",
-    "end_phase",
-    "end_round",
-    "note",
+PLOT_FIELDS = {"name", "id", "type", "constant", "income", "initiative", "claim", "reserve", "traits", "when_revealed"}
+
+# ------------------------------------------------------------------ schema of steps and expectations
+# A field type is one of: "text", "int", "count" (whole number >= 0), "bool", "card" (a card of the
+# scenario), "title" (a card of the scenario or any other title), "cards", "player", "players",
+# "any"; ("enum", choices); ("map", schema) a nested mapping; ("list", schema) a list of mappings;
+# ("cardmap", type) / ("playermap", type) mappings from card / player to a value; ("textlist",).
+
+COST: dict[str, Any] = {
+    "kneel": "cards",
+    "stand": "cards",
+    "sacrifice": "cards",
+    "discard": "cards",
+    "return_to_hand": "cards",
+    "gold": "count",
+    "power": ("cardmap", "count"),
+    "player": "player",
+    "spend_from": "card",
 }
-EXPECT_FIELDS = {
-    "challenge_winner",
-    "challenges",
-    "zones",
-    "power",
-    "house_power",
-    "card_power",
-    "gold",
-    "strength",
-    "kneeling",
-    "controller",
-    "game_winner",
-    "refused",
-    "initiative",
-    "first_player",
-    "dominance",
-    "participating",
-    "choices_needed",
-    "at_command",
-    "attached_to",
-    "total_strength",
+EFFECT: dict[str, Any] = {
+    "source": "title",
+    "source_type": ("enum", ("event", "character", "location", "attachment", "plot", "agenda", "title", "framework")),
+    "controller": "player",
+    "target": "cards",
+    "choose": "bool",
+    "all": "bool",
+    "str": "int",
+    "gain": "text",
+    "lose": "text",
+    "gain_icon": ("enum", tuple(ICON_ALIASES)),
+    "lose_icon": ("enum", tuple(ICON_ALIASES)),
+    "until": "until",
+    "terminal": "terminal",
+    "take_control": "cards",
+    "player": "player",
+    "kneel": "cards",
+    "stand": "cards",
+    "kill": "cards",
+    "discard": "cards",
+    "sacrifice": "cards",
+    "return_to_hand": "cards",
+    "return_to_deck": "cards",
+    "position": ("enum", ("top", "bottom")),
+    "discard_from_hand": "cards",
+    "discard_from_deck": "count",
+    "cannot_be_saved": "bool",
+    "gold": ("playermap", "int"),
+    "power": ("playermap", "int"),
+    "move_power": ("map", {"from": "owner", "to": "owner", "count": "count"}),
+    "cannot": "text",
+    "save": "cards",
+    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", "EFFECT")}),
+    "order": ("textlist",),
+    "canceled_by": "title",
+    "infamy": "card",
+    "victory_choice": "player",
+    "interrupts": ("list", "REACT"),
+    "reactions": ("list", "REACT"),
+    "cost": ("map", COST),
+    "blank": "bool",
+    "put_into_play": "cards",
+    "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
+    "kneeling": "bool",
+    "participating": ("enum", ("attacker", "defender")),
+    "if_won_by": "count",
+    "contribute": "player",
+    "participate": "player",
+    "remove_from_challenge": "cards",
+    "reveal_plot": ("playermap", "card"),
+    "note": "text",
+    "place_in_dead_pile": "cards",
+    "if_attacking_alone": "card",
+    "claim": "int",
+    "set_str": "count",
+    "draw": "count",
+    "additional_challenge": ("enum", tuple(ICON_ALIASES)),
+    "instead": "bool",
+    "base_gold": "count",
+    "priority": ("textlist",),
+    "referential": "cards",
+    "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
 }
+EFFECT["otherwise"] = ("map", EFFECT)
+EFFECT["at_end_of"] = ("map", {"period": ("enum", ("phase", "challenge", "round")), "effect": ("map", EFFECT)})
+TRIGGERS = (
+    "action",
+    "reaction",
+    "interrupt",
+    "forced reaction",
+    "forced interrupt",
+    "when revealed",
+    "dominance action",
+    "challenges action",
+    "marshaling action",
+)
+REACT: dict[str, Any] = {
+    "setup": "bool",
+    "to": "text",
+    "player": "player",
+    "card": "title",
+    "trigger": ("enum", TRIGGERS),
+    "cost": ("map", COST),
+    "effect": ("map", EFFECT),
+}
+SCHEMAS = {"EFFECT": EFFECT, "REACT": REACT}
+EFFECT["saves"] = ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)})
+ABILITY = {
+    "player": "player",
+    "card": "title",
+    "trigger": ("enum", TRIGGERS),
+    "cost": ("map", COST),
+    "effect": ("map", EFFECT),
+    "then": ("map", EFFECT),
+    "reactions": ("list", REACT),
+    "interrupts": ("list", REACT),
+    "canceled_by": "title",
+    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
+    "setup": "bool",
+}
+RESOLVE = {
+    "claim": "cards",
+    "discard": "cards",
+    "deadly": "card",
+    "vigilant": "cards",
+    "vengeful": "cards",
+    "infamy": "card",
+    "save": "cards",
+    "victory_choice": "player",
+    "keyword_order": ("textlist",),
+    "pillage_order": "cards",
+    "intimidate": "card",
+    "chooses": "player",
+    "interrupts": ("list", "REACT"),
+    "reactions": ("list", "REACT"),
+}
+PHASE_STEP = {
+    "name": ("enum", PHASES),
+    "first_player": "player",
+    "random_winner": "player",
+    "titles": ("playermap", "text"),
+    "income_cap": "count",
+    "extra_gold": "count",
+    "infamy": ("playermap", "card"),
+    "victory_choice": "player",
+    "reveal": ("playermap", "title"),
+    "discard": ("playermap", "cards"),
+}
+END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
+STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
+    # verb: (required arguments, schema, editions: 1, 2 or 3 for both)
+    "phase": ({"name"}, PHASE_STEP, 3),
+    "marshal": (
+        {"player", "card"},
+        {
+            "player": "player",
+            "card": "card",
+            "onto": "card",
+            "as_duplicate": "bool",
+            "bestow": "count",
+            "spend_from": "card",
+            "from": ("enum", ("hand", "attached")),
+        },
+        3,
+    ),
+    "put_into_play": (
+        {"player", "card"},
+        {
+            "player": "player",
+            "card": "card",
+            "onto": "card",
+            "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
+            "ambush": "count",
+        },
+        3,
+    ),
+    "draw": ({"player"}, {"player": "player", "count": "count"}, 3),
+    "challenge": (
+        {"attacker", "type", "against"},
+        {
+            "attacker": "player",
+            "type": ("enum", tuple(ICON_ALIASES)),
+            "against": "player",
+            "attackers": "cards",
+            "stealth": ("cardmap", "card"),
+            "assault": ("cardmap", "card"),
+        },
+        3,
+    ),
+    "redirect": ({"player"}, {"player": "player", "to": "player"}, 1),
+    "defend": (set(), {"player": "player", "defenders": "cards"}, 3),
+    "resolve": (set(), RESOLVE, 3),
+    "effect": (set(), EFFECT, 3),
+    "end_phase": (set(), END, 3),
+    "end_round": (set(), END, 3),
+    "end_challenge": (set(), END, 2),
+    "ability": ({"player", "card"}, ABILITY, 2),
+    "play_event": ({"player", "card"}, {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows"))}, 2),
+    "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
+    "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
+    "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card"}, 2),
+    "concede": ({"player"}, {"player": "player"}, 2),
+    "loop": ({"times", "steps"}, {"times": "count", "steps": "any", "player": "player"}, 2),
+    "setup": ({"place"}, {"place": ("playermap", "cards"), "attach": ("cardmap", "card")}, 2),
+    "note": (set(), {}, 3),
+}
+STEP_VERBS = set(STEPS)
+RESULT = {
+    "type": ("enum", CHALLENGE_TYPES),
+    "winner": "player?",
+    "loser": "player?",
+    "attacker": "player",
+    "defender": "player",
+    "defending_player": "player?",
+    "attack": "count",
+    "defence": "count",
+    "unopposed": "bool",
+    "ended_without_resolution": "bool",
+    "ended_without_winner": "bool",
+    "claim": ("enum", ("applied", "none")),
+}
+EXPECT: dict[str, Any] = {
+    "challenge_winner": "player?",
+    "challenges": ("list", RESULT),
+    "zones": ("cardmap", ("enum", ZONE_NAMES)),
+    "power": ("playermap", "count"),
+    "house_power": ("playermap", "count"),
+    "faction_power": ("playermap", "count"),
+    "card_power": ("cardmap", "count"),
+    "gold": ("playermap", "count"),
+    "strength": ("cardmap", "count"),
+    "kneeling": ("cardmap", "bool"),
+    "controller": ("cardmap", "player"),
+    "attached_to": ("cardmap", "card?"),
+    "game_winner": "player?",
+    "winner": "player?",
+    "refused": ("intlist",),
+    "refused_cites": ("intmap", ("textlist",)),
+    "choices_needed": ("intlist",),
+    "initiative": "player?",
+    "first_player": "player?",
+    "dominance": "player?",
+    "participating": ("cardmap", "bool"),
+    "at_command": ("playermap", "count"),
+    "total_strength": ("map", {"attack": "count", "defence": "count"}),
+    "deck_position": ("cardmap", "position"),
+    "deck_order": ("playermap", "cards"),
+    "hand_size": ("playermap", "count"),
+    "deck_size": ("playermap", "count"),
+    "traits": ("cardmap", ("textlist",)),
+    "trace_order": ("textlist",),
+    "cites": ("list", {"step": "count", "tag": "text", "clauses": ("textlist",)}),
+    "not_cited": ("textlist",),
+}
+EXPECT_FIELDS = set(EXPECT)
+ED2_ONLY_EXPECT = {
+    "traits",
+    "faction_power",
+    "winner",
+    "deck_position",
+    "deck_order",
+    "hand_size",
+    "deck_size",
+    "trace_order",
+    "cites",
+    "refused_cites",
+    "not_cited",
+}
+REQUIRED = {"cites": {"step", "clauses"}}
 
 
 class Scenario:
     """A loaded scenario: its initial state, its steps (with source lines) and expectations."""
 
-    def __init__(self, path: Path, title: str, state: State, steps: list[dict[str, Any]], expect: dict[str, Any]):
+    def __init__(self, path: Path, title: str, state: State, steps: list[dict[str, Any]], expect: dict[str, Any], edition: int = 1):
         self.path = path
         self.title = title
         self.state = state
         self.steps = steps
         self.expect = expect
+        self.edition = edition
         self.card_notes: list[Any] = []
 
 
-def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], controller: str | None = None) -> Card:
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text_list(path: Path, spec: dict[str, Any], key: str) -> list[str]:
+    value = spec.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        raise DataError(f"{where(path, spec)}: field '{key}' must be a list of words; got {value!r}")
+    return [str(v) for v in value]
+
+
+def _keywords(path: Path, spec: dict[str, Any], edition: int) -> tuple[set[str], dict[str, int]]:
+    """Keywords, with the X of ``ambush (X)``, ``bestow (X)``, ``shadow (X)`` kept apart."""
+    known = KEYWORDS2 if edition == 2 else KEYWORDS
+    words, values = set(), {}
+    for raw in _text_list(path, spec, "keywords"):
+        word = raw.strip().lower().rstrip(".")
+        match = re.fullmatch(r"([a-z ]+?)\s*\((\d+)\)", word)
+        if match:
+            word, values[match.group(1)] = match.group(1), int(match.group(2))
+        if word not in known:
+            raise DataError(f"{where(path, spec)}: field 'keywords' has unknown keyword {raw!r} (known: {', '.join(known)})")
+        words.add(word)
+    return words, values
+
+
+def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], edition: int, controller: str | None = None) -> Card:
     if isinstance(spec, str):
         spec = {"name": spec, "__line__": None}
     check_fields(path, spec, {"name"}, CARD_FIELDS, "card")
     at = where(path, spec)
+    for field_name in ("name", "id", "house", "faction", "restriction", "owner", "controller"):
+        if field_name in spec and spec[field_name] is not None and not isinstance(spec[field_name], str):
+            raise DataError(f"{at}: field '{field_name}' must be text; got {spec[field_name]!r}")
     key = str(spec.get("id") or spec["name"])
+    if not key.strip():
+        raise DataError(f"{at}: field 'name' must not be empty")
     if key in cards:
         raise DataError(f"{at}: card '{key}' appears twice; give the second copy an 'id' such as '{key}#2'")
     kind = spec.get("type", "character")
     if kind not in CARD_TYPES:
         raise DataError(f"{at}: field 'type' must be one of {', '.join(CARD_TYPES)}; got {kind!r}")
     icons = set()
-    for icon in spec.get("icons") or []:
+    for icon in _text_list(path, spec, "icons"):
         if str(icon).lower() not in ICON_ALIASES:
             raise DataError(f"{at}: field 'icons' has unknown icon {icon!r} (military, intrigue, power)")
         icons.add(ICON_ALIASES[str(icon).lower()])
-    keywords = {str(k).lower() for k in spec.get("keywords") or []}
-    unknown = sorted(keywords - set(KEYWORDS))
-    if unknown:
-        raise DataError(f"{at}: field 'keywords' has unknown keyword {unknown[0]!r} (known: {', '.join(KEYWORDS)})")
-    for field_name in ("str", "cost", "power", "income", "influence", "initiative", "gold"):
-        if field_name in spec and not isinstance(spec[field_name], int):
+    keywords, values = _keywords(path, spec, edition)
+    if edition == 2 and spec.get("cost") in ("-", "X", "x"):  # no printed cost ("-"), or a cost of X defined by the card
+        values["no printed cost" if spec["cost"] == "-" else "cost is X"] = 1
+        spec = {k: v for k, v in spec.items() if k != "cost"}
+    for field_name in ("str", "cost", "power", "income", "influence", "initiative", "gold", "claim", "reserve"):
+        if field_name in spec and not _whole(spec[field_name]):
             raise DataError(f"{at}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")
+    for field_name in ("str", "cost", "power", "gold", "claim", "reserve"):
+        if field_name in spec and spec[field_name] < 0:
+            raise DataError(f"{at}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
+    for field_name in ("unique", "kneeling", "loyal", "facedown"):
+        if field_name in spec and not isinstance(spec[field_name], bool):
+            raise DataError(f"{at}: field '{field_name}' must be true or false; got {spec[field_name]!r}")
+    faction = str(spec.get("faction", "neutral")).lower()
+    if edition == 2 and faction not in FACTIONS:
+        raise DataError(f"{at}: field 'faction' must be one of {', '.join(FACTIONS)}; got {spec.get('faction')!r}")
     real_owner = str(spec.get("owner") or owner)
     # top-level cards are controlled by the player whose zone lists them; attachments by whoever
     # played them (their owner) unless the scenario says otherwise
@@ -143,10 +480,11 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         zone=zone,
         strength=int(spec.get("str", 0)),
         icons=icons,
-        traits=[str(t) for t in spec.get("traits") or []],
-        crests=[str(c) for c in spec.get("crests") or []],
+        traits=_text_list(path, spec, "traits"),
+        crests=_text_list(path, spec, "crests"),
         keywords=keywords,
-        immune={str(i).lower() for i in spec.get("immune") or []},
+        immune={i.lower() for i in _text_list(path, spec, "immune")},
+        cannot={c.lower() if c.lower().startswith("be ") else f"be {c.lower()}" for c in _text_list(path, spec, "cannot")},
         unique=bool(spec.get("unique", False)),
         cost=int(spec.get("cost", 0)),
         house=str(spec.get("house", "neutral")),
@@ -157,22 +495,54 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         influence=int(spec.get("influence", 0)),
         initiative=int(spec.get("initiative", 0)),
         gold_tokens=int(spec.get("gold", 0)),
+        order=len(cards),
+        faction=faction,
+        loyal=bool(spec.get("loyal", False)),
+        constant={c.lower() for c in _text_list(path, spec, "constant")},
+        values=values,
+        facedown=bool(spec.get("facedown", False)),
     )
     cards[key] = card
-    for attachment in spec.get("attachments") or []:
-        child = _card(path, attachment, owner, zone, cards)
+    for attachment in _list_of(path, spec, "attachments"):
+        child = _card(path, attachment, owner, zone, cards, edition)
         if child.type != "attachment":
-            raise DataError(f"{where(path, attachment)}: attachments must have type: attachment")
+            raise DataError(f"{where(path, attachment if isinstance(attachment, dict) else spec)}: attachments must have type: attachment")
         child.attached_to = card.key
-    for index, duplicate in enumerate(spec.get("duplicates") or [], 2):
+    for index, duplicate in enumerate(_list_of(path, spec, "duplicates"), 2):
         dup_spec = (
             {"name": card.name, "id": f"{card.key} (duplicate {index - 1})", "unique": True, "__line__": spec.get("__line__")}
-            if duplicate in (True, card.name)
+            if duplicate is True or duplicate == card.name
             else duplicate
         )
-        child = _card(path, dup_spec, owner, zone, cards)
+        child = _card(path, dup_spec, owner, zone, cards, edition)
         child.duplicate, child.attached_to, child.type = True, card.key, card.type
     return card
+
+
+def _list_of(path: Path, spec: dict[str, Any], key: str) -> list[Any]:
+    value = spec.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DataError(f"{where(path, spec)}: field '{key}' must be a list; got {value!r}")
+    return value
+
+
+def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
+    if isinstance(spec, str):
+        spec = {"name": spec}
+    check_fields(path, spec, set(), PLOT_FIELDS, what)
+    for key in ("income", "initiative", "claim", "reserve"):
+        if key in spec and (not _whole(spec[key]) or spec[key] < 0):
+            raise DataError(f"{where(path, spec)}: {what} field '{key}' must be a whole number, 0 or more; got {spec[key]!r}")
+    return Plot(
+        str(spec.get("id") or spec.get("name", "plot")),
+        int(spec.get("income", 0)),
+        int(spec.get("initiative", 0)),
+        int(spec.get("claim", 1)),
+        int(spec.get("reserve", 6)),
+        _text_list(path, spec, "traits"),
+    )
 
 
 def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
@@ -185,41 +555,109 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
-    optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "card_data"}
+    optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player", "card_data"}
     check_fields(path, data, {"players", "steps"}, optional, "scenario")
     if data.get("card_data", "none") != "none":
         raise DataError(f"{where(path, data)}: field 'card_data' can only be 'none' (placeholder cards: no card database values)")
-    if data.get("edition", 1) != 1:
-        raise DataError(f"{where(path, data)}: field 'edition': only edition 1 scenarios can be run so far")
+    edition = data.get("edition", 1)
+    if edition not in (1, 2) or isinstance(edition, bool):
+        raise DataError(f"{where(path, data)}: field 'edition' must be 1 or 2; got {edition!r}")
+    for key in ("title", "notes"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise DataError(f"{where(path, data)}: field '{key}' must be text; got {data[key]!r}")
+    if "melee" in data and not isinstance(data["melee"], bool):
+        raise DataError(f"{where(path, data)}: field 'melee' must be true or false; got {data['melee']!r}")
+    if "round" in data and (not _whole(data["round"]) or data["round"] < 1):
+        raise DataError(f"{where(path, data)}: field 'round' must be a whole number, 1 or more; got {data['round']!r}")
+    phase = str(data.get("phase", "challenges"))
+    if phase not in PHASES:
+        raise DataError(f"{where(path, data)}: field 'phase' must be one of {', '.join(PHASES)}; got {data.get('phase')!r}")
     if not isinstance(data["players"], list) or len(data["players"]) < 2:
         raise DataError(f"{where(path, data)}: field 'players' must list at least two players")
     players: dict[str, Player] = {}
     cards: dict[str, Card] = {}
     first = None
+    needs = "faction" if edition == 2 else "house"
     for spec in data["players"]:
-        check_fields(path, spec, {"name", "house"}, PLAYER_FIELDS, "player")
+        check_fields(path, spec, {"name", needs}, PLAYER_FIELDS, "player")
+        for key in ("name", "house", "faction", "title"):
+            if spec.get(key) is not None and not isinstance(spec[key], str):
+                raise DataError(f"{where(path, spec)}: field '{key}' must be text; got {spec[key]!r}")
+        for key in ("gold", "power"):
+            if key in spec and (not _whole(spec[key]) or spec[key] < 0):
+                raise DataError(f"{where(path, spec)}: field '{key}' must be a whole number, 0 or more; got {spec[key]!r}")
+        if "first" in spec and not isinstance(spec["first"], bool):
+            raise DataError(f"{where(path, spec)}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
+        if edition == 2 and spec.get("title") is not None:
+            raise DataError(
+                f"{where(path, spec)}: field 'title': melee titles are not modeled for edition 2 yet (docs/scenarios.md says what is not)"
+            )
         if name in players:
             raise DataError(f"{where(path, spec)}: player '{name}' appears twice")
-        plot_spec = spec.get("plot") or {}
-        if plot_spec:
-            check_fields(path, plot_spec, set(), {"name", "income", "initiative", "claim"}, "plot")
-        plot = Plot(
-            str(plot_spec.get("name", "plot")),
-            int(plot_spec.get("income", 0)),
-            int(plot_spec.get("initiative", 0)),
-            int(plot_spec.get("claim", 1)),
-        )
-        players[name] = Player(name, str(spec["house"]), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), spec.get("title"))
+        faction = str(spec.get("faction", spec.get("house", "neutral")))
+        if edition == 2 and faction.lower() not in FACTIONS:
+            raise DataError(f"{where(path, spec)}: field 'faction' must be one of {', '.join(FACTIONS)}; got {faction!r}")
+        plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
+        player = Player(name, str(spec.get("house", faction)), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), spec.get("title"))
+        player.faction = faction.lower()
+        agendas = spec.get("agenda")
+        for agenda in agendas if isinstance(agendas, list) else ([agendas] if agendas else []):
+            title = agenda.get("name") if isinstance(agenda, dict) else agenda
+            if not isinstance(title, str):
+                raise DataError(f"{where(path, spec)}: field 'agenda' must name agenda cards; got {agenda!r}")
+            player.agendas.append(title)
+        players[name] = player
         if spec.get("first"):
+            if first:
+                raise DataError(f"{where(path, spec)}: field 'first': {first} is already the first player")
             first = name
+    if data.get("first_player") is not None:
+        if data["first_player"] not in players:
+            raise DataError(f"{where(path, data)}: field 'first_player': unknown player {data['first_player']!r}")
+        first = data["first_player"]
     for spec in data["players"]:
         name = str(spec["name"])
         for zone in ("in_play", "hand", "deck", "discard", "dead", "shadows"):
-            for card_spec in spec.get(zone) or []:
-                card = _card(path, card_spec, name, zone, cards, controller=name)
+            for card_spec in _list_of(path, spec, zone):
+                card = _card(path, card_spec, name, zone, cards, edition, controller=name)
                 if card.owner not in players:
                     raise DataError(f"{where(path, card_spec)}: field 'owner': unknown player '{card.owner}'")
+        revealed = [spec["plot"]] if edition == 2 and isinstance(spec.get("plot"), dict) and spec["plot"].get("name") else []
+        for zone, field_name, specs in (
+            ("revealed", "plot", revealed),
+            ("plot", "plot_deck", _list_of(path, spec, "plot_deck")),
+            ("used", "used_plots", _list_of(path, spec, "used_plots")),
+        ):
+            for plot_spec in specs:
+                plot = _plot(path, plot_spec, field_name)
+                if zone == "revealed" and plot.name in cards and not plot_spec.get("id"):
+                    plot.name = f"{plot.name} ({name})"  # two players reveal plots of the same title
+                if plot.name in cards:
+                    raise DataError(f"{where(path, plot_spec)}: card '{plot.name}' appears twice; give the second copy an 'id'")
+                constant = set(_text_list(path, plot_spec, "constant")) if isinstance(plot_spec, dict) else set()
+                cards[plot.name] = Card(
+                    plot.name, plot.name, "plot", name, name, zone, order=len(cards), plot=plot, constant={c.lower() for c in constant}
+                )
+                if zone == "revealed":
+                    players[name].plot = plot
+        agendas = spec.get("agenda") if edition == 2 else None
+        for agenda in agendas if isinstance(agendas, list) else ([agendas] if agendas else []):
+            if isinstance(agenda, dict):
+                check_fields(path, agenda, {"name"}, {"name", "id", "type", "traits"}, "agenda")
+                key = str(agenda.get("id") or agenda["name"])
+                if key in cards:
+                    continue  # a second copy by title is reported as an illegal deck (FAQ 3.5), not as bad input
+                cards[key] = Card(
+                    key,
+                    str(agenda["name"]),
+                    "agenda",
+                    name,
+                    name,
+                    "agenda",
+                    order=len(cards),
+                    traits=_text_list(path, agenda, "traits"),
+                )
     for card in cards.values():
         if card.owner not in players or card.controller not in players:
             raise DataError(f"{path}: card '{card.key}' names an unknown owner or controller")
@@ -230,13 +668,30 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         players=players,
         cards=cards,
         first_player=first or next(iter(players)),
-        phase=str(data.get("phase", "challenges")),
+        phase="marshalling" if phase == "marshaling" else phase,
         round=int(data.get("round", 1)),
         melee=bool(data.get("melee", len(players) > 2)),
     )
-    steps = data["steps"] or []
+    state.facts["first_player_stated"] = first is not None
+    steps = data["steps"] if data["steps"] is not None else []
     if not isinstance(steps, list):
         raise DataError(f"{where(path, data)}: field 'steps' must be a list")
+    checker = _Checker(path, state)
+    _check_steps(path, steps, edition, checker)
+    expect = data.get("expect") or {}
+    if expect:
+        if not isinstance(expect, dict):
+            raise DataError(f"{where(path, data)}: field 'expect' must be a mapping")
+        fields = EXPECT_FIELDS if edition == 2 else EXPECT_FIELDS - ED2_ONLY_EXPECT
+        check_fields(path, expect, set(), fields, "expect")
+        checker.mapping(expect, EXPECT, set(), "expect", expect)
+    scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect, edition)
+    scenario.card_notes = notes
+    return scenario
+
+
+def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, depth: int = 0) -> None:
+    """Each step is one known verb of the scenario's edition with arguments of the right types (a loop's steps too)."""
     for step in steps:
         if not isinstance(step, dict):
             raise DataError(f"{path}: each step is a mapping such as 'challenge: {{...}}'; got {step!r}")
@@ -244,114 +699,130 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if len(verbs) != 1 or not verbs <= STEP_VERBS:
             bad = sorted(verbs - STEP_VERBS) or sorted(verbs)
             raise DataError(f"{where(path, step)}: unknown step '{bad[0] if bad else ''}' (steps: {', '.join(sorted(STEP_VERBS))})")
-    _check_names(path, steps, state)
-    expect = data.get("expect") or {}
-    check_fields(path, expect, set(), EXPECT_FIELDS, "expect") if expect else None
-    _check_names(path, [expect], state)
-    scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect)
-    scenario.card_notes = notes
-    return scenario
+        verb = next(iter(verbs))
+        required, schema, editions = STEPS[verb]
+        if not editions & edition:
+            raise DataError(f"{where(path, step)}: step '{verb}' exists only in edition {3 - edition} scenarios")
+        args = step[verb]
+        if verb == "note":
+            continue
+        if verb == "phase" and isinstance(args, str):
+            args = {"name": args}
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            raise DataError(f"{where(path, step)}: step '{verb}' takes a mapping of arguments; got {args!r}")
+        checker.mapping(args, schema, required, verb, step)
+        if verb == "loop":
+            if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
+                raise DataError(f"{where(path, step)}: field 'steps': a loop repeats a non-empty list of steps (loops do not nest)")
+            if args["times"] > 100:
+                raise DataError(f"{where(path, step)}: field 'times': a loop is run a stated number of times, at most 100")
+            _check_steps(path, args["steps"], edition, checker, depth + 1)
 
 
-NAME_KEYS = {
-    "attackers",
-    "defenders",
-    "claim",
-    "discard",
-    "deadly",
-    "vigilant",
-    "vengeful",
-    "target",
-    "card",
-    "onto",
-    "kill",
-    "kneel",
-    "stand",
-    "take_control",
-    "return_to_hand",
-    "return_to_deck",
-    "save",
-    "zones",
-    "strength",
-    "kneeling",
-    "controller",
-    "card_power",
-    "participating",
-    "attached_to",
-    "infamy",
-    "stealth",
-}
-PLAYER_KEYS = {
-    "player",
-    "attacker",
-    "against",
-    "to",
-    "challenge_winner",
-    "game_winner",
-    "initiative",
-    "first_player",
-    "dominance",
-    "power",
-    "house_power",
-    "gold",
-    "at_command",
-    "first",
-    "winner",
-    "random_winner",
-    "chooses",
-}
+class _Checker:
+    """Check a mapping against a schema; every problem names file, line and field."""
 
+    def __init__(self, path: Path, state: State) -> None:
+        self.path = path
+        self.state = state
 
-def _check_names(path: Path, items: list[Any], state: State) -> None:
-    """Every card and player a step or expectation names must exist (file:line and field on error)."""
+    def fail(self, line_of: Any, key: str, problem: str) -> None:
+        raise DataError(f"{where(self.path, line_of)}: field '{key}': {problem}")
 
-    def visit(node: Any, key: str | None, line_of: Any) -> None:
-        if isinstance(node, dict):
-            here = node if "__line__" in node else line_of
-            for k, v in node.items():
-                if k == "__line__":
-                    continue
-                if (
-                    k in NAME_KEYS
-                    and isinstance(v, dict)
-                    and k in ("zones", "strength", "kneeling", "controller", "card_power", "participating", "attached_to", "stealth")
-                ):
-                    for name in v:
-                        if name != "__line__":
-                            check_card(name, k, here)
-                    if k == "stealth":
-                        for name in v.values():
-                            if isinstance(name, str):
-                                check_card(name, k, here)
-                    if k in ("controller", "attached_to"):
-                        for name, value in v.items():
-                            if name != "__line__" and k == "attached_to" and value is not None:
-                                check_card(value, k, here)
-                    continue
-                if k in PLAYER_KEYS and isinstance(v, dict):
-                    for name in v:
-                        if name != "__line__":
-                            check_player(name, k, here)
-                    continue
-                visit(v, k, here)
-        elif isinstance(node, list):
-            for item in node:
-                visit(item, key, line_of)
-        elif isinstance(node, str) and key in NAME_KEYS:
-            check_card(node, key, line_of)
-        elif isinstance(node, str) and key in PLAYER_KEYS and node not in ("none", "nobody"):
-            check_player(node, key, line_of)
+    def mapping(self, item: Any, schema: Any, required: set[str], what: str, line_of: Any) -> None:
+        if isinstance(schema, str):
+            schema = SCHEMAS[schema]
+        if not isinstance(item, dict):
+            self.fail(line_of, what, f"must be a mapping; got {item!r}")
+        here = item if "__line__" in item else line_of
+        check_fields(self.path, {**item, "__line__": here.get("__line__") if isinstance(here, dict) else None}, required, set(schema), what)
+        for key, value in item.items():
+            if key != "__line__":
+                self.value(value, schema[key], key, here)
 
-    def check_card(name: str, key: str, line_of: Any) -> None:
-        if name not in state.cards:
-            raise DataError(f"{where(path, line_of)}: field '{key}': unknown card '{name}'")
-
-    def check_player(name: str, key: str, line_of: Any) -> None:
-        if name not in state.players:
-            raise DataError(f"{where(path, line_of)}: field '{key}': unknown player '{name}'")
-
-    for item in items:
-        visit(item, None, item)
+    def value(self, value: Any, kind: Any, key: str, line_of: Any) -> None:  # noqa: C901 - one branch per field type
+        state = self.state
+        if isinstance(kind, tuple):
+            head = kind[0]
+            if head == "enum":
+                if not isinstance(value, str) or value.lower() not in kind[1]:
+                    self.fail(line_of, key, f"must be one of {', '.join(kind[1])}; got {value!r}")
+            elif head == "map":
+                self.mapping(value, kind[1], REQUIRED.get(key, set()), key, line_of)
+            elif head == "list":
+                if not isinstance(value, list):
+                    self.fail(line_of, key, f"must be a list; got {value!r}")
+                for item in value:
+                    if key == "saves" and isinstance(item, str):
+                        self.value(item, "card", key, line_of)
+                        continue
+                    self.mapping(item, kind[1], REQUIRED.get(key, set()), key, line_of)
+            elif head in ("cardmap", "playermap", "intmap"):
+                if not isinstance(value, dict):
+                    self.fail(line_of, key, f"must be a mapping; got {value!r}")
+                here = value if "__line__" in value else line_of
+                for name, inner in value.items():
+                    if name == "__line__":
+                        continue
+                    if head == "cardmap":
+                        self.value(name, "card", key, here)
+                    elif head == "playermap":
+                        self.value(name, "player", key, here)
+                    elif not _whole(name) and not (isinstance(name, str) and name.isdigit()):
+                        self.fail(here, key, f"keys must be step numbers; got {name!r}")
+                    self.value(inner, kind[1], key, here)
+            elif head == "textlist":
+                items = [value] if isinstance(value, str) else value
+                if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+                    self.fail(line_of, key, f"must be a list of text; got {value!r}")
+            elif head == "intlist":
+                if not isinstance(value, list) or not all(_whole(v) and v >= 0 for v in value):
+                    self.fail(line_of, key, f"must be a list of step numbers; got {value!r}")
+            return
+        if kind == "any":
+            return
+        if kind.endswith("?"):
+            if value is None or value in ("none", "nobody"):
+                return
+            kind = kind[:-1]
+        if kind == "text" or kind == "title":
+            if not isinstance(value, str) or not value.strip():
+                self.fail(line_of, key, f"must be text; got {value!r}")
+        elif kind == "int":
+            if not _whole(value):
+                self.fail(line_of, key, f"must be a whole number; got {value!r}")
+        elif kind == "count":
+            if not _whole(value) or value < 0:
+                self.fail(line_of, key, f"must be a whole number, 0 or more; got {value!r}")
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                self.fail(line_of, key, f"must be true or false; got {value!r}")
+        elif kind == "card":
+            if not isinstance(value, str) or value not in state.cards:
+                self.fail(line_of, key, f"unknown card '{value}'")
+        elif kind == "cards":
+            for name in [value] if isinstance(value, str) else (value if isinstance(value, list) else [value]):
+                self.value(name, "card", key, line_of)
+        elif kind == "player":
+            if not isinstance(value, str) or value not in state.players:
+                self.fail(line_of, key, f"unknown player '{value}'")
+        elif kind == "owner":  # a card or a player (whose faction card is meant)
+            if not isinstance(value, str) or (value not in state.cards and value not in state.players):
+                self.fail(line_of, key, f"unknown card or player '{value}'")
+        elif kind == "until":
+            text = str(value).lower()
+            if not (
+                text in UNTILS or (text.startswith("while in play:") and text.split(":", 1)[1].strip() in {k.lower() for k in state.cards})
+            ):
+                self.fail(line_of, key, f"must be one of {', '.join(UNTILS)} or 'while in play: CARD'; got {value!r}")
+        elif kind == "terminal":
+            if not isinstance(value, str) or not TERMINAL.match(value.strip()):
+                self.fail(line_of, key, f"must read 'killed if STR 0' or 'discarded if STR 0'; got {value!r}")
+        elif kind == "position":
+            if not (value in ("top", "bottom", "not in deck") or (_whole(value) and value >= 1)):
+                self.fail(line_of, key, f"must be top, bottom or a position from the top (1 or more); got {value!r}")
 
 
 def challenge_type(value: Any, path: Path, line_of: Any) -> str:

@@ -257,7 +257,7 @@ def _fail(message: str, code: int = 2) -> None:
 def _ids_from_file(obj: Any, path: Path) -> list[str]:
     """Clause ids a scenario (run now) or a saved ``run --json`` ruling cites."""
     if path.suffix in (".yaml", ".yml"):
-        from judgekb.engine import runner
+        from judgekb.engine.core import runner
         from judgekb.scenario import load_scenario
 
         ruling = runner.run(load_scenario(path), runner.load_titles(obj.corpus))

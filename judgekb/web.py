@@ -45,7 +45,7 @@ class Resources:
         self.db_path = db_path
         self.corpus = corpus
         self.local = threading.local()
-        from judgekb.engine import runner
+        from judgekb.engine.core import runner
 
         self.titles = runner.load_titles(corpus)
         self.memo = webguard.Memo()

@@ -1,0 +1,470 @@
+"""Challenges: declaring attackers and defenders, STR, winning, claim and the keywords."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb.engine.agot1 import rule, titles
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, Challenge, State
+from judgekb.engine.core.trace import Trace
+
+
+@rule(
+    "challenge.declare",
+    ["agot1-rules/challenge-step-1-declare-attackers", "agot1-rules/phase-4-challenges"],
+    "declare type, opponent and attackers; attackers must be standing and have the icon; one challenge of each type",
+)
+def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, attackers: list[str]) -> Challenge:
+    player = state.players[attacker]
+    if state.phase != "challenges":
+        raise IllegalStep(
+            "challenge.declare",
+            f"challenges are declared only in the challenges phase (the game is in the {state.phase} phase)",
+            cite=["agot1-rules/phase-4-challenges"],
+        )
+    if against == attacker or against not in state.players:
+        raise IllegalStep("challenge.declare", f"{attacker} cannot challenge {against}")
+    if kind in player.challenges_this_round:
+        raise IllegalStep(
+            "challenge.declare", f"{attacker} has already initiated a {kind} challenge this round (one challenge of each type per round)"
+        )
+    if not attackers:
+        raise IllegalStep("challenge.declare", "at least one attacking character must be declared to initiate a challenge")
+    titles.check_may_challenge(state, trace, attacker, against)
+    for key in attackers:
+        _check_participant(state, "challenge.declare", key, attacker, kind, "attack")
+    for key in attackers:
+        state.cards[key].kneeling = True
+    player.challenges_this_round.append(kind)
+    challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
+    state.challenge = challenge
+    state.facts.pop("no_defenders_declared", None)
+    article = "an" if kind[0] in "aeiou" else "a"
+    trace.add(
+        "challenge.declare", f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack"
+    )
+    return challenge
+
+
+def _check_participant(state: State, rule_id: str, key: str, player: str, kind: str, role: str) -> None:
+    """A character declared to attack or defend: in play, the player's, standing, with the icon."""
+    card = state.cards[key]
+    if card.zone != "in_play" or card.type != "character" or card.duplicate:
+        raise IllegalStep(rule_id, f"{key} is not a character in play")
+    if card.controller != player:
+        raise IllegalStep(rule_id, f"{key} is controlled by {card.controller}, not {player}")
+    if card.kneeling:
+        raise IllegalStep(rule_id, f"{key} is kneeling: already kneeling characters may not be declared as {role}ers")
+    if kind not in state.icons(card):
+        raise IllegalStep(rule_id, f"{key} has no {kind} icon, so it cannot {role} in a {kind} challenge")
+
+
+@rule(
+    "keyword.stealth",
+    ["agot1-rules/stealth", "agot1-faq/3.17", "agot1-faq/qa/cat-o-the-canals-stealth"],
+    "each attacker with Stealth may choose a character without Stealth on the defending side; it may not defend",
+)
+def stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
+    challenge = state.challenge
+    assert challenge is not None
+    for attacker_key, target_key in choices.items():
+        attacker, target = state.cards[attacker_key], state.cards[target_key]
+        if attacker_key not in challenge.attackers or "stealth" not in state.keywords(attacker):
+            raise IllegalStep("keyword.stealth", f"{attacker_key} is not an attacking character with Stealth")
+        if target.controller != challenge.defender or target.zone != "in_play":
+            raise IllegalStep(
+                "keyword.stealth",
+                f"{target_key} is not a character on the defending side "
+                f"(stealth is declared against the original target, {challenge.defender})",
+            )
+        if "stealth" in state.keywords(target):
+            raise IllegalStep("keyword.stealth", f"{target_key} has Stealth itself, so it cannot be chosen")
+        if target.immune & {"opponent's card effects", "card effects", "character abilities", "stealth"}:
+            raise IllegalStep("keyword.stealth", f"{target_key} is immune to the effect, so it cannot be chosen as the target of stealth")
+        challenge.stealth[attacker_key] = target_key
+        trace.add(
+            "keyword.stealth",
+            f"{attacker_key} (Stealth) bypasses {target_key}: it may not defend this challenge",
+            cite=["agot1-rules/stealth"],
+        )
+
+
+@rule(
+    "challenge.defend",
+    ["agot1-rules/challenge-step-2-declare-defenders", "agot1-rules/stealth"],
+    "the defending opponent may kneel standing characters with the icon, except those bypassed by stealth",
+)
+def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> None:
+    challenge = state.challenge
+    if challenge is None or challenge.resolved:
+        raise IllegalStep("challenge.defend", "there is no challenge waiting for defenders")
+    if player != challenge.defender:
+        titles.check_may_support(state, trace, player, challenge)
+    for key in defenders:
+        if key in challenge.stealth.values():
+            raise IllegalStep("keyword.stealth", f"{key} was bypassed by stealth and may not defend this challenge")
+        _check_participant(state, "challenge.defend", key, player, challenge.type, "defend")
+    for key in defenders:
+        state.cards[key].kneeling = True
+    challenge.defenders = list(defenders)
+    challenge.defending_player = player if defenders else None
+    if player == challenge.defender and not defenders:
+        state.facts["no_defenders_declared"] = True
+    if defenders:
+        trace.add(
+            "challenge.defend", f"{player} kneels {', '.join(defenders)} to defend", cite=["agot1-rules/challenge-step-2-declare-defenders"]
+        )
+    else:
+        trace.add("challenge.defend", f"{player} declares no defenders", cite=["agot1-rules/challenge-step-2-declare-defenders"])
+
+
+@rule(
+    "keyword.intimidate",
+    ["agot1-rules/intimidate"],
+    "while an Intimidate character attacks, characters with lower STR do not count their STR",
+)
+def side_strength(state: State, trace: Trace | None, side: list[str], player: str | None, challenge: Challenge) -> int:
+    intimidators = [state.strength(state.cards[k]) for k in challenge.attackers if "intimidate" in state.keywords(state.cards[k])]
+    total = 0
+    for key in side:
+        value = state.strength(state.cards[key])
+        if key in challenge.defenders and intimidators and value < max(intimidators):
+            if trace:
+                trace.add(
+                    "keyword.intimidate",
+                    f"{key} (STR {value}) has lower STR than an attacking Intimidate "
+                    f"character (STR {max(intimidators)}), so its STR does not count",
+                )
+            continue
+        total += value
+    if player and side:
+        total += titles.title_strength(state, trace, player, challenge)
+    return total
+
+
+@rule(
+    "challenge.removed",
+    ["agot1-faq/3.30", "agot1-faq/3.33"],
+    "a character that changes control or leaves play is removed from the challenge; it has not participated",
+)
+def remove_from_challenge(state: State, trace: Trace, card: Card, why: str) -> None:
+    challenge = state.challenge
+    if challenge is None or challenge.resolved or challenge.ended:
+        return
+    for side in (challenge.attackers, challenge.defenders):
+        if card.key in side:
+            side.remove(card.key)
+            trace.add("challenge.removed", f"{why}: {card.key} is removed from the challenge and is not considered to have participated")
+            if not challenge.attackers and not challenge.defenders:
+                end_without_resolution(state, trace)
+
+
+@rule(
+    "challenge.no-participants",
+    ["agot1-faq/3.35", "agot1-faq/3.30"],
+    "if no characters participate, the challenge ends immediately without resolution",
+)
+def end_without_resolution(state: State, trace: Trace) -> None:
+    challenge = state.challenge
+    assert challenge is not None
+    challenge.ended = True
+    state.results.append(challenge.unresolved_result())
+    trace.add("challenge.no-participants", "no participating characters remain: the challenge ends immediately without resolution")
+
+
+@rule(
+    "challenge.strength",
+    ["agot1-rules/challenge-step-3-resolve"],
+    "total each side's STR; the higher total wins; a side with less than 1 STR cannot win",
+)
+def totals(state: State, trace: Trace) -> tuple[int, int]:
+    challenge = state.challenge
+    assert challenge is not None
+    attack = side_strength(state, trace, challenge.attackers, challenge.attacker, challenge)
+    defence = side_strength(state, trace, challenge.defenders, challenge.defending_player, challenge)
+    intimidators = [state.strength(state.cards[k]) for k in challenge.attackers if "intimidate" in state.keywords(state.cards[k])]
+
+    def part(key: str) -> str:
+        value = state.strength(state.cards[key])
+        excluded = key in challenge.defenders and intimidators and value < max(intimidators)
+        return f"{key} {value}" + (" — not counted: Intimidate" if excluded else "")
+
+    def with_title(parts: str, player: str | None, side: list[str]) -> str:
+        bonus = titles.title_strength(state, None, player, challenge) if player and side else 0
+        return parts + (f", title +{bonus}" if bonus else "")
+
+    parts_a = with_title(", ".join(part(k) for k in challenge.attackers) or "none", challenge.attacker, challenge.attackers)
+    parts_d = with_title(", ".join(part(k) for k in challenge.defenders) or "none", challenge.defending_player, challenge.defenders)
+    trace.add(
+        "challenge.strength", f"attacking STR {attack} ({parts_a}); defending STR {defence} ({parts_d})", attack=attack, defence=defence
+    )
+    return attack, defence
+
+
+@rule(
+    "challenge.tie",
+    ["agot1-faq/qa/challenge-tie", "agot1-rules/challenge-step-3-resolve"],
+    "unless a card says otherwise, the attacker wins ties, as long as the attacker has at least 1 STR",
+)
+def _tie() -> None:
+    """Recorded by resolve()."""
+
+
+@rule("challenge.no-claim", ["agot1-rules/challenge-step-3-resolve"], "when the defender wins, nothing is claimed")
+def _no_claim() -> None:
+    """Recorded by resolve()."""
+
+
+@rule(
+    "challenge.unopposed",
+    ["agot1-rules/unopposed-challenges"],
+    "an attacker who wins against a total defending STR of 0 claims 1 bonus power",
+)
+def _unopposed() -> None:
+    """Recorded by resolve()."""
+
+
+@rule(
+    "claim.military",
+    ["agot1-rules/challenge-step-3-resolve", "agot1-rules/high-claim-military-challenges"],
+    "military claim: the defender chooses and kills that many different characters, all at once",
+)
+def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
+    from judgekb.engine.agot1 import leaving
+
+    available = [c for c in state.in_play(loser, "character") if "be killed" not in c.cannot]
+    need = min(claim, len(available))
+    if need == 0:
+        trace.add("claim.military", f"{loser} has no character that can be killed: the claim kills nothing")
+        return
+    if chosen is None and need == len(available):
+        chosen = [c.key for c in available]
+        trace.add("claim.military", f"only {len(available)} character(s) can be killed, so {', '.join(chosen)}: no choice to make")
+    if chosen is None:
+        trace.add(
+            "claim.military",
+            f"a choice is needed: {loser} chooses {need} different character(s) to kill "
+            f"(claim {claim}) from {', '.join(c.key for c in available)}",
+            "choice-needed",
+        )
+        return
+    if len(set(chosen)) != len(chosen):
+        raise IllegalStep("claim.military", "military claim must kill different characters, all at once")
+    if len(chosen) != need:
+        raise IllegalStep("claim.military", f"{loser} must choose exactly {need} character(s) to kill for claim {claim}")
+    for key in chosen:
+        card = state.cards[key]
+        if card.controller != loser or card.zone != "in_play":
+            raise IllegalStep("claim.military", f"{key} is not a character {loser} controls in play")
+        leaving.check_cannot(state, card, "killed")
+    text = f"military claim {claim}: {loser} kills {', '.join(chosen)} (different characters, all at once)"
+    if claim > len(available):
+        text += f"; only {len(available)} character(s) could be killed"
+    trace.add("claim.military", text)
+    saves = state.facts.get("pending_saves", set())
+    for key in chosen:
+        leaving.remove(state, trace, key, "kill", save=key in saves)
+
+
+@rule(
+    "claim.intrigue",
+    ["agot1-rules/challenge-step-3-resolve", "agot1-faq/3.44"],
+    "intrigue claim: the defender discards that many cards at random from hand (as many as there are)",
+)
+def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
+    hand = state.zone(loser, "hand")
+    need = min(claim, len(hand))
+    if need == 0:
+        trace.add("claim.intrigue", f"{loser} has no cards in hand: nothing is discarded")
+        return
+    if chosen is None and len(hand) <= claim:
+        chosen = [c.key for c in hand]
+        trace.add("claim.intrigue", f"{loser} has only {len(hand)} card(s) in hand: all are discarded, nothing random to decide")
+    if chosen is None:
+        trace.add(
+            "claim.intrigue",
+            f"{need} card(s) must be discarded at random from {loser}'s hand (state which in the scenario)",
+            "choice-needed",
+        )
+        return
+    if len(chosen) != need or any(state.cards[k] not in hand for k in chosen):
+        raise IllegalStep("claim.intrigue", f"intrigue claim discards {need} card(s) from {loser}'s hand")
+    for key in chosen:
+        state.cards[key].zone = "discard"
+    trace.add(
+        "claim.intrigue",
+        f"intrigue claim {claim}: {loser} discards {', '.join(chosen)} at random from hand"
+        + (f" (only {len(hand)} in hand)" if claim > len(hand) else ""),
+    )
+
+
+@rule(
+    "claim.power",
+    ["agot1-rules/challenge-step-3-resolve"],
+    "power claim: the defender moves that much power from his House card to the attacker's House card",
+)
+def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int, infamy: str | None) -> None:
+    moved = min(claim, state.players[loser].power)
+    state.players[loser].power -= moved
+    give_power(state, trace, winner, moved, infamy, moving=True)
+    trace.add(
+        "claim.power",
+        f"power claim {claim}: {loser} moves {moved} power from his or her House card to "
+        f"{winner}'s" + (f" (only {moved} on the House card)" if moved < claim else ""),
+    )
+
+
+@rule("keyword.infamy", ["agot1-rules/infamy"], "power claimed or moved to your House may be placed on a card with Infamy instead")
+def give_power(state: State, trace: Trace, player: str, amount: int, infamy: str | None, moving: bool = False) -> None:
+    if amount <= 0:
+        return
+    if not moving:
+        state.ledger(from_pool=amount)
+    if infamy:
+        card = state.cards[infamy]
+        if "infamy" not in state.keywords(card) or card.controller != player or card.zone != "in_play":
+            raise IllegalStep("keyword.infamy", f"{infamy} is not a card with Infamy that {player} controls")
+        card.power += amount
+        trace.add("keyword.infamy", f"{player} places {amount} power on {infamy} (Infamy) instead of the House card")
+    else:
+        state.players[player].power += amount
+
+
+@rule("keyword.renown", ["agot1-rules/renown"], "after a win, each participating Renown character of the winner claims 1 power")
+def renown(state: State, trace: Trace, winner: str, side: list[str]) -> None:
+    for key in side:
+        card = state.cards[key]
+        if "renown" in state.keywords(card) and card.controller == winner and card.zone == "in_play":
+            card.power += 1
+            state.ledger(from_pool=1)
+            trace.add("keyword.renown", f"{key} (Renown) claims 1 power")
+
+
+@rule(
+    "keyword.deadly",
+    ["agot1-rules/deadly", "agot1-faq/qa/deadly-timing", "agot1-faq/timing/chart-challenges-phase"],
+    "if the attacking player controls the most participating Deadly characters, the defender kills a defending "
+    "participating character; deadly resolves after renown",
+)
+def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None) -> None:
+    from judgekb.engine.agot1 import leaving
+
+    count = {
+        side: sum("deadly" in state.keywords(state.cards[k]) for k in keys)
+        for side, keys in (("attack", challenge.attackers), ("defence", challenge.defenders))
+    }
+    if count["attack"] == 0 or count["attack"] <= count["defence"]:
+        if count["attack"]:
+            trace.add(
+                "keyword.deadly",
+                f"deadly count: attacker {count['attack']}, defender {count['defence']}; "
+                "the attacker does not control the most Deadly characters, so nothing is killed",
+            )
+        return
+    victims = [k for k in challenge.defenders if state.cards[k].zone == "in_play"]
+    if not victims:
+        trace.add("keyword.deadly", "the attacker controls the most Deadly characters, but no defending character remains to be killed")
+        return
+    if chosen is None:
+        trace.add(
+            "keyword.deadly",
+            f"deadly: a choice is needed — {challenge.defending_player} chooses a defending "
+            f"participating character to kill from {', '.join(victims)}",
+            "choice-needed",
+        )
+        return
+    if chosen not in victims:
+        raise IllegalStep("keyword.deadly", f"{chosen} is not a defending participating character")
+    trace.add("keyword.deadly", f"deadly count: attacker {count['attack']}, defender {count['defence']}; the defender kills {chosen}")
+    leaving.remove(state, trace, chosen, "kill", save=chosen in state.facts.get("pending_saves", set()))
+
+
+def _stand_keyword(state: State, trace: Trace, player: str, chosen: list[str], keyword: str) -> None:
+    rule_id = f"keyword.{keyword}"
+    for key in chosen:
+        card = state.cards[key]
+        if keyword not in state.keywords(card) or card.controller != player:
+            raise IllegalStep(rule_id, f"{key} is not a {keyword.title()} card {player} controls")
+        card.kneeling = False
+        trace.add(rule_id, f"{player} stands {key} ({keyword.title()})")
+
+
+@rule("keyword.vigilant", ["agot1-rules/vigilant"], "after winning as the attacker, stand Vigilant cards")
+def vigilant(state: State, trace: Trace, player: str, chosen: list[str]) -> None:
+    _stand_keyword(state, trace, player, chosen, "vigilant")
+
+
+@rule("keyword.vengeful", ["agot1-rules/vengeful"], "after losing as the defender, stand Vengeful cards")
+def vengeful(state: State, trace: Trace, player: str, chosen: list[str]) -> None:
+    _stand_keyword(state, trace, player, chosen, "vengeful")
+
+
+def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
+    """Resolve the challenge in the framework order: winner, claim, unopposed, renown, deadly, then keywords."""
+    from judgekb.engine.agot1 import victory
+
+    challenge = state.challenge
+    if challenge is None or challenge.resolved:
+        raise IllegalStep("challenge.strength", "there is no challenge to resolve")
+    if challenge.ended:
+        raise IllegalStep("challenge.no-participants", "the challenge already ended without resolution")
+    if not challenge.attackers and not challenge.defenders:
+        end_without_resolution(state, trace)
+        return
+    attack, defence = totals(state, trace)
+    defending = challenge.defending_player or challenge.defender
+    if not challenge.attackers or attack < 1:
+        winner = defending if challenge.defenders and defence >= 1 else None
+    elif attack > defence:
+        winner = challenge.attacker
+    elif attack == defence:
+        winner = challenge.attacker
+        trace.add("challenge.tie", f"STR is tied at {attack}: the attacker wins ties (with at least 1 STR)")
+    else:
+        winner = defending if defence >= 1 else None
+    if winner is None:
+        trace.add("challenge.strength", "neither side has at least 1 STR: no one wins the challenge")
+    loser = None if winner is None else (defending if winner == challenge.attacker else challenge.attacker)
+    result = {
+        "type": challenge.type,
+        "attacker": challenge.attacker,
+        "defender": challenge.defender,
+        "winner": winner,
+        "loser": loser,
+        "attack": attack,
+        "defence": defence,
+        "unopposed": winner == challenge.attacker and defence == 0,
+        "ended_without_resolution": False,
+        "defending_player": defending,
+    }
+    state.results.append(result)
+    challenge.resolved = True
+    if winner:
+        trace.add("challenge.strength", f"{winner} wins the {challenge.type} challenge ({attack} to {defence})")
+    if winner == challenge.attacker:
+        claim = state.players[winner].plot.claim
+        claim_target = titles.claim_target(state, trace, challenge)
+        if challenge.type == "military":
+            claim_military(state, trace, claim_target, claim, choices.get("claim"))
+        elif challenge.type == "intrigue":
+            claim_intrigue(state, trace, claim_target, claim, choices.get("discard") or choices.get("claim"))
+        else:
+            claim_power(state, trace, claim_target, winner, claim, choices.get("infamy"))
+        if defence == 0:
+            give_power(state, trace, winner, 1, choices.get("infamy"))
+            trace.add("challenge.unopposed", f"the defending STR was 0: {winner} claims 1 bonus power for an unopposed challenge")
+        else:
+            trace.add("challenge.unopposed", f"the defending STR was {defence}, not 0: no bonus power for an unopposed challenge")
+    elif winner:
+        trace.add("challenge.no-claim", f"the defender, {winner}, won: no claim and no unopposed bonus")
+    if winner:
+        titles.opposes(state, trace, winner, loser)
+        titles.kingsguard_win(state, trace, winner, loser, challenge)
+        renown(state, trace, winner, challenge.attackers if winner == challenge.attacker else challenge.defenders)
+    deadly(state, trace, challenge, choices.get("deadly"))
+    if winner == challenge.attacker and choices.get("vigilant"):
+        vigilant(state, trace, winner, choices["vigilant"])
+    if winner == challenge.attacker and choices.get("vengeful"):
+        vengeful(state, trace, defending, choices["vengeful"])
+    victory.check(state, trace)

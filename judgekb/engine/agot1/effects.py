@@ -1,0 +1,122 @@
+"""Effects a scenario states explicitly: STR modifiers, keywords and icons gained or lost, kneeling,
+"cannot", immunity to the effect's source, and when lasting effects expire."""
+
+from __future__ import annotations
+
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Lasting, State
+from judgekb.engine.core.trace import Trace
+
+SOURCES = {
+    "event": "events",
+    "character": "character abilities",
+    "location": "location abilities",
+    "attachment": "attachment abilities",
+    "plot": "plots",
+}
+
+
+@rule(
+    "immunity.target",
+    ["agot1-rules/immunity", "agot1-faq/3.16", "agot1-faq/3.17"],
+    "a card ignores effects of the types it is immune to and cannot be chosen as their target",
+)
+def check_immunity(state: State, trace: Trace, target: str, source: str | None) -> None:
+    if not source:
+        return
+    card = state.cards[target]
+    immune_to = SOURCES.get(source, source)
+    if immune_to in card.immune or "all" in card.immune or (source in ("event", "character") and "triggered effects" in card.immune):
+        raise IllegalStep(
+            "immunity.target", f"{target} is immune to {immune_to}: it cannot be chosen as the target of that effect and ignores it"
+        )
+
+
+@rule(
+    "lasting.sum",
+    ["agot1-faq/timing/multiple-lasting-effects", "agot1-rules/lasting-effects"],
+    "lasting effects on a card are summed; a character's STR is never below 0",
+)
+def add_lasting(state: State, trace: Trace, effect: Lasting) -> None:
+    card = state.cards[effect.target]
+    if card.zone != "in_play":
+        raise IllegalStep("lasting.sum", f"{effect.target} is not in play")
+    before = state.strength(card)
+    state.effects.append(effect)
+    until = {
+        "phase": "until the end of the phase",
+        "round": "until the end of the round",
+        "challenge": "until the end of the challenge",
+        "permanent": "while it stays in play",
+    }[effect.until]
+    if effect.kind == "str":
+        raw = card.strength + sum(e.value for e in state.effects if e.target == card.key and e.kind == "str")
+        text = f"{effect.target} gets {effect.value:+d} STR {until}: STR {before} → {state.strength(card)}"
+        if raw < 0:
+            text += f" (the modifiers sum to {raw}, rounded up to 0)"
+    else:
+        text = f"{effect.target} {effect.kind.replace('gain', 'gains').replace('lose', 'loses')} {effect.value} {until}"
+    trace.add("lasting.sum", text)
+
+
+@rule(
+    "lasting.expire",
+    ["agot1-faq/2.6", "agot1-faq/3.28"],
+    "lasting effects end with their duration; an expiring control change reverts control to the previous controller",
+)
+def expire(state: State, trace: Trace, period: str) -> None:
+    from judgekb.engine.agot1.control import recheck_attachments
+
+    ending = [e for e in state.effects if e.until == period or (period == "round" and e.until == "phase")]
+    state.effects = [e for e in state.effects if e not in ending]
+    for effect in ending:
+        card = state.cards[effect.target]
+        if effect.kind == "control" and effect.previous and card.zone == "in_play":
+            card.controller = effect.previous
+            for duplicate in state.attachments(card):
+                if duplicate.duplicate:
+                    duplicate.controller = effect.previous
+            trace.add("lasting.expire", f"the control change on {card.key} expires: control reverts to {effect.previous}")
+            recheck_attachments(state, trace)
+        elif effect.kind == "str":
+            trace.add("lasting.expire", f"{effect.target}'s {effect.value:+d} STR expires")
+
+
+@rule("effect.kneel-stand", ["agot1-rules/kneeling-and-standing"], "kneel or stand a card")
+def kneel_stand(state: State, trace: Trace, key: str, kneel: bool) -> None:
+    card = state.cards[key]
+    if card.zone != "in_play":
+        raise IllegalStep("effect.kneel-stand", f"{key} is not in play")
+    card.kneeling = kneel
+    trace.add("effect.kneel-stand", f"{key} {'kneels' if kneel else 'stands'}")
+
+
+@rule("cannot.absolute.gain", ["agot1-faq/4.3"], "a 'cannot' effect is an absolute that no other effect overrides")
+def add_cannot(state: State, trace: Trace, key: str, what: str) -> None:
+    state.cards[key].cannot.add(what if what.startswith("be ") else f"be {what}")
+    trace.add("cannot.absolute.gain", f"{key} cannot {what}: an absolute that other effects may not override")
+
+
+@rule(
+    "effect.canceled",
+    ["agot1-faq/3.4", "agot1-faq/3.15"],
+    "a canceled effect does nothing, but its costs stay paid and it still counts as played for its limits",
+)
+def canceled(state: State, trace: Trace, source: str, by: str) -> None:
+    trace.add(
+        "effect.canceled",
+        f"{source} is canceled by {by}: none of its effects resolve, but its costs stay paid "
+        "and it still counts as played (and against any limit)",
+    )
+
+
+@rule(
+    "effect.gold",
+    ["agot1-rules/gold-dragon-tokens", "agot1-rules/other-uses-for-gold"],
+    "an effect adds gold to or takes gold from a gold pool (never below 0)",
+)
+def change_gold(state: State, trace: Trace, player: str, amount: int) -> None:
+    pool = state.players[player]
+    pool.gold = max(0, pool.gold + amount)
+    trace.add("effect.gold", f"{player}'s gold pool changes by {amount:+d} → {pool.gold}")

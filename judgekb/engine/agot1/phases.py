@@ -1,0 +1,198 @@
+"""The round's framework: initiative, draw, income, dominance, standing, taxation, phase ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb.engine.agot1 import rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import State
+from judgekb.engine.core.trace import Trace
+
+
+@rule(
+    "phase.initiative",
+    ["agot1-rules/plot-step-1-choose-and-reveal"],
+    "highest total initiative wins; ties go to the least claimed power, then random; the winner picks the first player",
+)
+def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> str:
+    totals = {name: p.plot.initiative + sum(c.initiative for c in state.in_play(name)) for name, p in state.players.items()}
+    best = max(totals.values())
+    tied = [n for n, v in totals.items() if v == best]
+    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items())
+    if len(tied) > 1:
+        power = {n: state.claimed_power(n) for n in tied}
+        least = min(power.values())
+        tied = [n for n in tied if power[n] == least]
+        text += f"; tied, so the tied player with the least claimed power wins ({', '.join(f'{n} {power[n]}' for n in power)})"
+    if len(tied) > 1:
+        if random_winner not in tied:
+            trace.add(
+                "phase.initiative",
+                text + f"; still tied between {', '.join(tied)}: the winner must be determined randomly (state random_winner)",
+                "choice-needed",
+            )
+            winner = tied[0]
+        else:
+            winner = random_winner
+            text += f"; still tied, {winner} wins the random determination"
+    else:
+        winner = tied[0]
+    trace.add("phase.initiative", text + f"; {winner} wins initiative")
+    state.facts["initiative"] = winner
+    if chooses is None:  # the winner's choice is asked for, never assumed
+        trace.add(
+            "phase.initiative",
+            f"a choice is needed: {winner} chooses which player is the first player (state first_player)",
+            "choice-needed",
+        )
+        return winner
+    if chooses not in state.players:
+        raise IllegalStep("phase.initiative", f"{chooses} is not a player")
+    state.first_player = chooses
+    state.facts["first_player"] = chooses
+    trace.add("phase.initiative", f"{winner} chooses {chooses} to be the first player")
+    return winner
+
+
+@rule(
+    "phase.draw",
+    ["agot1-rules/phase-2-draw", "agot1-rules/master-of-laws"],
+    "each player draws 2 cards; the Master of Laws draws 1 more, outside the draw cap",
+)
+def draw_phase(state: State, trace: Trace) -> None:
+    for name in state.player_order():
+        extra = state.title_data.get(state.players[name].title or "", {}).get("extra_draw", 0)
+        drawn = _draw(state, name, 2 + extra)
+        trace.add(
+            "phase.draw",
+            f"{name} draws {len(drawn)} card(s) in the draw phase"
+            + (" (one more for the Master of Laws)" if extra else "")
+            + (" — the deck ran out" if len(drawn) < 2 + extra else ""),
+        )
+
+
+def _draw(state: State, player: str, count: int) -> list[str]:
+    drawn = state.deck(player)[:count]  # from the top
+    for card in drawn:
+        card.zone = "hand"
+    return [c.key for c in drawn]
+
+
+@rule(
+    "draw.cap",
+    ["agot1-faq/draw-cap", "agot1-faq/1.1", "agot1-rules/the-draw-cap", "agot1-faq/qa/draw-3-after-drawing"],
+    "no player may draw more than 3 additional cards per round; cards are drawn one at a time up to the cap",
+)
+def draw(state: State, trace: Trace, player: str, count: int) -> None:
+    p = state.players[player]
+    allowed = max(0, 3 - p.extra_draws_this_round)
+    taken = min(count, allowed)
+    drawn = _draw(state, player, taken)
+    p.extra_draws_this_round += len(drawn)
+    text = f"{player} draws {len(drawn)} card(s) ({p.extra_draws_this_round} of 3 additional draws this round)"
+    if taken < count:
+        text += f"; the draw cap stops the other {count - taken}"
+    trace.add(
+        "draw.cap",
+        text,
+        cite=["agot1-rules/the-draw-cap", "agot1-faq/draw-cap"] + (["agot1-faq/qa/draw-3-after-drawing"] if taken < count else []),
+    )
+
+
+@rule(
+    "phase.income",
+    ["agot1-rules/phase-3-marshalling", "agot1-rules/master-of-coin", "agot1-faq/qa/heavy-taxes-black-raven"],
+    "income is the plot's income plus income bonuses (Master of Coin +2), counted at the start of the player's marshalling",
+)
+def income(state: State, trace: Trace, cap: int | None, extra: int) -> None:
+    for name in state.player_order():
+        p = state.players[name]
+        bonus = sum(c.income for c in state.in_play(name))
+        coin = state.title_data.get(p.title or "", {}).get("extra_income", 0)
+        counted = p.plot.income + bonus + coin
+        text = f"{name} counts income: plot {p.plot.income} + bonuses {bonus}" + (f" + Master of Coin {coin}" if coin else "")
+        total = counted
+        if cap is not None and counted > cap:
+            total = cap
+            text += f" = {counted}, more than {cap}: the rest is disregarded"
+        if extra:
+            total += extra
+            text += f"; then takes {extra} additional gold token(s) from the treasury"
+        p.gold += total
+        cite = ["agot1-rules/phase-3-marshalling"] + (["agot1-rules/master-of-coin"] if coin else [])
+        cite += ["agot1-faq/qa/heavy-taxes-black-raven"] if cap is not None or extra else []
+        trace.add("phase.income", text + f" → {total} gold (gold pool {p.gold})", cite=cite)
+
+
+@rule(
+    "phase.dominance",
+    ["agot1-rules/phase-5-dominance", "agot1-faq/qa/dominance-tie"],
+    "standing characters' STR plus 1 per gold; the highest claims 1 power; a tie means no one wins dominance",
+)
+def dominance(state: State, trace: Trace, infamy: dict[str, str] | None = None) -> str | None:
+    totals = {}
+    for name, p in state.players.items():
+        standing = sum(state.strength(c) for c in state.in_play(name, "character") if not c.kneeling)
+        totals[name] = standing + p.gold
+    best = max(totals.values())
+    tied = [n for n, v in totals.items() if v == best]
+    text = "dominance: " + ", ".join(f"{n} {v} (standing STR + {state.players[n].gold} gold)" for n, v in totals.items())
+    if len(tied) > 1:
+        trace.add("phase.dominance", text + "; tied for the highest: no one wins dominance and no power is claimed")
+        state.facts["dominance"] = "none"
+        return None
+    winner = tied[0]
+    from judgekb.engine.agot1.challenges import give_power
+    from judgekb.engine.agot1.victory import check
+
+    give_power(state, trace, winner, 1, (infamy or {}).get(winner))
+    trace.add("phase.dominance", text + f"; {winner} wins dominance and claims 1 power")
+    state.facts["dominance"] = winner
+    check(state, trace)
+    return winner
+
+
+@rule("phase.standing", ["agot1-rules/phase-6-standing"], "all kneeling cards stand")
+def standing(state: State, trace: Trace) -> None:
+    for card in state.cards.values():
+        if card.zone == "in_play":
+            card.kneeling = False
+    trace.add("phase.standing", "all players stand their kneeling characters, locations and attachments")
+
+
+@rule("phase.taxation", ["agot1-rules/phase-7-taxation"], "unspent gold returns to the treasury; titles return")
+def taxation(state: State, trace: Trace) -> None:
+    for p in state.players.values():
+        p.gold = 0
+    trace.add("phase.taxation", "all unspent gold returns to the treasury")
+
+
+@rule("phase.end", ["agot1-faq/2.6"], "'until the end of the phase' lasting effects expire when the phase ends")
+def end_phase(state: State, trace: Trace) -> None:
+    from judgekb.engine.agot1.effects import expire
+
+    expire(state, trace, "phase")
+    for p in state.players.values():
+        p.copies_this_phase.clear()
+    state.challenge = None
+    trace.add("phase.end", f"the {state.phase} phase ends; 'until the end of the phase' effects expire")
+
+
+@rule("round.end", ["agot1-rules/limited", "agot1-rules/round-sequence"], "per-round limits reset when the round ends")
+def end_round(state: State, trace: Trace) -> None:
+    from judgekb.engine.agot1.effects import expire
+
+    end_phase(state, trace)
+    expire(state, trace, "round")
+    trace.add("round.end", "the round ended: Limited, the draw cap and the one-challenge-of-each-type count reset")
+    for p in state.players.values():
+        p.limited_this_round = 0
+        p.extra_draws_this_round = 0
+        p.challenges_this_round = []
+        p.opposes_claimed_this_round = False
+        p.redirect_used_this_round = False
+    state.round += 1
+
+
+PHASES: dict[str, Any] = {}

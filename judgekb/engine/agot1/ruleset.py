@@ -1,0 +1,147 @@
+"""The first-edition ruleset: how each scenario step maps onto the first-edition rule functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from judgekb.engine.agot1 import RULES, challenges, control, effects, leaving, marshal, phases, titles, victory
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Lasting, State
+from judgekb.engine.core.steps import UNTIL
+from judgekb.engine.core.steps import names as _names
+from judgekb.engine.core.trace import Trace
+from judgekb.scenario import Scenario, challenge_type
+from judgekb.yamlio import DataError, where
+
+__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
+VICTORY_RULE = "victory"
+LEAVE = ("kill", "discard", "return_to_hand", "return_to_deck")
+READERS: dict[str, Any] = {"at_command": lambda state, player: marshal.at_command(state, player)}
+
+
+def setup(state: State, trace: Trace, scenario: Scenario) -> None:
+    """Nothing to check before the first step in the first edition."""
+
+
+def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, step: dict[str, Any]) -> None:
+    """Dispatch one scenario step to the rule functions."""
+    path = scenario.path
+    args = args if args is not None else {}
+    if verb == "note":
+        return
+    if verb == "phase":
+        name = args if isinstance(args, str) else args.get("name")
+        options = args if isinstance(args, dict) else {}
+        state.phase = str(name)
+        if name == "plot":
+            phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))
+            for player, title in (options.get("titles") or {}).items():
+                if player != "__line__":
+                    state.players[player].title = title
+        elif name == "draw":
+            phases.draw_phase(state, trace)
+        elif name == "marshalling":
+            phases.income(state, trace, options.get("income_cap"), int(options.get("extra_gold", 0)))
+        elif name == "dominance":
+            state.facts["victory_choice"] = options.get("victory_choice")
+            phases.dominance(state, trace, options.get("infamy"))
+        elif name == "standing":
+            phases.standing(state, trace)
+        elif name == "taxation":
+            phases.taxation(state, trace)
+        elif name != "challenges":
+            raise DataError(
+                f"{where(path, step)}: unknown phase '{name}' (plot, draw, marshalling, challenges, dominance, standing, taxation)"
+            )
+        return
+    if verb == "end_phase":
+        phases.end_phase(state, trace)
+        return
+    if verb == "end_round":
+        phases.end_round(state, trace)
+        return
+    if verb == "marshal":
+        marshal.marshal(state, trace, args["player"], args["card"], args.get("onto"))
+        return
+    if verb == "put_into_play":
+        marshal.put_into_play(state, trace, args["player"], args["card"], args.get("onto"))
+        return
+    if verb == "draw":
+        phases.draw(state, trace, args["player"], int(args.get("count", 1)))
+        return
+    if verb == "challenge":
+        kind = challenge_type(args.get("type"), path, args)
+        challenges.declare(state, trace, args["attacker"], kind, args["against"], _names(args.get("attackers")))
+        if args.get("stealth"):
+            challenges.stealth(state, trace, {k: v for k, v in args["stealth"].items() if k != "__line__"})
+        return
+    if verb == "redirect":
+        titles.redirect(state, trace, args["player"], args.get("to"))
+        return
+    if verb == "defend":
+        if state.challenge is None:
+            raise IllegalStep("challenge.defend", "there is no challenge to defend")
+        challenges.defend(state, trace, args.get("player") or state.challenge.defender, _names(args.get("defenders")))
+        return
+    if verb == "resolve":
+        state.facts["pending_saves"] = set(_names(args.get("save")))
+        state.facts["victory_choice"] = args.get("victory_choice")
+        challenges.resolve(state, trace, args)
+        return
+    if verb == "effect":
+        effect(state, trace, args, path)
+        return
+    raise DataError(f"{where(path, step)}: unknown step '{verb}'")
+
+
+def effect(state: State, trace: Trace, args: dict[str, Any], path: Path) -> None:
+    """One explicit effect: STR, keywords, icons, control, kneel/stand, leave play, cannot, gold/power."""
+    if args.get("canceled_by"):
+        effects.canceled(state, trace, str(args.get("source") or "the effect"), str(args["canceled_by"]))
+        return
+    source = args.get("source_type")
+    until = UNTIL.get(args.get("until"), None)
+    if until is None:
+        raise DataError(
+            f"{where(path, args)}: field 'until' must be one of end of phase, end of round, challenge, permanent; got {args.get('until')!r}"
+        )
+    target = args.get("target")
+    for key in _names(target):
+        effects.check_immunity(state, trace, key, source)
+    if "str" in args:
+        for key in _names(target):
+            effects.add_lasting(state, trace, Lasting(key, "str", int(args["str"]), until, args.get("source", "")))
+    for kind in ("gain", "lose"):
+        if kind in args:
+            for key in _names(target):
+                effects.add_lasting(state, trace, Lasting(key, f"{kind} keyword", str(args[kind]).lower(), until))
+        if f"{kind}_icon" in args:
+            for key in _names(target):
+                effects.add_lasting(state, trace, Lasting(key, f"{kind} icon", str(args[f"{kind}_icon"]).lower(), until))
+    if "take_control" in args:
+        for key in _names(args["take_control"]):
+            effects.check_immunity(state, trace, key, source)
+            control.take_control(state, trace, args["player"], key, until)
+    for key in _names(args.get("kneel")):
+        effects.kneel_stand(state, trace, key, True)
+    for key in _names(args.get("stand")):
+        effects.kneel_stand(state, trace, key, False)
+    if "cannot" in args:
+        for key in _names(target):
+            effects.add_cannot(state, trace, key, str(args["cannot"]))
+    saves = set(_names(args.get("save")))
+    for how in LEAVE:
+        for key in _names(args.get(how)):
+            effects.check_immunity(state, trace, key, source)
+            leaving.remove(state, trace, key, how, bool(args.get("cannot_be_saved")), key in saves)
+    for player, amount in (args.get("gold") or {}).items():
+        if player != "__line__":
+            effects.change_gold(state, trace, player, int(amount))
+    gains = [(p, int(a)) for p, a in (args.get("power") or {}).items() if p != "__line__"]
+    for player, amount in gains:  # all at once, then one victory check: reaching 15 together is simultaneous
+        challenges.give_power(state, trace, player, amount, args.get("infamy"))
+        trace.add("victory", f"{player} claims {amount} power")
+    if gains:
+        state.facts["victory_choice"] = args.get("victory_choice")
+        victory.check(state, trace)

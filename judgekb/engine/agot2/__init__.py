@@ -1,0 +1,16 @@
+"""Second-edition rules (2015–): one module per topic, each rule registered with the Rules Reference
+(``agot2-rr/…``), FAQ v4.1 (``agot2-faq41/…``) or FAQ v2.3 (``agot2-faq/…``) clauses it rests on.
+The registry refuses any other document id, so a first-edition clause can never be cited here.
+
+    board.py       leaving play, saves, terminal conditions, control, power and victory
+    challenges.py  declaring, defending, and D.U.C.K.: determine, unopposed, claim, keywords
+    cards.py       marshaling, putting into play, uniqueness, duplicates, costs, abilities, events, setup
+    phases.py      plot (initiative), draw, marshaling income, dominance, standing, taxation, ends
+    effects.py     what an explicit effect does, in stages (conditions, targets, modifiers, moves, tokens)
+    ruleset.py     how each scenario step maps onto these rules
+"""
+
+from judgekb.engine.core.registry import Registry
+
+RULES = Registry(2, ("agot2-rr/", "agot2-faq41/", "agot2-faq/"))
+rule = RULES.rule

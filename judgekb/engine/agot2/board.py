@@ -1,0 +1,752 @@
+"""Leaving play, saves, terminal conditions, control changes, power and victory (second edition)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, Lasting, State
+from judgekb.engine.core.trace import Trace
+
+VICTORY = 15
+DESTINATION = {"kill": "dead", "discard": "discard", "sacrifice": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
+PAST = {
+    "kill": "killed",
+    "discard": "discarded",
+    "sacrifice": "sacrificed",
+    "return_to_hand": "returned to hand",
+    "return_to_deck": "returned to deck",
+}
+TAG = {
+    "kill": "kill",
+    "discard": "discard",
+    "sacrifice": "sacrifice",
+    "return_to_hand": "return to hand",
+    "return_to_deck": "return to deck",
+}
+
+
+@dataclass
+class Context:
+    """What a scenario step brings with it: saves offered, interrupts and reactions, orders chosen."""
+
+    saves: list[dict[str, Any]] = field(default_factory=list)
+    interrupts: list[dict[str, Any]] = field(default_factory=list)
+    reactions: list[dict[str, Any]] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)
+    pending_reactions: list[dict[str, Any]] = field(default_factory=list)
+    replacements: list[dict[str, Any]] = field(default_factory=list)  # "instead" effects initiated against ``event``
+    occurred: dict[str, int] = field(default_factory=dict)  # how many times each event has happened (the state's record)
+    event: str = ""  # the imminent event interrupts are answering
+    apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
+
+
+def seq(state: State) -> int:
+    state.facts["seq"] = state.facts.get("seq", 0) + 1
+    return state.facts["seq"]
+
+
+def total_power(state: State, player: str) -> int:
+    """FAQ 1.4: a player's power total counts the power on every card he or she controls."""
+    return state.players[player].power + sum(
+        c.power for c in state.cards.values() if c.zone in ("in_play", "revealed") and c.controller == player
+    )
+
+
+def raw_strength(state: State, card: Card, extra: int = 0) -> int:
+    return card.strength + extra + sum(e.value for e in state.effects if e.target == card.key and e.kind == "str")
+
+
+# ------------------------------------------------------------------ interrupts and reactions
+
+
+def event_matches(spec: dict[str, Any], event: str) -> bool:
+    wanted = str(spec.get("to", "")).strip().lower()
+    verb, _, subject = event.partition(":")
+    want_verb, _, want_subject = wanted.partition(":")
+    return want_verb.strip() == verb.strip().lower() and (not want_subject.strip() or want_subject.strip() == subject.strip().lower())
+
+
+def interrupts(state: State, trace: Trace, ctx: Context, event: str) -> None:
+    """Interrupts to an imminent event resolve before it (RR Interrupts)."""
+    from judgekb.engine.agot2.cards import triggered
+
+    answering, ctx.event = ctx.event, event  # nested windows (a cost's own interrupts) restore it after
+    try:
+        for spec in [s for s in ctx.interrupts if not s.get("_used") and event_matches(s, event)]:
+            spec["_used"] = True
+            effect = dict(spec.get("effect") or {})
+            saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in _names(effect.pop("save", None))]
+            if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
+                ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
+                if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
+                    continue
+                spec = {**spec, "effect": effect}
+            triggered(state, trace, ctx, spec, "interrupt", event)
+    finally:
+        ctx.event = answering
+
+
+RULES.add(
+    "replacement",
+    ["agot2-rr/replacement-effects", "agot2-faq41/qa/scouting-vessel"],
+    "of several replacement effects initiated against one event, the most recent is used",
+)
+
+
+def replacement(state: State, trace: Trace, ctx: Context, event: str) -> bool:
+    """Apply the most recent replacement ('instead') effect initiated against ``event``; True if one replaced it."""
+    chosen = [r for r in ctx.replacements if r.get("_event") == event]
+    ctx.replacements = [r for r in ctx.replacements if r.get("_event") != event]
+    if not chosen:
+        return False
+    last = chosen[-1]
+    for other in chosen[:-1]:
+        trace.add(
+            "replacement",
+            f"{other.get('source') or 'a replacement effect'} is not the most recent replacement effect against {event}: it is not used",
+            "not-applied",
+            cite=["agot2-rr/replacement-effects"],
+            tag="not used",
+            subject=str(other.get("source") or ""),
+        )
+    pillage = event.startswith("pillage:")
+    trace.add(
+        "replacement",
+        f"{last.get('source') or 'a replacement effect'} replaces {event}: the most recently initiated replacement effect is the one used",
+        cite=["agot2-rr/replacement-effects"] + (["agot2-faq41/qa/scouting-vessel"] if pillage and len(chosen) > 1 else []),
+        tag="replaced",
+        subject=str(last.get("source") or ""),
+    )
+    if ctx.apply_effect:
+        ctx.apply_effect(state, trace, ctx, {**{k: v for k, v in last.items() if k not in ("instead", "_event")}, "_replacing": True})
+    return True
+
+
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
+
+
+def queue_reactions(ctx: Context, event: str, times: int = 1) -> None:
+    """Reactions wait until the effect that caused the event has fully resolved (RR Reactions, FAQ 1.8)."""
+    ctx.occurred[event] = ctx.occurred.get(event, 0) + times
+    for spec in ctx.reactions:
+        if not spec.get("_used") and event_matches(spec, event):
+            spec["_used"] = True
+            ctx.pending_reactions.append({**spec, "_event": event})
+
+
+RULES.add(
+    "reaction.once",
+    ["agot2-rr/reactions", "agot2-faq41/qa/scouting-vessel"],
+    "a reaction may be initiated once each time its triggering condition occurs",
+)
+
+
+def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
+    """A reaction used as a step: one use per occurrence of its triggering condition (when the engine recorded it)."""
+    event = str(spec.get("to") or "")
+    verb, _, subject = event.partition(": ")
+    key = next((e for e in ctx.occurred if e.lower() == event.lower()), None)
+    if key is None:
+        return
+    replaced = key in state.facts.get("replaced", {})
+    used = state.facts.setdefault("reacted", {})
+    card = str(spec.get("card") or "")
+    count = used.get(f"{key}|{card}", 0)
+    if count >= ctx.occurred[key]:
+        raise IllegalStep(
+            "reaction.once",
+            f"{card or 'the reaction'} has already been used {count} time(s), once for each time {key} happened",
+            cite=["agot2-rr/reactions"] + (["agot2-faq41/qa/scouting-vessel"] if replaced else []),
+        )
+    used[f"{key}|{card}"] = count + 1
+    if replaced:
+        trace.add(
+            "reaction.once",
+            f"{key} happened {ctx.occurred[key]} time(s) (the replacement discarded that many cards using pillage): "
+            f"use {count + 1} of {ctx.occurred[key]}",
+            tag="reaction window",
+            subject=subject,
+        )
+
+
+def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
+    from judgekb.engine.agot2.cards import triggered
+
+    while ctx.pending_reactions:
+        spec = ctx.pending_reactions.pop(0)
+        verb, _, subject = spec["_event"].partition(": ")
+        area = {"discard": "discard", "kill": "dead"}.get(verb)
+        card = state.cards.get(subject)
+        targets = _names((spec.get("effect") or {}).get("target"))
+        if area and card is not None and subject in targets and card.zone != area:
+            trace.add(
+                "out-of-play-area",
+                f"{spec.get('card') or 'the reaction'} cannot interact with {subject} any more: it has left the "
+                f"{'discard' if area == 'discard' else 'dead'} pile, so the reaction cannot be used",
+                "not-applied",
+                tag="not used",
+                subject=str(spec.get("card") or ""),
+            )
+            continue
+        triggered(state, trace, ctx, spec, "reaction", spec["_event"])
+
+
+RULES.add(
+    "out-of-play-area",
+    ["agot2-faq41/2.4"],
+    "an ability that interacts with a card in an out-of-play area cannot reach it once it has left that area",
+)
+
+
+# ------------------------------------------------------------------ cannot, immunity
+
+
+@rule(
+    "cannot",
+    ["agot2-faq41/2.1", "agot2-rr/cannot", "agot2-faq41/definitions/choose"],
+    "a card that cannot be X-ed cannot be chosen to be X-ed and ignores non-targeting X effects",
+)
+def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> bool:
+    """True if the card may be X-ed; a chosen card is refused, a non-chosen one ignores the effect."""
+    lasting = {e.value for e in state.effects if e.target == card.key and e.kind == "cannot"}
+    if f"be {past}" not in card.cannot | lasting and not (past == "killed" and "cannot be killed" in constants(state, card)):
+        return True
+    if chosen:
+        raise IllegalStep("cannot", f"{card.key} cannot be {past}, so it cannot be chosen to be {past}", cite=["agot2-faq41/2.1"])
+    trace.add(
+        "cannot",
+        f"{card.key} cannot be {past}: it ignores this effect, which does not choose it (without the word 'choose' it is not targeting)",
+        "not-applied",
+        cite=["agot2-faq41/2.1", "agot2-faq41/definitions/choose"],
+        tag="cannot",
+        subject=card.key,
+    )
+    return False
+
+
+ERRATA = {  # card title -> its errata in FAQ v4.1 (the text in force for that card)
+    "Ser Horas Redwyne": "agot2-faq41/errata/ser-horas-redwyne-westeros-63",
+    "Driftwood Cudgel": "agot2-faq41/errata/driftwood-cudgel-flight-of-crows-112",
+    "To Go Forward You Must Go Back": "agot2-faq41/errata/to-go-forward-you-must-go-back-flight-of-crows-114",
+    "Old Wyk": "agot2-faq41/errata/old-wyk-lions-of-casterly-rock-28",
+    "Balon Greyjoy": "agot2-faq41/errata/balon-greyjoy-kings-of-the-isles-1",
+    "Esgred": "agot2-faq41/errata/esgred-war-of-the-five-kings-111",
+    "Kingsgrave": "agot2-faq41/errata/kingsgrave-fury-of-the-storm-30",
+    "Dothraki Steed": "agot2-faq41/errata/dothraki-steed-fury-of-the-storm-36",
+    "The Silver Steed": "agot2-faq41/errata/the-silver-steed-the-king-s-peace-54",
+    "The Many-Faced God": "agot2-faq41/errata/the-many-faced-god-hear-my-words-52",
+}
+RULES.add("errata", sorted(ERRATA.values()), "a card with errata is played with its errata text")
+
+
+def cite_errata(state: State, trace: Trace, source: str) -> None:
+    """Once per step and card: the ability comes from a card whose text in force is its FAQ errata."""
+    title = state.cards[source].name if source in state.cards else source
+    clause = ERRATA.get(title)
+    if clause and not any(e.step == trace.step and e.rule == "errata" and e.subject == title for e in trace.entries):
+        trace.add("errata", f"{title}'s text in force is its FAQ v4.1 errata", cite=[clause], tag="errata", subject=title)
+
+
+def constants(state: State, card: Card) -> set[str]:
+    """The constant abilities the engine knows on a card, unless its text box is blank."""
+    return set() if state.blanked(card) else {c.lower() for c in card.constant}
+
+
+SOURCE_WORDS = {
+    "event": "events",
+    "character": "character abilities",
+    "location": "location abilities",
+    "attachment": "attachment abilities",
+    "plot": "plots",
+    "agenda": "agendas",
+}
+
+
+@rule(
+    "immune",
+    ["agot2-rr/immune", "agot2-faq41/2.2"],
+    "a card immune to a source ignores its effects; a delayed effect counts as an effect of the card that created it",
+)
+def check_immune(state: State, trace: Trace, card: Card, source_type: str | None, delayed: bool = False, chosen: bool = True) -> bool:
+    """True if the effect reaches the card.  A chosen immune card is refused; otherwise the card ignores the effect."""
+    if not source_type:
+        return True
+    words = SOURCE_WORDS.get(source_type, source_type)
+    immune = set(card.immune) | {k.removeprefix("immune to ").strip() for k in state.keywords(card) if k.startswith("immune to ")}
+    if not (words in immune or "card effects" in immune or (source_type != "framework" and "opponent's card effects" in immune)):
+        return True
+    cite = ["agot2-rr/immune", "agot2-faq41/2.2"] if delayed else ["agot2-rr/immune"]
+    if chosen:
+        raise IllegalStep("immune", f"{card.key} is immune to {words}: it cannot be chosen or affected", cite=cite)
+    trace.add(
+        "immune",
+        f"{card.key} is immune to {words}"
+        + (" — a delayed effect counts as an effect of the card that created it" if delayed else "")
+        + ": it ignores the effect",
+        "not-applied",
+        cite=cite,
+        tag="immune",
+        subject=card.key,
+    )
+    return False
+
+
+# ------------------------------------------------------------------ leaving play and saves
+
+
+RULES.add(
+    "save.duplicate",
+    ["agot2-rr/duplicates", "agot2-rr/save", "agot2-faq41/qa/catelyn-stark"],
+    "a duplicate may be discarded to save the unique card it is on",
+)
+RULES.add(
+    "save.terminal",
+    ["agot2-rr/save", "agot2-faq41/3.1"],
+    "a save must be able to cure an ongoing terminal condition, else it cannot be initiated",
+)
+RULES.add("save.sacrifice", ["agot2-rr/sacrifice"], "a sacrificed card cannot be saved")
+RULES.add("save.cost", ["agot2-faq41/3.2", "agot2-rr/sacrifice"], "a card leaving play as a cost cannot be saved")
+RULES.add("save.cannot", ["agot2-rr/save"], "a card that 'cannot be saved' cannot be saved")
+
+
+RULES.add("prized", ["agot2-rr/prized"], "when a prized (X) card leaves play, each opponent of its controller gains X power")
+
+
+def _terminal_on(state: State, card: Card) -> list[Lasting]:
+    return [e for e in state.effects if e.target == card.key and e.kind == "terminal"]
+
+
+def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as_cost: bool, cannot_be_saved: bool) -> bool:
+    """Offer the step's saves for this card; True if one saved it."""
+    for spec in [s for s in ctx.saves if s.get("card") == card.key and not s.get("_used")]:
+        spec["_used"] = True
+        by = str(spec.get("by") or "duplicate")
+        if how == "sacrifice" and not as_cost:
+            trace.add(
+                "save.sacrifice", f"{card.key} is sacrificed: a sacrificed card cannot be saved", "refused", tag="save", subject=card.key
+            )
+            continue
+        if as_cost:
+            trace.add(
+                "save.cost",
+                f"{card.key} is {PAST[how]} as the cost of an ability: it cannot be saved (the {by} stays unused)",
+                "refused",
+                cite=["agot2-faq41/3.2", "agot2-rr/sacrifice"] if how == "sacrifice" else ["agot2-faq41/3.2"],
+                tag="save",
+                subject=card.key,
+            )
+            continue
+            trace.add(
+                "save.cost",
+                f"{card.key} leaves play as the cost of an ability: it cannot be saved (the {by} stays unused)",
+                "refused",
+                tag="save",
+                subject=card.key,
+            )
+            continue
+        if cannot_be_saved or "be saved" in card.cannot:
+            trace.add("save.cannot", f"{card.key} cannot be saved", "refused", tag="save", subject=card.key)
+            continue
+        terminal = _terminal_on(state, card)
+        bonus = int((spec.get("effect") or {}).get("str", 0))
+        if terminal and by == "duplicate":
+            trace.add(
+                "save.terminal",
+                f"{card.key} is under a terminal condition that a duplicate cannot cure: the duplicate cannot be used to save it",
+                "refused",
+                cite=["agot2-rr/save"],
+                tag="save",
+                subject=card.key,
+            )
+            continue
+        if terminal and raw_strength(state, card, bonus) <= 0:
+            trace.add(
+                "save.terminal",
+                f"{by} cannot save {card.key}: with its effect applied STR would still be 0, so it cannot cure the terminal "
+                f"condition and cannot be initiated",
+                "refused",
+                tag="save",
+                subject=card.key,
+            )
+            continue
+        if by == "duplicate":
+            dups = [d for d in state.attachments(card) if d.duplicate]
+            if not dups:
+                raise IllegalStep("save.duplicate", f"{card.key} has no duplicate to discard", cite=["agot2-rr/duplicates"])
+            move(state, dups[0], "discard")
+            catelyn = any(
+                c.zone == "in_play" and c.controller != card.controller and any("opponents cannot trigger" in t for t in c.constant)
+                for c in state.cards.values()
+            )
+            trace.add(
+                "save.duplicate",
+                f"{card.controller} discards a duplicate of {card.key} to save it: it stays in play"
+                + (
+                    " (using a duplicate is a triggered game ability, not a card ability, so Catelyn Stark does not prevent it)"
+                    if catelyn
+                    else ""
+                ),
+                cite=["agot2-rr/duplicates", "agot2-rr/save"] + (["agot2-faq41/qa/catelyn-stark"] if catelyn else []),
+                tag="save",
+                subject=card.key,
+            )
+            return True
+        cite = ["agot2-rr/save", "agot2-faq41/3.1"] if terminal else ["agot2-rr/save"]
+        trace.add(
+            "save.terminal",
+            f"{by} saves {card.key} from being {PAST[how]}"
+            + (f" and gives it {bonus:+d} STR, which cures the terminal condition" if terminal else ""),
+            cite=cite,
+            tag="save",
+            subject=card.key,
+        )
+        hand_card = state.cards.get(by)
+        if hand_card is not None and hand_card.type == "event" and hand_card.zone == "hand":
+            hand_card.zone = "discard"
+        if spec.get("effect") and ctx.apply_effect:
+            ctx.apply_effect(
+                state, trace, ctx, {"target": card.key, "source": by, **{k: v for k, v in spec["effect"].items() if k != "__line__"}}
+            )
+        return True
+    return False
+
+
+def move(state: State, card: Card, zone: str, position: str = "top") -> None:
+    """Put a card in a zone plainly (tokens and attachments handled by ``leave_play``)."""
+    card.attached_to = None
+    card.duplicate = False
+    card.kneeling = False
+    card.controller = card.owner
+    if zone == "deck":
+        state.place_in_deck(card, position)
+    else:
+        card.zone = zone
+        card.order = seq(state)
+
+
+@rule(
+    "leave-play",
+    [
+        "agot2-rr/leaves-play",
+        "agot2-rr/kill-killed",
+        "agot2-rr/sacrifice",
+        "agot2-rr/attachment-cards",
+        "agot2-rr/duplicates",
+        "agot2-rr/power",
+        "agot2-rr/terminal",
+    ],
+    "a card leaving play goes to its owner's pile; its tokens return; attachments return to hand "
+    "(terminal ones and duplicates are discarded)",
+)
+def leave_play(
+    state: State,
+    trace: Trace,
+    ctx: Context,
+    key: str,
+    how: str,
+    chosen: bool = False,
+    as_cost: bool = False,
+    cannot_be_saved: bool = False,
+    position: str = "top",
+) -> bool:
+    """Kill, discard, sacrifice or return a card in play; True if it left play."""
+    card = state.cards[key]
+    if card.zone != "in_play" or card.duplicate:
+        raise IllegalStep("leave-play", f"{key} is not in play", cite=["agot2-rr/leaves-play"])
+    if not as_cost and not cannot(state, trace, card, PAST[how], chosen):
+        return False
+    event = f"{TAG[how]}: {key}"
+    interrupts(state, trace, ctx, event)
+    interrupts(state, trace, ctx, f"leave play: {key}")
+    if card.zone != "in_play":
+        return False
+    if try_saves(state, trace, ctx, card, how, as_cost, cannot_be_saved):
+        return False
+    controller = card.controller
+    extras: list[str] = []
+    cite = {"kill": ["agot2-rr/kill-killed"], "sacrifice": ["agot2-rr/sacrifice"]}.get(how, ["agot2-rr/leaves-play"])
+    for attached in state.attachments(card):
+        if attached.duplicate or "terminal" in state.keywords(attached):
+            why = "a duplicate" if attached.duplicate else "terminal"
+            extras.append(f"{attached.key} ({why}) is discarded")
+            cite += ["agot2-rr/leaves-play"] if attached.duplicate else ["agot2-rr/terminal"]
+            move(state, attached, "discard")
+        else:
+            extras.append(f"{attached.key} returns to its owner {attached.owner}'s hand")
+            cite += ["agot2-rr/leaves-play", "agot2-rr/attachment-cards"]
+            move(state, attached, "hand")
+    if card.power:
+        extras.append(f"its {card.power} power returns to the token pool")
+        state.ledger(to_pool=card.power)
+        card.power = 0
+        cite.append("agot2-rr/leaves-play")
+    move(state, card, DESTINATION[how], position)
+    place = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck": f"deck ({position})"}[DESTINATION[how]]
+    trace.add(
+        "leave-play",
+        f"{key} is {PAST[how]} and placed in its owner {card.owner}'s {place}"
+        + (f" (it was controlled by {controller})" if controller != card.owner else "")
+        + (f"; {'; '.join(extras)}" if extras else ""),
+        cite=sorted(set(cite)),
+        tag=TAG[how],
+        subject=key,
+    )
+    prized = card.values.get("prized") if "prized" in state.keywords(card) else None
+    if prized:
+        for opponent in state.opponents(controller):
+            gain_power(state, trace, opponent, prized, f"{key} (prized {prized}) left play", rule_id="prized", check=False)
+        check_victory(state, trace)
+    ended = [e for e in state.effects if e.target == key or e.while_in_play == key]
+    state.effects = [e for e in state.effects if e not in ended]
+    for effect in ended:
+        if effect.kind == "control" and effect.target != key:
+            revert_control(state, trace, state.cards[effect.target], f"{key} left play")
+    from judgekb.engine.agot2.challenges import remove_from_challenge
+
+    remove_from_challenge(state, trace, card, f"{key} left play")
+    queue_reactions(ctx, event)
+    queue_reactions(ctx, f"leave play: {key}")
+    return True
+
+
+# ------------------------------------------------------------------ terminal conditions
+
+
+@rule(
+    "terminal",
+    ["agot2-faq41/definitions/terminal-condition", "agot2-faq41/2.6", "agot2-faq41/3.1"],
+    "a terminal condition drives its card from play as soon as its condition is met, before reactions; the first player "
+    "orders simultaneous ones",
+)
+def check_terminal(state: State, trace: Trace, ctx: Context) -> None:
+    for card in [c for c in state.cards.values() if c.zone == "in_play" and _terminal_on(state, c)]:
+        conditions = _terminal_on(state, card)
+        if state.strength(card) > 0:
+            continue
+        if len(conditions) > 1:
+            rank = {name: i for i, name in enumerate(ctx.order)}
+            conditions.sort(key=lambda e: rank.get(e.source, len(rank)))
+            if not ctx.order:
+                trace.add(
+                    "terminal",
+                    f"{len(conditions)} terminal conditions would drive {card.key} from play at once: the first player, "
+                    f"{state.first_player}, chooses their order (state 'order')",
+                    "choice-needed",
+                    cite=["agot2-faq41/3.1"],
+                    tag="choice",
+                    subject=card.key,
+                )
+            else:
+                trace.add(
+                    "terminal",
+                    f"the first player, {state.first_player}, resolves the terminal conditions on {card.key} in this "
+                    f"order: {', '.join(e.source for e in conditions)}",
+                    cite=["agot2-faq41/3.1"],
+                    tag="terminal order",
+                    subject=card.key,
+                )
+        for condition in conditions:
+            if card.zone != "in_play":
+                break
+            if state.strength(card) > 0:
+                trace.add(
+                    "terminal",
+                    f"{card.key}'s STR is now {state.strength(card)}: the terminal condition from "
+                    f"{condition.source or 'the effect'} no longer applies and does not resolve",
+                    "not-applied",
+                    cite=["agot2-faq41/3.1"],
+                    tag="terminal",
+                    subject=card.key,
+                )
+                continue
+            how = "kill" if condition.value == "kill" else "discard"
+            trace.add(
+                "terminal",
+                f"{card.key}'s STR is 0: the terminal condition from {condition.source or 'the effect'} makes its {how} "
+                f"imminent at once, before any reaction",
+                cite=["agot2-faq41/definitions/terminal-condition", "agot2-faq41/2.6"],
+                tag="terminal",
+                subject=card.key,
+            )
+            leave_play(state, trace, ctx, card.key, how)
+
+
+# ------------------------------------------------------------------ control
+
+
+RULES.add(
+    "control.reverts",
+    ["agot2-faq41/qa/multiple-take-control-effects"],
+    "when a control change ends, control reverts to the next most recent one, else to the owner",
+)
+
+
+def revert_control(state: State, trace: Trace, card: Card, why: str) -> None:
+    if card.zone != "in_play":
+        return
+    remaining = sorted((e for e in state.effects if e.target == card.key and e.kind == "control"), key=lambda e: e.seq)
+    new = remaining[-1].value if remaining else card.owner
+    if new == card.controller:
+        return
+    card.controller = new
+    for dup in state.attachments(card):
+        if dup.duplicate:
+            dup.controller = new
+    trace.add(
+        "control.reverts",
+        f"{why}: that control change on {card.key} ends, so control reverts to "
+        + (f"{new}, whose control effect is the next most recent" if remaining else f"its owner, {new}"),
+        tag="control reverts",
+        subject=card.key,
+    )
+    from judgekb.engine.agot2.challenges import remove_from_challenge
+
+    remove_from_challenge(state, trace, card, f"{card.key} changed control")
+
+
+# ------------------------------------------------------------------ power and victory
+
+
+@rule(
+    "victory",
+    ["agot2-rr/winning-the-game", "agot2-faq41/1.4"],
+    "the first player with 15 power on cards he or she controls wins at once; simultaneous: the first player chooses",
+)
+def check_victory(state: State, trace: Trace) -> str | None:
+    if state.winner or state.facts.get("game_over"):
+        return state.winner
+    reached = [p for p in state.player_order() if total_power(state, p) >= VICTORY]
+    blocked = [p for p in reached if _cannot_win(state, p)]
+    for player in blocked:
+        trace.add(
+            "victory.tycho",
+            f"{player} has {total_power(state, player)} power but controls a card that says 'you cannot win the game': "
+            f"nothing in the rules can make {player} win",
+            tag="victory",
+            subject=player,
+        )
+    reached = [p for p in reached if p not in blocked]
+    if not reached:
+        return None
+    if len(reached) == 1:
+        state.winner = reached[0]
+        on_cards = any(c.power and c.zone == "in_play" and c.controller == reached[0] for c in state.cards.values())
+        trace.add(
+            "victory",
+            f"{reached[0]} has {total_power(state, reached[0])} power"
+            + (" (counting the power on every card he or she controls)" if on_cards else "")
+            + f": the game ends at once and {reached[0]} wins",
+            cite=["agot2-rr/winning-the-game"] + (["agot2-faq41/1.4"] if on_cards else []),
+            tag="victory",
+            subject=reached[0],
+        )
+    else:
+        choice = state.facts.get("victory_choice")
+        state.winner = choice if choice in reached else None
+        trace.add(
+            "victory",
+            f"{', '.join(reached)} reach 15 power at once: the first player, {state.first_player}, chooses who wins"
+            + (f" — {choice}" if state.winner else " (state victory_choice)"),
+            "applied" if state.winner else "choice-needed",
+            tag="victory",
+        )
+    return state.winner
+
+
+RULES.add(
+    "victory.tycho",
+    ["agot2-faq41/qa/tycho-nestoris"],
+    "a player whose card says 'you cannot win the game' cannot win; if all opponents are eliminated the game ends with no winner",
+)
+
+
+def _cannot_win(state: State, player: str) -> bool:
+    return any(
+        c.zone == "in_play" and c.controller == player and "you cannot win the game" in constants(state, c) for c in state.cards.values()
+    )
+
+
+@rule("eliminated", ["agot2-rr/winning-the-game"], "a player whose draw deck is empty is eliminated; the last player left wins")
+def check_elimination(state: State, trace: Trace, had_cards: dict[str, int]) -> None:
+    for player, before in had_cards.items():
+        if before and not state.deck(player) and player not in state.facts.setdefault("eliminated", []):
+            state.facts["eliminated"].append(player)
+            trace.add(
+                "eliminated", f"{player}'s draw deck has no cards remaining: {player} is eliminated", tag="eliminated", subject=player
+            )
+    left = [p for p in state.players if p not in state.facts.get("eliminated", [])]
+    if len(left) == 1 and state.facts.get("eliminated") and not state.winner:
+        if _cannot_win(state, left[0]):
+            state.facts["game_over"] = True
+            trace.add(
+                "victory.tycho",
+                f"all of {left[0]}'s opponents are eliminated, but {left[0]} cannot win the game: the game ends with no winner",
+                tag="victory",
+            )
+        else:
+            state.winner = left[0]
+            trace.add("eliminated", f"all of {left[0]}'s opponents are eliminated: {left[0]} wins", tag="victory", subject=left[0])
+
+
+RULES.add("concede", ["agot2-faq41/qa/tycho-nestoris"], "a player whose opponent concedes wins, even if a card says he or she cannot win")
+RULES.add("concede.plain", [], "a player who concedes leaves the game")
+
+
+def concede(state: State, trace: Trace, player: str) -> None:
+    state.facts.setdefault("eliminated", []).append(player)
+    left = [p for p in state.players if p not in state.facts["eliminated"]]
+    if len(left) != 1:
+        trace.add("concede.plain", f"{player} concedes and leaves the game", tag="concede", subject=player)
+        return
+    state.winner = left[0]
+    if _cannot_win(state, left[0]):
+        trace.add(
+            "concede",
+            f"{player} concedes: {left[0]} wins — a card that says 'you cannot win the game' does not stop a win by concession",
+            tag="victory",
+            subject=left[0],
+        )
+    else:
+        trace.add("concede.plain", f"{player} concedes: {left[0]}, the last player left, wins", tag="victory", subject=left[0])
+
+
+def deck_counts(state: State) -> dict[str, int]:
+    return {p: len(state.deck(p)) for p in state.players}
+
+
+@rule("power.gain", ["agot2-rr/power"], "power is taken from the token pool and placed on a faction card or a card in play")
+def gain_power(
+    state: State,
+    trace: Trace,
+    player: str,
+    amount: int,
+    why: str,
+    card: Card | None = None,
+    rule_id: str = "power.gain",
+    cite: list[str] | None = None,
+    tag: str = "power",
+    check: bool = True,
+) -> None:
+    if amount <= 0:
+        return
+    state.ledger(from_pool=amount)
+    if card is not None:
+        card.power += amount
+    else:
+        state.players[player].power += amount
+    where = card.key if card else f"{player}'s faction card"
+    trace.add(
+        rule_id,
+        f"{why}: {where} gains {amount} power ({player}'s total: {total_power(state, player)})",
+        cite=cite,
+        tag=tag,
+        subject=card.key if card else player,
+    )
+    if check:
+        check_victory(state, trace)

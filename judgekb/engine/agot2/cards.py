@@ -1,0 +1,890 @@
+"""Cards entering play and abilities (second edition): marshaling, putting into play, uniqueness and
+the dead pile, duplicates, Limited, control changes, costs, triggered abilities, events, shadows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.agot2.board import Context, cite_errata, constants, leave_play, queue_reactions, run_reactions, seq
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Card, Lasting, State
+from judgekb.engine.core.trace import Trace
+
+UNIQUE = "agot2-faq41/1.3"
+
+
+@rule(
+    "unique",
+    [UNIQUE, "agot2-rr/unique-cards", "agot2-rr/dead-pile", "agot2-faq41/1.2"],
+    "unique cards: one copy in play per player; not with a copy in the dead pile; duplicates need owning and controlling the copy",
+)
+def check_unique(state: State, player: str, card: Card, taking_control: bool = False) -> bool:
+    """True if the card would enter play as a duplicate (the player owns and controls a copy in play)."""
+    if not card.unique:
+        return False
+    others = [c for c in state.cards.values() if c.name == card.name and c is not card and not c.duplicate]
+    verb = "take control of" if taking_control else "bring into play"
+    if any(c.zone == "dead" and c.owner == player for c in others):
+        dup = any(c.zone == "in_play" and c.owner == player and c.controller == player for c in others)
+        raise IllegalStep(
+            "unique",
+            f"{player} cannot {verb} {card.name}" + (" (as a duplicate)" if dup else "") + f": another copy is in {player}'s dead pile",
+            cite=["agot2-faq41/1.2", UNIQUE] if dup else [UNIQUE],
+        )
+    in_play = [c for c in others if c.zone == "in_play"]
+    if taking_control:
+        if any(c.controller == player for c in in_play):
+            raise IllegalStep(
+                "unique", f"{player} already controls a copy of {card.name}, so cannot take control of another", cite=[UNIQUE]
+            )
+        return False
+    if any(c.controller != c.owner and player in (c.controller, c.owner) for c in in_play):
+        raise IllegalStep(
+            "unique",
+            f"a copy of {card.name} is controlled by a player who does not own it: neither that player nor its owner can "
+            f"bring another copy into play, and a duplicate needs a copy its player owns and controls",
+            cite=[UNIQUE, "agot2-faq41/1.2"],
+        )
+    if card.owner != player:
+        if in_play or any(c.zone == "dead" and c.owner == card.owner for c in others):
+            raise IllegalStep(
+                "unique",
+                f"{player} cannot bring {card.owner}'s {card.name} into play: another copy is in play or in its owner's dead pile",
+                cite=[UNIQUE],
+            )
+    mine = [c for c in in_play if c.owner == player and c.controller == player]
+    if mine:
+        return True
+    if [c for c in in_play if c.controller == player]:
+        raise IllegalStep(
+            "unique",
+            f"{player} controls a copy of {card.name} he or she does not own: a duplicate must be owned and controlled",
+            cite=["agot2-faq41/1.2"],
+        )
+    return False
+
+
+@rule(
+    "limited",
+    ["agot2-rr/limited", "agot2-faq41/qa/limited-card-as-duplicate"],
+    "one limited card marshaled or played per player per round; duplicates and cards put into play ignore it",
+)
+def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate: bool) -> None:
+    if "limited" not in card.keywords:
+        return
+    if duplicate:
+        trace.add(
+            "limited",
+            f"{card.key} is marshaled as a duplicate, which has none of its printed keywords: it does not count as the "
+            f"limited card this round",
+            cite=["agot2-faq41/qa/limited-card-as-duplicate"],
+            tag="limited",
+            subject=card.key,
+        )
+        return
+    p = state.players[player]
+    if p.limited_this_round:
+        raise IllegalStep("limited", f"{player} has already marshaled or played a limited card this round", cite=["agot2-rr/limited"])
+    p.limited_this_round += 1
+
+
+@rule(
+    "marshal",
+    [
+        "agot2-rr/marshal",
+        "agot2-rr/appendix-i/marshaling-phase/player-action-window",
+        "agot2-rr/duplicates",
+        "agot2-rr/gold",
+        "agot2-rr/unique-cards",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/no-attachments",
+    ],
+    "marshal a card from hand in the marshaling phase by paying its cost; a duplicate costs nothing",
+)
+def marshal(
+    state: State,
+    trace: Trace,
+    ctx: Context,
+    player: str,
+    key: str,
+    onto: str | None,
+    as_duplicate: bool,
+    bestowed: int | None = None,
+    spend_from: str | None = None,
+    origin: str = "hand",
+) -> None:
+    card = state.cards[key]
+    if origin == "attached":
+        marshal_facedown(state, trace, ctx, player, card, onto)
+        return
+    if state.phase != "marshalling":
+        raise IllegalStep(
+            "marshal",
+            f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
+            cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
+        )
+    if card.zone != "hand" or card.owner != player:
+        raise IllegalStep("marshal", f"{key} is not in {player}'s hand", cite=["agot2-rr/marshal"])
+    if card.type not in ("character", "location", "attachment"):
+        raise IllegalStep(
+            "marshal", f"{key} is an {card.type}: only characters, locations and attachments are marshaled", cite=["agot2-rr/marshal"]
+        )
+    duplicate = check_unique(state, player, card)
+    if as_duplicate and not duplicate:
+        raise IllegalStep(
+            "unique", f"{player} does not own and control a copy of {card.name} in play to duplicate", cite=["agot2-faq41/1.2"]
+        )
+    check_limited(state, trace, player, card, duplicate)
+    cost = 0 if duplicate else card.cost
+    pay_gold(state, trace, player, cost, spend_from, key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
+    cite = ["agot2-rr/duplicates"] if duplicate else ["agot2-rr/marshal"] + (["agot2-rr/unique-cards"] if card.unique else [])
+    _enter(
+        state,
+        trace,
+        player,
+        card,
+        onto,
+        duplicate,
+        "marshal",
+        f"{player} marshals {key}" + (" as a duplicate, at no cost" if duplicate else f" for {cost} gold"),
+        cite,
+    )
+    if bestowed:
+        bestow(state, trace, player, card, bestowed, spend_from)
+    state.facts.setdefault("entered", []).append(key)
+    queue_reactions(ctx, f"marshal: {key}")
+    queue_reactions(ctx, f"enter play: {key}")
+
+
+@rule(
+    "put-into-play",
+    ["agot2-rr/put-into-play", UNIQUE, "agot2-faq41/qa/no-surprises", "agot2-rr/no-attachments", "agot2-rr/ambush"],
+    "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
+)
+def put_into_play(
+    state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, origin: str | None, ambush: int | None = None
+) -> None:
+    card = state.cards[key]
+    if ambush is not None:
+        if state.phase != "challenges":
+            raise IllegalStep(
+                "put-into-play",
+                f"ambush is used only during the challenges phase (the game is in the {state.phase} phase)",
+                cite=["agot2-rr/ambush"],
+            )
+        if card.zone != "hand" or "ambush" not in state.keywords(card):
+            raise IllegalStep("put-into-play", f"{key} is not a card with ambush in {player}'s hand", cite=["agot2-rr/ambush"])
+        if card.values.get("ambush") not in (None, ambush):
+            raise IllegalStep(
+                "put-into-play",
+                f"{key} has ambush ({card.values['ambush']}), not ambush ({ambush})",
+                cite=["agot2-rr/ambush"],
+            )
+        if state.players[player].gold < ambush:
+            raise IllegalStep(
+                "put-into-play",
+                f"ambush ({ambush}) costs {ambush} gold and {player} has {state.players[player].gold}",
+                cite=["agot2-rr/ambush"],
+            )
+        state.players[player].gold -= ambush
+    if card.zone == "in_play":
+        raise IllegalStep("put-into-play", f"{key} is already in play", cite=["agot2-rr/put-into-play"])
+    if origin and card.zone != origin:
+        raise IllegalStep("put-into-play", f"{key} is not in {card.owner}'s {origin}", cite=["agot2-rr/put-into-play"])
+    if card.zone == "shadows" and player in state.facts.get("no_shadows", []):
+        raise IllegalStep(
+            "put-into-play",
+            f"{player} cannot bring cards out of shadows, and putting one into play from shadows is bringing it out",
+            cite=["agot2-faq41/qa/no-surprises"],
+        )
+    duplicate = check_unique(state, player, card)
+    _enter(
+        state,
+        trace,
+        player,
+        card,
+        onto,
+        duplicate,
+        "put-into-play",
+        f"{player} puts {key} into play"
+        + (" as a duplicate" if duplicate else "")
+        + (f" with ambush ({ambush})" if ambush is not None else ""),
+        ["agot2-rr/put-into-play"] + (["agot2-rr/ambush"] if ambush is not None else []),
+    )
+    state.facts.setdefault("entered", []).append(key)
+    queue_reactions(ctx, f"put into play: {key}")
+    queue_reactions(ctx, f"enter play: {key}")
+
+
+def _enter(
+    state: State,
+    trace: Trace,
+    player: str,
+    card: Card,
+    onto: str | None,
+    duplicate: bool,
+    rule_id: str,
+    text: str,
+    cite: list[str] | None = None,
+) -> None:
+    if duplicate:
+        host = next(
+            c
+            for c in state.cards.values()
+            if c.name == card.name and c is not card and c.zone == "in_play" and not c.duplicate and c.controller == player
+        )
+        card.attached_to, card.duplicate = host.key, True
+    elif card.type == "attachment":
+        if not onto:
+            raise IllegalStep(
+                rule_id,
+                f"{card.key} is an attachment: say which card it goes onto ('onto')",
+                cite=["agot2-rr/attachment-cards"] if rule_id == "marshal" else None,
+            )
+        host = state.cards[onto]
+        if host.zone != "in_play":
+            raise IllegalStep(rule_id, f"{onto} is not in play to attach to")
+        if "no attachments" in state.keywords(host):
+            raise IllegalStep(rule_id, f"{onto} has No attachments: no attachment can be attached to it", cite=["agot2-rr/no-attachments"])
+        card.attached_to = onto
+    card.zone, card.controller, card.kneeling = "in_play", player, False
+    card.order = seq(state)
+    trace.add(
+        rule_id,
+        text + (f" onto {onto}" if onto and not duplicate else ""),
+        cite=cite,
+        tag="duplicate" if duplicate else rule_id.replace("-", " "),
+        subject=card.key,
+    )
+
+
+@rule(
+    "control.take",
+    ["agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects"],
+    "a player takes control of a card; control changes stack, the most recent wins",
+)
+def take_control(state: State, trace: Trace, player: str, key: str, until: str, while_in_play: str | None, source: str) -> None:
+    card = state.cards[key]
+    if card.zone != "in_play" or card.duplicate or card.attached_to:
+        raise IllegalStep("control.take", f"{key} is not a card in play whose control can change", cite=["agot2-rr/ownership-and-control"])
+    if card.controller != player:
+        check_unique(state, player, card, taking_control=True)
+    previous = card.controller
+    state.effects.append(
+        Lasting(key, "control", player, until, source=source, previous=previous, while_in_play=while_in_play, seq=seq(state))
+    )
+    card.controller = player
+    for dup in state.attachments(card):
+        if dup.duplicate:
+            dup.controller = player
+    stacked = [e for e in state.effects if e.target == key and e.kind == "control"]
+    trace.add(
+        "control.take",
+        f"{player} takes control of {key} from {previous}"
+        + (f" while {while_in_play} stays in play" if while_in_play else "")
+        + (f" ({len(stacked)} control effects on it: the most recent applies)" if len(stacked) > 1 else ""),
+        cite=["agot2-rr/ownership-and-control"] + (["agot2-faq41/qa/multiple-take-control-effects"] if len(stacked) > 1 else []),
+        tag="take control",
+        subject=key,
+    )
+    from judgekb.engine.agot2.challenges import remove_from_challenge
+
+    remove_from_challenge(state, trace, card, f"{key} changed control")
+
+
+@rule(
+    "enter-play",
+    ["agot2-faq41/qa/dothraki-handmaiden", "agot2-rr/enters-play", "agot2-rr/marshal"],
+    "a card already in play (facedown, attached) that is marshaled does not enter play",
+)
+def marshal_facedown(state: State, trace: Trace, ctx: Context, player: str, card: Card, onto: str | None) -> None:
+    host = state.cards.get(card.attached_to or "")
+    if card.zone != "in_play" or not card.facedown or host is None:
+        raise IllegalStep("enter-play", f"{card.key} is not a facedown card attached to a card in play", cite=["agot2-rr/marshal"])
+    if host.controller != player or not any("marshal facedown cards attached to this card" in t for t in constants(state, host)):
+        raise IllegalStep(
+            "enter-play", f"no card of {player}'s lets {player} marshal {card.key} from under {host.key}", cite=["agot2-rr/marshal"]
+        )
+    if state.phase != "marshalling":
+        raise IllegalStep(
+            "marshal",
+            f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
+            cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
+        )
+    pay_gold(state, trace, player, card.cost, None, card.key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
+    card.facedown, card.controller = False, player
+    card.attached_to = onto if card.type == "attachment" else None
+    state.facts.setdefault("not_entered", []).append(card.key)
+    trace.add(
+        "enter-play",
+        f"{player} marshals {card.key} for {card.cost} gold from under {host.key}"
+        + (f" onto {onto}" if card.attached_to else "")
+        + ": it was already in play, so it does not enter play",
+        tag="marshal",
+        subject=card.key,
+    )
+
+
+# ------------------------------------------------------------------ gold, bestow
+
+
+SPENDABLE = "its gold may be spent as if in your gold pool"
+
+
+@rule(
+    "gold.spend",
+    ["agot2-rr/gold", "agot2-faq41/2.8"],
+    "gold is paid from the gold pool, or from a card whose gold may be spent as if it were in the pool",
+)
+def pay_gold(
+    state: State, trace: Trace, player: str, amount: int, spend_from: str | None, what: str, rule_id: str, cite: list[str]
+) -> None:
+    """Pay ``amount`` gold for ``what``; gold on ``spend_from`` is used first (FAQ 2.8)."""
+    pool = state.players[player]
+    from_card = 0
+    if spend_from:
+        card = state.cards[spend_from]
+        if card.zone != "in_play" or card.controller != player or SPENDABLE not in constants(state, card):
+            raise IllegalStep(
+                "gold.spend",
+                f"{player} cannot spend the gold on {spend_from} as if it were in the gold pool",
+                cite=["agot2-faq41/2.8"],
+            )
+        from_card = min(card.gold_tokens, amount)
+    if pool.gold + from_card < amount:
+        raise IllegalStep(rule_id, f"{what} costs {amount} gold and {player} has {pool.gold + from_card}", cite=cite)
+    if from_card:
+        state.cards[str(spend_from)].gold_tokens -= from_card
+        trace.add(
+            "gold.spend",
+            f"{player} spends {from_card} gold from {spend_from} as if it were in the gold pool (for {what})",
+            cite=["agot2-faq41/2.8"],
+            tag="spend gold",
+            subject=str(spend_from),
+        )
+    pool.gold -= amount - from_card
+
+
+@rule("bestow", ["agot2-rr/bestow", "agot2-faq41/2.8"], "a card with bestow (X) entering play may receive up to X gold from its controller")
+def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spend_from: str | None) -> None:
+    limit = card.values.get("bestow", 0) if "bestow" in state.keywords(card) else 0
+    if amount > limit:
+        raise IllegalStep("bestow", f"{card.key} has bestow ({limit}): at most {limit} gold can be placed on it", cite=["agot2-rr/bestow"])
+    pay_gold(state, trace, player, amount, spend_from, f"bestow on {card.key}", "bestow", ["agot2-rr/bestow"])
+    card.gold_tokens += amount
+    trace.add(
+        "bestow",
+        f"{player} moves {amount} gold onto {card.key} (bestow {limit})",
+        cite=["agot2-rr/bestow"],
+        tag="bestow",
+        subject=card.key,
+    )
+
+
+# ------------------------------------------------------------------ costs and triggered abilities
+
+
+@rule(
+    "cost",
+    ["agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/sacrifice", "agot2-faq41/3.2"],
+    "an ability's costs are paid in full before its effect; a card leaving play as a cost cannot be saved",
+)
+def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[str, Any]) -> None:
+    if not cost:
+        return
+    gold = int(cost.get("gold", 0))
+    pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
+    paid = [f"{gold} gold"] if gold else []
+    for key in _names(cost.get("kneel")):
+        card = state.cards[key]
+        if card.zone != "in_play" or card.kneeling:
+            raise IllegalStep(
+                "cost",
+                f"{key} cannot be knelt to pay the cost: it is not a standing card in play",
+                cite=["agot2-rr/costs", "agot2-rr/kneel"],
+            )
+        card.kneeling = True
+        paid.append(f"kneels {key}")
+        queue_reactions(ctx, f"kneel: {key}")
+    for key in _names(cost.get("discard")):
+        card = state.cards[key]
+        if card.zone != "hand":
+            raise IllegalStep("cost", f"{key} is not in hand to be discarded as a cost", cite=["agot2-rr/costs"])
+        card.zone = "discard"
+        paid.append(f"discards {key}")
+    trace.add("cost", f"{player} pays the cost: {', '.join(paid) or 'see below'}", cite=["agot2-rr/costs"], tag="cost", subject=player)
+    for verb in ("sacrifice", "return_to_hand"):
+        for key in _names(cost.get(verb)):
+            leave_play(state, trace, ctx, key, verb, as_cost=True)
+
+
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
+
+
+RULES.add(
+    "constant.inactive",
+    ["agot2-rr/constant-abilities"],
+    "a constant ability with a condition is active only while the condition holds",
+)
+RULES.add("event.not-played", ["agot2-faq41/1.5"], "triggering an event's ability while it is not in hand is not playing the event")
+RULES.add("you", ["agot2-faq41/2.7"], "'you' in an ability triggered by a player other than its controller means that player")
+RULES.add("setup.abilities", ["agot2-faq41/1.9"], "card abilities are not active during setup unless they refer to setup")
+RULES.add(
+    "hand-being-played",
+    ["agot2-faq41/qa/the-hand-s-judgment", "agot2-faq41/1.5"],
+    "an event being played is not in its owner's hand",
+)
+RULES.add(
+    "catelyn",
+    ["agot2-faq41/qa/catelyn-stark"],
+    "Catelyn Stark stops opponents initiating triggered card abilities; not forced, when revealed, duplicates or keywords",
+)
+
+
+def check_may_trigger(state: State, trace: Trace, player: str, trigger: str, source: str) -> None:
+    blockers = [
+        c
+        for c in state.cards.values()
+        if c.zone == "in_play"
+        and c.controller != player
+        and any("opponents cannot trigger" in text for text in constants(state, c))
+        and (
+            not any("participating" in text for text in constants(state, c))
+            or (
+                state.challenge is not None and not state.challenge.ended and c.key in state.challenge.attackers + state.challenge.defenders
+            )
+        )
+    ]
+    if not blockers:
+        idle = [
+            c
+            for c in state.cards.values()
+            if c.zone == "in_play"
+            and c.controller != player
+            and any("opponents cannot trigger" in text and "participating" in text for text in constants(state, c))
+        ]
+        if idle:
+            trace.add(
+                "constant.inactive",
+                f"{idle[0].key} is not participating in a challenge, so her ability does not stop {player} from using {source}",
+                tag="not prevented",
+                subject=idle[0].key,
+            )
+        return
+    if trigger.startswith("forced") or trigger == "when revealed":
+        trace.add(
+            "catelyn",
+            f"{blockers[0].key} does not stop {source}: a {trigger} ability is initiated by the game, not by the player",
+            cite=["agot2-faq41/qa/catelyn-stark"],
+            tag="not prevented",
+            subject=source,
+        )
+        return
+    raise IllegalStep(
+        "catelyn",
+        f"{blockers[0].key} prevents {player} from initiating triggered card abilities ({trigger}: {source})",
+        cite=["agot2-faq41/qa/catelyn-stark"],
+    )
+
+
+@rule(
+    "ability",
+    [
+        "agot2-rr/triggered-abilities",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/interrupts",
+        "agot2-rr/reactions",
+        "agot2-rr/the-word-then",
+        "agot2-faq41/1.8",
+        "agot2-faq41/1.7",
+    ],
+    "a triggered ability: costs, then its effect; a post-then part only if the pre-then part resolved; reactions after both",
+)
+def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], kind: str, event: str = "") -> bool:
+    """Resolve one triggered ability (``spec`` as in the format: player, card, cost, effect, then)."""
+    player = spec.get("player") or state.first_player
+    source = str(spec.get("card") or "an ability")
+    trigger = str(spec.get("trigger") or kind)
+    check_may_trigger(state, trace, player, trigger, source)
+    if state.phase == "setup" and not spec.get("setup"):
+        raise IllegalStep(
+            "setup.abilities", f"{source}'s ability is not active during setup (it does not refer to setup)", cite=["agot2-faq41/1.9"]
+        )
+    being_played = state.cards.get(source)
+    if being_played is not None and being_played.zone == "being played":
+        raise IllegalStep(
+            "hand-being-played",
+            f"{source} is in the process of being played and is no longer in {player}'s hand: that copy cannot be played again",
+            cite=["agot2-faq41/qa/the-hand-s-judgment"],
+        )
+    if kind == "reaction" and event.startswith("enter play:"):
+        entering = event.partition(": ")[2]
+        if entering in state.facts.get("not_entered", []):
+            raise IllegalStep(
+                "enter-play",
+                f"{entering} was marshaled from facedown under another card: it was already in play and did not enter play",
+                cite=["agot2-faq41/qa/dothraki-handmaiden"],
+            )
+        if entering not in state.facts.get("entered", []):
+            raise IllegalStep("enter-play", f"{entering} has not entered play", cite=["agot2-rr/enters-play"])
+    verb, _, subject = event.partition(": ")
+    area = {"discard": "discard", "kill": "dead"}.get(verb)
+    card = state.cards.get(subject)
+    targets = _names((spec.get("effect") or {}).get("target"))
+    if kind != "interrupt" and area and card is not None and subject in targets and card.zone != area:
+        raise IllegalStep(
+            "out-of-play-area",
+            f"{source} cannot interact with {subject}: it is no longer in the {'discard' if area == 'discard' else 'dead'} pile",
+            cite=["agot2-faq41/2.4"],
+        )
+    cite_errata(state, trace, source)
+    owner_card = state.cards.get(source)
+    if owner_card is not None and owner_card.zone == "in_play" and owner_card.controller != player:
+        trace.add(
+            "you",
+            f"{player} triggers {source}, which {owner_card.controller} controls: in its text 'you' means {player}, who triggers it",
+            tag="you",
+            subject=player,
+        )
+    trace.add(
+        "ability",
+        f"{player} uses {source} ({trigger})" + (f" in response to {event}" if event else ""),
+        cite=["agot2-rr/interrupts"]
+        if kind == "interrupt"
+        else (["agot2-rr/reactions"] if kind == "reaction" else ["agot2-rr/triggered-abilities"]),
+        tag=kind if kind in ("interrupt", "reaction") else "ability",
+        subject=source,
+    )
+    event = state.cards.get(source)
+    played = event is not None and event.type == "event" and event.zone == "hand" and event.owner == player
+    if event is not None and event.type == "event" and event.zone in ("discard", "dead", "removed"):
+        trace.add(
+            "event.not-played",
+            f"{source} is used from outside its owner's hand: triggering its ability is not playing the event, "
+            "so only the ability's own cost is paid (not the event's cost)",
+            tag="not played",
+            subject=source,
+        )
+    if played:  # an event's triggered ability: playing it (FAQ 1.5)
+        event.zone = "being played"
+    pay_costs(state, trace, ctx, player, spec.get("cost") or {})
+    resolved = True
+    if spec.get("effect"):
+        resolved = bool(ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["effect"]}))
+    if spec.get("then"):
+        if resolved:
+            trace.add(
+                "ability",
+                f"the pre-then part of {source} resolved, so its post-then part resolves; reactions to either wait until both have",
+                cite=["agot2-rr/the-word-then", "agot2-faq41/1.8"],
+                tag="then",
+                subject=source,
+            )
+            ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["then"], "_post_then": True})
+        else:
+            trace.add(
+                "ability",
+                f"the pre-then part of {source} did not resolve, so its post-then part does not",
+                "not-applied",
+                cite=["agot2-rr/the-word-then"],
+                tag="then",
+                subject=source,
+            )
+    if played:
+        assert event is not None
+        event.zone, event.order = "discard", seq(state)
+        trace.add(
+            "event.play",
+            f"{source} is placed in its owner's discard pile: playing it is complete",
+            cite=["agot2-faq41/1.5"],
+            tag="discard",
+            subject=source,
+        )
+    return resolved
+
+
+@rule(
+    "event.play",
+    [
+        "agot2-faq41/1.5",
+        "agot2-rr/event-cards",
+        "agot2-faq41/qa/melisandre-seen-in-flames",
+        "agot2-rr/cancel",
+        "agot2-rr/limited",
+        "agot2-rr/shadows/the-shadow-keyword",
+        "agot2-faq41/qa/no-surprises",
+    ],
+    "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
+    "pile; reactions to playing it come after",
+)
+def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
+    player, key = spec["player"], spec["card"]
+    card = state.cards[key]
+    origin = str(spec.get("from") or "hand")
+    area = {"hand": "hand", "discard": "discard pile", "shadows": "shadows area"}[origin]
+    if card.type != "event" or card.zone != origin or card.owner != player:
+        raise IllegalStep("event.play", f"{key} is not an event in {player}'s {area}", cite=["agot2-faq41/1.5"])
+    if origin == "shadows" and "shadow" not in state.keywords(card):
+        raise IllegalStep(
+            "event.play", f"{key} has no shadow keyword to be played from shadows", cite=["agot2-rr/shadows/the-shadow-keyword"]
+        )
+    if origin == "shadows" and player in state.facts.get("no_shadows", []):
+        raise IllegalStep("event.play", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
+    if origin == "discard":
+        check_baelor(state, trace, player, card)
+    check_may_trigger(state, trace, player, str(spec.get("trigger") or "action"), key)
+    if "limited" in card.keywords:
+        check_limited(state, trace, player, card, False)
+    pool = state.players[player]
+    extra = dict(spec.get("cost") or {})
+    default = card.values.get("shadow", 0) if origin == "shadows" else card.cost
+    gold = int(extra.pop("gold", default))  # a stated gold cost is the event's cost, not an addition
+    if pool.gold < gold:
+        raise IllegalStep("event.play", f"{key} costs {gold} gold and {player} has {pool.gold}", cite=["agot2-faq41/1.5"])
+    pool.gold -= gold
+    card.zone = "being played"
+    trace.add(
+        "event.play",
+        f"{player} plays {key}"
+        + ("" if origin == "hand" else f" from the {area}" + (" (its shadow cost)" if origin == "shadows" else ""))
+        + f": its cost ({gold} gold) is paid and it leaves the {area}; while it resolves it is in no out-of-play area",
+        cite=["agot2-faq41/1.5"] + (["agot2-rr/shadows/the-shadow-keyword"] if origin == "shadows" else []),
+        tag="play",
+        subject=key,
+    )
+    pay_costs(state, trace, ctx, player, {k: v for k, v in extra.items() if k != "__line__"})
+    if spec.get("canceled_by"):
+        canceler = state.cards.get(str(spec["canceled_by"]))
+        if canceler is not None and canceler.type == "event" and canceler.zone == "hand":
+            other = state.players[canceler.owner]
+            price = canceler.cost
+            if canceler.values.get("cost is X"):  # X = the printed cost of the event canceled
+                undefined = bool(card.values.get("no printed cost"))
+                price = 0 if undefined else card.cost
+                trace.add(
+                    "event.x-cost",
+                    f"{canceler.key} costs X, the printed cost of {key}: "
+                    + ("it has no printed cost ('-'), so X is undefined and defaults to 0" if undefined else f"X = {price}"),
+                    cite=["agot2-faq41/qa/the-hand-s-judgment-shadow-events"] if undefined else ["agot2-rr/the-letter-x"],
+                    tag="cost",
+                    subject=canceler.key,
+                )
+            if other.gold < price:
+                raise IllegalStep("event.play", f"{canceler.key} costs {price} gold and {canceler.owner} has {other.gold}")
+            other.gold -= price
+            canceler.zone, canceler.order = "discard", seq(state)
+            trace.add(
+                "event.play",
+                f"{canceler.owner} plays {canceler.key} ({price} gold) to cancel {key}; it goes to its owner's discard pile",
+                cite=["agot2-faq41/1.5", "agot2-rr/cancel"],
+                tag="play",
+                subject=canceler.key,
+            )
+        trace.add(
+            "event.play",
+            f"{key}'s effects are canceled by {spec['canceled_by']}: its costs stay paid",
+            cite=["agot2-rr/cancel"],
+            tag="canceled",
+            subject=key,
+        )
+    elif spec.get("effect"):
+        ctx.apply_effect(state, trace, ctx, {"source": key, "source_type": "event", "controller": player, **spec["effect"]})
+        if spec.get("then"):
+            ctx.apply_effect(state, trace, ctx, {"source": key, "source_type": "event", "controller": player, **spec["then"]})
+    card.zone, card.order = "discard", seq(state)
+    trace.add(
+        "event.play",
+        f"{key} is placed in its owner's discard pile: playing it is complete",
+        cite=["agot2-faq41/1.5"],
+        tag="discard",
+        subject=key,
+    )
+    queue_reactions(ctx, f"play: {key}")
+    if any(s.get("_event") == f"play: {key}" for s in ctx.pending_reactions):
+        trace.add(
+            "event.play",
+            f"reactions to playing {key} may be used only now, after its effect resolved",
+            cite=["agot2-faq41/qa/melisandre-seen-in-flames"],
+            tag="reaction window",
+            subject=key,
+        )
+    run_reactions(state, trace, ctx)
+
+
+RULES.add(
+    "event.x-cost",
+    ["agot2-faq41/qa/the-hand-s-judgment-shadow-events", "agot2-rr/the-letter-x"],
+    "a cost of X set by another card's printed cost; an undefined X ('-') is 0",
+)
+
+
+@rule(
+    "baelor",
+    ["agot2-faq41/qa/baelor-blacktyde"],
+    "'cannot play copies of events in your discard pile' allows the only copy there",
+)
+def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
+    blockers = [
+        c
+        for c in state.cards.values()
+        if c.zone == "in_play" and c.controller != player and any("cannot play copies of events" in t for t in constants(state, c))
+    ]
+    if not blockers:
+        return
+    copies = [c for c in state.zone(player, "discard") if c.name == card.name and c is not card]
+    if copies:
+        raise IllegalStep(
+            "baelor",
+            f"{blockers[0].key}: another copy of {card.name} is in {player}'s discard pile, so it cannot be played from there",
+            cite=["agot2-faq41/qa/baelor-blacktyde"],
+        )
+    trace.add(
+        "baelor",
+        f"{blockers[0].key} does not stop {card.key}: it is the only copy in {player}'s discard pile",
+        tag="not prevented",
+        subject=blockers[0].key,
+    )
+
+
+@rule(
+    "shadows",
+    [
+        "agot2-rr/shadows",
+        "agot2-rr/shadows/bringing-a-card-out-of-shadows",
+        "agot2-rr/shadows/unique-cards-and-shadows",
+        "agot2-faq41/qa/no-surprises",
+        "agot2-faq41/1.3",
+        "agot2-faq41/1.2",
+        "agot2-rr/no-attachments",
+    ],
+    "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules",
+)
+def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str) -> None:
+    card = state.cards[key]
+    if card.zone != "shadows" or card.owner != player:
+        raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows"])
+    if player in state.facts.get("no_shadows", []):
+        raise IllegalStep("shadows", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
+    cost = card.values.get("shadow", card.cost)
+    if state.players[player].gold < cost:
+        raise IllegalStep(
+            "shadows", f"{key}'s shadow cost is {cost} gold and {player} has {state.players[player].gold}", cite=["agot2-rr/shadows"]
+        )
+    state.players[player].gold -= cost
+    try:
+        duplicate = check_unique(state, player, card)
+    except IllegalStep as exc:  # the same uniqueness rules, stated again for shadows
+        raise IllegalStep("shadows", exc.reason, cite=(exc.cite or []) + ["agot2-rr/shadows/unique-cards-and-shadows"]) from None
+    _enter(
+        state,
+        trace,
+        player,
+        card,
+        None,
+        duplicate,
+        "shadows",
+        f"{player} brings {key} out of shadows for {cost} gold" + (" as a duplicate of the copy already in play" if duplicate else ""),
+        ["agot2-rr/shadows/bringing-a-card-out-of-shadows"] + (["agot2-rr/shadows/unique-cards-and-shadows"] if card.unique else []),
+    )
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _restriction_met(state: State, attachment: Card, host: Card) -> str | None:
+    """Why an attachment's printed restriction is not met by ``host`` (its printed values only), or None."""
+    restriction = (attachment.restriction or "").lower()
+    if restriction.startswith("trait:"):
+        trait = restriction.split(":", 1)[1].strip()
+        return None if trait in {t.lower() for t in host.traits} else f"{host.key} has no printed {trait.title()} trait"
+    if restriction == "location":
+        return None if host.type == "location" else f"{host.key} is not a location"
+    if restriction == "opponent's character":
+        return None if host.controller != attachment.controller else f"{host.key} is not an opponent's character"
+    if restriction == "own character":
+        return None if host.controller == attachment.controller else f"{host.key} is not a character its controller controls"
+    return None if host.type == "character" else f"{host.key} is not a character"
+
+
+@rule(
+    "setup",
+    [
+        "agot2-rr/setup",
+        "agot2-faq41/qa/attachments-in-setup",
+        "agot2-faq41/qa/attachments-in-setup-2",
+        "agot2-rr/limited",
+        "agot2-faq41/1.9",
+    ],
+    "setup cards are placed facedown, revealed at once, then each player's attachments attach at once to revealed cards he or she controls",
+)
+def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[str, str]) -> None:
+    placed: dict[str, str] = {}
+    for player, keys in place.items():
+        cost = 0
+        limited = [k for k in keys if "limited" in state.keywords(state.cards[k])]
+        if len(limited) > 1:
+            raise IllegalStep("setup", f"{player} places more than 1 limited card ({', '.join(limited)})", cite=["agot2-rr/limited"])
+        for key in keys:
+            card = state.cards[key]
+            if card.zone != "hand" or card.owner != player:
+                raise IllegalStep("setup", f"{key} is not in {player}'s hand", cite=["agot2-rr/setup"])
+            if card.type not in ("character", "location", "attachment"):
+                raise IllegalStep(
+                    "setup", f"{key} is an {card.type}: only characters, locations and attachments are placed", cite=["agot2-rr/setup"]
+                )
+            cost += card.cost
+            placed[key] = player
+        if cost > 8:
+            raise IllegalStep("setup", f"{player} places {cost} cost of cards: no more than 8 may be placed", cite=["agot2-rr/setup"])
+    for attachment, host in attach.items():
+        card = state.cards[attachment]
+        if placed.get(attachment) is None or card.type != "attachment":
+            raise IllegalStep("setup", f"{attachment} is not an attachment placed in setup", cite=["agot2-rr/setup"])
+        if placed.get(host) != placed[attachment]:
+            raise IllegalStep(
+                "setup",
+                f"{attachment} can only be attached to a revealed setup card its owner, {placed[attachment]}, controls; {host} is not one",
+                cite=["agot2-faq41/qa/attachments-in-setup"],
+            )
+    unattached = [k for k in placed if state.cards[k].type == "attachment" and k not in attach]
+    if unattached:
+        raise IllegalStep(
+            "setup", f"{', '.join(unattached)} must be attached to an eligible card (state 'attach')", cite=["agot2-rr/setup"]
+        )
+    for key, player in placed.items():
+        card = state.cards[key]
+        card.zone, card.controller, card.kneeling, card.order = "in_play", player, False, seq(state)
+    trace.add(
+        "setup",
+        "setup cards are revealed at once: "
+        + "; ".join(f"{p}: {', '.join(ks)}" for p, ks in place.items())
+        + " — they are not marshaled, played or put into play, and their abilities are not active during setup",
+        cite=["agot2-rr/setup", "agot2-faq41/1.9"],
+        tag="setup",
+    )
+    for attachment, host in attach.items():
+        state.cards[attachment].attached_to = host
+    if attach:
+        trace.add(
+            "setup",
+            "each player's attachments are attached at the same time: " + ", ".join(f"{a} onto {h}" for a, h in attach.items()),
+            cite=["agot2-rr/setup", "agot2-faq41/qa/attachments-in-setup-2"],
+            tag="attach",
+        )
+    for attachment, host in attach.items():
+        problem = _restriction_met(state, state.cards[attachment], state.cards[host])
+        if problem:
+            card = state.cards[attachment]
+            card.attached_to, card.zone, card.controller, card.order = None, "discard", card.owner, seq(state)
+            trace.add(
+                "setup",
+                f"{attachment} is not legally attached ({problem}); another attachment cannot make it legal, "
+                "since all attach at once: it is discarded",
+                cite=["agot2-faq41/qa/attachments-in-setup-2"],
+                tag="discard",
+                subject=attachment,
+            )

@@ -1,0 +1,759 @@
+"""Explicit effects (second edition): what a scenario's `effect` (or an ability's effect) does, in
+stages — preamble (windows, costs, conditions), targets, placement, modifiers, moves, tokens,
+lasting rules — each citing the clauses that decide it."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
+from judgekb.engine.agot2.board import Context, check_immune, check_terminal, check_victory, leave_play
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import Delayed, Lasting, State
+from judgekb.engine.core.steps import UNTIL, names, pairs
+from judgekb.engine.core.trace import Trace
+from judgekb.scenario import ICON_ALIASES
+
+LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
+
+
+def _until(value: Any) -> tuple[str, str | None]:
+    text = str(value).strip() if value is not None else "end of phase"
+    if text.lower().startswith("while in play:"):
+        return "permanent", text.split(":", 1)[1].strip()
+    return UNTIL[text.lower()], None
+
+
+@rule(
+    "lasting",
+    [
+        "agot2-rr/lasting-effects",
+        "agot2-rr/strength-strength-modifiers",
+        "agot2-rr/keywords",
+        "agot2-rr/traits",
+        "agot2-faq41/3.4",
+        "agot2-faq41/2.9",
+    ],
+    "a lasting effect modifies a card for its duration; STR is never below 0; a card has an icon or keyword once or not at all",
+)
+def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
+    card = state.cards[effect_.target]
+    if card.zone != "in_play":
+        raise IllegalStep("lasting", f"{effect_.target} is not in play", cite=["agot2-rr/lasting-effects"])
+    before = state.strength(card)
+    state.effects.append(effect_)
+    until = {
+        "phase": "until the end of the phase",
+        "round": "until the end of the round",
+        "challenge": "until the end of the challenge",
+        "permanent": "while the effect lasts",
+    }[effect_.until]
+    if effect_.while_in_play:
+        until = f"while {effect_.while_in_play} stays in play"
+    if effect_.kind == "str":
+        raw = board.raw_strength(state, card)
+        text = (
+            f"{effect_.target} gets {effect_.value:+d} STR {until}"
+            + (f" ({effect_.source})" if effect_.source else "")
+            + f": STR {before} → {state.strength(card)}"
+        )
+        if raw < 0:
+            text += f" (modifiers sum to {raw}; STR cannot be below 0)"
+        trace.add("lasting", text, cite=["agot2-rr/strength-strength-modifiers"], tag="strength", subject=card.key)
+    elif effect_.kind == "terminal":
+        trace.add(
+            "terminal.add",
+            f"{effect_.target} is {'killed' if effect_.value == 'kill' else 'discarded'} if its STR is 0, {until} "
+            f"({effect_.source or 'the effect'}): a terminal condition",
+            tag="terminal condition",
+            subject=card.key,
+        )
+    elif effect_.kind in ("gain icon", "lose icon"):
+        same = [e for e in state.effects if e.target == card.key and e.value == effect_.value and e.kind in ("gain icon", "lose icon")]
+        losses = sum(1 for e in same if e.kind == "lose icon")
+        if effect_.kind == "gain icon" and losses:
+            has = effect_.value in state.icons(card)
+            trace.add(
+                "lasting.icon-not-had",
+                f"{effect_.target} gains a {effect_.value} icon, which offsets a lasting loss of that icon: "
+                + ("it now functions as having it" if has else "it still does not function as having it"),
+                tag="icon",
+                subject=card.key,
+            )
+        challenge = state.challenge
+        if (
+            effect_.kind == "lose icon"
+            and challenge
+            and not challenge.ended
+            and challenge.type == effect_.value
+            and card.key in challenge.attackers + challenge.defenders
+        ):
+            trace.add(
+                "lasting.participating",
+                f"{effect_.target} loses the {effect_.value} icon but stays a participating character of this challenge",
+                tag="participating",
+                subject=card.key,
+            )
+        trace.add(
+            "lasting",
+            f"{effect_.target} {effect_.kind.split()[0]}s a {effect_.value} icon {until} (a character has an icon or not, never two)",
+            cite=["agot2-faq41/3.4"],
+            tag="icon",
+            subject=card.key,
+        )
+    elif effect_.kind in ("gain trait", "lose trait"):
+        every = effect_.value == "all traits"
+        trace.add(
+            "lasting",
+            f"{effect_.target} "
+            f"{'loses all traits' if every else effect_.kind.split()[0] + 's the ' + str(effect_.value) + ' trait'} {until}"
+            + (": every instance of each, whatever grants them" if every else "")
+            + f" (traits now: {', '.join(state.traits(card)) or 'none'})",
+            cite=["agot2-faq41/2.9"] if every else ["agot2-rr/traits"],
+            tag="trait",
+            subject=card.key,
+        )
+    elif effect_.value == "all keywords":
+        trace.add(
+            "lasting",
+            f"{effect_.target} loses all keywords {until}: every instance of each",
+            cite=["agot2-faq41/2.9"],
+            tag="keyword",
+            subject=card.key,
+        )
+    else:
+        trace.add(
+            "lasting",
+            f"{effect_.target} {effect_.kind.split()[0]}s {effect_.value} {until}",
+            cite=["agot2-rr/keywords"],
+            tag="keyword",
+            subject=card.key,
+        )
+
+
+RULES.add(
+    "terminal.add",
+    ["agot2-faq41/definitions/terminal-condition"],
+    "a delayed effect that drives a card from play whenever its condition is met",
+)
+RULES.add(
+    "effect.tokens",
+    ["agot2-rr/gold", "agot2-rr/moving-power", "agot2-faq41/1.4", "agot2-rr/power"],
+    "gold and power change hands; power counts for the player controlling the card it is on",
+)
+RULES.add("effect.kneel", ["agot2-rr/kneel", "agot2-rr/stand"], "kneel or stand a card")
+RULES.add("effect.cannot", ["agot2-faq41/2.1", "agot2-rr/cannot", "agot2-faq41/qa/no-surprises"], "'cannot' effects")
+RULES.add("effect.delayed", ["agot2-rr/delayed-effects", "agot2-faq41/timing/end-of-phase"], "a delayed effect waits for its moment")
+RULES.add("effect.canceled", ["agot2-rr/cancel"], "a canceled effect does not resolve")
+RULES.add("cost.later", ["agot2-faq41/1.7"], "a cost paid after the ability initiated that cannot be paid makes that aspect fail")
+RULES.add("effect.condition", [], "a card's own condition (its printed text), checked when it resolves")
+RULES.add(
+    "plot.reveal-later",
+    ["agot2-faq41/qa/at-prince-doran-s-behest"],
+    "a plot revealed by an ability does not cause a new initiative comparison",
+)
+RULES.add("effect.blank", ["agot2-rr/blank"], "a blank text box is treated as having none of its printed content")
+RULES.add(
+    "lasting.icon-not-had", ["agot2-faq41/qa/nymeria-sand", "agot2-faq41/3.4"], "losing an icon a character does not have still applies"
+)
+RULES.add(
+    "str.not-reduced",
+    ["agot2-faq41/qa/daenerys-targaryen-tfm"],
+    "a card whose STR cannot be reduced by card effects ignores reducing modifiers",
+)
+RULES.add(
+    "lasting.participating", ["agot2-rr/participating"], "a participating character stays participating when it loses the challenge's icon"
+)
+RULES.add(
+    "lasting.set", ["agot2-faq41/qa/dragon-sight"], "a lasting effect on a set of cards affects only the cards eligible when it is created"
+)
+RULES.add("attacking-alone", ["agot2-faq41/qa/attacking-alone"], "'attacking alone' is checked when the ability is used")
+RULES.add("power.onto-plot", ["agot2-faq41/qa/a-cask-of-ale"], "a revealed plot is in play under its player's control; an agenda is not")
+RULES.add(
+    "claim.modifier",
+    ["agot2-rr/plot-value-modifiers", "agot2-faq41/2.5"],
+    "a claim modifier applies to the card in the revealed-plot position",
+)
+RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
+RULES.add("set-str", ["agot2-rr/modifiers"], "a set value overrides non-set modifiers; the most recent set value prevails")
+RULES.add("out-of-play.move", ["agot2-rr/abilities"], "an ability that refers to an out-of-play area interacts with cards there")
+RULES.add(
+    "priority",
+    ["agot2-faq41/1.6", "agot2-faq41/qa/varys-s-riddle-summer-harvest"],
+    "lasting effects that cannot apply together: the first player chooses their order once, and the choice is kept",
+)
+RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
+RULES.add(
+    "effect.deck",
+    ["agot2-rr/deck", "agot2-rr/discard-pile", "agot2-rr/dead-pile", "agot2-rr/kill-killed"],
+    "discarding from the top of a deck",
+)
+
+
+def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bool:
+    """Resolve one explicit effect, stage by stage; True if it changed the game state (for 'then')."""
+    r = Resolving(args, str(args.get("source") or ""), args.get("source_type"))
+    logged = len(trace.entries)
+    stop = _preamble(state, trace, ctx, r)
+    if stop is not None:
+        return stop
+    if not _choose_targets(state, trace, ctx, r):
+        return False
+    r.until, r.holder = _until(r.args.get("until"))
+    for stage in (_placement, _modifiers, _moves, _tokens, _lasting_rules):
+        stage(state, trace, ctx, r)
+    check_terminal(state, trace, ctx)
+    check_victory(state, trace)
+    return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
+
+
+@dataclass
+class Resolving:
+    """An effect while it resolves: its arguments (narrowed as it goes) and what earlier stages decided."""
+
+    args: dict[str, Any]
+    source: str
+    source_type: str | None
+    chosen: bool = False
+    targets: list[str] = field(default_factory=list)
+    until: str = "phase"
+    holder: str | None = None
+
+
+def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | None:
+    """Windows and saves the effect brings, errata, cancel, costs, a card's own conditions, replacement.
+
+    A value (not None) ends the effect with it."""
+    args = r.args
+    source = r.source
+    source_type = r.source_type
+    for key, pool in (("interrupts", ctx.interrupts), ("reactions", ctx.reactions)):  # windows an effect brings with it
+        pool.extend(s for s in copy.deepcopy(args.get(key) or []) if s not in pool)
+    for spec in args.get("saves") or []:
+        save = spec if isinstance(spec, dict) else {"card": spec, "by": "duplicate"}
+        if save not in ctx.saves:
+            ctx.saves.append(copy.deepcopy(save))
+    board.cite_errata(state, trace, source)
+    if source_type == "event" and source:
+        board.interrupts(state, trace, ctx, f"play: {source}")
+    if args.get("canceled_by"):
+        trace.add(
+            "effect.canceled",
+            f"{source or 'the effect'} is canceled by {args['canceled_by']}: it does not resolve",
+            tag="canceled",
+            subject=source,
+        )
+        return False
+    if args.get("cost"):
+        payer = args.get("controller") or args.get("player") or state.first_player
+        try:
+            cards.pay_costs(state, trace, ctx, payer, args["cost"])
+        except IllegalStep as exc:
+            if not args.get("_post_then"):
+                raise
+            trace.add(
+                "cost.later",
+                f"the cost of the post-then part of {source or 'the ability'} cannot be paid ({exc.reason}): that aspect fails to resolve",
+                "not-applied",
+                tag="cost",
+                subject=payer,
+            )
+            return False
+    if "if_won_by" in args:
+        challenge = state.challenge
+        if challenge is not None and not challenge.resolved and not challenge.ended:
+            # a condition on a result still to come is a delayed effect: it resolves once the winner is known
+            state.delayed.append(Delayed("result", {**args, "source": source, "source_type": source_type}, source))
+            trace.add(
+                "effect.delayed",
+                f"{source or 'the effect'} waits for the challenge's result ('if you win the challenge by {args['if_won_by']} or more'): "
+                "a delayed effect that resolves as soon as the winner is determined, before reactions",
+                cite=["agot2-rr/delayed-effects"],
+                tag="delayed effect",
+                subject=source,
+            )
+            return True
+        last = state.results[-1] if state.results else {}
+        you = args.get("controller") or last.get("attacker")
+        won = last.get("winner") == you
+        margin = abs(last.get("attack", 0) - last.get("defence", 0)) if won else -1
+        met = margin >= int(args["if_won_by"])
+        title = state.cards[source].name if source in state.cards else source
+        errata = board.ERRATA.get(title)
+        trace.add(
+            "errata" if errata else "effect.condition",
+            (
+                f"{source or 'the effect'}: the challenge was won by {margin} STR, "
+                if won
+                else f"{source or 'the effect'}: {you} did not win the challenge, "
+            )
+            + (f"at least {args['if_won_by']}" if met else f"less than {args['if_won_by']}, so the other branch applies")
+            + ("" if errata else " — a condition printed on the card: no document in the corpus states this rule"),
+            cite=[errata] if errata else None,
+            tag="condition",
+            subject=source,
+        )
+        if not met:
+            other = args.get("otherwise")
+            return bool(other) and effect(state, trace, ctx, {"source": source, "source_type": source_type, **other})
+    if args.get("if_attacking_alone"):
+        key = args["if_attacking_alone"]
+        challenge = state.challenge
+        attackers = [k for k in (challenge.attackers if challenge and not challenge.ended else []) if state.cards[k].zone == "in_play"]
+        alone = attackers == [key]
+        trace.add(
+            "attacking-alone",
+            f"{key} is "
+            + ("attacking alone" if alone else "not attacking alone")
+            + " now, when the ability is used: that is when 'attacking alone' is checked",
+            "applied" if alone else "not-applied",
+            tag="attacking alone",
+            subject=key,
+        )
+        if not alone:
+            raise IllegalStep("attacking-alone", f"{key} is not attacking alone", cite=["agot2-faq41/qa/attacking-alone"])
+    if args.get("instead") and not args.get("_replacing"):
+        ctx.replacements.append({**args, "_event": ctx.event})
+        trace.add(
+            "replacement",
+            f"{source or 'an effect'} initiates a replacement effect against {ctx.event or 'the event'}",
+            cite=["agot2-rr/replacement-effects"],
+            tag="replacement",
+            subject=source,
+        )
+        return True
+    r.args = args
+    return None
+
+
+def _choose_targets(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool:
+    """Targets: gone ones (FAQ 3.3), immune ones ignored or refused; False ends the effect."""
+    args = r.args
+    source = r.source
+    source_type = r.source_type
+    chosen = bool(args.get("choose"))
+    if chosen and source_type == "event":  # FAQ 3.3: a chosen target gone by the time it resolves
+        gone = [k for k in names(args.get("target")) if state.cards[k].zone != "in_play"]
+        if gone and len(gone) == len(names(args.get("target"))):
+            trace.add(
+                "resolves-unsuccessfully",
+                f"{', '.join(gone)} is no longer a legal target when {source or 'the event'} resolves: it resolves unsuccessfully",
+                "not-applied",
+                tag="unsuccessful",
+                subject=source,
+            )
+            return False
+    targets = []
+    for key in names(args.get("target")):
+        if check_immune(
+            state, trace, state.cards[key], source_type, delayed=bool(args.get("_delayed")), chosen=chosen and not args.get("all")
+        ):
+            targets.append(key)
+    if args.get("target") and not targets:
+        return False
+    if args.get("target"):  # a card that ignored the effect is not moved by it either
+        args = {k: ([n for n in names(v) if n in targets] if k in LEAVE + ("kneel", "stand") else v) for k, v in args.items()}
+    r.args, r.chosen, r.targets = args, chosen, targets
+    return True
+
+
+def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
+    """Plots revealed, referential targets, cards put into play, blank, participation and STR contribution."""
+    args = r.args
+    source = r.source
+    targets = r.targets
+    until = r.until
+    holder = r.holder
+    if args.get("reveal_plot"):
+        for player, plot in pairs(args["reveal_plot"]):
+            phases.reveal(state, trace, {player: plot})
+        trace.add(
+            "plot.reveal-later",
+            "a plot revealed by an ability is simply another revealed plot: initiative was already compared, so it is not compared "
+            "again and the first player does not change",
+            tag="no new initiative",
+        )
+    if args.get("referential") is not None:
+        kept = names(args["referential"])
+        rest = [
+            c.key for c in state.cards.values() if c.zone == "in_play" and c.type == "character" and not c.attached_to and c.key not in kept
+        ]
+        trace.add(
+            "referential",
+            f"{', '.join(kept) or 'no character'} chosen as reference points: the effect resolves on the characters not chosen"
+            + (f" ({', '.join(rest)})" if rest else ""),
+            tag="referential",
+            subject=source,
+        )
+        args = {**args, str(args.get("rest") or "kill"): rest, "all": True}
+    for key in names(args.get("put_into_play")):
+        card = state.cards[key]
+        cards.put_into_play(state, trace, ctx, args.get("player") or args.get("controller") or card.owner, key, None, args.get("from"))
+        if args.get("kneeling"):
+            card.kneeling = True
+        if args.get("participating"):
+            challenges.join(state, trace, card, str(args["participating"]))
+    if args.get("blank"):
+        until, holder = _until(args.get("until"))
+        for key in targets:
+            state.effects.append(Lasting(key, "blank", True, until, source, while_in_play=holder))
+            trace.add(
+                "effect.blank",
+                f"{key}'s printed text box is blank {'until the end of the ' + until if until != 'permanent' else ''}: "
+                "its printed keywords, traits and abilities are treated as absent",
+                tag="blank",
+                subject=key,
+            )
+    for key in names(args.get("remove_from_challenge")):
+        challenges.remove_from_challenge(
+            state, trace, state.cards[key], f"{source or 'an ability'} removes {key} from the challenge", explicit=True
+        )
+    if args.get("contribute") or args.get("participate"):
+        for key in targets:
+            challenges.contribute(
+                state, trace, state.cards[key], str(args.get("contribute") or args.get("participate")), bool(args.get("participate"))
+            )
+    r.args = args
+
+
+def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
+    """Terminal conditions, base values, STR, keywords and icons."""
+    args = r.args
+    source = r.source
+    source_type = r.source_type
+    chosen = r.chosen
+    targets = r.targets
+    until = r.until
+    holder = r.holder
+    until, holder = _until(args.get("until"))
+    if "terminal" in args:
+        how = "kill" if str(args["terminal"]).lower().startswith("kill") else "discard"
+        for key in targets:
+            if chosen:
+                board.cannot(state, trace, state.cards[key], "killed" if how == "kill" else "discarded", True)
+            add_lasting(
+                state, trace, Lasting(key, "terminal", how, until, source, while_in_play=holder, source_type=str(source_type or ""))
+            )
+    if "base_gold" in args:
+        for key in names(args.get("target")):
+            plot = state.cards[key]
+            if plot.type != "plot" or plot.zone != "revealed":
+                raise IllegalStep("priority", f"{key} is not a revealed plot card", cite=["agot2-faq41/1.6"])
+            others = [e for e in state.effects if e.target == key and e.kind == "base gold"]
+            state.effects.append(Lasting(key, "base gold", int(args["base_gold"]), until, source, seq=board.seq(state)))
+            if args.get("priority"):
+                state.facts.setdefault("priority", {})[key] = [str(s) for s in args["priority"]]
+            chosen_order = state.facts.get("priority", {}).get(key)
+            if others and not chosen_order:
+                trace.add(
+                    "priority",
+                    f"{len(others) + 1} effects define the base gold value of {key} and cannot apply together: the first player, "
+                    f"{state.first_player}, chooses the order they apply in (state priority)",
+                    "choice-needed",
+                    tag="choice",
+                    subject=key,
+                )
+            else:
+                trace.add(
+                    "priority",
+                    f"{key}'s base gold value is defined as {args['base_gold']} ({source or 'an effect'})"
+                    + (
+                        f"; the first player's order ({', '.join(chosen_order)}) decides which applies, and it is kept"
+                        if others and chosen_order
+                        else ""
+                    ),
+                    cite=["agot2-faq41/1.6", "agot2-faq41/qa/varys-s-riddle-summer-harvest"] if others else ["agot2-faq41/1.6"],
+                    tag="gold value",
+                    subject=key,
+                )
+    if "set_str" in args:
+        for key in targets:
+            others = [e for e in state.effects if e.target == key and e.kind == "set str"]
+            state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=board.seq(state)))
+            trace.add(
+                "set-str",
+                f"{key}'s STR is set to {args['set_str']} ({source or 'an effect'}): a set value overrides every non-set modifier"
+                + ("; of the set values in conflict the most recently applied one takes precedence" if others else "")
+                + f" → STR {state.strength(state.cards[key])}",
+                tag="strength",
+                subject=key,
+            )
+            check_terminal(state, trace, ctx)
+    if "str" in args:
+        for key in targets:
+            card = state.cards[key]
+            if int(args["str"]) < 0 and "str cannot be reduced by card effects" in board.constants(state, card):
+                trace.add(
+                    "str.not-reduced",
+                    f"{key}'s STR cannot be reduced by card effects: the {int(args['str']):+d} STR modifier is ignored",
+                    "not-applied",
+                    tag="strength",
+                    subject=key,
+                )
+                continue
+            add_lasting(state, trace, Lasting(key, "str", int(args["str"]), until, source, while_in_play=holder))
+            if args.get("all") and state.challenge and not state.challenge.ended:
+                trace.add(
+                    "lasting.set",
+                    f"{source or 'the effect'} affects the cards eligible when it resolved ({', '.join(targets)}); "
+                    "characters declared later are not affected",
+                    tag="eligible",
+                    subject=key,
+                )
+            check_terminal(state, trace, ctx)
+    for kind in ("gain", "lose"):
+        if kind in args:
+            value = str(args[kind]).strip()
+            is_trait = value.lower().startswith("trait:") or value.lower() == "all traits"
+            what = "all traits" if value.lower() == "all traits" else (value.split(":", 1)[1].strip() if is_trait else value.lower())
+            for key in targets:
+                add_lasting(
+                    state, trace, Lasting(key, f"{kind} {'trait' if is_trait else 'keyword'}", what, until, source, while_in_play=holder)
+                )
+        if f"{kind}_icon" in args:
+            for key in targets:
+                icon = ICON_ALIASES[str(args[f"{kind}_icon"]).lower()]
+                if kind == "lose" and icon not in state.icons(state.cards[key]):
+                    trace.add(
+                        "lasting.icon-not-had",
+                        f"{key} has no {icon} icon, yet the effect still applies: it now needs to gain the icon once more "
+                        "before it functions as having it",
+                        tag="icon",
+                        subject=key,
+                    )
+                add_lasting(
+                    state,
+                    trace,
+                    Lasting(key, f"{kind} icon", ICON_ALIASES[str(args[f"{kind}_icon"]).lower()], until, source, while_in_play=holder),
+                )
+    r.args = args
+    r.until, r.holder = until, holder
+
+
+def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
+    """Control, kneeling, leaving play and moves between out-of-play areas."""
+    args = r.args
+    source = r.source
+    chosen = r.chosen
+    until = r.until
+    holder = r.holder
+    for key in names(args.get("take_control")):
+        cards.take_control(state, trace, args.get("player") or args.get("controller") or state.first_player, key, until, holder, source)
+    for key in names(args.get("kneel")) + names(args.get("stand")):
+        card = state.cards[key]
+        kneel = key in names(args.get("kneel"))
+        if kneel and chosen:
+            board.cannot(state, trace, card, "knelt", True)
+        card.kneeling = kneel
+        trace.add(
+            "effect.kneel",
+            f"{key} {'kneels' if kneel else 'stands'}",
+            cite=["agot2-rr/kneel" if kneel else "agot2-rr/stand"],
+            tag="kneel" if kneel else "stand",
+            subject=key,
+        )
+        board.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
+    if args.get("additional_challenge"):
+        player = args.get("controller") or args.get("player") or state.first_player
+        kind = ICON_ALIASES[str(args["additional_challenge"]).lower()]
+        extra = state.facts.setdefault("additional_challenges", {}).setdefault(player, {})
+        extra[kind] = extra.get(kind, 0) + 1
+        trace.add(
+            "challenge.additional",
+            f"{player} may initiate an additional {kind} challenge this phase ({source or 'a card ability'})",
+            tag="additional challenge",
+            subject=player,
+        )
+    if args.get("draw"):
+        phases.draw(state, trace, args.get("player") or args.get("controller") or state.first_player, int(args["draw"]))
+    for key in names(args.get("return_to_hand")):  # from an out-of-play area the ability refers to
+        card = state.cards[key]
+        if card.zone in ("discard", "dead"):
+            pile = "discard pile" if card.zone == "discard" else "dead pile"
+            card.zone, card.order = "hand", board.seq(state)
+            trace.add(
+                "out-of-play.move",
+                f"{key} returns from its owner's {pile} to hand (the ability names that out-of-play area)",
+                tag="return to hand",
+                subject=key,
+            )
+            args = {**args, "return_to_hand": [k for k in names(args["return_to_hand"]) if k != key]}
+    for how in LEAVE:
+        for key in names(args.get(how)):
+            leave_play(
+                state,
+                trace,
+                ctx,
+                key,
+                how,
+                chosen=chosen and not args.get("all"),
+                cannot_be_saved=bool(args.get("cannot_be_saved")),
+                position=str(args.get("position") or "top"),
+            )
+    for key in names(args.get("place_in_dead_pile")):
+        card = state.cards[key]
+        if card.zone == "in_play":
+            raise IllegalStep(
+                "effect.deck",
+                f"{key} is in play: placing it in the dead pile would be killing it",
+                cite=["agot2-rr/kill-killed"],
+            )
+        card.zone, card.order = "dead", board.seq(state)
+        trace.add("effect.deck", f"{key} is placed in its owner's dead pile", cite=["agot2-rr/dead-pile"], tag="dead pile", subject=key)
+    for key in names(args.get("discard_from_hand")):
+        card = state.cards[key]
+        if card.zone != "hand":
+            raise IllegalStep("effect.deck", f"{key} is not in hand", cite=["agot2-rr/deck"])
+        card.zone = "discard"
+        trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/discard-pile"], tag="discard", subject=key)
+        board.queue_reactions(ctx, f"discard: {key}")
+    if args.get("discard_from_deck"):
+        player = args.get("player") or state.first_player
+        top = state.deck(player)[: int(args["discard_from_deck"])]
+        before = board.deck_counts(state)
+        for card in top:
+            card.zone = "discard"
+            board.queue_reactions(ctx, f"discard: {card.key}")
+        trace.add(
+            "effect.deck",
+            f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
+            cite=["agot2-rr/discard-pile"],
+            tag="discard",
+            subject=player,
+        )
+        board.check_elimination(state, trace, before)
+    r.args = args
+
+
+def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
+    """Gold, power and claim."""
+    args = r.args
+    source = r.source
+    targets = r.targets
+    until = r.until
+    for player, amount in pairs(args.get("gold")):
+        pool = state.players[player]
+        pool.gold = max(0, pool.gold + int(amount))
+        trace.add(
+            "effect.tokens",
+            f"{player}'s gold pool changes by {int(amount):+d} → {pool.gold}",
+            cite=["agot2-rr/gold"],
+            tag="gold",
+            subject=player,
+        )
+    if args.get("victory_choice"):
+        state.facts["victory_choice"] = args["victory_choice"]
+    on_card = {state.cards[k].controller: state.cards[k] for k in targets if state.cards[k].zone == "in_play"}
+    for player, amount in pairs(args.get("power")):  # all at once, then one victory check
+        if int(amount) >= 0:
+            board.gain_power(
+                state,
+                trace,
+                player,
+                int(amount),
+                f"{source or 'an effect'}",
+                card=on_card.get(player),
+                rule_id="effect.tokens",
+                cite=["agot2-rr/power"],
+                check=False,
+            )
+        else:
+            lost = min(-int(amount), state.players[player].power)
+            state.players[player].power -= lost
+            state.ledger(to_pool=lost)
+            trace.add(
+                "effect.tokens", f"{player}'s faction card loses {-int(amount)} power", cite=["agot2-rr/power"], tag="power", subject=player
+            )
+    if "claim" in args:
+        player = args.get("player") or args.get("controller") or state.first_player
+        state.effects.append(Lasting(player, "claim", int(args["claim"]), until, source, seq=board.seq(state)))
+        trace.add(
+            "claim.modifier",
+            f"the claim value on {player}'s revealed plot card changes by {int(args['claim']):+d} "
+            + ("until the end of the " + until if until != "permanent" else "while the effect lasts"),
+            tag="claim modifier",
+            subject=player,
+        )
+    if args.get("move_power"):
+        _move_power(state, trace, args["move_power"])
+    r.args = args
+
+
+def _lasting_rules(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
+    """'cannot' effects and delayed effects."""
+    args = r.args
+    source = r.source
+    source_type = r.source_type
+    targets = r.targets
+    until = r.until
+    holder = r.holder
+    if "cannot" in args:
+        what = str(args["cannot"]).lower()
+        if "out of shadows" in what:
+            for player in names(args.get("player")) or [p for p in state.players if p != args.get("controller")]:
+                state.facts.setdefault("no_shadows", []).append(player)
+                trace.add(
+                    "effect.cannot",
+                    f"{player} cannot bring cards out of shadows (this includes putting them into play from shadows)",
+                    cite=["agot2-faq41/qa/no-surprises"],
+                    tag="cannot",
+                    subject=player,
+                )
+        else:
+            for key in targets:
+                state.effects.append(
+                    Lasting(key, "cannot", what if what.startswith("be ") else f"be {what}", until, source, while_in_play=holder)
+                )
+                trace.add("effect.cannot", f"{key} cannot {what}", cite=["agot2-rr/cannot"], tag="cannot", subject=key)
+    if args.get("at_end_of"):
+        delayed = args["at_end_of"]
+        state.delayed.append(
+            Delayed(str(delayed["period"]), {**delayed.get("effect", {}), "source": source, "source_type": source_type}, source)
+        )
+        trace.add(
+            "effect.delayed",
+            f"{source or 'an effect'} creates a delayed effect that resolves at the end of the {delayed['period']}",
+            tag="delayed effect",
+            subject=source,
+        )
+    r.args = args
+
+
+def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
+    count = int(spec.get("count", 1))
+    origin, target = spec["from"], spec["to"]
+
+    def holder(name: str) -> Any:
+        return state.cards[name] if name in state.cards else state.players[name]
+
+    source, dest = holder(origin), holder(target)
+    special = target in state.cards and dest.type in ("agenda", "plot")
+    if special and dest.zone != "revealed":
+        raise IllegalStep(
+            "power.onto-plot",
+            f"{target} is {'an agenda' if dest.type == 'agenda' else 'not a revealed plot'}: it is not in play, so "
+            f"power cannot be moved to it",
+            cite=["agot2-faq41/qa/a-cask-of-ale"],
+        )
+    moved = min(count, source.power)
+    source.power -= moved
+    dest.power += moved
+    trace.add(
+        "effect.tokens",
+        f"{moved} power moves from {origin} to {target}"
+        + (f" (only {moved} there)" if moved < count else "")
+        + "; power counts for whoever controls the card it is on",
+        cite=["agot2-rr/moving-power", "agot2-faq41/1.4"],
+        tag="power",
+        subject=target,
+    )
+    if special:
+        trace.add(
+            "power.onto-plot",
+            f"{target} is a revealed plot card, in play under {dest.controller}'s control, so power can be placed on it",
+            tag="power",
+            subject=target,
+        )
+    check_victory(state, trace)

@@ -1,0 +1,388 @@
+"""The round's framework (second edition): plot and initiative, draw, income, dominance, standing,
+taxation and reserve, and the end of a challenge, phase or round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.agot2.board import (
+    Context,
+    check_elimination,
+    check_terminal,
+    deck_counts,
+    gain_power,
+    interrupts,
+    queue_reactions,
+    revert_control,
+    run_reactions,
+    seq,
+    total_power,
+)
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import State
+from judgekb.engine.core.trace import Trace
+
+END = "agot2-faq41/timing/end-of-phase"
+
+
+@rule(
+    "plot.reveal",
+    ["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card"],
+    "each player reveals a new plot; the previous one goes to the used pile",
+)
+def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
+    for player, name in reveals.items():
+        card = state.cards.get(name)
+        if card is None or card.type != "plot" or card.owner != player or card.zone != "plot":
+            raise IllegalStep(
+                "plot.reveal", f"{name} is not a plot card in {player}'s plot deck", cite=["agot2-rr/appendix-i/plot-phase/1.3"]
+            )
+        p = state.players[player]
+        old = p.plot.name
+        if old in state.cards and state.cards[old].type == "plot":
+            state.cards[old].zone = "used"
+        assert card.plot is not None
+        lasting = {str(e.value) for e in state.effects if e.target == card.key and e.kind == "cannot"}
+        if any(w in c for c in card.cannot | lasting for w in ("marshal", "played", "put into play")):
+            trace.add(
+                "plot.not-prevented",
+                f"{name} is revealed although it cannot be marshaled, played or put into play: plot cards are none of those",
+                tag="not prevented",
+                subject=name,
+            )
+        p.plot = card.plot
+        card.zone = "revealed"
+        state.facts.setdefault("plot_seq", {})[player] = seq(state)
+        trace.add(
+            "plot.reveal",
+            f"{player} reveals {name} (income {card.plot.income}, initiative {card.plot.initiative}, claim "
+            f"{card.plot.claim}, reserve {card.plot.reserve})" + (f"; {old} goes to the used pile" if old in state.cards else ""),
+            tag="reveal plot",
+            subject=player,
+        )
+
+
+RULES.add(
+    "plot.not-prevented", ["agot2-faq41/qa/the-iron-throne-lmhr"], "revealing a plot is not marshaling, playing or putting it into play"
+)
+
+
+@rule(
+    "plot.initiative",
+    [
+        "agot2-rr/initiative",
+        "agot2-rr/first-player",
+        "agot2-rr/appendix-i/plot-phase/1.3",
+        "agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9",
+    ],
+    "highest initiative wins; tie: lowest power total; then random; the winner chooses the first player",
+)
+def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> None:
+    totals = {n: p.plot.initiative + sum(c.initiative for c in state.in_play(n)) for n, p in state.players.items()}
+    best = max(totals.values())
+    tied = [n for n, v in totals.items() if v == best]
+    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items())
+    cite = ["agot2-rr/initiative", "agot2-rr/appendix-i/plot-phase/1.3"]
+    modified = {n: sum(c.initiative for c in state.in_play(n)) for n in state.players}
+    if any(modified.values()):  # the Rules Reference erratum: initiative incorporates initiative (not reserve) modifiers
+        text += " (counting initiative modifiers: " + ", ".join(f"{n} {v:+d}" for n, v in modified.items() if v) + ")"
+        cite.append("agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9")
+    if len(tied) > 1:
+        power = {n: total_power(state, n) for n in tied}
+        least = min(power.values())
+        tied = [n for n in tied if power[n] == least]
+        text += "; tied, so the tied player with the lowest power total wins (" + ", ".join(f"{n} {v}" for n, v in power.items()) + ")"
+    if len(tied) > 1:
+        if random_winner not in tied:
+            trace.add(
+                "plot.initiative",
+                text + f"; still tied between {', '.join(tied)}: a random method decides (state random_winner)",
+                "choice-needed",
+                cite=cite,
+                tag="choice",
+            )
+            return
+        text += f"; still tied: {random_winner} wins the random determination"
+        winner = random_winner
+    else:
+        winner = tied[0]
+    state.facts["initiative"] = winner
+    trace.add("plot.initiative", text + f"; {winner} wins initiative", cite=cite, tag="initiative", subject=winner)
+    if chooses is None:
+        trace.add(
+            "plot.initiative",
+            f"{winner} chooses which player is the first player (state first_player): not assumed",
+            "choice-needed",
+            cite=["agot2-rr/first-player"],
+            tag="choice",
+            subject=winner,
+        )
+        return
+    state.first_player = chooses
+    state.facts["first_player"] = chooses
+    trace.add(
+        "plot.initiative",
+        f"{winner} chooses {chooses} to be the first player",
+        cite=["agot2-rr/first-player"],
+        tag="first player",
+        subject=chooses,
+    )
+
+
+@rule(
+    "draw.phase",
+    ["agot2-rr/appendix-i/draw-phase/2.2", "agot2-rr/drawing-cards"],
+    "each player draws 2 cards from the top of the deck",
+)
+def draw_phase(state: State, trace: Trace) -> None:
+    for name in state.player_order():
+        extra = draw_phase_bonus(state, name)
+        draw(state, trace, name, 2 + extra, "draw.phase")
+        if extra:
+            trace.add(
+                "draw.bonus",
+                f"{name} draws {extra} more in the draw phase's framework draw because of a card effect",
+                tag="draw bonus",
+                subject=name,
+            )
+
+
+MORE_IN_DRAW_PHASE = "more card in the draw phase"
+
+
+def draw_phase_bonus(state: State, player: str) -> int:
+    """Cards such as Time of Plenty: 'each player draws 1 more card in the draw phase' (a revealed plot's constant)."""
+    return sum(
+        1
+        for c in state.cards.values()
+        if c.zone in ("revealed", "in_play")
+        and any(MORE_IN_DRAW_PHASE in text and ("each player" in text or c.controller == player) for text in c.constant)
+    )
+
+
+RULES.add(
+    "draw.bonus",
+    ["agot2-faq41/qa/time-of-plenty", "agot2-rr/appendix-i/draw-phase/2.2"],
+    "'draws more in the draw phase' modifies only the framework draw of step 2.2, not card effects during the phase",
+)
+
+
+@rule("draw", ["agot2-rr/drawing-cards", "agot2-rr/deck"], "cards are drawn from the top of the deck")
+def draw(state: State, trace: Trace, player: str, count: int, rule_id: str = "draw") -> None:
+    if rule_id == "draw" and state.phase == "draw" and draw_phase_bonus(state, player):
+        trace.add(
+            "draw.bonus",
+            "this draw is a card effect during the draw phase: the 'more cards in the draw phase' effect does not change it",
+            cite=["agot2-faq41/qa/time-of-plenty"],
+            tag="draw bonus",
+            subject=player,
+        )
+    before = deck_counts(state)
+    drawn = state.deck(player)[:count]
+    for card in drawn:
+        card.zone = "hand"
+    trace.add(
+        rule_id,
+        f"{player} draws {len(drawn)} card(s) from the top of the deck"
+        + (f": {', '.join(c.key for c in drawn)}" if drawn else "")
+        + (f" (only {len(drawn)} left)" if len(drawn) < count else ""),
+        tag="draw",
+        subject=player,
+    )
+    check_elimination(state, trace, before)
+
+
+@rule(
+    "marshaling.income",
+    ["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income", "agot2-rr/plot-value-modifiers"],
+    "the active player collects income: the plot's gold value plus gold modifiers",
+)
+def income(state: State, trace: Trace) -> None:
+    for name in state.player_order():
+        p = state.players[name]
+        bonus = sum(c.income for c in state.in_play(name))
+        base = base_gold(state, name)
+        p.gold += base + bonus
+        trace.add(
+            "marshaling.income",
+            f"{name} collects income: plot {base}" + (f" + gold modifiers {bonus:+d}" if bonus else "") + f" → gold pool {p.gold}",
+            cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"] + (["agot2-rr/plot-value-modifiers"] if bonus else []),
+            tag="income",
+            subject=name,
+        )
+
+
+def base_gold(state: State, player: str) -> int:
+    """The revealed plot's gold value: printed, or defined by lasting effects applied in the first player's order (FAQ 1.6)."""
+    plot = state.players[player].plot
+    defined = [e for e in state.effects if e.target == plot.name and e.kind == "base gold"]
+    if not defined:
+        return plot.income
+    order = state.facts.get("priority", {}).get(plot.name, [])
+    rank = {name: i for i, name in enumerate(order)}
+    return int(max(defined, key=lambda e: (rank.get(e.source, -1), e.seq)).value)  # the one applied last prevails
+
+
+@rule(
+    "dominance",
+    ["agot2-rr/appendix-i/dominance-phase/5.2"],
+    "standing characters' STR plus gold in the pool; the highest gains 1 power; a tie: no one",
+)
+def dominance(state: State, trace: Trace) -> None:
+    totals = {n: sum(state.strength(c) for c in state.in_play(n, "character") if not c.kneeling) + p.gold for n, p in state.players.items()}
+    best = max(totals.values())
+    tied = [n for n, v in totals.items() if v == best]
+    text = "dominance: " + ", ".join(f"{n} {v} (standing STR + {state.players[n].gold} gold)" for n, v in totals.items())
+    if len(tied) > 1:
+        state.facts["dominance"] = "none"
+        trace.add("dominance", text + "; tied for the highest: no one wins dominance", "not-applied", tag="dominance")
+        return
+    state.facts["dominance"] = tied[0]
+    trace.add("dominance", text + f"; {tied[0]} wins dominance", tag="dominance", subject=tied[0])
+    gain_power(state, trace, tied[0], 1, f"{tied[0]} wins dominance", rule_id="dominance")
+
+
+@rule("standing", ["agot2-rr/appendix-i/standing-phase/6.2"], "each kneeling card stands")
+def standing(state: State, trace: Trace) -> None:
+    knelt = [c.key for c in state.cards.values() if c.zone == "in_play" and c.kneeling]
+    for key in knelt:
+        state.cards[key].kneeling = False
+    trace.add("standing", "each kneeling card stands" + (f": {', '.join(knelt)}" if knelt else " (none was kneeling)"), tag="stand")
+
+
+@rule("taxation.gold", ["agot2-rr/appendix-i/taxation-phase/7.2"], "unspent gold returns to the treasury")
+def taxation(state: State, trace: Trace, discards: dict[str, list[str]]) -> None:
+    for p in state.players.values():
+        p.gold = 0
+    trace.add("taxation.gold", "each player returns his or her unspent gold to the treasury", tag="return gold")
+    for name in state.player_order():
+        reserve(state, trace, name, discards.get(name))
+
+
+@rule(
+    "taxation.reserve",
+    ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
+    "a hand larger than the plot's reserve value is discarded down to it, in player order",
+)
+def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -> None:
+    hand = state.zone(player, "hand")
+    limit = state.players[player].plot.reserve
+    excess = len(hand) - limit
+    if excess <= 0 and chosen:
+        raise IllegalStep(
+            "taxation.reserve",
+            f"{player} has {len(hand)} card(s) in hand, not more than reserve {limit}: no card may be discarded",
+            cite=["agot2-rr/appendix-i/taxation-phase/7.3"],
+        )
+    if excess <= 0:
+        trace.add(
+            "taxation.reserve",
+            f"{player} has {len(hand)} card(s) in hand, within reserve {limit}: nothing is discarded",
+            "not-applied",
+            tag="reserve",
+            subject=player,
+        )
+        return
+    if chosen is None:
+        trace.add(
+            "taxation.reserve",
+            f"{player} has {len(hand)} cards, reserve {limit}: {player} chooses {excess} to discard (state 'discard')",
+            "choice-needed",
+            tag="choice",
+            subject=player,
+        )
+        return
+    if len(chosen) != excess or any(state.cards[k] not in hand for k in chosen):
+        raise IllegalStep("taxation.reserve", f"{player} must discard exactly {excess} card(s) from hand", cite=["agot2-rr/reserve-value"])
+    for key in chosen:
+        state.cards[key].zone = "discard"
+    trace.add(
+        "taxation.reserve", f"{player} has {len(hand)} cards, reserve {limit}: discards {', '.join(chosen)}", tag="reserve", subject=player
+    )
+
+
+@rule(
+    "period.end",
+    [END],
+    "the end of a phase (challenge, round): interrupts; 'until the end' effects expire (the period ends); 'at the end' "
+    "delayed effects resolve; reactions",
+)
+def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
+    label = {"phase": f"the {state.phase} phase", "challenge": "the challenge", "round": "the round"}[period]
+    interrupts(state, trace, ctx, f"end of {period}")
+    periods = {"phase": ("phase", "challenge"), "challenge": ("challenge",), "round": ("round", "phase", "challenge")}[period]
+    ending = [e for e in state.effects if e.until in periods]
+    state.effects = [e for e in state.effects if e not in ending]
+    for effect in ending:
+        if effect.kind == "str":
+            what = f"{effect.value:+d} STR"
+        else:
+            what = {"terminal": "terminal condition", "control": "control change", "cannot": f"'cannot {effect.value}'"}.get(
+                effect.kind, f"{effect.kind} {effect.value}"
+            )
+        trace.add(
+            "period.end",
+            f"'until the end of {period}' effect expires: {effect.target}'s {what}" + (f" from {effect.source}" if effect.source else ""),
+            tag="lasting expires",
+            subject=effect.target,
+        )
+        if effect.kind == "control":
+            revert_control(state, trace, state.cards[effect.target], f"the effect from {effect.source or 'a card'} expired")
+    trace.add(
+        "period.end", f"{label} ends (after 'until the end' effects expire and before 'at the end' effects resolve)", tag=f"{period} ends"
+    )
+    due = [d for d in state.delayed if d.period in periods]
+    state.delayed = [d for d in state.delayed if d not in due]
+    for delayed in due:
+        trace.add(
+            "period.end",
+            f"'at the end of the {delayed.period}' delayed effect from {delayed.source or 'a card'} resolves",
+            tag="delayed resolves",
+            subject=delayed.source,
+        )
+        if ctx.apply_effect:
+            ctx.apply_effect(state, trace, ctx, {**delayed.effect, "_delayed": True})
+    check_terminal(state, trace, ctx)
+    queue_reactions(ctx, f"end of {period}")
+    run_reactions(state, trace, ctx)
+
+
+def end_phase(state: State, trace: Trace, ctx: Context) -> None:
+    from judgekb.engine.agot2.challenges import end_challenge
+
+    end_challenge(state, trace, ctx, quiet=True)
+    end_period(state, trace, ctx, "phase")
+    for p in state.players.values():
+        p.challenges_this_round = []
+    state.facts.pop("additional_challenges", None)  # "this phase"
+
+
+@rule("round.end", ["agot2-rr/limited", END], "at the end of the round, round limits (Limited) reset")
+def end_round(state: State, trace: Trace, ctx: Context) -> None:
+    end_phase(state, trace, ctx)
+    end_period(state, trace, ctx, "round")
+    for p in state.players.values():
+        p.limited_this_round = 0
+    trace.add("round.end", "the round ended: Limited and other once-per-round counts reset", cite=["agot2-rr/limited"], tag="round ends")
+    state.round += 1
+
+
+def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
+    state.phase = "marshalling" if name == "marshaling" else name
+    for p in state.players.values():
+        if name == "challenges":
+            p.challenges_this_round = []
+    if name == "plot":
+        reveal(state, trace, {k: v for k, v in (options.get("reveal") or {}).items() if k != "__line__"})
+        initiative(state, trace, options.get("first_player"), options.get("random_winner"))
+    elif name == "draw":
+        draw_phase(state, trace)
+    elif name in ("marshaling", "marshalling"):
+        income(state, trace)
+    elif name == "dominance":
+        dominance(state, trace)
+    elif name == "standing":
+        standing(state, trace)
+    elif name == "taxation":
+        taxation(state, trace, {k: v for k, v in (options.get("discard") or {}).items() if k != "__line__"})

@@ -1,0 +1,146 @@
+"""The second-edition ruleset: how each scenario step maps onto the second-edition rule functions."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
+from judgekb.engine.agot2.board import Context, check_terminal, check_victory, run_reactions
+from judgekb.engine.agot2.effects import effect
+from judgekb.engine.core.state import State
+from judgekb.engine.core.steps import names, pairs
+from judgekb.engine.core.trace import Trace
+from judgekb.scenario import ICON_ALIASES, Scenario
+
+__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
+VICTORY_RULE = "victory"
+GAME_OVER_CITE = ["agot2-rr/winning-the-game"]  # what forbids a step after the game ended (not FAQ 1.4, which counts power)
+READERS: dict[str, Any] = {"power": board.total_power}
+
+
+@rule("agenda.copies", ["agot2-faq41/3.5"], "a player cannot run more than 1 copy of each agenda, by title")
+def setup(state: State, trace: Trace, scenario: Scenario) -> None:
+    """Check the board before the first step: agenda copies (FAQ 3.5)."""
+    trace.step = 0
+    for name, player in state.players.items():
+        seen: set[str] = set()
+        for agenda in player.agendas:
+            if agenda.lower() in seen:
+                trace.add(
+                    "agenda.copies",
+                    f"illegal: {name} runs two copies of the agenda {agenda}: no more than 1 copy of each agenda, by title",
+                    "refused",
+                    tag="refused",
+                    subject=name,
+                )
+            seen.add(agenda.lower())
+
+
+@rule("loop", ["agot2-faq41/1.1"], "an infinite loop is shown once and then executed a stated number of times at once")
+def loop(state: State, trace: Trace, args: dict[str, Any], scenario: Scenario, step: dict[str, Any]) -> None:
+    times = int(args["times"])
+    trace.add(
+        "loop",
+        f"{args.get('player') or 'the player'} shows one full cycle of the loop and executes it {times} time(s)",
+        tag="loop",
+        subject=str(args.get("player") or ""),
+    )
+    for _ in range(times):
+        for inner in args["steps"]:
+            verb = next(k for k in inner if k != "__line__")
+            if verb != "note":
+                apply(state, trace, verb, inner[verb], scenario, inner)
+            if state.winner:
+                trace.add(
+                    "loop", f"the loop makes {state.winner} win: the game is over and the loop stops", tag="loop", subject=state.winner
+                )
+                return
+
+
+def _context(step_args: dict[str, Any]) -> Context:
+    ctx = Context(
+        saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
+        + [{"card": k, "by": "duplicate"} for k in names(step_args.get("save"))],
+        interrupts=list(step_args.get("interrupts") or []),
+        reactions=list(step_args.get("reactions") or []),
+        order=[str(o) for o in step_args.get("order") or []],
+    )
+    ctx.apply_effect = effect
+    return ctx
+
+
+def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, step: dict[str, Any]) -> None:
+    """Dispatch one scenario step to the rule functions."""
+    # a private copy: saves, interrupts and reactions are marked as used while the step runs
+    args = {"name": args} if verb == "phase" and isinstance(args, str) else copy.deepcopy(args or {})
+    ctx = _context(args)
+    ctx.occurred = state.facts.setdefault("occurred", {})  # the game's record of events, for one reaction per occurrence
+    if verb == "phase":
+        phases.phase(state, trace, ctx, str(args["name"]), args)
+    elif verb == "end_phase":
+        phases.end_phase(state, trace, ctx)
+    elif verb == "end_round":
+        phases.end_round(state, trace, ctx)
+    elif verb == "end_challenge":
+        challenges.end_challenge(state, trace, ctx)
+    elif verb == "marshal":
+        cards.marshal(
+            state,
+            trace,
+            ctx,
+            args["player"],
+            args["card"],
+            args.get("onto"),
+            bool(args.get("as_duplicate")),
+            args.get("bestow"),
+            args.get("spend_from"),
+            str(args.get("from") or "hand"),
+        )
+    elif verb == "put_into_play":
+        cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"))
+    elif verb == "bring_out_of_shadows":
+        cards.out_of_shadows(state, trace, ctx, args["player"], args["card"])
+    elif verb == "draw":
+        phases.draw(state, trace, args["player"], int(args.get("count", 1)))
+    elif verb == "challenge":
+        kind = ICON_ALIASES[str(args["type"]).lower()]
+        challenges.declare(
+            state,
+            trace,
+            ctx,
+            args["attacker"],
+            kind,
+            args["against"],
+            names(args.get("attackers")),
+            dict(pairs(args.get("stealth"))),
+            dict(pairs(args.get("assault"))),
+        )
+    elif verb == "defend":
+        challenge = state.challenge
+        challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))
+    elif verb == "resolve":
+        state.facts["victory_choice"] = args.get("victory_choice")
+        challenges.resolve(state, trace, ctx, args)
+    elif verb == "effect":
+        effect(state, trace, ctx, args)
+    elif verb in ("ability", "interrupt", "reaction"):
+        if verb == "reaction":
+            board.check_reaction_window(state, trace, ctx, args)
+        cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
+    elif verb == "setup":
+        cards.setup(
+            state,
+            trace,
+            {p: names(v) for p, v in pairs(args.get("place"))},
+            {a: str(h) for a, h in pairs(args.get("attach"))},
+        )
+    elif verb == "loop":
+        loop(state, trace, args, scenario, step)
+    elif verb == "concede":
+        board.concede(state, trace, args["player"])
+    elif verb == "play_event":
+        cards.play_event(state, trace, ctx, args)
+    check_terminal(state, trace, ctx)
+    run_reactions(state, trace, ctx)
+    check_victory(state, trace)

@@ -1,0 +1,121 @@
+"""Run a scenario: pick the edition's ruleset, feed the steps through it, record the trace, check
+what the judge expects.  Shared by both editions."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from judgekb.engine.core import expectations
+from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.state import State
+from judgekb.engine.core.trace import Trace
+from judgekb.scenario import Scenario
+from judgekb.yamlio import DataError, where
+
+EDITIONS = (1, 2)
+
+
+def ruleset(edition: int) -> ModuleType:
+    """The ruleset package for an edition: ``judgekb/engine/agot<edition>/ruleset.py``."""
+    if edition not in EDITIONS:
+        raise DataError(f"no ruleset for edition {edition} (editions: 1, 2)")
+    return importlib.import_module(f"judgekb.engine.agot{edition}.ruleset")
+
+
+@dataclass
+class Ruling:
+    scenario: Scenario
+    trace: Trace
+    state: State
+    checks: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(c["passed"] for c in self.checks)
+
+    def summary(self) -> list[str]:
+        lines = []
+        for result in self.state.results:
+            if result.get("ended_without_resolution"):
+                lines.append(f"{result['type']} challenge by {result['attacker']} against {result['defender']}: ended without resolution")
+            else:
+                defending = result.get("defending_player")
+                against = result["defender"] + (f" (defended by {defending})" if defending and defending != result["defender"] else "")
+                lines.append(
+                    f"{result['type']} challenge by {result['attacker']} against {against}: "
+                    f"{result['winner'] or 'no one'} wins ({result['attack']}–{result['defence']})"
+                    + (", unopposed" if result.get("unopposed") else "")
+                )
+        for entry in self.trace.entries:
+            if entry.outcome == "refused" and entry.text.startswith("illegal"):
+                lines.append(f"step {entry.step} refused: {entry.text}")
+        for entry in self.trace.entries:
+            if entry.outcome == "choice-needed":
+                lines.append(f"step {entry.step}: {entry.text}")
+        if self.state.winner:
+            lines.append(f"{self.state.winner} wins the game")
+        elif self.state.facts.get("game_over"):
+            lines.append("the game ended with no winner")
+        return lines
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "scenario": str(self.scenario.path),
+            "title": self.scenario.title,
+            "edition": self.scenario.edition,
+            "passed": self.passed,
+            "ruling": self.summary(),
+            "trace": self.trace.as_json(),
+            "expectations": self.checks,
+            "power": {p: self.state.total_power(p) for p in self.state.players},
+        }
+
+
+def load_titles(corpus: Path) -> dict[str, dict[str, Any]]:
+    return (yaml.safe_load((corpus / "titles.yaml").read_text(encoding="utf-8")) or {}).get("titles", {})
+
+
+def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: float | None = None) -> Ruling:
+    """Run every step; ``deadline`` (a time.monotonic() value) bounds the run time."""
+    rules = ruleset(scenario.edition)
+    state = copy.deepcopy(scenario.state)
+    state.title_data = title_data
+    trace = Trace(rules.RULES)
+    rules.setup(state, trace, scenario)
+    for number, step in enumerate(scenario.steps, 1):
+        trace.step = number
+        if deadline is not None and time.monotonic() > deadline:
+            raise DataError(f"{scenario.path}: the scenario took too long to run (stopped at step {number})")
+        verb = next(k for k in step if k != "__line__")
+        if verb == "note":
+            continue
+        if state.winner or state.facts.get("game_over"):  # once a player has won, nothing more happens
+            how = f"{state.winner} has won" if state.winner else "the game ended with no winner"
+            trace.add(
+                rules.VICTORY_RULE,
+                f"illegal: the game is over ({how}), so no further step can be taken",
+                "refused",
+                cite=getattr(rules, "GAME_OVER_CITE", None),
+                tag="refused",
+            )
+            continue
+        before, logged = copy.deepcopy(state), len(trace.entries)
+        try:
+            rules.apply(state, trace, verb, step[verb], scenario, step)
+        except IllegalStep as exc:  # a refused step changes nothing: restore the board, keep the reason
+            state = before
+            del trace.entries[logged:]
+            trace.add(exc.rule_id, f"illegal: {exc.reason}", "refused", cite=exc.cite, tag="refused", line=step.get("__line__"))
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:  # never a traceback at the judge's table
+            raise DataError(f"{where(scenario.path, step)}: step {number} ({verb}) could not be run: {exc!r}") from None
+    ruling = Ruling(scenario, trace, state)
+    ruling.checks = expectations.check(scenario, state, trace, rules.READERS)
+    return ruling

@@ -1,0 +1,284 @@
+"""The board as plain data, shared by both editions: players, cards by zone (the deck in order),
+the challenge under way, lasting and delayed effects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CHALLENGE_TYPES = ("military", "intrigue", "power")
+ZONES = ("hand", "deck", "in_play", "discard", "dead", "shadows", "plot", "revealed", "used", "removed", "being played", "agenda")
+CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
+KEYWORDS = (
+    "stealth",
+    "renown",
+    "deadly",
+    "intimidate",
+    "vigilant",
+    "vengeful",
+    "limited",
+    "no attachments",
+    "deathbound",
+    "stalwart",
+    "infamy",
+    "ambush",
+    "setup",
+)
+
+
+@dataclass
+class Plot:
+    name: str = "plot"
+    income: int = 0
+    initiative: int = 0
+    claim: int = 1
+    reserve: int = 6
+    traits: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Card:
+    key: str  # unique within a scenario: the name, or "Name#2" for a second copy
+    name: str
+    type: str
+    owner: str
+    controller: str
+    zone: str
+    strength: int = 0
+    icons: set[str] = field(default_factory=set)
+    traits: list[str] = field(default_factory=list)
+    crests: list[str] = field(default_factory=list)
+    keywords: set[str] = field(default_factory=set)
+    immune: set[str] = field(default_factory=set)  # "events", "character abilities", "triggered effects"…
+    cannot: set[str] = field(default_factory=set)  # "be killed", "be saved", "be discarded"…
+    unique: bool = False
+    cost: int = 0
+    house: str = "neutral"
+    kneeling: bool = False
+    power: int = 0
+    attached_to: str | None = None  # attachments and duplicates: the card they are on
+    duplicate: bool = False
+    restriction: str | None = None  # attachments: "opponent's character", "own character", "trait:Lord"…
+    income: int = 0
+    influence: int = 0
+    initiative: int = 0
+    gold_tokens: int = 0
+    order: int = 0  # position in its zone: the deck is read top (lowest) to bottom
+    faction: str = "neutral"
+    loyal: bool = False
+    constant: set[str] = field(default_factory=set)  # constant abilities the engine knows (docs/scenarios.md)
+    values: dict[str, int] = field(default_factory=dict)  # keyword values: ambush/bestow/shadow (X)
+    plot: Plot | None = None  # plot cards: their values
+    facedown: bool = False  # a facedown card in play (e.g. attached under Dothraki Handmaiden)
+
+
+@dataclass
+class Player:
+    name: str
+    house: str
+    plot: Plot = field(default_factory=Plot)
+    gold: int = 0
+    power: int = 0  # power on the House card
+    title: str | None = None
+    limited_this_round: int = 0
+    extra_draws_this_round: int = 0
+    copies_this_phase: dict[str, int] = field(default_factory=dict)
+    challenges_this_round: list[str] = field(default_factory=list)
+    opposes_claimed_this_round: bool = False
+    redirect_used_this_round: bool = False
+    faction: str = "neutral"
+    agendas: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Lasting:
+    """A lasting effect: summed with the others, expiring at ``until``."""
+
+    target: str
+    kind: str  # "str", "gain keyword", "lose keyword", "gain icon", "lose icon", "control"
+    value: Any
+    until: str  # "phase", "round", "challenge", "permanent"
+    source: str = ""
+    previous: str | None = None  # for control: who controlled it before
+    while_in_play: str | None = None  # lasts while this card stays in play
+    source_type: str = ""  # the card type of the source (immunity to delayed effects: FAQ 2.2)
+    seq: int = 0  # creation order: the latest control change wins
+
+
+@dataclass
+class Delayed:
+    """A delayed effect resolved at the end of a period ("at the end of the phase, …")."""
+
+    period: str  # "phase", "challenge", "round"
+    effect: dict[str, Any]
+    source: str = ""
+
+
+@dataclass
+class Challenge:
+    type: str
+    attacker: str
+    defender: str  # the target: responsible for claim
+    attackers: list[str] = field(default_factory=list)
+    defenders: list[str] = field(default_factory=list)
+    stealth: dict[str, str] = field(default_factory=dict)  # attacker key -> bypassed character key
+    defending_player: str | None = None  # who declared defenders (a supporting player, or the target)
+    kingsguard: str | None = None  # the Lord Commander who redirected this challenge against himself
+    resolved: bool = False
+    ended: bool = False
+    initiated: bool = True  # a challenge counts as initiated even if it ends without a winner
+    # card -> the players it contributes its STR to, oldest first, and whether by participating (FAQ 2.10)
+    contributions: dict[str, list[tuple[str, bool]]] = field(default_factory=dict)
+
+    def unresolved_result(self) -> dict[str, Any]:
+        """The result record of a challenge that ended before any winner was determined."""
+        return {
+            "type": self.type,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "defending_player": self.defending_player or self.defender,
+            "winner": None,
+            "loser": None,
+            "attack": 0,
+            "defence": 0,
+            "ended_without_resolution": True,
+            "ended_without_winner": True,
+            "claim": "none",
+        }
+
+
+@dataclass
+class State:
+    players: dict[str, Player]
+    cards: dict[str, Card]
+    first_player: str
+    phase: str = "challenges"
+    round: int = 1
+    challenge: Challenge | None = None
+    effects: list[Lasting] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
+    winner: str | None = None
+    results: list[dict[str, Any]] = field(default_factory=list)  # challenge results in order
+    facts: dict[str, Any] = field(default_factory=dict)  # initiative, dominance… for expectations
+    melee: bool = False
+    title_data: dict[str, dict[str, Any]] = field(default_factory=dict)  # corpus/titles.yaml
+
+    # ---------------------------------------------------------------- queries
+
+    def player_order(self) -> list[str]:
+        """Players clockwise from the first player (scenario order is seating order)."""
+        names = list(self.players)
+        start = names.index(self.first_player)
+        return names[start:] + names[:start]
+
+    def in_play(self, player: str | None = None, kind: str | None = None) -> list[Card]:
+        return [
+            c
+            for c in self.cards.values()
+            if c.zone == "in_play"
+            and c.attached_to is None
+            and (player is None or c.controller == player)
+            and (kind is None or c.type == kind)
+        ]
+
+    def zone(self, player: str, zone: str) -> list[Card]:
+        return sorted((c for c in self.cards.values() if c.owner == player and c.zone == zone), key=lambda c: c.order)
+
+    def deck(self, player: str) -> list[Card]:
+        """The player's draw deck, top first."""
+        return self.zone(player, "deck")
+
+    def deck_position(self, key: str) -> int | str:
+        """1 for the top card of its owner's deck; "not in deck" otherwise."""
+        card = self.cards[key]
+        if card.zone != "deck":
+            return "not in deck"
+        return [c.key for c in self.deck(card.owner)].index(key) + 1
+
+    def place_in_deck(self, card: Card, position: str = "top") -> None:
+        """Put a card on the top or the bottom of its owner's deck."""
+        others = [c.order for c in self.deck(card.owner) if c is not card]
+        card.zone = "deck"
+        if not others:
+            card.order = 0
+        else:
+            card.order = min(others) - 1 if position == "top" else max(others) + 1
+
+    def attachments(self, card: Card) -> list[Card]:
+        return [c for c in self.cards.values() if c.attached_to == card.key and c.zone == "in_play"]
+
+    def blanked(self, card: Card) -> bool:
+        return any(e.target == card.key and e.kind == "blank" for e in self.effects)
+
+    def keywords(self, card: Card) -> set[str]:
+        words = set() if self.blanked(card) else set(card.keywords)  # a blank text box keeps only gained keywords
+        if any(e.target == card.key and e.kind == "lose keyword" and e.value == "all keywords" for e in self.effects):
+            return set()  # "lose all keywords": every instance of each, whatever grants them (2nd ed. FAQ 2.9)
+        for effect in self.effects:
+            if effect.target == card.key and effect.kind == "gain keyword":
+                words.add(effect.value)
+            if effect.target == card.key and effect.kind == "lose keyword":
+                words.discard(effect.value)
+        return words
+
+    def traits(self, card: Card) -> list[str]:
+        """Printed traits plus gained ones, minus lost ones; 'lose all traits' leaves none (2nd ed. FAQ 2.9)."""
+        mine = [e for e in self.effects if e.target == card.key and e.kind in ("gain trait", "lose trait")]
+        if any(e.kind == "lose trait" and e.value == "all traits" for e in mine):
+            return []
+        traits = list(card.traits)
+        for effect in mine:
+            if effect.kind == "gain trait" and effect.value not in traits:
+                traits.append(effect.value)
+            elif effect.kind == "lose trait" and effect.value in traits:
+                traits.remove(effect.value)
+        return traits
+
+    def icons(self, card: Card) -> set[str]:
+        icons = set(card.icons)
+        net: dict[str, int] = {}
+        for effect in self.effects:
+            if effect.target == card.key and effect.kind in ("gain icon", "lose icon"):
+                net[effect.value] = net.get(effect.value, 0) + (1 if effect.kind == "gain icon" else -1)
+        for icon, change in net.items():  # lasting effects are summed; at most one icon of a kind
+            if change > 0:
+                icons.add(icon)
+            elif change < 0:
+                icons.discard(icon)
+        return icons
+
+    def strength(self, card: Card) -> int:
+        """Printed STR plus every lasting modifier, floored at 0; a "set" value overrides every non-set
+        modifier, and of several set values the most recently applied one wins."""
+        sets = [e for e in self.effects if e.target == card.key and e.kind == "set str"]
+        if sets:
+            return max(0, int(max(sets, key=lambda e: e.seq).value))
+        total = card.strength + sum(e.value for e in self.effects if e.target == card.key and e.kind == "str")
+        return max(0, total)
+
+    def total_power(self, player: str) -> int:
+        """Power toward victory: the House card plus power on cards the player controls in play."""
+        on_cards = sum(
+            c.power
+            for c in self.cards.values()
+            if c.zone == "in_play"
+            and c.controller == player
+            and c.type in ("character", "location", "attachment")
+            and (c.type == "character" or "infamy" in self.keywords(c))
+        )
+        return self.players[player].power + on_cards
+
+    def claimed_power(self, player: str) -> int:
+        """Power on the House and on characters (the initiative tie-break)."""
+        return self.players[player].power + sum(c.power for c in self.in_play(player, "character"))
+
+    def ledger(self, from_pool: int = 0, to_pool: int = 0) -> None:
+        """Count power taken from / returned to the power pool (checked by the engine bench)."""
+        self.facts["from_pool"] = self.facts.get("from_pool", 0) + from_pool
+        self.facts["to_pool"] = self.facts.get("to_pool", 0) + to_pool
+
+    def power_in_game(self) -> int:
+        return sum(p.power for p in self.players.values()) + sum(c.power for c in self.cards.values())
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.players if p != player]
