@@ -123,6 +123,12 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "unique": bool(card.get("unique")),
                 "text": _text(path, index, card, "rules_text"),
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
+                "cycle": str(card.get("id") or "").rsplit("_", 1)[0],  # "cad_76": the cycle the FAQ's "C&D F76" names
+                "income": card.get("income"),
+                "initiative": card.get("initiative"),
+                "claim": card.get("claim"),
+                "reserve": None,
+                "influence": card.get("influence"),
                 "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
                 "pack": card.get("set"),
                 "released": None,
@@ -134,10 +140,20 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def _cycles(folder: Path) -> dict[str, str]:
+    """Pack code -> cycle name ("NMG" -> "Westeros Cycle"): the FAQ cites chapter-pack cards by cycle."""
+    try:
+        data = json.loads((folder / "cycles.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return {pack: str(c.get("name") or "") for c in data if isinstance(c, dict) for pack in c.get("packs") or []}
+
+
 def read_throneteki(folder: Path) -> list[dict[str, Any]]:
     packs = sorted((folder / "packs").glob("*.json"))
     if not packs:
         raise DataError(f"{folder}: no packs/*.json (the throneteki format)")
+    cycles = _cycles(folder)
     rows = []
     for pack_path in packs:
         try:
@@ -154,6 +170,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                 raise DataError(f"{_where(pack_path, index, card)}: field 'icons' must be an object such as {{\"military\": true}}")
             text = _text(pack_path, index, card, "text")
             code = _text(pack_path, index, card, "code")
+            plot = card.get("plotStats") if isinstance(card.get("plotStats"), dict) else {}
             rows.append(
                 {
                     "edition": 2,
@@ -172,6 +189,12 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "unique": bool(card.get("unique")),
                     "text": text,
                     "errata_text": json.dumps(card.get("errata") or [], ensure_ascii=False),
+                    "cycle": cycles.get(str(pack.get("code") or ""), ""),
+                    "income": plot.get("income"),
+                    "initiative": plot.get("initiative"),
+                    "claim": plot.get("claim"),
+                    "reserve": plot.get("reserve"),
+                    "influence": None,
                     "stats": json.dumps({k: card.get(k) for k in ("loyal", "plotStats", "deckLimit") if card.get(k) is not None}),
                     "pack": pack.get("code"),
                     "released": pack.get("releaseDate"),
@@ -205,7 +228,9 @@ def apply(db: Any, rows: list[dict[str, Any]]) -> int:
     editions = sorted({r["edition"] for r in rows})
     if db["imported_cards"].exists():
         db.execute(f"delete from imported_cards where edition in ({','.join('?' * len(editions))})", editions)
-    db["imported_cards"].insert_all(rows, columns={"cost": str, "strength": str, "released": str, "deck_limit": int}, alter=True)
+    columns = {"cost": str, "strength": str, "cycle": str, "income": str, "initiative": str, "claim": str, "reserve": str, "influence": str}
+    columns |= {"released": str, "deck_limit": int}
+    db["imported_cards"].insert_all(rows, columns=columns, alter=True)
     db["imported_cards"].create_index(["edition", "key"], if_not_exists=True)
     db.conn.commit()
     return len(rows)

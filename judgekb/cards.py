@@ -9,6 +9,7 @@ name their card in their data, so every one of them reaches the card table too.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,18 +147,51 @@ def load_aliases(path: Path) -> tuple[dict[tuple[int, str], str], frozenset[str]
     return aliases, frozenset(data.get("example_players") or [])
 
 
+def printing_group(edition: int, entry: dict[str, Any] | None, spelling: str, sets: SetIndex) -> str:
+    """What a printing's number counts within, as the card databases name it.
+
+    1st edition: the cycle's id prefix in agot1.json ("cad" for "C&D F76", "kotse" for Kings of the
+    Sea); a chapter pack's cards are numbered within its cycle.  2nd edition: the slug of the pack
+    or cycle name ("music-of-dragons", "westeros" for "(Westeros, 63)").
+    """
+    if edition == 1:
+        if entry and entry.get("cycle"):
+            entry = sets.resolve(entry["cycle"]) or entry
+        return str(entry.get("db") or entry["slug"]) if entry else slug(spelling)
+    name = str(entry["name"]) if entry else spelling
+    return re.sub(r"-cycle$", "", slug(name))
+
+
+def printing_number(number: Any) -> int | None:
+    """The collector number without its letter: "F76" -> 76, "143" -> 143."""
+    digits = re.sub(r"\D", "", str(number or ""))
+    return int(digits) if digits else None
+
+
+def printing_code(edition: int, entry: dict[str, Any] | None, spelling: str, number: str) -> str:
+    """The printing as the FAQ prints it: "C&D F76" (1st edition), "Music of Dragons, 61" (2nd)."""
+    if edition == 1:
+        return f"{entry.get('abbr') or entry['name'] if entry else spelling} {number}"
+    return f"{entry['name'] if entry else spelling}, {number}"
+
+
 def collect(
     clauses: list[Clause], sets_file: Path, aliases_file: Path
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], dict[str, list[str]]]:
-    """Cards, printings, ``mentions`` link rows, and the card ids each entry names in its data."""
+    """Cards, printings, ``mentions`` link rows, and the card ids each entry names in its data.
+
+    A printing row ties the FAQ's printing code ("C&D F76", "(Core, 143)") to a ``group`` and a
+    plain ``num`` that the imported card databases share, and lists the clauses citing it, so a
+    card page can say which printing an errata or a list entry concerns.
+    """
     sets = load_sets(sets_file)
     aliases, players = load_aliases(aliases_file)
     cards: dict[str, dict[str, Any]] = {}
-    printings: set[tuple[str, str, str]] = set()
+    printings: dict[tuple[str, str, Any], dict[str, Any]] = {}
     mentions: dict[tuple[str, str], dict[str, Any]] = {}
     named: dict[str, list[str]] = {}
 
-    def add(clause: Clause, name: str, set_slug: str, set_name: str, number: str | None, how: str) -> str:
+    def add(clause: Clause, name: str, entry: dict[str, Any] | None, spelling: str, number: str | None, how: str) -> str:
         printed = name
         name = aliases.get((clause.edition, normalise_name(name)), name)
         cid = card_id(clause.edition, name)
@@ -165,7 +199,22 @@ def collect(
         if printed != name and printed not in card["spellings"]:
             card["spellings"].append(printed)
         if number:
-            printings.add((cid, set_name, str(number)))
+            group = printing_group(clause.edition, entry, spelling, sets[clause.edition])
+            num = printing_number(number)
+            row = printings.setdefault(
+                (cid, group, num if num is not None else str(number)),
+                {
+                    "card": cid,
+                    "set": entry["name"] if entry else spelling,
+                    "number": str(number),
+                    "group": group,
+                    "num": num,
+                    "code": printing_code(clause.edition, entry, spelling, str(number)),
+                    "clauses": [],
+                },
+            )
+            if clause.id not in row["clauses"]:
+                row["clauses"].append(clause.id)
         mentions.setdefault((clause.id, cid), {"src": clause.id, "dst": cid, "type": "mentions", "reason": how})
         return cid
 
@@ -174,10 +223,13 @@ def collect(
         entries = data.get("cards") or ([[data["card"], data.get("number")]] if data.get("card") else [])
         for name, number in entries:
             set_key = str(data.get("set") or "")
-            entry = sets[clause.edition].resolve(set_key) or {"slug": slug(set_key), "name": set_key}
-            cid = add(clause, str(name), entry["slug"], entry["name"], number, f"the {clause.kind} entry names this card")
+            entry = sets[clause.edition].resolve(set_key)
+            cid = add(clause, str(name), entry, set_key, number, f"the {clause.kind} entry names this card")
             named.setdefault(clause.id, []).append(cid)
         for ref in references(clause.text + " " + clause.heading, clause.edition, sets[clause.edition], players):
-            add(clause, ref.name, ref.set_slug, ref.set, ref.number, f"the text cites {ref.name} ({ref.set} {ref.number})")
-    printing_rows = [{"card": c, "set": s, "number": n} for c, s, n in sorted(printings)]
+            entry = sets[clause.edition].resolve(ref.set)
+            add(clause, ref.name, entry, ref.set, ref.number, f"the text cites {ref.name} ({ref.set} {ref.number})")
+    printing_rows = sorted(
+        ({**row, "clauses": json.dumps(row["clauses"])} for row in printings.values()), key=lambda r: (r["card"], r["set"], r["number"])
+    )
     return list(cards.values()), printing_rows, list(mentions.values()), named

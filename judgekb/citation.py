@@ -34,6 +34,13 @@ def card_reference(data: dict[str, Any], sets_file: Path | None = None) -> str:
     return f"{name} ({set_name}, {number})" if number else str(name)
 
 
+def quoted(heading: str) -> str:
+    """“Heading”, unless the heading prints its own quotation marks (never ““Participating Characters””)."""
+    if any(mark in heading for mark in "“”\"„"):
+        return heading
+    return f"“{heading}”"
+
+
 def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = None) -> str:
     """The part of the citation that names the clause inside its document."""
     kind, heading = row["kind"], row["heading"]
@@ -57,7 +64,7 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
     if kind == "rulebook-errata":
         return f"Rulebook errata: {heading}{version}"
     if kind == "qa":
-        return f"FAQ: “{heading}”"
+        return f"FAQ: {quoted(heading)}"
     if kind == "restricted":
         return f"{LIST_NAMES[data.get('format', 'joust')]}: {card or heading}{version}"
     if kind == "list-change":
@@ -68,8 +75,8 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
     if kind == "timing":
         return f"Timing structure: {heading}"
     if kind == "web":
-        return f"paragraph at line {data.get('line')}: “{heading}”"
-    return f"“{heading}”"
+        return f"paragraph at line {data.get('line')}: {quoted(heading)}"
+    return quoted(heading)
 
 
 def document_part(doc: dict[str, Any]) -> str:

@@ -508,14 +508,39 @@ def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: boo
             click.echo(f"    {sign} {check['expect']}: {check['expected']!r}{detail}")
 
 
+@main.command(name="export-site")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.pass_obj
+def export_site(obj: Context, directory: Path) -> None:
+    """Write the web pages as a static site that opens from files (no Python, no server, no network)."""
+    from judgekb import exportsite
+    from judgekb.yamlio import DataError
+
+    obj.db()
+    try:
+        report = exportsite.export(obj.db_path, obj.corpus, directory)
+    except DataError as exc:
+        fail(str(exc))
+    mb = report["bytes"] / 1e6
+    click.echo(f"exported {report['pages']} pages ({report['files']} files, {mb:.1f} MB) to {report['path']} in {report['seconds']:.1f} s")
+    click.echo(f"open {Path(report['path']) / 'index.html'} in a browser, or copy the folder to any static host")
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: 2 × cores + 1).")
+@click.option("--lan", is_flag=True, help="Serve phones on the local network (binds 0.0.0.0; prints the address and a QR code).")
 @click.pass_obj
-def serve(obj: Context, host: str, port: int, workers: int | None) -> None:
+def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) -> None:
     """Serve the web app with gunicorn (a production WSGI server), the database opened read-only."""
     import os
+
+    if lan:
+        from judgekb import lan as venue
+
+        host = "0.0.0.0"
+        click.echo(venue.announcement(port, venue.lan_address()))
 
     from gunicorn.app.base import BaseApplication
 

@@ -179,8 +179,26 @@ def apply(db: Any, lists: list[RestrictedList], source: Path) -> int:
     return len(lists)
 
 
+NAMES_SQL = 'select code, name, "set" from imported_cards where edition = 2'
+
+
+def _kept(db: Any, name: str, make: Any) -> Any:
+    """A memo kept on the database object, dropped as soon as its connection writes: every card page asks for the lists."""
+    entry = db.__dict__.setdefault("_judgekb_kept", {})
+    if entry.get("changes") != db.conn.total_changes:
+        entry.clear()
+        entry["changes"] = db.conn.total_changes
+    if name not in entry:
+        entry[name] = make()
+    return entry[name]
+
+
 def load(db: Any) -> list[RestrictedList]:
     """The stored lists, oldest first (empty when no throneteki data was imported)."""
+    return list(_kept(db, "lists", lambda: _load(db)))
+
+
+def _load(db: Any) -> list[RestrictedList]:
     if not db["restricted_lists"].exists():
         return []
     lists = {}
@@ -246,7 +264,7 @@ def card_section(db: Any, printings: list[tuple[str, str]]) -> dict[str, Any] | 
         return None
     codes = {code for code, _ in printings}
     names = (
-        {r["code"]: f"{r['name']} ({r['set']})" for r in db.query('select code, name, "set" from imported_cards where edition = 2')}
+        _kept(db, "names", lambda: {r["code"]: f"{r['name']} ({r['set']})" for r in db.query(NAMES_SQL)})
         if codes
         else {}
     )

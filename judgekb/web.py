@@ -15,10 +15,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from judgekb import authority, cardpage, guard, search, store, views, webguard
+from judgekb import authority, cardpage, guard, offline, search, store, views, webguard, webtext
 from judgekb.model import KINDS
 
 MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
@@ -125,6 +125,7 @@ def _clause(clause_id: str) -> dict[str, Any]:
         row = store.clause(res().db, new_id)
     if row is None:
         near = store.nearest_ids(res().db, clause_id)
+        g.near_ids = near  # the 404 page links them
         shown = clause_id if len(clause_id) <= 80 else clause_id[:80] + "…"
         abort(404, description=f"no clause '{shown}'. Nearest ids: {', '.join(near)}")
     return row
@@ -211,15 +212,18 @@ def card_page() -> Any:
 def changes_page() -> Any:
     doc = request.args.get("doc", "agot1-faq")
     since = request.args.get("since", "")
-    docs = [r["id"] for r in res().db.query("select id from documents order by id")]
-    if doc not in docs:
+    docs = list(res().db.query("select id, title, short from documents order by id"))
+    current = next((d for d in docs if d["id"] == doc), None)
+    if current is None:
         bad_request(f"unknown document '{doc}'")
     rows = []
     if since:
         if not authority.is_version(since):
             bad_request("since must be a version such as v5.4")
         rows = authority.changes(res().db, doc, since)
-    return render_template("changes.html", docs=docs, doc=doc, since=since, rows=rows)
+    found = {r["version"] for r in res().db.query("select distinct version from clauses where doc = ? and version is not null", [doc])}
+    versions = sorted(found, key=authority.version_key)
+    return render_template("changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions)
 
 
 def _error_line(message: str) -> int | None:
@@ -326,6 +330,8 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.config["JSON_SORT_KEYS"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(pages)
+    app.register_blueprint(offline.offline)  # service worker, manifest, offline search index
+    webtext.register(app)  # text filters: emphasis, highlights, card symbols
     from judgekb.webbuilder import builder
 
     app.register_blueprint(builder)
@@ -348,7 +354,8 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
             message = f"the request is larger than {MAX_REQUEST_BYTES // 1024} KB"
         if wants_json():
             return jsonify({"error": message, "status": status}), status
-        return render_template("error.html", status=status, message=message), status
+        near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
+        return render_template("error.html", status=status, message=message, near=near), status
 
     @app.errorhandler(sqlite3.DatabaseError)
     def damaged(exc: sqlite3.DatabaseError) -> Any:

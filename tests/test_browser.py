@@ -116,7 +116,7 @@ def test_search_then_clause_then_copy_citation(server, browser, size):
     citation = page.inner_text("#citation")
     assert citation.startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) FAQ:")
     page.click("#copy")
-    page.wait_for_function("document.getElementById('copied').textContent === 'Copied'")
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation'")
     assert page.evaluate("navigator.clipboard.readText()") == citation
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-{size}.png"), full_page=True)

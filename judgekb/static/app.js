@@ -1,57 +1,454 @@
-// judgekb: search as you type, and copy a citation. Pages work without this script.
+// judgekb in the browser: search as you type (from the server, or from the copy kept on this device
+// when the network is gone), copy buttons that work over plain HTTP, recent look-ups, card-name
+// suggestions, and the offline copy.  Every page works without this script.
 (function () {
   "use strict";
+  var body = document.body;
+  var MODE = body.getAttribute("data-mode") || "server"; // "server", or "static" for an exported site
+  var ROOT = body.hasAttribute("data-root") ? body.getAttribute("data-root") : "/"; // "" at the top of an exported site
+  var store = (function () {
+    try { var k = "__judgekb"; localStorage.setItem(k, k); localStorage.removeItem(k); return localStorage; } catch (e) { return null; }
+  })();
+  function load(key, fallback) { try { var v = store && store.getItem(key); return v ? JSON.parse(v) : fallback; } catch (e) { return fallback; } }
+  function save(key, value) { try { if (store) store.setItem(key, JSON.stringify(value)); } catch (e) { /* storage full or refused */ } }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+  var BADGE = { 1: "1st ed.", 2: "2nd ed." };
 
+  // ------------------------------------------------------------------ links (server paths, or files of an exported site)
+  function clauseHref(id) { return MODE === "static" ? ROOT + "c/" + id + ".html" : "/c/" + id; }
+  function cardHref(card) {
+    if (MODE === "static") return ROOT + card[2];
+    return "/card?name=" + encodeURIComponent(card[0]) + "&edition=" + card[1];
+  }
+  function searchHref(q, ed) {
+    var base = MODE === "static" ? ROOT + "index.html" : "/";
+    return base + "?q=" + encodeURIComponent(q) + (ed && ed !== "all" ? "&edition=" + ed : "");
+  }
+
+  // ------------------------------------------------------------------ rich text as DOM nodes (never innerHTML)
+  var RICH = /\[([^\[\]\s]+)\]|\*\*(?=\S)(.+?)\*\*|\*(?=\S)([^*]+?)\*/g;
+  function rich(parent, text, cut) {
+    var last = 0, m;
+    text = text || "";
+    // a snippet window can cut an emphasis pair in half: its stray asterisks are dropped
+    function plain(t) { return cut ? t.replace(/(\S)\*+|\*+(\S)/g, "$1$2") : t; }
+    RICH.lastIndex = 0;
+    while ((m = RICH.exec(text))) {
+      if (m.index > last) parent.appendChild(document.createTextNode(plain(text.slice(last, m.index))));
+      if (m[1] !== undefined) {  // a highlighted word: its quotes and stops stay unmarked
+        var parts = /^(["'\u201c\u2018(]*)(.*?)([.,;:!?"'\u201d\u2019)]*)$/.exec(m[1]);
+        if (parts[1]) parent.appendChild(document.createTextNode(parts[1]));
+        parent.appendChild(el("mark", "", parts[2] || m[1]));
+        if (parts[3]) parent.appendChild(document.createTextNode(parts[3]));
+      } else {
+        parent.appendChild(el(m[2] !== undefined ? "strong" : "em", "", m[2] || m[3]));
+      }
+      last = RICH.lastIndex;
+    }
+    if (last < text.length) parent.appendChild(document.createTextNode(plain(text.slice(last))));
+    return parent;
+  }
+  // start a snippet a few words before its first highlight, so three lines on a phone show the match
+  function focus(text) {
+    var words = text.split(" "), first = 0;
+    for (var i = 0; i < words.length; i++) if (/\[[^\[\]\s]+\]/.test(words[i])) { first = i; break; }
+    return first > 12 ? ["\u2026"].concat(words.slice(first - 10)).join(" ") : text;
+  }
+  function hitSource(hit) {
+    var c = hit.citation || "";
+    if (hit.kind === "qa" && hit.heading) {
+      var quoted = "\u201c" + hit.heading + "\u201d";
+      if (c.indexOf(quoted) >= 0) return c.replace(quoted, "Q&A");
+      if (c.indexOf(hit.heading) >= 0) return c.replace(hit.heading, "Q&A");
+    }
+    return c;
+  }
+
+  // ------------------------------------------------------------------ the search index kept on the device
+  var indexPromise = null;
+  function getIndex() {
+    if (!indexPromise) {
+      indexPromise = (MODE === "static"
+        ? Promise.resolve(window.JUDGEKB_INDEX)
+        : fetch("/offline/index.json").then(function (r) { if (!r.ok) throw new Error("index " + r.status); return r.json(); })
+      ).then(prepare);
+      indexPromise.catch(function () { indexPromise = null; });
+    }
+    return indexPromise;
+  }
+  var STOP = {};
+  ("the a an of to in is are am do does did i my me it its on for and or if be with at by as what how who whom when can could would " +
+   "should will shall that this these those there their they them he she his her we our us from into than then so not no any all about " +
+   "which while after before happens happen new").split(" ").forEach(function (w) { STOP[w] = 1; });
+  function words(text) { return (text || "").toLowerCase().replace(/[\u2019\u2018]/g, "'").match(/[0-9a-z]+(?:'[a-z]+)?/g) || []; }
+  function stem(w) {
+    var sfx = ["ing", "ed", "es", "s"];
+    for (var i = 0; i < sfx.length; i++) if (w.length > sfx[i].length + 3 && w.slice(-sfx[i].length) === sfx[i]) return w.slice(0, -sfx[i].length);
+    return w;
+  }
+  function prepare(data) {
+    if (!data || !data.clauses) throw new Error("no search index");
+    var byId = {};
+    data.items = data.clauses.map(function (c) {
+      var item = { id: c[0], edition: c[1], kind: c[2], heading: c[3], citation: c[4], text: c[5], governor: c[6] };
+      item.head = {}; item.headSize = 0;
+      words(c[3]).forEach(function (w) { if (!STOP[w] && w.length > 1 && !item.head[stem(w)]) { item.head[stem(w)] = 1; item.headSize++; } });
+      item.stems = {}; words(c[3] + " " + c[5]).forEach(function (w) { item.stems[stem(w)] = 1; });
+      item.lower = (c[3] + " " + c[5]).toLowerCase();
+      byId[item.id] = item;
+      return item;
+    });
+    data.byId = byId;
+    data.vocab = {};
+    data.items.forEach(function (item) { for (var w in item.stems) data.vocab[w] = 1; });
+    data.vocabList = Object.keys(data.vocab);
+    body.setAttribute("data-index-ready", "1");
+    return data;
+  }
+  function snippetOf(text, stems, width) {
+    var tokens = (text || "").split(/\s+/).filter(Boolean), flags, best = -1, start = 0, i, j;
+    flags = tokens.map(function (t) { var ws = words(t); return ws.some(function (w) { var s = stem(w); return stems.some(function (q) { return s.indexOf(q) === 0; }); }); });
+    for (i = 0; i < Math.max(1, tokens.length - width + 1); i++) {
+      var n = 0; for (j = i; j < Math.min(tokens.length, i + width); j++) if (flags[j]) n++;
+      if (n > best) { best = n; start = i; }
+    }
+    var out = tokens.slice(start, start + width).map(function (t, k) { return flags[start + k] && /^[^\[\]]+$/.test(t) ? "[" + t + "]" : t; });
+    return (start > 0 ? "\u2026 " : "") + out.join(" ") + (start + width < tokens.length ? " \u2026" : "");
+  }
+  function editDistance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var best = i;
+      for (j = 1; j <= b.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (cur[j] < best) best = cur[j];
+      }
+      if (best > max) return max + 1;
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+  // A word the saved copy never uses is replaced by the nearest word it does use (one or two letters off).
+  function nearest(data, s) {
+    if (data.vocab[s] || s.length < 4 || /^\d+$/.test(s)) return s;
+    var max = s.length >= 7 ? 2 : 1, best = s, bestD = max + 1;
+    data.vocabList.forEach(function (w) { var d = editDistance(s, w, max); if (d < bestD) { bestD = d; best = w; } });
+    return best;
+  }
+  // A plain word match: every query word (or the start of the last one, while typing) counts, headings count more.
+  function localSearch(data, query, edition, limit) {
+    var all = words(query), content = all.filter(function (w) { return !STOP[w]; });
+    if (!content.length) content = all;
+    if (!content.length) return [];
+    var stems = content.map(function (w, i) {
+      var s = stem(w);
+      if (i === content.length - 1 && data.vocabList.some(function (v) { return v.indexOf(s) === 0; })) return s; // still typing it
+      return nearest(data, s);
+    }), lowered = all.join(" "), question = /\?$|^(who|what|when|how|can|does|do|is|if|may|should|why) /i.test(query.trim());
+    var scored = {};
+    data.items.forEach(function (c) {
+      if (edition && String(c.edition) !== String(edition)) return;
+      var found = 0, head = 0;
+      stems.forEach(function (s, i) {
+        var hit = c.stems[s] || (i === stems.length - 1 && s.length >= 3 && Object.keys(c.stems).some(function (w) { return w.indexOf(s) === 0; }));
+        if (hit) { found++; if (c.head[s]) head++; }
+      });
+      if (!found) return;
+      // the heading counts as F1 of query words against heading words, as in the server's ranking
+      var recall = head / stems.length, precision = c.headSize ? Math.min(1, head / c.headSize) : 0;
+      var headScore = head ? 2 * recall * precision / (recall + precision) : 0;
+      var score = 0.5 * found / stems.length + 0.35 * headScore + (all.length > 1 && c.lower.indexOf(lowered) >= 0 ? 0.1 : 0);
+      if (question && c.kind === "qa") score += 0.05;
+      if (c.kind === "preamble") score -= 0.1;
+      var target = c.governor && data.byId[c.governor] && (!edition || String(data.byId[c.governor].edition) === String(edition)) ? c.governor : c.id;
+      var entry = scored[target] || (scored[target] = { id: target, score: 0, folded: [] });
+      entry.score = Math.max(entry.score, score);
+      if (target !== c.id) entry.folded.push({ id: c.id, relation: "restates", citation: c.citation });
+    });
+    return Object.keys(scored).map(function (k) { return scored[k]; })
+      .sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : 1); })
+      .slice(0, limit)
+      .map(function (s) {
+        var c = data.byId[s.id];
+        return { id: c.id, citation: c.citation, edition: c.edition, kind: c.kind, heading: c.heading, text: c.text,
+                 snippet: snippetOf(c.text, stems, 30), folded: s.folded.slice(0, 3), score: s.score };
+      });
+  }
+  function matchingCards(data, query, edition, limit) {
+    var q = query.trim().toLowerCase().replace(/[\u2019]/g, "'");
+    if (q.length < 2) return [];
+    var starts = [], contains = [];
+    data.cards.forEach(function (c) {
+      if (edition && String(c[1]) !== String(edition)) return;
+      var n = c[0].toLowerCase().replace(/[\u2019]/g, "'");
+      if (n === q || n.indexOf(q) === 0 || n.indexOf(" " + q) >= 0) starts.push(c);
+      else if (q.length >= 4 && n.indexOf(q) >= 0) contains.push(c);
+    });
+    return starts.concat(contains).slice(0, limit);
+  }
+
+  // measured by bench/offline.py against the server's lookup on the same evaluation set
+  window.judgekbOffline = { index: getIndex, search: localSearch };
+
+  // ------------------------------------------------------------------ recent look-ups (this device only)
+  function remember(entry) {
+    var list = load("judgekb.recent", []).filter(function (e) { return e.label !== entry.label || e.kind !== entry.kind; });
+    list.unshift(entry);
+    save("judgekb.recent", list.slice(0, 12));
+  }
+  function showRecent() {
+    var box = document.getElementById("recent"), list = document.getElementById("recent-list");
+    if (!box || !list) return;
+    var items = load("judgekb.recent", []);
+    list.textContent = "";
+    items.forEach(function (e) {
+      var a = el("a", "chip recent", (e.kind === "card" ? "card: " : "") + e.label);
+      a.href = e.kind === "card" ? (MODE === "static" ? ROOT + e.path : e.href) : searchHref(e.label, e.edition);
+      list.appendChild(a);
+    });
+    box.hidden = !items.length;
+    var clear = document.getElementById("recent-clear");
+    if (clear && !clear.dataset.bound) {
+      clear.dataset.bound = "1";
+      clear.addEventListener("click", function () { save("judgekb.recent", []); showRecent(); });
+    }
+  }
+
+  // ------------------------------------------------------------------ search page
   var q = document.getElementById("q"), edition = document.getElementById("edition"), list = document.getElementById("results");
-  if (q && list) {
-    var timer = null, last = "";
+  if (q && list && edition) {
+    var timer = null, last = "", modeNote = document.getElementById("search-mode"), chips = document.getElementById("card-suggestions");
+    var params = new URLSearchParams(location.search);
+    if (!params.has("edition")) { var kept = load("judgekb.edition", null); if (kept) edition.value = kept; }
+    if (!q.value && params.get("q")) q.value = params.get("q"); // a cached or exported page: the query is only in the address
+    function setMode(text) { modeNote.textContent = text || ""; modeNote.hidden = !text; }
     function render(hits) {
       list.textContent = "";
       var empty = document.getElementById("empty"); if (empty) empty.remove();
       hits.forEach(function (hit) {
-        var li = el("li", "hit"), a = el("a", "citation", hit.citation);
-        a.href = "/c/" + hit.id; li.appendChild(a);
-        if (hit.kind === "qa") li.appendChild(el("p", "question", "Q: " + hit.heading));
+        var li = el("li", "hit"), title = el("p", "hit-title"), a = el("a", "citation");
+        title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
+        a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
-        li.appendChild(el("p", "snippet", hit.snippet));
-        (hit.folded || []).forEach(function (f) {
-          var p = el("p", "folded", (f.relation === "superseded" ? "superseded by this" : "restated by") + ": "), fa = el("a", "", f.citation);
-          fa.href = "/c/" + f.id; p.appendChild(fa); li.appendChild(p);
+        li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
+        li.appendChild(el("p", "source", hitSource(hit)));
+        var folded = hit.folded || [], more = folded.length > 5 ? el("details", "folded-more") : null;
+        if (more) more.appendChild(el("summary", "", (folded.length - 5) + " more folded under it"));
+        folded.forEach(function (f, i) {
+          var p = el("p", "folded", (f.relation === "superseded" ? "supersedes" : "restated in") + ": "), fa = el("a", "", f.citation);
+          fa.href = clauseHref(f.id); p.appendChild(fa); (i < 5 ? li : more).appendChild(p);
         });
+        if (more) li.appendChild(more);
         list.appendChild(li);
       });
       if (!hits.length && q.value.trim()) { var p = el("p", "", "No results."); p.id = "empty"; list.after(p); }
+      var start = document.getElementById("start"); if (start) start.hidden = !!q.value.trim();
+    }
+    function renderCards(cards) {
+      chips.textContent = "";
+      cards.forEach(function (c) {
+        var a = el("a", "chip card-suggestion", "Card: " + c[0] + " "); a.href = cardHref(c);
+        a.appendChild(el("small", "", BADGE[c[1]])); chips.appendChild(a);
+      });
+      chips.hidden = !cards.length;
+    }
+    var DIFFERS = "a plain word match: unlike the server it knows no synonyms or abbreviations (STR, mil\u2026), fixes only near spellings, and ranks more simply.";
+    var OFFLINE_NOTE = "Offline \u2014 searching the copy saved on this device, " + DIFFERS;
+    var STATIC_NOTE = "Exported copy \u2014 searching on this device, " + DIFFERS;
+    function searchHere(value, ed, key) {
+      return getIndex().then(function (data) {
+        if (key !== last) return;
+        var started = performance.now();
+        var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
+        body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
+        setMode(MODE === "static" ? STATIC_NOTE : OFFLINE_NOTE);
+        render(hits);
+        renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
+      }).catch(function () {
+        if (key === last) { setMode("No network, and no copy of the rules is saved on this device yet."); render([]); }
+      });
     }
     function lookup() {
-      var value = q.value.trim(), key = value + "|" + edition.value;
+      var value = q.value.trim(), ed = edition.value, key = value + "|" + ed;
+      save("judgekb.edition", ed);
       if (key === last) return; last = key;
-      if (!value) { render([]); return; }
-      var url = "/api/search?limit=10&q=" + encodeURIComponent(value) + (edition.value !== "all" ? "&edition=" + edition.value : "");
-      fetch(url).then(function (r) {
-        var notes = document.getElementById("notes"), said = r.headers.get("X-Judgekb-Notes");
+      if (!value) { render([]); renderCards([]); setMode(""); return; }
+      if (MODE !== "static") history.replaceState(null, "", searchHref(value, ed));
+      if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key); return; }
+      var url = "/api/search?limit=10&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
+      // a venue network that hangs rather than fails: after a few seconds, search on the device instead
+      var abort = window.AbortController ? new AbortController() : null;
+      var slow = setTimeout(function () { if (abort) abort.abort(); }, 5000);
+      fetch(url, abort ? { signal: abort.signal } : {}).then(function (r) {
+        clearTimeout(slow);
+        if (r.status >= 500 || r.type === "error") throw new Error("server");
+        var notes = document.getElementById("notes"), said = r.headers.get("X-Judgekb-Notes");  // e.g. "query shortened"
         if (notes && key === last) {
           notes.textContent = "";
           if (said) said.split("; ").forEach(function (n) { notes.appendChild(el("p", "note", n)); });
         }
         return r.ok ? r.json() : [];
       }).then(function (hits) {
-        if (key === last) render(hits);
-      }).catch(function () {});
-      history.replaceState(null, "", "/?q=" + encodeURIComponent(value) + (edition.value !== "all" ? "&edition=" + edition.value : ""));
+        if (key !== last) return;
+        setMode(""); render(hits);
+        getIndex().then(function (data) { if (key === last) renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4)); }).catch(function () {});
+      }).catch(function () { clearTimeout(slow); if (key === last) searchHere(value, ed, key); });
     }
     q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(lookup, 150); });
     edition.addEventListener("change", lookup);
+    document.getElementById("search-form").addEventListener("submit", function (ev) {
+      ev.preventDefault(); clearTimeout(timer); last = ""; lookup();
+      if (q.value.trim()) remember({ kind: "search", label: q.value.trim(), edition: edition.value });
+    });
+    list.addEventListener("click", function (ev) {
+      if (ev.target.closest("a") && q.value.trim()) remember({ kind: "search", label: q.value.trim(), edition: edition.value });
+    });
+    if (q.value.trim() && (MODE === "static" || !list.children.length)) lookup(); // exported or cached page, or a restored edition
+    else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) lookup();
+    else last = q.value.trim() + "|" + edition.value;
+    showRecent();
+    // keep the search index in this page once it is idle: if the network drops, this open page still searches
+    if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
   }
 
-  var copy = document.getElementById("copy");
-  if (copy) {
-    copy.addEventListener("click", function () {
-      var text = copy.getAttribute("data-copy"), status = document.getElementById("copied");
-      function done(ok) { status.textContent = ok ? "Copied" : "Select the citation and copy it"; }
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
-      } else { done(false); }
+  // ------------------------------------------------------------------ card page: suggestions, and look-ups without the server
+  var cardForm = document.getElementById("card-form");
+  if (cardForm) {
+    var nameInput = document.getElementById("name"), cardEdition = document.getElementById("card-edition"), datalist = document.getElementById("card-names");
+    var cardParams = new URLSearchParams(location.search);
+    if (!cardParams.has("edition")) { var keptEd = load("judgekb.edition", null); if (keptEd) cardEdition.value = keptEd; }
+    cardEdition.addEventListener("change", function () { save("judgekb.edition", cardEdition.value); });
+    nameInput.addEventListener("input", function () {
+      getIndex().then(function (data) {
+        datalist.textContent = "";
+        matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 12).forEach(function (c) {
+          var o = el("option"); o.value = c[0]; o.label = BADGE[c[1]]; datalist.appendChild(o);
+        });
+      }).catch(function () {});
     });
+    function findHere(fromLoad) {
+      var note = document.getElementById("card-mode");
+      getIndex().then(function (data) {
+        var found = matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 5);
+        var exact = found.filter(function (c) { return c[0].toLowerCase() === nameInput.value.trim().toLowerCase(); });
+        var only = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : null;
+        // once only: a card page missing from the saved copy must not send the page round in circles
+        if (only && (!fromLoad || !cardParams.get("found"))) { location.href = cardHref(only) + (MODE === "static" ? "" : "&found=1"); return; }
+        note.hidden = false;
+        note.textContent = found.length ? "Searching on this device: pick the card." : "No card title starts with \u201c" + nameInput.value + "\u201d in the copy on this device.";
+        var box = el("p", "chips");
+        found.forEach(function (c) { var a = el("a", "chip", c[0] + " (" + BADGE[c[1]] + ")"); a.href = cardHref(c); box.appendChild(a); });
+        note.appendChild(box);
+      }).catch(function () {
+        if (!fromLoad) { cardForm.submit(); return; }
+        note.hidden = false;
+        note.textContent = "No network, and this card's page is not saved on this device.";
+      });
+    }
+    cardForm.addEventListener("submit", function (ev) {
+      if (MODE !== "static" && navigator.onLine !== false) return; // the server finds near names too
+      ev.preventDefault();
+      findHere(false);
+    });
+    // the saved empty card page answered a look-up the network could not: find the card on the device
+    if (cardParams.get("name") && !document.querySelector("article.card") && !document.getElementById("no-card")) {
+      nameInput.value = cardParams.get("name");
+      if (cardParams.get("edition")) cardEdition.value = cardParams.get("edition");
+      findHere(true);
+    }
+    var shown = document.querySelector("article.card h1");
+    if (shown && cardParams.get("name")) {
+      var ed = (document.querySelector("article.card .badge") || {}).textContent === "2nd ed." ? 2 : 1;
+      remember({ kind: "card", label: shown.firstChild.textContent.trim(), href: location.pathname + location.search, path: location.pathname.split("/").slice(-3).join("/"), edition: ed });
+    }
+  }
+
+  // ------------------------------------------------------------------ changes page of an exported site: one file per document and version
+  var changesForm = document.getElementById("changes-form");
+  if (changesForm && MODE === "static") {
+    var docSelect = document.getElementById("doc"), sinceSelect = document.getElementById("since");
+    docSelect.addEventListener("change", function () { location.href = ROOT + "changes/" + docSelect.value + ".html"; });
+    changesForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      location.href = ROOT + "changes/" + docSelect.value + (sinceSelect.value ? "/" + sinceSelect.value : "") + ".html";
+    });
+  }
+
+  // ------------------------------------------------------------------ copy buttons: clipboard API, else execCommand, else say so
+  function legacyCopy(text) {
+    var ta = el("textarea"), ok = false, active = document.activeElement;
+    ta.value = text; ta.setAttribute("readonly", ""); ta.style.position = "fixed"; ta.style.top = "0"; ta.style.left = "0"; ta.style.opacity = "0";
+    body.appendChild(ta); ta.focus(); ta.select(); ta.setSelectionRange(0, text.length);
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    ta.remove(); if (active && active.focus) active.focus();
+    return ok;
+  }
+  function copyText(text) {
+    if (navigator.clipboard && navigator.clipboard.writeText && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(function () { return true; }, function () { return legacyCopy(text); });
+    }
+    return Promise.resolve(legacyCopy(text));
+  }
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest("button.copy");
+    if (!button) return;
+    var text = button.hasAttribute("data-copy-link") ? location.href.split("#")[0] : button.getAttribute("data-copy");
+    // the message goes beside the button pressed (a banner's own button has its own status line)
+    var status = (button.parentElement && button.parentElement.querySelector(".status")) || document.getElementById("copied");
+    var what = button.textContent.replace(/^Copy /, "");
+    var old = document.getElementById("copy-fallback"); if (old) old.remove();
+    copyText(text).then(function (ok) {
+      if (!status) return;
+      status.classList.toggle("failed", !ok);
+      if (ok) { status.textContent = "Copied: " + what; return; }
+      status.textContent = "Could not copy (this browser refused). The text is selected below \u2014 copy it by hand.";
+      var ta = el("textarea", "copy-fallback"); ta.id = "copy-fallback"; ta.value = text; ta.readOnly = true;
+      status.after(ta); ta.focus(); ta.select();
+    });
+  });
+
+  // ------------------------------------------------------------------ the offline copy (service worker)
+  var offline = document.getElementById("offline-status");
+  function say(text, cls) { if (!offline) return; offline.hidden = false; offline.textContent = text; offline.className = "offline-status " + (cls || ""); }
+  function listen(kept) {
+    navigator.serviceWorker.addEventListener("message", function (ev) {
+      var m = ev.data || {};
+      if (m.type !== "progress") return;
+      if (m.complete) {
+        save("judgekb.offline", { total: m.total, version: m.version, when: new Date().toISOString().slice(0, 16).replace("T", " ") });
+        say("Available offline: " + m.total + (MODE === "static" ? " files of this copy." : " pages and the search index."));
+        document.documentElement.setAttribute("data-offline-ready", "1");
+      } else if (!kept || kept.version !== m.version) {
+        say("Saving " + (MODE === "static" ? "this copy" : "pages") + " for offline use: " + m.done + " / " + m.total + "\u2026");
+      }
+    });
+  }
+  function install(script) {
+    navigator.serviceWorker.register(script).then(function () { return navigator.serviceWorker.ready; }).then(function (reg) {
+      if (reg.active) reg.active.postMessage({ type: "precache" });
+    }).catch(function (e) { say("Offline copy unavailable: " + e.message, "unavailable"); });
+  }
+  if (MODE === "static") {
+    if (location.protocol !== "file:" && "serviceWorker" in navigator && window.isSecureContext) {
+      say("Exported copy on a web host: saving it on this device\u2026");
+      listen(load("judgekb.offline", null));
+      install(ROOT + "sw.js");  // a static host over https: keep every file on the device
+    } else if (location.protocol === "file:") {
+      say("Exported copy: every page and the search index are on this device; nothing needs a network.");
+    } else {
+      say("Exported copy on a web host without https: browsers will not save it here; download the folder to keep it.", "unavailable");
+    }
+  } else if (!("serviceWorker" in navigator) || !window.isSecureContext) {
+    say("No offline copy at this address: browsers keep one only over https:// or on the serving laptop itself " +
+        "(an open search page still searches if the network drops). For a copy that works without the network, " +
+        "ask for the exported site (judgekb export-site).", "unavailable");
+  } else {
+    var kept2 = load("judgekb.offline", null);
+    if (kept2) say("Available offline: " + kept2.total + " pages and the search index (saved " + kept2.when + ").");
+    listen(kept2);
+    install("/sw.js");
   }
 })();

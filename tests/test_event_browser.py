@@ -1,0 +1,486 @@
+"""The web page at a real event, in Debian's chromium: per-printing card status, governing text first,
+copy over plain HTTP on a venue address, offline after the network drops, dark mode, the exported
+site opened from files, phone comfort.
+
+Screenshots (phone 390 px and desktop 1280 px, light and dark) go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.conftest import ROOT
+from tests.test_browser import ARGS, CHROMIUM, SHOTS, WIDTHS, _free_port, _no_horizontal_scroll
+from tests.test_printings import imported_db  # noqa: F401  (fixture)
+
+FIGURES = ROOT / "test-artifacts" / "figures.txt"
+
+
+def _start(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", "2", *extra],
+        cwd=ROOT,
+        env=dict(os.environ, JUDGEKB_DB=str(db)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 180  # serve renders the offline bundle before it listens
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("judgekb serve did not start: " + proc.stderr.read()[-2000:])
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def cards_server(imported_db):  # noqa: F811
+    proc, port = _start(imported_db)
+    yield f"http://127.0.0.1:{port}"
+    _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def plain_server(db_path):
+    proc, port = _start(db_path)
+    yield port
+    _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Chromium that resolves judge.test to loopback: a plain-HTTP, non-secure origin that never leaves the machine."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, "--host-resolver-rules=MAP judge.test 127.0.0.1"])
+        yield browser
+        browser.close()
+
+
+def _context(browser, size: str, scheme: str = "light", workers: str = "block", **kw):
+    """A page; service workers stay off unless a test is about the offline copy, so tests do not lean on it."""
+    width, height = WIDTHS[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, color_scheme=scheme, bypass_csp=True, service_workers=workers, **kw
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return context, page
+
+
+def _figure(line: str) -> None:
+    FIGURES.parent.mkdir(parents=True, exist_ok=True)
+    with FIGURES.open("a", encoding="utf-8") as f:
+        f.write(time.strftime("%Y-%m-%d %H:%M ") + line + "\n")
+
+
+# ---------------------------------------------------------------------------- 1. card status per printing
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_card_status_per_printing(cards_server, chromium, size, scheme):
+    context, page = _context(chromium, size, scheme)
+    page.goto(cards_server + "/card?name=Daenerys+Targaryen&edition=1")
+    status = page.inner_text(".status-line")
+    assert "Joust: restricted: C&D F76 only" in status and "Melee: restricted: QoD F22 only" in status
+    # the status is the first thing under the title, before any printed text
+    assert page.locator(".status-box").bounding_box()["y"] < page.locator("section.printed").first.bounding_box()["y"]
+    row = page.locator("tr.printing[data-code='C&D F76']")
+    cells = row.locator("td")
+    assert cells.nth(0).inner_text() == "restricted" and "not restricted" in cells.nth(1).inner_text()
+    assert row.locator("a", has_text="errata").get_attribute("href") == "/c/agot1-faq/errata/daenerys-targaryen-cad-f76"
+    assert page.locator("tr.printing[data-code='QoD F22'] td").nth(1).inner_text() == "restricted"
+    core = page.locator("tr.printing[data-code='Core T106'] td.on")
+    assert core.count() == 0
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"card-status-{size}-{scheme}.png"), full_page=True)
+
+    page.goto(cards_server + "/card?name=Meera+Reed&edition=2")
+    # today's list (imported, dated) opens the status box; the FAQ v2.3 lists follow, named as older
+    box = page.locator(".status-box")
+    assert box.locator("#lists").bounding_box()["y"] < box.locator(".status-line").bounding_box()["y"]
+    assert "In force:" in box.locator("#lists").inner_text() and "later lists have replaced them" in box.inner_text()
+    assert page.locator("tr.printing[data-code='Music of Dragons, 61'] td").nth(0).inner_text() == "no longer listed"
+    assert page.locator("tr.printing[data-code='Redesigns, 123'] td.on").count() == 0
+    # 2nd-edition markup rendered: bold triggers, faction symbols; never raw tags
+    printed = page.locator("section.printed .card-text").first
+    assert printed.locator("strong", has_text="Reaction:").count() >= 1 and printed.locator(".sym-stark").count() == 1
+    assert "<b>" not in page.inner_text("main") and "[stark]" not in page.inner_text("main")
+
+    page.goto(cards_server + "/card?name=A+Clash+of+Kings&edition=2")
+    stats = page.inner_text("section.printed dl.plot-stats")
+    assert re.sub(r"\s+", " ", stats).strip() == "Income 4 Initiative 9 Claim 1 Reserve 6"
+    page.screenshot(path=str(SHOTS / f"card-plot-{size}-{scheme}.png"), full_page=True)
+
+    page.goto(cards_server + "/card?name=Zz+Hostile+Markup&edition=2")
+    assert page.evaluate("document.querySelectorAll('main img, main script').length") == 0
+    assert "<img src=x onerror=alert(1)>" in page.inner_text("section.printed .card-text")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+# ---------------------------------------------------------------------------- 2. governing text first
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_superseded_and_unofficial_banners(cards_server, chromium, size):
+    context, page = _context(chromium, size)
+    page.goto(cards_server + "/c/agot1-rules/duplicates")
+    banner = page.locator("#banner")
+    assert "Superseded — this text does not govern." in banner.inner_text()
+    first = banner.locator("a.citation").first
+    assert first.inner_text() == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) §4.2 Duplicates, p. 13"
+    assert first.get_attribute("href") == "/c/agot1-faq/4.2"
+    assert banner.bounding_box()["y"] < page.locator("#citation").bounding_box()["y"]  # the banner opens the page
+    assert page.inner_text("#copy") == "Copy citation (superseded text)"
+    page.screenshot(path=str(SHOTS / f"superseded-{size}.png"), full_page=False)
+    first.click()
+    page.wait_for_url("**/c/agot1-faq/4.2")
+    assert page.locator("#banner").count() == 0 and "This text governs" in page.inner_text("main")
+
+    page.goto(cards_server + "/c/agot1-summary/setup")
+    assert "Unofficial text — it never governs." in page.inner_text("#banner")
+    assert page.inner_text("#copy") == "Copy citation (unofficial text)"
+
+    page.goto(cards_server + "/c/agot1-rules/participating-characters")
+    citation = page.inner_text("#citation")
+    assert citation.endswith("“Participating Characters”") and "““" not in citation
+    context.close()
+
+
+# ---------------------------------------------------------------------------- 4. copy over plain HTTP, on a venue host name
+
+
+def test_copy_buttons_over_plain_http_in_a_non_secure_page(plain_server, chromium):
+    context, page = _context(chromium, "phone")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=f"http://127.0.0.1:{plain_server}")
+    page.goto(f"http://judge.test:{plain_server}/c/agot1-faq/3.30")
+    assert page.evaluate("window.isSecureContext") is False
+    assert page.evaluate("typeof navigator.clipboard") == "undefined"  # the clipboard API is not offered here
+    reader = context.new_page()  # a loopback page may read the clipboard, to check what was copied
+    reader.goto(f"http://127.0.0.1:{plain_server}/static/style.css")
+
+    def clipboard() -> str:
+        return reader.evaluate("navigator.clipboard.readText()")
+
+    citation, text = page.inner_text("#citation"), page.inner_text("#text")
+    page.click("#copy")
+    page.wait_for_selector("#copied:has-text('Copied: citation')")
+    assert clipboard() == citation
+    page.click("#copy-text")
+    page.wait_for_selector("#copied:has-text('Copied: citation and text')")
+    assert clipboard() == citation + "\n" + text
+    page.click("#copy-link")
+    page.wait_for_selector("#copied:has-text('Copied: link')")
+    assert clipboard() == f"http://judge.test:{plain_server}/c/agot1-faq/3.30"
+    footer = page.inner_text("#offline-status")
+    assert "No offline copy at this address" in footer  # said plainly, not silently missing
+    context.close()
+
+    # a browser that refuses to copy: the failure is shown as a failure, with the text ready to copy by hand
+    context, page = _context(chromium, "phone")
+    context.add_init_script("document.execCommand = function () { return false; };")
+    page.goto(f"http://judge.test:{plain_server}/c/agot1-faq/3.30")
+    page.click("#copy")
+    page.wait_for_selector("#copied.failed")
+    assert "Could not copy" in page.inner_text("#copied")
+    assert page.input_value("#copy-fallback") == page.inner_text("#citation")
+    assert page.evaluate("document.activeElement.id") == "copy-fallback"
+    page.screenshot(path=str(SHOTS / "copy-failed-phone.png"))
+    context.close()
+
+
+def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops(plain_server, chromium):
+    """No service worker on a plain-HTTP venue address, but the page keeps the index it fetched."""
+    context, page = _context(chromium, "phone", workers="allow")
+    page.goto(f"http://judge.test:{plain_server}/")
+    page.wait_for_selector("body[data-index-ready='1']")
+    context.set_offline(True)
+    page.fill("#q", "who wins a tie in a challenge")
+    page.wait_for_selector("#results li.hit")
+    assert "Offline — searching the copy saved on this device" in page.inner_text("#search-mode")
+    assert "tie" in page.locator("#results li.hit").first.inner_text()
+    context.close()
+
+
+# ---------------------------------------------------------------------------- 3. search results that show the answer
+
+
+def test_search_results_readable_on_a_phone(plain_server, chromium):
+    base = f"http://127.0.0.1:{plain_server}"
+    context, page = _context(chromium, "phone")
+    page.goto(base + "/")
+    assert page.locator("#start a.example").count() >= 5  # examples on the empty page
+    page.fill("#q", "moribound")
+    page.wait_for_selector("#results li.hit")
+    hits = page.locator("#results li.hit")
+    assert hits.count() >= 4
+    assert hits.nth(3).bounding_box()["y"] + hits.nth(3).bounding_box()["height"] <= WIDTHS["phone"][1]  # four on one screen
+    text = page.inner_text("#results")
+    assert "[" not in text and "]" not in text and page.locator("#results mark").count() >= 4
+    for i in range(hits.count()):
+        assert hits.nth(i).locator(".badge").inner_text() in ("1st ed.", "2nd ed.")
+    page.screenshot(path=str(SHOTS / "search-results-phone.png"))
+
+    page.fill("#q", "Which abilities does Catelyn Stark prevent")
+    page.wait_for_function("(document.querySelector('#results .hit-title a')||{}).textContent?.includes('Catelyn')")
+    first = page.locator("#results li.hit").first
+    # the question once: as the title (FAQ v2.3) or opening the answer (v4.1), never again in the citation
+    shown = " ".join(first.locator(sel).inner_text() for sel in (".hit-title", ".snippet", ".source"))  # folded older texts aside
+    assert shown.count("Which abilities does Catelyn Stark") == 1, shown
+    assert "**" not in page.inner_text("#results") and first.locator(".badge").inner_text() == "2nd ed."
+
+    page.fill("#q", "Daenerys")
+    page.wait_for_selector("#card-suggestions a.card-suggestion")
+    assert "Card: Daenerys Targaryen" in page.inner_text("#card-suggestions")
+
+    page.select_option("#edition", "2")  # remembered on the device
+    page.fill("#q", "claim")
+    page.press("#q", "Enter")
+    page.wait_for_selector("#results li.hit")
+    page.goto(base + "/")
+    assert page.input_value("#edition") == "2"
+    assert "claim" in page.inner_text("#recent-list")  # recent look-ups kept on the device
+    page.goto(base + "/card")
+    page.fill("#name", "Meera")
+    page.wait_for_function("document.querySelectorAll('#card-names option').length > 0")
+    assert "Meera Reed" in [o for o in page.eval_on_selector_all("#card-names option", "els => els.map(e => e.value)")]
+    context.close()
+
+
+# ---------------------------------------------------------------------------- 5. offline after the network drops
+
+
+def test_offline_after_the_first_visit(db_path, chromium):
+    proc, port = _start(db_path)
+    base = f"http://127.0.0.1:{port}"  # loopback is a secure context, so the service worker may install
+    context, page = _context(chromium, "phone", workers="allow")
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
+        saved = page.inner_text("#offline-status")
+        assert saved.startswith("Available offline:")
+    finally:
+        _stop(proc)  # the network is gone: the server no longer answers
+    context.set_offline(True)
+    page.goto(base + "/c/agot1-faq/3.30")
+    assert page.inner_text("#citation").startswith("AGoT LCG 1.0 FAQ v5.5.1")
+    page.goto(base + "/card?name=Val&edition=1")
+    assert "Joust: restricted" in page.inner_text(".status-line")
+    page.goto(base + "/card?name=red+viper&edition=1")  # part of a title: no saved page, found on the device
+    page.wait_for_selector("article.card h1")
+    assert page.inner_text("article.card h1").startswith("The Red Viper")
+    page.goto(base + "/")
+    started = time.perf_counter()
+    page.fill("#q", "stealth")
+    page.wait_for_selector("#results li.hit")
+    seconds = time.perf_counter() - started
+    assert "Offline — searching the copy saved on this device" in page.inner_text("#search-mode")
+    assert "Stealth" in page.inner_text("#results")
+    in_page_ms = float(page.evaluate("document.body.dataset.localSearchMs"))
+    page.screenshot(path=str(SHOTS / "offline-search-phone.png"))
+    started = time.perf_counter()
+    page.fill("#q", "who wins a tie in a challenge")  # a second search: the index is already in the page
+    page.wait_for_function("(document.querySelector('#results .hit-title a')||{}).textContent?.includes('tie')")
+    again = time.perf_counter() - started
+    again_ms = float(page.evaluate("document.body.dataset.localSearchMs"))
+    page.locator("#results li.hit a.citation").first.click()
+    page.wait_for_selector("#citation")
+    _figure(
+        f"offline search on a 390 px phone viewport: first {seconds * 1000:.0f} ms from typing to results "
+        f"(loading the saved index included; match {in_page_ms:.1f} ms), next {again * 1000:.0f} ms (match {again_ms:.1f} ms); "
+        "both include the 150 ms typing pause"
+    )
+    context.close()
+
+
+# ---------------------------------------------------------------------------- 6. comfort at the table
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_dark_mode_and_tap_targets(plain_server, chromium, size, scheme):
+    base = f"http://127.0.0.1:{plain_server}"
+    context, page = _context(chromium, size, scheme)
+    for name, url in (("search", "/?q=stealth&edition=1"), ("clause", "/c/agot1-faq/3.30"), ("card", "/card?name=Val&edition=1"),
+                      ("changes", "/changes?doc=agot1-faq&since=v5.4")):
+        page.goto(base + url)
+        page.wait_for_load_state("networkidle")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert (background == "rgb(20, 21, 24)") == (scheme == "dark"), background
+        small = page.evaluate(
+            """() => [...document.querySelectorAll(
+                   'header a, main button, main input, main select, .chip, #near a, table.printings a, summary')]
+                 .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+                 .map(e => e.outerHTML.slice(0, 80))"""
+        )
+        assert not small, small
+        _no_horizontal_scroll(page)
+        page.screenshot(path=str(SHOTS / f"{name}-{size}-{scheme}.png"), full_page=True)
+    context.close()
+
+
+def test_not_found_links_nearest_ids_and_changes_picker(plain_server, chromium):
+    base = f"http://127.0.0.1:{plain_server}"
+    context, page = _context(chromium, "phone")
+    response = page.goto(base + "/c/agot1-faq/3.3x")
+    assert response.status == 404
+    links = page.locator("#near a")
+    assert links.count() == 5
+    links.first.click()
+    page.wait_for_selector("#citation")
+    page.goto(base + "/changes")
+    options = page.eval_on_selector_all("#doc option", "els => els.map(e => e.textContent)")
+    assert any("Official Rules Clarifications and Frequently Asked Questions" in o for o in options)
+    page.select_option("#since", "v5.4")
+    page.click("#changes-form button")
+    page.wait_for_selector("ul.changes li")
+    assert "entries introduced after v5.4" in page.inner_text("h1")
+    assert page.locator("ul.changes li a").first.inner_text()  # a title, not only an id
+    context.close()
+
+
+# ---------------------------------------------------------------------------- 5b. the exported site, opened from files
+
+
+@pytest.fixture(scope="module")
+def exported(db_path, tmp_path_factory):
+    out = tmp_path_factory.mktemp("export") / "site"
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    result = subprocess.run([sys.executable, "-m", "judgekb", "export-site", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    _figure(f"export-site (test corpus, no card import): {result.stdout.splitlines()[0]}; {size / 1e6:.1f} MB on disk")
+    return out
+
+
+def test_exported_site_opens_from_files(exported, db_path, chromium, tmp_path):
+    out = exported
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    context, page = _context(chromium, "phone", "dark")
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto((out / "index.html").as_uri())
+    page.fill("#q", "stealth")
+    page.wait_for_selector("#results li.hit")
+    assert "Exported copy" in page.inner_text("#search-mode")
+    page.screenshot(path=str(SHOTS / "exported-search-phone-dark.png"))
+    page.locator("#results li.hit a.citation").first.click()
+    page.wait_for_selector("#citation")
+    assert page.url.startswith("file://") and page.url.endswith(".html")
+    page.goto((out / "cards.html").as_uri())
+    page.fill("#name", "Val")
+    page.select_option("#card-edition", "1")
+    page.click("#card-form button")
+    page.wait_for_selector(".status-line")
+    assert "Joust: restricted" in page.inner_text(".status-line") and page.url.endswith("card/1/val.html")
+    page.locator("a", has_text="Card errata").first.click()
+    page.wait_for_selector("#citation")
+    page.goto((out / "changes.html").as_uri())
+    page.select_option("#since", "v5.4")
+    page.click("#changes-form button")
+    page.wait_for_selector("ul.changes li")
+    assert all(u.startswith("file://") for u in requests), [u for u in requests if not u.startswith("file://")][:5]
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+    # never over a user's folder
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me", encoding="utf-8")
+    refused = subprocess.run([sys.executable, "-m", "judgekb", "export-site", str(mine)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert refused.returncode == 2 and "not an earlier judgekb export" in refused.stderr
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+
+
+# ---------------------------------------------------------------------------- 4b. serve --lan
+
+
+def test_serve_lan_prints_the_address_and_a_qr_code(db_path):
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "judgekb", "serve", "--lan", "--port", str(port), "--workers", "1"],
+        cwd=ROOT,
+        env=dict(os.environ, JUDGEKB_DB=str(db_path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any("exported site" in line or "no local network address" in line for line in lines):
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+        text = "".join(lines)
+        found = re.search(rf"open (http://(\d+\.\d+\.\d+\.\d+):{port}/)", text)
+        if found:  # a machine with a network: the address phones open, and its QR code
+            assert sum(1 for line in lines if "█" in line or "▀" in line) >= 15
+            for _ in range(100):
+                try:
+                    assert urllib.request.urlopen(found[1], timeout=2).status == 200  # bound on the LAN address, not only loopback
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                raise AssertionError(f"nothing answers at {found[1]}")
+        else:
+            assert "no local network address found" in text, text
+    finally:
+        _stop(proc)
+
+
+def test_exported_site_on_a_static_host_keeps_working_offline(exported, chromium):
+    """Any static file server will do; on localhost (or https) the copy saves itself on the device."""
+    port = _free_port()
+    host = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(exported)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    context, page = _context(chromium, "phone", workers="allow")
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "index.html", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        page.goto(base + "index.html")
+        page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
+    finally:
+        _stop(host)
+    context.set_offline(True)
+    page.goto(base + "c/agot1-faq/3.30.html")
+    assert page.inner_text("#citation").startswith("AGoT LCG 1.0 FAQ v5.5.1")
+    page.goto(base + "index.html?q=stealth")
+    page.wait_for_selector("#results li.hit")
+    assert "Exported copy" in page.inner_text("#search-mode")
+    context.close()

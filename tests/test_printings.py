@@ -1,0 +1,134 @@
+"""Card status per printing: the FAQ's lists and errata name one printing ("C&D F76", "(Music of Dragons, 61)"),
+and the card page, `judgekb card` and the JSON keep each printing's status apart.
+
+Uses the public card databases in ../shared/cards (imported into a copy of the test database).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judgekb import cardimport, cardpage, restricted_lists, store, webtext
+from tests.conftest import ROOT, run_cli
+
+CARDS = ROOT.parent / "shared" / "cards"
+EVIL = "<img src=x onerror=alert(1)> <b>Reaction:</b> <i>Lord</i> [power] <script>alert(2)</script>"
+
+
+@pytest.fixture(scope="session")
+def imported_db(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test database with both card databases and the dated lists imported, plus one hostile card text."""
+    assert (CARDS / "agot1" / "agot1.json").is_file(), "the card databases are read from ../shared/cards"
+    path = tmp_path_factory.mktemp("kb-cards") / "judgekb.sqlite"
+    shutil.copyfile(db_path, path)
+    db = store.connect(path, read_only=False)
+    rows = cardimport.read(CARDS / "agot1" / "agot1.json") + cardimport.read(CARDS / "agot2-throneteki")
+    evil = dict(next(r for r in rows if r["edition"] == 2), name="Zz Hostile Markup", key="zz hostile markup", code="99001", text=EVIL)
+    cardimport.apply(db, rows + [evil])
+    list_file = restricted_lists.find_file(CARDS / "agot2-throneteki")
+    restricted_lists.apply(db, restricted_lists.read(list_file), list_file)  # the dated lists, as import-cards does
+    db.close()
+    return path
+
+
+def _by_code(page: dict) -> dict[str, dict]:
+    return {p["code"]: p for p in page["printings"]}
+
+
+def test_first_edition_daenerys_is_restricted_only_in_the_printings_the_lists_name(imported_db):
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "Daenerys Targaryen", 1)
+    printings = _by_code(page)
+    assert printings["C&D F76"]["status"] == {"joust": "restricted", "melee": "not restricted", "banned": "not banned"}
+    assert printings["QoD F22"]["status"] == {"joust": "not restricted", "melee": "restricted", "banned": "not banned"}
+    assert printings["Core T106"]["status"] == {"joust": "not restricted", "melee": "not restricted", "banned": "not banned"}
+    # the FAQ's "C&D F76" is the card database's cad_76 (printed in the chapter pack Ancestral Home)
+    assert printings["C&D F76"]["imported"] == {"code": "cad_76", "set": "Ancestral Home", "number": "76"}
+    assert printings["C&D F76"]["errata"] == ["agot1-faq/errata/daenerys-targaryen-cad-f76"]
+    assert printings["QoD F22"]["errata"] == []
+    assert page["status"] == {"joust": "restricted: C&D F76 only", "melee": "restricted: QoD F22 only", "banned": "not banned"}
+    # a printing only the card database knows is listed too, with no status of its own
+    assert any(p["imported"] and p["imported"]["code"] == "soo_9" and p["status"]["joust"] == "not restricted" for p in page["printings"])
+
+
+def test_second_edition_meera_reed_redesign_is_not_restricted(imported_db):
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "Meera Reed", 2)
+    printings = _by_code(page)
+    # FAQ v2.3 restricted the Music of Dragons printing; FAQ v4.1 prints no lists, so that entry is no longer in force
+    assert printings["Music of Dragons, 61"]["status"]["joust"] == "no longer listed"
+    assert printings["Music of Dragons, 61"]["was"][0]["id"] == "agot2-faq/restricted/joust/meera-reed-music-of-dragons-61"
+    assert printings["Music of Dragons, 61"]["imported"]["code"] == "11061"
+    assert printings["Redesigns, 123"]["status"]["joust"] == "not restricted" and not printings["Redesigns, 123"]["was"]
+    assert page["status"]["joust"].startswith("not on a list in the FAQ in force")
+    # the dated list in force (imported) speaks per printing too: today the original printing is out of the pool
+    in_force = {p["code"]: p["in_force"] for p in page["lists"]["printings"]}
+    assert in_force["17123"] == ["legal, not restricted"] and any("banned" in s for s in in_force["11061"])
+
+
+def test_a_cycle_citation_reaches_the_chapter_pack_printing(imported_db):
+    """ "Crone of Vaes Dothrak's (Westeros, 53)": the Westeros cycle's card 53 is code 02053."""
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "Crone of Vaes Dothrak", 2)
+    assert _by_code(page)["Westeros, 53"]["imported"]["code"] == "02053"
+    # the same FAQ example cites "Hot Pie (Westeros, 57)", but Hot Pie is War of Five Kings 57 (04057):
+    # the page says no imported card sits at the cited printing instead of guessing
+    [hot_pie] = cardpage.find(db, "Hot Pie", 2)
+    cited = _by_code(hot_pie)["Westeros, 57"]
+    assert cited["imported"] is None and cited["unmatched"]
+
+
+def test_plot_values_and_card_command(imported_db):
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "A Clash of Kings", 2)
+    core = next(p for p in page["printed"] if p["code"] == "01001")
+    assert (core["income"], core["initiative"], core["claim"], core["reserve"]) == ("4", "9", "1", "6")
+    out = run_cli("card", "Daenerys Targaryen", "--edition", "1", db=imported_db)
+    assert out.returncode == 0, out.stderr
+    status = "joust restricted: C&D F76 only; melee restricted: QoD F22 only; not banned"
+    assert f"Status in the lists of AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17): {status}" in out.stdout
+    assert "  C&D F76 = Ancestral Home 76: joust restricted, melee not restricted, not banned" in out.stdout
+    data = json.loads(run_cli("card", "Meera Reed", "--edition", "2", "--json", db=imported_db).stdout)
+    assert {p["code"]: p["status"]["joust"] for p in data["printings"]} == {
+        "Music of Dragons, 61": "no longer listed",
+        "Redesigns, 123": "not restricted",
+    }
+    plain = run_cli("card", "A Clash of Kings", "--edition", "2", db=imported_db).stdout
+    assert "income 4; initiative 9; claim 1; reserve 6" in plain and "<b>" not in plain and "Reaction:" in plain
+
+
+def test_an_exact_imported_title_wins_over_a_near_corpus_title(imported_db):
+    db = store.connect(imported_db)
+    pages = cardpage.find(db, "Daenerys's Favor", 1)
+    assert pages and all(p["name"] == "Daenerys's Favor" for p in pages)
+
+
+def test_card_text_markup_is_rendered_and_everything_else_escaped():
+    html = str(webtext.card_text(EVIL))
+    assert "<strong>Reaction:</strong>" in html and "<em>Lord</em>" in html and 'class="sym sym-power"' in html
+    assert "<img" not in html and "<script" not in html and "&lt;img" in html
+    assert str(webtext.card_text("<b>open")) == "<strong>open</strong>"  # an unclosed tag is closed
+    assert str(webtext.card_text("</i>stray")) == "stray"
+
+
+def test_citation_lines_never_double_quotes(db):
+    sql = "select id from clauses where citation like '%““%' or citation like '%””%' or citation like '%“\"%'"
+    doubled = [r["id"] for r in db.query(sql)]
+    assert not doubled
+    row = store.clause(db, "agot1-rules/participating-characters")
+    assert row["citation"].endswith("“Participating Characters”")
+
+
+def test_the_json_api_keeps_printings_apart(imported_db):
+    from judgekb import web
+    from tests.conftest import CORPUS
+
+    client = web.create_app(imported_db, CORPUS).test_client()
+    [page] = client.get("/api/card?name=Daenerys+Targaryen&edition=1").get_json()
+    status = {p["code"]: (p["status"]["joust"], p["status"]["melee"]) for p in page["printings"]}
+    assert status["C&D F76"] == ("restricted", "not restricted") and status["QoD F22"] == ("not restricted", "restricted")
+    assert page["status_source"] == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17)"

@@ -1,0 +1,81 @@
+"""The offline side of the web app through Flask's test client: manifest, service worker, bundle, index, 404 links."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from judgekb import web, webtext
+from tests.conftest import CORPUS
+
+
+@pytest.fixture(scope="module")
+def client(db_path):
+    app = web.create_app(db_path, CORPUS)
+    app.config["JUDGEKB_BUNDLE_WAIT"] = 300  # a slow test machine: wait for the bundle instead of a 503
+    return app.test_client()
+
+
+def test_manifest_and_service_worker_are_served_from_the_root(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+    assert json.loads(manifest.get_data(as_text=True))["start_url"] == "/"
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and "judgekb service worker" in worker.get_data(as_text=True)
+    assert 'rel="manifest"' in client.get("/").get_data(as_text=True)
+
+
+def test_the_bundle_holds_every_clause_and_card_page(client, db):
+    urls = client.get("/offline/urls.json").get_json()
+    clauses = [r["id"] for r in db.query("select id from clauses")]
+    cards = list(db.query("select name, edition from cards"))
+    assert len(urls["pages"]) == len(clauses) + len(cards)
+    assert "/c/agot1-faq/3.30" in urls["pages"] and "/card?name=Val&edition=1" in urls["pages"]
+    raw = client.get("/offline/bundle.json", headers={"Accept-Encoding": "gzip"})
+    assert raw.headers["Content-Encoding"] == "gzip"
+    bundle = json.loads(gzip.decompress(raw.data))
+    assert bundle["version"] == urls["version"] and set(bundle["pages"]) == set(urls["pages"])
+    assert "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) §3.30" in bundle["pages"]["/c/agot1-faq/3.30"]
+    plain = client.get("/offline/bundle.json")  # a client that cannot take gzip still gets JSON
+    assert "Content-Encoding" not in plain.headers and json.loads(plain.data)["version"] == bundle["version"]
+
+
+def test_the_search_index_has_every_clause_and_card_title(client, db):
+    index = client.get("/offline/index.json").get_json()
+    assert len(index["clauses"]) == next(db.query("select count(*) as n from clauses"))["n"]
+    summary = next(c for c in index["clauses"] if c[0] == "agot1-summary/setup")
+    assert summary[6]  # an unofficial restatement names the clause that governs it
+    assert ["Val", 1] in index["cards"]
+
+
+def test_not_found_links_the_nearest_ids(client):
+    page = client.get("/c/agot1-faq/3.3x")
+    assert page.status_code == 404
+    assert '<a href="/c/agot1-faq/3.3"><code>agot1-faq/3.3</code></a>' in page.get_data(as_text=True)
+
+
+def test_changes_page_names_documents_and_offers_their_versions(client):
+    page = client.get("/changes?doc=agot2-faq").get_data(as_text=True)
+    assert "Notes, Errata, and Frequently Asked Questions" in page
+    assert '<option value="v2.2" >after v2.2</option>' in page and "after v5.4" not in page
+
+
+def test_search_results_show_text_not_markup(client):
+    page = client.get("/?q=moribound&edition=1").get_data(as_text=True)
+    assert "<mark>" in page and "[Moribund]" not in page
+    page = client.get("/?q=which+abilities+does+catelyn+stark+prevent&edition=2").get_data(as_text=True)
+    results = page[page.index('id="results"') : page.index("</ol>")]
+    assert "Catelyn" in results and "**" not in results
+    assert str(webtext.rich("**Action** and *Hand’s Judgment* <b>")) == "<strong>Action</strong> and <em>Hand’s Judgment</em> &lt;b&gt;"
+
+
+def test_export_site_refuses_a_file_and_a_foreign_folder(db_path, tmp_path):
+    from tests.conftest import run_cli
+
+    target = tmp_path / "notes.txt"
+    target.write_text("mine", encoding="utf-8")
+    result = run_cli("export-site", str(target), db=db_path)
+    assert result.returncode == 2 and "is not a folder" in result.stderr and "Traceback" not in result.stderr
+    assert target.read_text(encoding="utf-8") == "mine"
