@@ -25,6 +25,8 @@ import yaml
 from rapidfuzz import process
 
 from judgekb.cards import normalise_name
+from judgekb.scenario import KEYWORDS as ED1_KEYWORDS
+from judgekb.scenario import KEYWORDS2 as ED2_KEYWORDS
 from judgekb.yamlio import DataError, where
 
 ZONES = ("in_play", "hand", "deck", "discard", "dead", "shadows", "used")
@@ -34,39 +36,8 @@ IMPORT_HINT = (
     "or `judgekb import-cards ../shared/cards/agot2-throneteki` (edition 2)"
 )
 
-# Keywords a card's first text line may carry, per edition (the scenario formats' vocabularies).
-KEYWORDS = {
-    1: (
-        "stealth",
-        "renown",
-        "deadly",
-        "intimidate",
-        "vigilant",
-        "vengeful",
-        "limited",
-        "no attachments",
-        "deathbound",
-        "stalwart",
-        "infamy",
-        "ambush",
-        "setup",
-    ),
-    2: (
-        "insight",
-        "intimidate",
-        "pillage",
-        "renown",
-        "stealth",
-        "limited",
-        "terminal",
-        "ambush",
-        "shadow",
-        "bestow",
-        "assault",
-        "no attachments",
-        "prized",
-    ),
-}
+# Keywords a card's first text line may carry: the scenario format's vocabulary of each edition.
+KEYWORDS = {1: ED1_KEYWORDS, 2: ED2_KEYWORDS}
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.cards import normalise_name
+from judgekb.scenario import KEYWORDS2
 from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")
@@ -31,21 +32,7 @@ def _first_line_keywords(text: str) -> list[str]:
     """2nd-edition keywords are the first line of the text when it is only keywords ("Insight. Renown.")."""
     first = (text or "").split("\n", 1)[0]
     words = [w.strip() for w in first.split(".") if w.strip()]
-    known = {
-        "insight",
-        "intimidate",
-        "pillage",
-        "renown",
-        "stealth",
-        "limited",
-        "terminal",
-        "ambush",
-        "shadow",
-        "bestow",
-        "assault",
-        "no attachments",
-        "prized",
-    }
+    known = set(KEYWORDS2)
     if words and all(w.lower().split(" (")[0].split(" ")[0] in known or w.lower().startswith("no attachments") for w in words):
         return words
     return []

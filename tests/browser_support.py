@@ -12,12 +12,38 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import ROOT
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+@contextmanager
+def launched(extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
+    """Debian's chromium driven by playwright (screenshots go to ``SHOTS``)."""
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "Debian's chromium is installed by the README's test command"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, *extra_args])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def free_port() -> int:

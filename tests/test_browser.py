@@ -6,75 +6,25 @@ under test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import sync_playwright
 
+from tests.browser_support import ARGS, CHROMIUM, SHOTS, WIDTHS, free_port, launched, no_horizontal_scroll, serving  # noqa: F401
 from tests.conftest import ROOT
 
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+_free_port = free_port  # names other browser test modules import from here
+_no_horizontal_scroll = no_horizontal_scroll
 
 
 @pytest.fixture(scope="module")
 def server(db_path):
-    port = _free_port()
-    env = dict(os.environ, JUDGEKB_DB=str(db_path))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", "2"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        raise RuntimeError("judgekb serve did not start: " + proc.stderr.read().decode()[-2000:])
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving(db_path) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser():
-    assert Path(CHROMIUM).exists(), "Debian's chromium is installed by the README's test command"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def _page(browser, size: str, bypass_csp: bool = True):
@@ -85,12 +35,6 @@ def _page(browser, size: str, bypass_csp: bool = True):
     page = context.new_page()
     page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError(f"unexpected dialog: {dialog.message}")))
     return context, page
-
-
-def _no_horizontal_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.clientWidth")
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width, f"page scrolls horizontally: {scroll} > {width}"
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

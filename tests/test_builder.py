@@ -7,11 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, no_horizontal_scroll, serving
-
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, serving
 
 # Two boards a judge might type at a table, one per edition: an unopposed military challenge where
 # the losing player has two characters and chooses which one claim kills.
@@ -34,12 +32,8 @@ def carded_server(carded_db_path: Path):
 
 @pytest.fixture(scope="module")
 def browser():
-    assert Path(CHROMIUM).exists(), "Debian's chromium is installed by the README's test command"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def add_card(page: Page, player: int, zone: str, name: str) -> None:
