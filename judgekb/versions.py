@@ -172,7 +172,8 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
             relation = "same" if a == b else "reworded"
             changed = differences(a.split(), b.split())
             old.data["successor"] = {"id": new.id, "relation": relation, "version": v_new}
-            new.data["previous"] = {"id": old.id, "relation": relation, "version": v_old, "score": round(score, 1), "changes": changed}
+            if old.id not in moves:  # a moved rule is carried inside an entry that keeps its own predecessor
+                new.data["previous"] = {"id": old.id, "relation": relation, "version": v_old, "score": round(score, 1), "changes": changed}
             if relation == "same":
                 reason = f"v{v_new} carries this entry with the same words (matched by {how})"
             else:
