@@ -147,6 +147,8 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
     out["steps"] = steps(out["trace"], ruling.scenario.steps)
     out["happened"] = happened(ruling.scenario.state, ruling.state)
     out["not_happened"] = not_happened(out["trace"])
+    if not out["ruling"]:  # no challenge, no refusal, no winner: say so in words, never an empty ruling
+        out["ruling"] = ["No challenge was resolved; what changed is listed below." if out["happened"] else "Nothing changed on the board."]
     out["board"] = board(ruling.scenario.state)
     out["cards"] = [dict(note.as_json(), text=note.text()) for note in getattr(ruling.scenario, "card_notes", [])]
     return out
