@@ -162,7 +162,7 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
         if not free:
             abort(429, description="the server is running other scenarios; try again in a moment")
         try:
-            prepare = cardfill.preparer(res().db, res().corpus)
+            prepare = res()._get("card_preparer", lambda: cardfill.preparer(res().db, res().corpus))  # per thread: card books load once
             return guard.run(Path(name), text, res().titles, guard.WEB, res().db, prepare)[1]
         except guard.ScenarioError as exc:
             bad_request(str(exc), 422)
