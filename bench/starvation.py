@@ -15,9 +15,7 @@ import argparse
 import http.client
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -28,10 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from web import free_port, percentile  # noqa: E402
+from web import percentile, served  # noqa: E402
 
-from judgekb import evaluation, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb import evaluation  # noqa: E402
 
 
 def largest_scenario() -> bytes:
@@ -101,21 +98,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="judgekb-starvation-"))
-    db_path = workdir / "kb.sqlite"
-    store.build(default_corpus(), db_path, imports=[])
-    port = free_port()
-    command = [sys.executable, "-m", "judgekb", "serve", "--port", str(port)] + (["--workers", str(args.workers)] if args.workers else [])
-    server = subprocess.Popen(
-        command, cwd=ROOT, env=dict(os.environ, JUDGEKB_DB=str(db_path)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        for _ in range(200):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/static/style.css")
-                break
-            except OSError:
-                time.sleep(0.05)
+    with served("judgekb-starvation-", args.workers) as (port, _db):
         items = evaluation.load(ROOT / "tests" / "eval" / "lookup.yaml")
         searches = ["/api/search?" + urllib.parse.urlencode({"q": i.query, "edition": i.edition}) for i in items]
         drive(port, searches, None, 4, 1.0)  # warm every worker
@@ -134,9 +117,6 @@ def main() -> None:
             print(
                 f"{name:28s} {len(latencies):8d} {statistics.median(latencies):8.1f} {percentile(latencies, 99):8.1f} {slow:7.1%}  {shown}"
             )
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +40,29 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def served(prefix: str, workers: int | None) -> Iterator[tuple[int, Path]]:
+    """A fresh database served by `judgekb serve` on a free loopback port, ready: yields (port, db)."""
+    db_path = Path(tempfile.mkdtemp(prefix=prefix)) / "kb.sqlite"
+    store.build(default_corpus(), db_path, imports=[])
+    port = free_port()
+    command = [sys.executable, "-m", "judgekb", "serve", "--port", str(port)] + (["--workers", str(workers)] if workers else [])
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=dict(os.environ, JUDGEKB_DB=str(db_path)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        for _ in range(200):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/static/style.css")
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port, db_path
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -97,22 +122,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: 2 × cores + 1)")
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="judgekb-web-bench-"))
-    db_path = workdir / "kb.sqlite"
-    store.build(default_corpus(), db_path, imports=[])
-    port = free_port()
-    env = dict(os.environ, JUDGEKB_DB=str(db_path))
-    command = [sys.executable, "-m", "judgekb", "serve", "--port", str(port)]
-    if args.workers:
-        command += ["--workers", str(args.workers)]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/static/style.css")
-                break
-            except OSError:
-                time.sleep(0.05)
+    with served("judgekb-web-bench-", args.workers) as (port, db_path):
         items = evaluation.load(ROOT / "tests" / "eval" / "lookup.yaml")
         db = store.connect(db_path)
         ids = [r["id"] for r in db.query("select id from clauses where doc in ('agot1-faq', 'agot2-faq') order by seq")]
@@ -134,9 +144,6 @@ def main() -> None:
             for clients in (1, 50):
                 r = load(port, requests, clients, args.seconds)
                 print(f"{name:22s} {clients:7d} {r['rps']:8.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7d}")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 if __name__ == "__main__":
