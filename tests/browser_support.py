@@ -53,32 +53,38 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(db_path: Path, workers: int = 2) -> Iterator[str]:
-    """`judgekb serve` on a free loopback port for ``db_path``; yields the base URL."""
+def serving(db_path: Path, workers: int = 2, extra: tuple[str, ...] = (), timeout: float = 15.0) -> Iterator[str]:
+    """`judgekb serve` on a free loopback port for ``db_path``; yields the base URL, stops it after.
+
+    ``timeout`` bounds the start (serve may render the offline bundle before it listens).
+    """
     port = free_port()
-    env = dict(os.environ, JUDGEKB_DB=str(db_path))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", str(workers)],
+        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", str(workers), *extra],
         cwd=ROOT,
-        env=env,
+        env=dict(os.environ, JUDGEKB_DB=str(db_path)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
+        deadline = time.monotonic() + timeout
+        while True:
             try:
                 urllib.request.urlopen(base + "/", timeout=1)
                 break
             except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    raise RuntimeError("judgekb serve did not start: " + proc.stderr.read().decode()[-2000:]) from None
                 time.sleep(0.1)
-        else:
-            proc.kill()
-            raise RuntimeError("judgekb serve did not start: " + proc.stderr.read().decode()[-2000:])
         yield base
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def no_horizontal_scroll(page) -> None:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import ARGS, CHROMIUM, SHOTS, WIDTHS, free_port, launched, no_horizontal_scroll, serving  # noqa: F401
+from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, serving
 from tests.conftest import ROOT
 
-_free_port = free_port  # names other browser test modules import from here
-_no_horizontal_scroll = no_horizontal_scroll
+_no_horizontal_scroll = no_horizontal_scroll  # the name test_deckcheck_web imports from here
 
 
 @pytest.fixture(scope="module")

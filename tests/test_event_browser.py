@@ -13,37 +13,17 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.browser_support import ARGS, CHROMIUM, SHOTS, WIDTHS, serving
+from tests.browser_support import free_port as _free_port
+from tests.browser_support import no_horizontal_scroll as _no_horizontal_scroll
 from tests.conftest import ROOT
-from tests.test_browser import ARGS, CHROMIUM, SHOTS, WIDTHS, _free_port, _no_horizontal_scroll
 from tests.test_printings import imported_db  # noqa: F401  (fixture)
 
 FIGURES = ROOT / "test-artifacts" / "figures.txt"
-
-
-def _start(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", "2", *extra],
-        cwd=ROOT,
-        env=dict(os.environ, JUDGEKB_DB=str(db)),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 180  # serve renders the offline bundle before it listens
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            return proc, port
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("judgekb serve did not start: " + proc.stderr.read()[-2000:])
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -56,16 +36,14 @@ def _stop(proc: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="module")
 def cards_server(imported_db):  # noqa: F811
-    proc, port = _start(imported_db)
-    yield f"http://127.0.0.1:{port}"
-    _stop(proc)
+    with serving(imported_db, timeout=180) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def plain_server(db_path):
-    proc, port = _start(db_path)
-    yield port
-    _stop(proc)
+    with serving(db_path, timeout=180) as base:
+        yield int(base.rsplit(":", 1)[1])
 
 
 @pytest.fixture(scope="module")
@@ -276,16 +254,13 @@ def test_search_results_readable_on_a_phone(plain_server, chromium):
 
 
 def test_offline_after_the_first_visit(db_path, chromium):
-    proc, port = _start(db_path)
-    base = f"http://127.0.0.1:{port}"  # loopback is a secure context, so the service worker may install
     context, page = _context(chromium, "phone", workers="allow")
-    try:
+    with serving(db_path, timeout=180) as base:  # loopback is a secure context, so the service worker may install
         page.goto(base + "/")
         page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
         saved = page.inner_text("#offline-status")
         assert saved.startswith("Available offline:")
-    finally:
-        _stop(proc)  # the network is gone: the server no longer answers
+    # the network is gone: the server no longer answers
     context.set_offline(True)
     page.goto(base + "/c/agot1-faq/3.30")
     assert page.inner_text("#citation").startswith("AGoT LCG 1.0 FAQ v5.5.1")
