@@ -1,6 +1,6 @@
 """Lookup benchmark: judgekb against plain BM25 on the player evaluation set, measured in one run.
 
-    python bench/lookup.py [--repeat N] [--misses] [--no-cold]
+    python bench/lookup.py [--repeat N] [--misses] [--no-cold] [--dev-only]
 
 Prints, for the dev half and the frozen test half of tests/eval/players.yaml, top-1, top-5 and
 MRR of judgekb and of plain BM25 (rank-bm25 over each clause's heading and text), overall and
@@ -59,6 +59,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="passes over the set for latency samples")
     parser.add_argument("--misses", action="store_true", help="list the dev half's misses")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold command-line timing")
+    parser.add_argument("--dev-only", action="store_true", help="print the dev half only (while tuning: the frozen half stays unseen)")
     args = parser.parse_args()
 
     corpus = default_corpus()
@@ -112,7 +113,7 @@ def main() -> None:
         f"{share(lambda i: 'vocabulary gap' in cats[i]):.0%} with a word the answer lacks, "
         f"{share(lambda i: i.edition == 2):.0%} second edition"
     )
-    for half in ("dev", "test"):
+    for half in ("dev",) if args.dev_only else ("dev", "test"):
         chosen = [it for it in items if it.half == half]
         table(f"{half} half{' (frozen: never tuned on)' if half == 'test' else ''}", chosen, ranks, cats)
     if args.misses:

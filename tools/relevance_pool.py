@@ -1,0 +1,79 @@
+"""Write blind relevance-judgement sheets for the player evaluation set (pooled, TREC-style).
+
+    python tools/relevance_pool.py OUTDIR [--depth 5] [--chunks 4] [--file tests/eval/players.yaml]
+
+The expected ids of tests/eval/players.yaml were attached by one writer looking for *an* answer;
+several clauses often answer the same question equally (the FAQ entry and the rule it restates, the
+glossary entry and the timing step).  To judge every clause that could be shown first, each query's
+pool is the union of judgekb's top ``depth``, plain BM25's top ``depth`` and the ids already expected,
+shuffled (seeded by the query) and with no mark of which system found what, so that a judge reads
+each clause on its own merits.  The judge records, per query, every clause whose text alone decides
+the question (tests/eval/judgements.yaml); tools/apply_judgements.py merges them into the set.
+
+Both halves are pooled the same way: judging labels, unlike ranking, is not tuned on what it sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rank_bm25 import BM25Okapi  # noqa: E402
+
+from judgekb import evaluation, search, store  # noqa: E402
+from judgekb.sources import default_corpus  # noqa: E402
+
+TEXT_LIMIT = 1500  # characters of a clause shown to the judge (long clauses end with "…")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--depth", type=int, default=5)
+    parser.add_argument("--chunks", type=int, default=4)
+    parser.add_argument("--file", type=Path, default=ROOT / "tests" / "eval" / "players.yaml")
+    args = parser.parse_args()
+
+    db_path = Path(tempfile.mkdtemp(prefix="judgekb-pool-")) / "kb.sqlite"
+    store.build(default_corpus(), db_path, imports=[])
+    db = store.connect(db_path)
+    rows = list(db.query("select c.id, c.edition, c.heading, c.text, d.title from clauses c join documents d on d.id = c.doc"))
+    by_id = {r["id"]: r for r in rows}
+    index = search.Index(db).warm()
+    by_edition = {ed: [r for r in rows if r["edition"] == ed] for ed in (1, 2)}
+    bm25 = {
+        ed: BM25Okapi([evaluation.folded(f"{r['heading']} {r['text']}").split() for r in rs]) for ed, rs in by_edition.items()
+    }
+    items = [it for it in evaluation.load_players(args.file) if not it.absent]
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    sheets: list[list[str]] = [[] for _ in range(args.chunks)]
+    for number, item in enumerate(items):
+        hits, _ = search.results(index, item.query, item.edition, None, args.depth)
+        ours = [h["id"] for h in hits] + [f["id"] for h in hits for f in h.get("folded", [])]
+        scores = bm25[item.edition].get_scores(evaluation.folded(item.query).split())
+        ranked = sorted(range(len(scores)), key=lambda k: -scores[k])[: args.depth]
+        theirs = [by_edition[item.edition][k]["id"] for k in ranked]
+        pool = sorted({c for c in [*ours, *theirs, *item.expect] if c in by_id})
+        random.Random(hashlib.sha1(item.query.encode()).hexdigest()).shuffle(pool)
+        lines = [f"## Q{number:03d} (edition {item.edition}): {item.query}", ""]
+        for cid in pool:
+            r = by_id[cid]
+            text = " ".join((r["text"] or "").split())
+            if len(text) > TEXT_LIMIT:
+                text = text[:TEXT_LIMIT] + "…"
+            lines += [f"- `{cid}` — {r['title']}: **{r['heading']}**", f"  {text}", ""]
+        sheets[number % args.chunks] += lines
+    for k, lines in enumerate(sheets):
+        (args.outdir / f"sheet-{k + 1}.md").write_text("\n".join(lines), encoding="utf-8")
+    print(f"{len(items)} queries pooled into {args.chunks} sheets in {args.outdir}")
+
+
+if __name__ == "__main__":
+    main()
