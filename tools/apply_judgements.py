@@ -2,6 +2,9 @@
 
     python tools/apply_judgements.py JUDGED.yaml [JUDGED.yaml ...] [--file tests/eval/players.yaml] [--record tests/eval/judgements.yaml]
 
+Second-edition answers are kept to the documents in force (Rules Reference, FAQ v4.1, Tournament
+Regulations) whenever one of them answers; the record keeps every judged answer.
+
 Each judged entry names its query and the clauses that answer it (``answers``, best first, plus
 ``found``: answering clauses the judge found outside the pool).  An item's ``expect`` becomes the
 judged answers; an item the judge found no answer for keeps its old ``expect`` and is reported.
@@ -26,6 +29,11 @@ sys.path.insert(0, str(ROOT))
 
 from judgekb import store  # noqa: E402
 from judgekb.sources import default_corpus  # noqa: E402
+
+
+# Second edition's documents in force: a superseded FAQ entry folds under its successor, and a web
+# copy is unofficial, so the answer key names the text a judge reads out.
+IN_FORCE = {"agot2-rr", "agot2-faq41", "agot2-tr"}
 
 
 def flow(item: dict[str, Any]) -> str:
@@ -76,7 +84,10 @@ def main() -> None:
         if bad:  # a judge's slip: another edition's clause never answers (the judges were told so)
             print(f"{item['q']!r}: dropped judged ids not among edition {item['ed']}'s clauses: {bad}")
         answers = list(dict.fromkeys(a for a in answers if a not in bad))
-        record.append({"q": item["q"], "ed": item["ed"], "answers": answers, "partial": entry.get("partial") or [],
+        in_force = [a for a in answers if item["ed"] != 2 or a.split("/")[0] in IN_FORCE]
+        record_answers = answers
+        answers = in_force or answers  # second edition is answered from the texts in force (issue 15, point 5)
+        record.append({"q": item["q"], "ed": item["ed"], "answers": record_answers, "partial": entry.get("partial") or [],
                        "note": entry.get("note", ""), "before": list(item["expect"])})  # fmt: skip
         if not answers:
             kept += 1
