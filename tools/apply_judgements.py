@@ -30,7 +30,6 @@ sys.path.insert(0, str(ROOT))
 from judgekb import store  # noqa: E402
 from judgekb.sources import default_corpus  # noqa: E402
 
-
 # Second edition's documents in force: a superseded FAQ entry folds under its successor, and a web
 # copy is unofficial, so the answer key names the text a judge reads out.
 IN_FORCE = {"agot2-rr", "agot2-faq41", "agot2-tr"}
