@@ -57,7 +57,7 @@ WEIGHTS = {
     "bm25": 0.14, "fts": 0.528, "cover": 0.278, "heading": 0.195, "question": 0.043, "phrase": 0.19, "card": 0.995,
     "card_errata": -0.429, "card_kind": -0.399, "rank": 0.244, "qa": -0.214, "preamble": -0.149, "unofficial": -0.418,
     "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
-    "title_only": -0.5, "asked": 0.0, "asked_fts": 0.0,
+    "title_only": -0.5, "asked": 0.2, "asked_fts": 0.2,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case

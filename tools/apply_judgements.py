@@ -60,7 +60,9 @@ def main() -> None:
 
     db_path = Path(tempfile.mkdtemp(prefix="judgekb-judged-")) / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[])
-    known = {r["id"]: r["edition"] for r in store.connect(db_path).query("select id, edition from clauses")}
+    db = store.connect(db_path)
+    known = {r["id"]: r["edition"] for r in db.query("select id, edition from clauses")}
+    successor = {r["clause"]: r["governor"] for r in db.query("select clause, governor from governors where relation = 'superseded'")}
 
     judged: dict[int, dict[str, Any]] = {}  # by pool number: the same words may be asked in both editions
     for path in args.judged:
@@ -85,7 +87,9 @@ def main() -> None:
         answers = list(dict.fromkeys(a for a in answers if a not in bad))
         in_force = [a for a in answers if item["ed"] != 2 or a.split("/")[0] in IN_FORCE]
         record_answers = answers
-        answers = in_force or answers  # second edition is answered from the texts in force (issue 15, point 5)
+        if not in_force:  # only a superseded text answers: the key names the entry in force that replaced it
+            in_force = [successor[a] for a in answers if successor.get(a, "").split("/")[0] in IN_FORCE]
+        answers = list(dict.fromkeys(in_force)) or answers  # second edition is answered from the texts in force
         record.append({"q": item["q"], "ed": item["ed"], "answers": record_answers, "partial": entry.get("partial") or [],
                        "note": entry.get("note", ""), "before": list(item["expect"])})  # fmt: skip
         if not answers:
@@ -101,7 +105,7 @@ def main() -> None:
         sys.exit("internal error: the rewritten set does not read back as the same items; nothing written")
     write_atomic(args.file, out)
     previous = yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []
-    merged = {r["q"]: r for r in [*(previous or []), *record]}
+    merged = {(r["q"], r["ed"]): r for r in [*(previous or []), *record]}
     write_atomic(
         args.record,
         "# Blind pooled relevance judgements (tools/relevance_pool.py → judges → tools/apply_judgements.py).\n"
