@@ -54,10 +54,10 @@ QUESTION_START = re.compile(
 # How much each signal counts in a candidate's score: a linear model fitted (pairwise, L2) on the dev
 # half of tests/eval/players.yaml together with tests/eval/lookup.yaml — never on the frozen test half.
 WEIGHTS = {
-    "bm25": 0.14, "fts": 0.528, "cover": 0.278, "heading": 0.195, "question": 0.043, "phrase": 0.19, "card": 0.995,
-    "card_errata": -0.429, "card_kind": -0.399, "rank": 0.244, "qa": -0.214, "preamble": -0.149, "unofficial": -0.418,
-    "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
-    "title_only": -0.5, "asked": 0.2, "asked_fts": 0.2,
+    "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
+    "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
+    "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
+    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
