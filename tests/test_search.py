@@ -248,3 +248,47 @@ def test_absent_notice_reaches_the_json_api(db_path):
     assert "Alternate Format Regulations" in response.headers["X-Judgekb-Notes"]
     page = client.get("/", query_string={"q": "valyrian draft rules", "edition": "2"}).get_data(as_text=True)
     assert page.index("Alternate Format Regulations") < page.index('id="results"')  # said first
+
+
+# ---------------------------------------------------------------------------- players' questions (doc2query)
+
+
+def test_players_questions_are_indexed_and_never_copied_from_the_evaluation(db):
+    """Each clause's players' questions are in the store; none is an evaluation query (they are
+    written from the clause outward, so the evaluation measures lookup, not memory)."""
+    asked = list(db.query("select id, question from asked"))
+    assert len(asked) >= 1000 and len({a["id"] for a in asked}) >= 400
+    known = {r["id"] for r in db.query("select id from clauses")}
+    assert {a["id"] for a in asked} <= known
+    queries = {i.query.strip().casefold() for i in evaluation.load_players(PLAYERS)}
+    queries |= {i.query.strip().casefold() for i in evaluation.load(EVAL)}
+    copied = [a["question"] for a in asked if a["question"].strip().casefold() in queries]
+    assert not copied
+
+
+def test_a_players_question_finds_its_clause_in_other_words(index):
+    """A clause is found through what players ask of it, even when the query shares few words with
+    its text: the questions are recalled through their own FTS5 table."""
+    question = next(iter(index._rows("select question from asked where id = 'agot2-rr/removed-from-game' limit 1")))[0]
+    hits, _ = index.search(question, 2, None, 5)
+    assert "agot2-rr/removed-from-game" in [h.id for h in hits]
+
+
+def test_a_bad_players_questions_file_names_the_file_and_the_id(corpus_copy, tmp_path):
+    folder = corpus_copy / "player-questions"
+    folder.mkdir(exist_ok=True)
+    (folder / "zz-bad.yaml").write_text("agot2-rr/no-such-clause:\n  - can I do this\n", encoding="utf-8")
+    out = run_cli("build", corpus=corpus_copy, db=tmp_path / "kb.sqlite")
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert "zz-bad.yaml" in out.stderr and "agot2-rr/no-such-clause" in out.stderr
+    assert not (tmp_path / "kb.sqlite").exists()  # no half-written database
+    (folder / "zz-bad.yaml").write_text("agot2-rr/kneel: just one string\n", encoding="utf-8")
+    out = run_cli("build", corpus=corpus_copy, db=tmp_path / "kb.sqlite")
+    assert out.returncode != 0 and "agot2-rr/kneel" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_title_with_no_text_is_never_the_answer(index):
+    """Appendix I's phase headers ("6. Standing phase") say nothing beyond their title."""
+    for query in ("untap phase", "standing phase", "what happens in the dominance phase"):
+        hits, _ = index.search(query, 2, None, 3)
+        assert hits[0].id not in {"agot2-rr/appendix-i/standing-phase", "agot2-rr/appendix-i/dominance-phase"}, query
