@@ -89,7 +89,11 @@ def test_unkneel_is_standing_not_kneeling(index):
         ("can I equip a weapon on an opponent's character", 2, {"agot2-rr/attachment-cards"}),
         ("static abilities", 2, {"agot2-rr/constant-abilities"}),
         ("apnap order for simultaneous triggers", 2, {"agot2-rr/priority-of-simultaneous-resolution"}),
-        ("can I lie about what card is in my hand", 2, {"agot2-faq41/definitions/derived-information"}),
+        (
+            "can I lie about what card is in my hand",
+            2,
+            {"agot2-faq41/definitions/derived-information", "agot2-faq41/definitions/hidden-information"},
+        ),
         ("can I float gold to the next round", 2, {"agot2-rr/appendix-i/taxation-phase/7.2"}),
         ("what is the win condition", 2, {"agot2-rr/winning-the-game"}),
         ("negative str", 2, {"agot2-rr/negative-quantities"}),
