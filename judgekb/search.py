@@ -331,6 +331,12 @@ class Index:
         state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
         self.synonyms: dict[str, list[str]] = state["synonyms"]
         self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
+        # only the phrases whose first word the query has are tried, in the same longest-first order
+        # (the player vocabulary holds hundreds of phrases: trying each at every position of a query
+        # cost more than the rest of the reading)
+        self.phrases_by_first: dict[str, list[tuple[int, str]]] = {}
+        for order, phrase in enumerate(self.phrases):
+            self.phrases_by_first.setdefault(phrase.split()[0], []).append((order, phrase))
         fields = ("rowid", "doc", "edition", "kind", "heading", "doc_kind", "rank")
         self.clauses: dict[str, dict[str, Any]] = {
             cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
@@ -552,7 +558,8 @@ class Index:
         self._facts(words)
         taken = [False] * len(words)
         groups: list[Group] = []
-        for phrase in self.phrases:  # longest phrases first; a phrase replaces its words
+        candidates = sorted(c for w in set(words) for c in self.phrases_by_first.get(w, ()))
+        for _, phrase in candidates:  # longest phrases first; a phrase replaces its words
             parts = phrase.split()
             for start in range(len(words) - len(parts) + 1):
                 if words[start : start + len(parts)] == parts and not any(taken[start : start + len(parts)]):
