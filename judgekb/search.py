@@ -255,10 +255,13 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         pk="key",
     )
     asked = player_questions(corpus, {r["id"]: r for r in clause_rows})
-    db["asked"].insert_all(asked, columns={"id": str, "question": str})
+    expand = _expander(load_phrases(corpus))
+    db["asked"].insert_all(
+        ({**row, "expanded": expand(row["question"])} for row in asked), columns={"id": str, "question": str, "expanded": str}
+    )
     if asked:
         db["asked"].create_index(["id"])
-        db["asked"].enable_fts(["question"], tokenize="porter", create_triggers=False)
+        db["asked"].enable_fts(["expanded"], tokenize="porter", create_triggers=False)
     questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
     conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
     conn.executemany(
@@ -272,11 +275,29 @@ PLAYER_QUESTIONS = "player-questions"
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 
 
+def _expander(phrases: list[tuple[str, str]]) -> Any:
+    """A function that adds to a player's question the rules' words for the player's words in it
+    (the same player vocabulary a query is read with), so "can a tapped guy block" also says
+    kneel and defend: a query and a question meet in the rules' words."""
+    table: dict[str, list[str]] = {}
+    for term, expansion in phrases:
+        table.setdefault(" ".join(words_of(term)), []).append(expansion)
+
+    def expand(question: str) -> str:
+        padded = f" {' '.join(words_of(question))} "
+        extra = [e for term, expansions in table.items() if term and f" {term} " in padded for e in expansions]
+        return " ".join([padded.strip(), *dict.fromkeys(extra)])
+
+    return expand
+
+
 @lru_cache(maxsize=1 << 14)
-def _asked_words(question: str) -> tuple[str, frozenset[str]]:
-    """A player's question as padded words and content stems, for the coverage match."""
-    said = " ".join(words_of(question))
-    return f" {said} ", frozenset(t for t in _stems_of(said) if t not in STOPWORDS and len(t) > 1)
+def _asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int]:
+    """A player's question for the coverage match: its words with their rules' words (padded), their
+    content stems, and how many content stems the question itself has (its length for precision)."""
+    content = lambda text: frozenset(t for t in _stems_of(text) if t not in STOPWORDS and len(t) > 1)  # noqa: E731
+    said = " ".join(words_of(expanded))
+    return f" {said} ", content(said), len(content(" ".join(words_of(question))))
 
 
 def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
@@ -703,7 +724,7 @@ class Index:
 
     def _asked_fts(
         self, groups: list[Group], edition: int | None, kinds: list[str] | None
-    ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str]]]]]:
+    ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str], int]]]]:
         """Clauses whose players' questions match the query: the best BM25 per clause, and the
         matching questions themselves (padded words, stems) for the finer match."""
         terms = sorted({t for g in groups for t in g.terms if t.strip()})
@@ -711,7 +732,7 @@ class Index:
             return {}, {}
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql = (
-            "select a.id, a.question, bm25(asked_fts) as rank from asked_fts join asked a on a.rowid = asked_fts.rowid "
+            "select a.id, a.question, a.expanded, bm25(asked_fts) as rank from asked_fts join asked a on a.rowid = asked_fts.rowid "
             "join clauses c on c.id = a.id where asked_fts match ?"
         )
         args: list[Any] = [match]
@@ -724,10 +745,10 @@ class Index:
         sql += " order by rank limit ?"
         args.append(ASKED_MATCHES)
         best: dict[str, float] = {}
-        matched: dict[str, list[tuple[str, frozenset[str]]]] = {}
-        for cid, question, rank in self._rows(sql, args):
+        matched: dict[str, list[tuple[str, frozenset[str], int]]] = {}
+        for cid, question, expanded, rank in self._rows(sql, args):
             best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append(_asked_words(question))
+            matched.setdefault(cid, []).append(_asked_words(question, expanded))
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
@@ -844,7 +865,7 @@ class Index:
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
-            asked_f1 = max((f1([g for g in groups if self._covers(g, a)], len(a[1])) for a in said), default=0.0)
+            asked_f1 = max((f1([g for g in groups if self._covers(g, (a[0], a[1]))], a[2]) for a in said), default=0.0)
             features = {
                 "asked": asked_f1,
                 "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
