@@ -33,6 +33,12 @@ from pathlib import Path
 from typing import Any
 
 MAX_WORDS = 64
+# A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
+# edition is the search's filter, not words to match (they would find "Iron Throne Edition" blurbs).
+EDITION_SAID = re.compile(
+    r"(?<![\w.])(?:(?:in|for)\s+)?(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
+    re.IGNORECASE,
+)
 CANDIDATES = 60  # FTS recall
 SHORTLIST = 40  # candidates scored on every signal
 WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
@@ -791,7 +797,7 @@ class Index:
 
         ``explain``, when given, receives each candidate's signals (for tuning and debugging)."""
         text, notes = clean(query)
-        analysis = self.analyse(text, edition)
+        analysis = self.analyse(EDITION_SAID.sub(" ", text).strip() or text, edition)
         if not analysis["words"]:
             notes.append("the query has no words to look up")
             return [], notes, []

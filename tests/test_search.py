@@ -292,3 +292,12 @@ def test_a_title_with_no_text_is_never_the_answer(index):
     for query in ("untap phase", "standing phase", "what happens in the dominance phase"):
         hits, _ = index.search(query, 2, None, 3)
         assert hits[0].id not in {"agot2-rr/appendix-i/standing-phase", "agot2-rr/appendix-i/dominance-phase"}, query
+
+
+def test_naming_the_edition_is_a_filter_not_words_to_match(index):
+    """"minimum deck size first edition?": "edition" must not pull the booster sets' blurbs
+    ("Iron Throne Edition"); the edition names which documents answer, nothing more."""
+    for query in ("minimum deck size first edition?", "1st ed deck size", "deck size in 1.0"):
+        hits, _ = index.search(query, 1, None, 3)
+        assert not [h.id for h in hits if "edition-booster-set" in h.id], (query, [h.id for h in hits])
+    assert search.EDITION_SAID.sub(" ", "can i draw 2 cards").split() == ["can", "i", "draw", "2", "cards"]
