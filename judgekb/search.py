@@ -32,6 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
+
 MAX_WORDS = 64
 # A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
 # edition is the search's filter, not words to match (they would find "Iron Throne Edition" blurbs).
@@ -63,7 +65,7 @@ WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
-    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319,
+    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
@@ -279,6 +281,10 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
 
 PLAYER_QUESTIONS = "player-questions"
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
+# How closely a query reads like one of a clause's players' questions (word order aside), counted in
+# full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
+ASKED_LIKE = fuzz.token_sort_ratio
+SPOKEN_WORDS = 4
 
 
 def _expander(phrases: list[tuple[str, str]]) -> Any:
@@ -730,7 +736,7 @@ class Index:
 
     def _asked_fts(
         self, groups: list[Group], edition: int | None, kinds: list[str] | None
-    ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str], int]]]]:
+    ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str], int, str]]]]:
         """Clauses whose players' questions match the query: the best BM25 per clause, and the
         matching questions themselves (padded words, stems) for the finer match."""
         terms = sorted({t for g in groups for t in g.terms if t.strip()})
@@ -751,10 +757,10 @@ class Index:
         sql += " order by rank limit ?"
         args.append(ASKED_MATCHES)
         best: dict[str, float] = {}
-        matched: dict[str, list[tuple[str, frozenset[str], int]]] = {}
+        matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
         for cid, question, expanded, rank in self._rows(sql, args):
             best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append(_asked_words(question, expanded))
+            matched.setdefault(cid, []).append((*_asked_words(question, expanded), question))
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
@@ -841,6 +847,7 @@ class Index:
             return 2 * recall * precision / (recall + precision)
 
         weights = [g.weight / total for g in groups]
+        spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         coverage: dict[str, float] = {}
         for clause_id in fts:
             covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
@@ -873,6 +880,7 @@ class Index:
             said = asked_matched.get(clause_id, ())
             asked_f1 = max((f1([g for g in groups if self._covers(g, (a[0], a[1]))], a[2]) for a in said), default=0.0)
             features = {
+                "asked_like": max((ASKED_LIKE(text, a[3]) / 100 for a in said), default=0.0) * spoken,
                 "asked": asked_f1,
                 "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
                 "bm25": matched[clause_id] / top,
