@@ -285,6 +285,7 @@ ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 firs
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
 SPOKEN_WORDS = 4
+ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
 def _expander(phrases: list[tuple[str, str]]) -> Any:
@@ -738,8 +739,11 @@ class Index:
         self, groups: list[Group], edition: int | None, kinds: list[str] | None
     ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str], int, str]]]]:
         """Clauses whose players' questions match the query: the best BM25 per clause, and the
-        matching questions themselves (padded words, stems) for the finer match."""
-        terms = sorted({t for g in groups for t in g.terms if t.strip()})
+        matching questions themselves (padded words, stems) for the finer match.  The query's
+        commonest words ("card", "play") are left out of the match when rarer ones remain: they
+        match thousands of questions and decide none."""
+        telling = [g for g in groups if g.weight >= ASKED_COMMON] or groups
+        terms = sorted({t for g in telling for t in g.terms if t.strip()})
         if not terms or not self.has_asked:
             return {}, {}
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
