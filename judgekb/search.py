@@ -269,6 +269,14 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
 
 
 PLAYER_QUESTIONS = "player-questions"
+ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
+
+
+@lru_cache(maxsize=1 << 14)
+def _asked_words(question: str) -> tuple[str, frozenset[str]]:
+    """A player's question as padded words and content stems, for the coverage match."""
+    said = " ".join(words_of(question))
+    return f" {said} ", frozenset(t for t in _stems_of(said) if t not in STOPWORDS and len(t) > 1)
 
 
 def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
@@ -360,7 +368,6 @@ class Index:
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._untitled: dict[str, bool] = {}  # does the text say anything beyond its own heading?
-        self._asked: dict[str, list[tuple[str, frozenset[str]]]] = {}  # players' questions each clause answers
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
@@ -694,14 +701,17 @@ class Index:
         args.append(CANDIDATES)
         return [(cid, -rank) for cid, rank in self._rows(sql, args)]
 
-    def _asked_fts(self, groups: list[Group], edition: int | None, kinds: list[str] | None) -> dict[str, float]:
-        """Clauses whose players' questions match the query (best BM25 per clause)."""
+    def _asked_fts(
+        self, groups: list[Group], edition: int | None, kinds: list[str] | None
+    ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str]]]]]:
+        """Clauses whose players' questions match the query: the best BM25 per clause, and the
+        matching questions themselves (padded words, stems) for the finer match."""
         terms = sorted({t for g in groups for t in g.terms if t.strip()})
         if not terms or not self.has_asked:
-            return {}
+            return {}, {}
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql = (
-            "select a.id, bm25(asked_fts) as rank from asked_fts join asked a on a.rowid = asked_fts.rowid "
+            "select a.id, a.question, bm25(asked_fts) as rank from asked_fts join asked a on a.rowid = asked_fts.rowid "
             "join clauses c on c.id = a.id where asked_fts match ?"
         )
         args: list[Any] = [match]
@@ -712,11 +722,13 @@ class Index:
             sql += f" and c.kind in ({','.join('?' * len(kinds))})"
             args.extend(kinds)
         sql += " order by rank limit ?"
-        args.append(CANDIDATES * 3)
+        args.append(ASKED_MATCHES)
         best: dict[str, float] = {}
-        for cid, rank in self._rows(sql, args):
+        matched: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        for cid, question, rank in self._rows(sql, args):
             best[cid] = max(best.get(cid, 0.0), -rank)
-        return best
+            matched.setdefault(cid, []).append(_asked_words(question))
+        return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
         missing = list({c for c in clause_ids if c not in self._bodies})
@@ -737,13 +749,6 @@ class Index:
                 question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
-                self._asked[cid] = []
-            if self.has_asked:
-                marks = ",".join("?" * len(chunk))
-                for cid, asked in self._rows(f"select id, question from asked where id in ({marks})", chunk):
-                    said = " ".join(words_of(asked))
-                    said_stems = frozenset(t for t in _stems_of(said) if t not in STOPWORDS and len(t) > 1)
-                    self._asked[cid].append((f" {said} ", said_stems))
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -779,7 +784,7 @@ class Index:
                 meta = self.clauses[clause_id]
                 if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
                     candidates.append((clause_id, 0.0))
-        asked_scores = self._asked_fts(groups, edition, kinds)
+        asked_scores, asked_matched = self._asked_fts(groups, edition, kinds)
         seen = {c for c, _ in candidates}
         candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in seen]
         if not candidates:
@@ -838,7 +843,8 @@ class Index:
             card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
-            asked_f1 = max((f1([g for g in groups if self._covers(g, a)], len(a[1])) for a in self._asked.get(clause_id, ())), default=0.0)
+            said = asked_matched.get(clause_id, ())
+            asked_f1 = max((f1([g for g in groups if self._covers(g, a)], len(a[1])) for a in said), default=0.0)
             features = {
                 "asked": asked_f1,
                 "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
