@@ -156,7 +156,8 @@ def test_player_lookup_quality(index, half, top1, top5):
     items = [i for i in evaluation.load_players(PLAYERS) if i.half == half]
     ranks = [evaluation.player_rank(i, *search.results(index, i.query, i.edition, None, 5)) for i in items]
     score = evaluation.player_score(ranks)
-    misses = "\n".join(f"{r} {i.query!r}" for i, r in zip(items, ranks, strict=True) if r != 1)
+    # the frozen half's misses are never printed: no change may be tuned on them
+    misses = "\n".join(f"{r} {i.query!r}" for i, r in zip(items, ranks, strict=True) if r != 1) if half == "dev" else ""
     assert score["top1"] >= top1, misses
     assert score["top5"] >= top5, misses
 
