@@ -264,12 +264,17 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
     )
     asked = player_questions(corpus, {r["id"]: r for r in clause_rows})
     expand = _expander(load_phrases(corpus))
-    db["asked"].insert_all(
-        ({**row, "expanded": expand(row["question"])} for row in asked), columns={"id": str, "question": str, "expanded": str}
-    )
-    if asked:
-        db["asked"].create_index(["id"])
-        db["asked"].enable_fts(["expanded"], tokenize="porter", create_triggers=False)
+    edition_of = {r["id"]: r["edition"] for r in clause_rows}
+    rows = [{**row, "edition": edition_of[row["id"]], "expanded": expand(row["question"])} for row in asked]
+    db["asked"].insert_all(rows, columns={"id": str, "question": str, "edition": int, "expanded": str})
+    db["asked"].create_index(["id"])
+    for edition in (1, 2):  # one FTS5 table an edition: a lookup scores only its own edition's questions
+        table = db[f"asked_{edition}"]
+        table.insert_all(
+            ({"id": r["id"], "question": r["question"], "expanded": r["expanded"]} for r in rows if r["edition"] == edition),
+            columns={"id": str, "question": str, "expanded": str},
+        )
+        table.enable_fts(["expanded"], tokenize="porter", create_triggers=False)
     questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
     conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
     conn.executemany(
@@ -402,7 +407,7 @@ class Index:
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._untitled: dict[str, bool] = {}  # does the text say anything beyond its own heading?
-        self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_fts'"))
+        self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
         self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
@@ -747,22 +752,19 @@ class Index:
         if not terms or not self.has_asked:
             return {}, {}
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql = (
-            "select a.id, a.question, a.expanded, bm25(asked_fts) as rank from asked_fts join asked a on a.rowid = asked_fts.rowid "
-            "join clauses c on c.id = a.id where asked_fts match ?"
-        )
-        args: list[Any] = [match]
-        if edition:
-            sql += " and c.edition = ?"
-            args.append(edition)
+        found: list[tuple[Any, ...]] = []
+        for number in [edition] if edition in (1, 2) else [1, 2]:
+            sql = (
+                f"select a.id, a.question, a.expanded, bm25(asked_{number}_fts) as rank from asked_{number}_fts "
+                f"join asked_{number} a on a.rowid = asked_{number}_fts.rowid where asked_{number}_fts match ? "
+                "order by rank limit ?"
+            )
+            found += self._rows(sql, [match, ASKED_MATCHES])
         if kinds:
-            sql += f" and c.kind in ({','.join('?' * len(kinds))})"
-            args.extend(kinds)
-        sql += " order by rank limit ?"
-        args.append(ASKED_MATCHES)
+            found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
         best: dict[str, float] = {}
         matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
-        for cid, question, expanded, rank in self._rows(sql, args):
+        for cid, question, expanded, rank in found:
             best[cid] = max(best.get(cid, 0.0), -rank)
             matched.setdefault(cid, []).append((*_asked_words(question, expanded), question))
         return best, matched
@@ -1008,17 +1010,23 @@ def _latin1(notices: list[str]) -> list[str]:
     return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
 
 
+@lru_cache(maxsize=256)
+def _snippet_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")", re.IGNORECASE)
+
+
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     """About ``width`` words around the densest run of query words, matched words in [brackets]."""
     tokens = text.split()
-    stems = sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2}, key=len, reverse=True)
+    stems = tuple(sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2}, key=len, reverse=True))
     if not stems:
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
-    pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")", re.IGNORECASE)
+    pattern = _snippet_pattern(stems)
     flags = [bool(pattern.search(t)) for t in tokens]
-    best, start = -1, 0
-    for i in range(max(1, len(tokens) - width + 1)):
-        count = sum(flags[i : i + width])
+    best = count = sum(flags[:width])  # a sliding window: each step adds one word and drops one
+    start = 0
+    for i in range(1, max(1, len(tokens) - width + 1)):
+        count += flags[i + width - 1] - flags[i - 1]
         if count > best:
             best, start = count, i
     window = [f"[{t}]" if flags[start + j] else t for j, t in enumerate(tokens[start : start + width])]
