@@ -360,6 +360,48 @@ def _connection(db: Any) -> sqlite3.Connection:
     return db.conn if hasattr(db, "conn") else db
 
 
+class Ideas:
+    """The query's ideas as bits of an int, so that which of them a text expresses is one set
+    intersection (its stems with the query's) plus a phrase check, for every signal alike."""
+
+    def __init__(self, groups: list[Group], total: float) -> None:
+        self.bits: dict[str, int] = {}
+        for number, group in enumerate(groups):
+            for stem in group.stems:
+                self.bits[stem] = self.bits.get(stem, 0) | 1 << number
+        self.stems = frozenset(self.bits)
+        self.phrases = [(1 << number, group.phrases) for number, group in enumerate(groups) if group.phrases]
+        self.weights = [g.weight / total for g in groups]
+        self._weighted: dict[int, float] = {}
+
+    def mask(self, body: tuple[str, frozenset[str]]) -> int:
+        """The ideas a text (padded words, stems) expresses, as bits."""
+        text, stems = body
+        found = 0
+        for stem in self.stems & stems:
+            found |= self.bits[stem]
+        for bit, phrases in self.phrases:
+            if not found & bit and any(p in text for p in phrases):
+                found |= bit
+        return found
+
+    def indices(self, found: int) -> frozenset[int]:
+        return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+
+    def weighted(self, found: int) -> float:
+        """The share of the query's weight these ideas carry."""
+        if found not in self._weighted:
+            self._weighted[found] = sum(w for i, w in enumerate(self.weights) if found >> i & 1)
+        return self._weighted[found]
+
+    def f1(self, found: int, size: int) -> float:
+        """Recall (weighted share of the query) against precision (share of the text's ideas matched)."""
+        if not found or not size:
+            return 0.0
+        recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
+        return 2 * recall * precision / (recall + precision)
+
+
 class Index:
     """The in-memory side of search: phrases, cards, governance and clause facts (bodies on demand)."""
 
@@ -796,12 +838,6 @@ class Index:
         hits, notes, _ = self.ranked(query, edition, kinds, limit)
         return hits, notes
 
-    @staticmethod
-    def _covers(group: Group, body: tuple[str, frozenset[str]]) -> bool:
-        """Does a text (padded words, stems) express this idea?"""
-        text, stems = body
-        return not group.stems.isdisjoint(stems) or any(p in text for p in group.phrases)
-
     def ranked(
         self, query: str, edition: int | None, kinds: list[str] | None, limit: int, explain: dict[str, Any] | None = None
     ) -> tuple[list[Hit], list[str], list[set[str]]]:
@@ -843,21 +879,13 @@ class Index:
         fts_top = max(fts.values()) or 1.0
         tournament = bool(self.topic_words & {_stem(w) for w in analysis["words"]})
 
-        def weighted(found: list[Group]) -> float:
-            return sum(g.weight for g in found) / total
-
-        def f1(found: list[Group], size: int) -> float:
-            if not found or not size:
-                return 0.0
-            recall, precision = weighted(found), min(1.0, len(found) / size)
-            return 2 * recall * precision / (recall + precision)
-
-        weights = [g.weight / total for g in groups]
+        ideas = Ideas(groups, total)
+        weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         coverage: dict[str, float] = {}
         for clause_id in fts:
-            covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
-            coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
+            found = ideas.mask(self._bodies[clause_id])
+            covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
         # the full set of signals only for the candidates that text matching already favours
         asked_top = max(asked_scores.values(), default=0.0) or 1.0
         shortlist = sorted(
@@ -870,21 +898,21 @@ class Index:
             self._body(successors)
             for clause_id in successors:
                 fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
-                covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
-                coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
+                found = ideas.mask(self._bodies[clause_id])
+                covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
-            heading = f1([g for g in groups if self._covers(g, head)], len(head[1]))
+            heading = f1(ideas.mask(head), len(head[1]))
             if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
                 asked_q = self._questions[clause_id]
-                heading = max(heading, f1([g for g in groups if self._covers(g, asked_q)], len(asked_q[1])))
+                heading = max(heading, f1(ideas.mask(asked_q), len(asked_q[1])))
             card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
-            asked_f1 = max((f1([g for g in groups if self._covers(g, (a[0], a[1]))], a[2]) for a in said), default=0.0)
+            asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
             features = {
                 "asked_like": max((ASKED_LIKE(text, a[3]) / 100 for a in said), default=0.0) * spoken,
                 "asked": asked_f1,
@@ -907,7 +935,7 @@ class Index:
                 "title_only": float(not self._untitled[clause_id] and meta["kind"] not in CARD_KINDS),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
-                "lead": weighted([g for g in groups if self._covers(g, lead)]),
+                "lead": weighted(ideas.mask(lead)),
                 "head_precision": len(head[1] & asked) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
             }
@@ -920,7 +948,7 @@ class Index:
             if clause_id not in covers:
                 self._body([clause_id])
                 body = self._bodies.get(clause_id, ("", frozenset()))
-                covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, body))
+                covers[clause_id] = ideas.indices(ideas.mask(body))
             return covers[clause_id]
 
         return self._fold(scored, cover_of, edition, limit), notes, term_sets
