@@ -181,7 +181,11 @@ def test_one_no_longer_names_i_am_no_one(index):
     ("query", "edition", "first"),
     [
         ("when do I win", 2, {"agot2-rr/winning-the-game"}),
-        ("can I untap my guys during the challenges phase", 2, {"agot2-rr/stand", "agot2-rr/appendix-i/standing-phase"}),
+        (
+            "can I untap my guys during the challenges phase",
+            2,
+            {"agot2-rr/stand", "agot2-rr/appendix-i/standing-phase", "agot2-rr/appendix-i/standing-phase/6.2"},
+        ),
         ("I tapped my character, can it defend?", 2, {"agot2-rr/kneel"}),
         ("do exiled cards come back", 2, {"agot2-rr/removed-from-game"}),
     ],
