@@ -1,0 +1,64 @@
+"""Remove from corpus/player-questions/ every question that equals an evaluation query word for word.
+
+    python tools/drop_evaluation_questions.py
+
+Players' questions are written from each clause outward, without the evaluation sets; a common
+phrasing ("how does stealth work") can still coincide with an evaluation query, and an exact match
+would measure memory, not lookup.  tests/test_search.py fails while any remains; this removes them,
+line by line, so each file keeps its layout (a clause left with none keeps an empty list).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judgekb import evaluation  # noqa: E402
+
+EVAL = ROOT / "tests" / "eval"
+ITEM = re.compile(r"^\s*-\s+(.*)$")
+
+
+def evaluation_queries() -> set[str]:
+    queries = {i.query.strip().casefold() for i in evaluation.load(EVAL / "lookup.yaml")}
+    for name in ("players.yaml", "judge-review.yaml"):
+        queries |= {i.query.strip().casefold() for i in evaluation.load_players(EVAL / name)}
+    return queries
+
+
+def main() -> None:
+    queries = evaluation_queries()
+    removed = 0
+    for path in sorted((ROOT / "corpus" / "player-questions").glob("*.yaml")):
+        before = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        kept = []
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+            match = ITEM.match(line)
+            value = yaml.safe_load(match.group(1)) if match else None
+            if isinstance(value, str) and value.strip().casefold() in queries:
+                removed += 1
+                continue
+            kept.append(line)
+        text = "".join(kept)
+        for clause_id, questions in (yaml.safe_load(text) or {}).items():
+            if questions is None:  # every question of this clause went
+                text = re.sub(rf"^{re.escape(clause_id)}:\s*$", f"{clause_id}: []", text, flags=re.MULTILINE)
+        if set(yaml.safe_load(text) or {}) != set(before):
+            sys.exit(f"{path}: removing questions would lose a clause; nothing written")
+        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    print(f"removed {removed} questions equal to evaluation queries")
+
+
+if __name__ == "__main__":
+    main()
