@@ -7,9 +7,15 @@ are corrected only when the word is neither in the corpus nor a real English wor
 of a question ("have", "get", "do I") are dropped while words with rules meaning ("no", "all",
 "then") stay.  Each remaining idea is weighted by how rare it is in the corpus.
 
+Each clause also carries the questions players ask that it decides (``corpus/player-questions/``,
+"doc2query"): they are recalled through FTS5 tables of their own, with the rules' words for their
+player words, so "can my tapped guy still block?" finds the step that says knelt characters cannot
+be declared as defenders even though the two share few words.
+
 Candidates are re-ranked by the weighted share of the query's ideas they cover, how well their
-heading matches, how well a Q&A entry's own question matches the query, whether they contain
-the query as a phrase and whether they concern a card the query names.  A superseded clause is
+heading matches, how well a Q&A entry's own question matches the query, how closely the query
+reads like one of the clause's players' questions, whether they contain the query as a phrase and
+whether they concern a card the query names.  A superseded clause is
 folded under its successor; a restatement (summary, web copy) is folded under the clause it
 restates only when it adds nothing for this query — otherwise it stands as its own hit, flagged
 unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
