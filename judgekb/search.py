@@ -347,8 +347,8 @@ def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> list[d
         for clause_id, asked in data.items():
             if clause_id not in clauses:
                 raise DataError(f"{path}: '{clause_id}' is no clause id")
-            if not isinstance(asked, list) or not all(isinstance(q, str) and 0 < len(q) <= 200 for q in asked):
-                raise DataError(f"{path}: '{clause_id}': expected a list of questions (strings of 1-200 characters)")
+            if not isinstance(asked, list) or not all(isinstance(q, str) and 0 < len(q) <= 300 for q in asked):
+                raise DataError(f"{path}: '{clause_id}': expected a list of questions (strings of 1-300 characters)")
             rows += [{"id": clause_id, "question": " ".join(q.split())} for q in asked]
     return rows
 
