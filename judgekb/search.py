@@ -48,7 +48,7 @@ EDITION_SAID = re.compile(
     re.IGNORECASE,
 )
 CANDIDATES = 60  # FTS recall
-SHORTLIST = 40  # candidates scored on every signal
+SHORTLIST = 30  # candidates scored on every signal
 WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Words that carry no rules meaning, in keyword lookups and in spoken questions alike.
 STOPWORDS = frozenset(
@@ -899,13 +899,14 @@ class Index:
         )[:SHORTLIST]
         shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
         # a superseded clause lends its successor nothing (it folds under it): the successor is scored on its own text
-        successors = [s for s in self._successors_of(shortlist, edition, kinds) if s not in fts]
+        successors = [s for s in self._successors_of(shortlist, edition, kinds) if s not in shortlist]
         if successors:
             self._body(successors)
             for clause_id in successors:
-                fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
-                found = ideas.mask(self._bodies[clause_id])
-                covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
+                if clause_id not in fts:  # recalled only through what it supersedes
+                    fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
+                    found = ideas.mask(self._bodies[clause_id])
+                    covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
