@@ -150,7 +150,7 @@ def test_player_set_is_written_the_way_players_ask(db):
             assert all(e.split("/")[0] in {"agot2-rr", "agot2-faq41", "agot2-tr"} for e in item.expect), item
 
 
-@pytest.mark.parametrize(("half", "top1", "top5"), [("dev", 0.79, 0.97), ("test", 0.67, 0.91)])
+@pytest.mark.parametrize(("half", "top1", "top5"), [("dev", 0.77, 0.92), ("test", 0.73, 0.89)])
 def test_player_lookup_quality(index, half, top1, top5):
     """Floors just under the figures bench/lookup.py reports, so a regression fails (not targets)."""
     items = [i for i in evaluation.load_players(PLAYERS) if i.half == half]
