@@ -127,6 +127,8 @@ def build(obj: Context) -> None:
         fail(f"build failed, database left as it was:\n{exc}")
     for problem in report["skipped"]:
         click.echo(f"judgekb: a remembered card import was skipped: {problem}", err=True)
+    for warning in report.get("warnings", []):
+        click.echo(f"judgekb: warning: {warning}", err=True)
     click.echo(f"built {obj.db_path}: {report['clauses']} clauses in {report['seconds']:.2f}s")
     for doc, kinds in report["by_doc"].items():
         parts = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))

@@ -226,9 +226,10 @@ def _english_words(known: set[str]) -> list[str]:
     return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
 
 
-def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> None:
+def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> list[str]:
     """Persist what lookup needs at start: vocabulary with document frequencies per edition, the
-    glossary and player phrases, English words, absent-document topics and each clause's facts."""
+    glossary and player phrases, English words, absent-document topics, each clause's facts and
+    its players' questions.  Returns warnings for the build report (players' questions skipped)."""
     import yaml
 
     df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
@@ -268,7 +269,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         ],
         pk="key",
     )
-    asked = player_questions(corpus, {r["id"]: r for r in clause_rows})
+    asked, warnings = player_questions(corpus, {r["id"]: r for r in clause_rows})
     expand = _expander(load_phrases(corpus))
     edition_of = {r["id"]: r["edition"] for r in clause_rows}
     rows = [{**row, "edition": edition_of[row["id"]], "expanded": expand(row["question"])} for row in asked]
@@ -288,6 +289,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         ((r["id"], *_body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
     )
     db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
+    return warnings
 
 
 PLAYER_QUESTIONS = "player-questions"
@@ -324,18 +326,24 @@ def _asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int
     return f" {said} ", content(said), len(content(" ".join(words_of(question))))
 
 
-def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
-    """The questions players ask that each clause answers (``corpus/player-questions/*.yaml``).
+def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> tuple[list[dict[str, str]], list[str]]:
+    """The questions players ask that each clause answers (``corpus/player-questions/*.yaml``), and
+    warnings for the build report.
 
     Written by reading each clause and asking what a player at a table would type when they need
-    that ruling ("doc2query"); they are matching data only, never shown as rules text.  An id that
-    is no clause, or a question that is not a short string, is an error naming the file and id.
+    that ruling ("doc2query"); they are matching data only, never shown as rules text.  A file that
+    is not a mapping of clause ids to lists of short strings is an error naming the file and id.
+    Questions for an id that is no longer a clause follow ``corpus/renamed.yaml``; otherwise they are
+    skipped with a warning, so that a corpus update never blocks the build over matching data.
     """
     import yaml
 
     from judgekb.errors import DataError
+    from judgekb.verify import load_renamed
 
+    renamed = {item["old"]: item["new"] for item in load_renamed(corpus)}
     rows: list[dict[str, str]] = []
+    warnings: list[str] = []
     folder = corpus / PLAYER_QUESTIONS
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         try:
@@ -345,12 +353,18 @@ def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> list[d
         if not isinstance(data, dict):
             raise DataError(f"{path}: expected a mapping of clause id to a list of questions")
         for clause_id, asked in data.items():
-            if clause_id not in clauses:
-                raise DataError(f"{path}: '{clause_id}' is no clause id")
             if not isinstance(asked, list) or not all(isinstance(q, str) and 0 < len(q) <= 300 for q in asked):
                 raise DataError(f"{path}: '{clause_id}': expected a list of questions (strings of 1-300 characters)")
-            rows += [{"id": clause_id, "question": " ".join(q.split())} for q in asked]
-    return rows
+            target = clause_id if clause_id in clauses else renamed.get(clause_id)
+            if target not in clauses:
+                if asked:
+                    warnings.append(
+                        f"{path}: '{clause_id}' is no clause id (renamed or removed?): its {len(asked)} players' "
+                        "questions were skipped"
+                    )
+                continue
+            rows += [{"id": target, "question": " ".join(q.split())} for q in asked]
+    return rows, warnings
 
 
 def _body_words(body: str) -> tuple[str, str]:

@@ -127,7 +127,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
             if item["old"] in known:
                 raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is still a clause id; a renamed id is never reused")
         db["renamed"].insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
-        _write_search_tables(db, everything, clause_rows, graph, corpus)
+        warnings = _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported, skipped = 0, []
         for source in cardimport.remembered(db_path) if imports is None else imports:
             if source.exists():  # an import the user made earlier survives rebuilds
@@ -154,7 +154,10 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         counts.setdefault(row["doc"], {}).setdefault(row["kind"], 0)
         counts[row["doc"]][row["kind"]] += 1
     seconds = time.perf_counter() - started
-    return {"clauses": len(clause_rows), "by_doc": counts, "imported": imported, "skipped": skipped, "seconds": seconds}
+    return {
+        "clauses": len(clause_rows), "by_doc": counts, "imported": imported, "skipped": skipped, "warnings": warnings,
+        "seconds": seconds,
+    }  # fmt: skip
 
 
 def _write_graph(db: sqlite_utils.Database, graph: dict[str, list[dict[str, Any]]]) -> None:
@@ -178,13 +181,13 @@ def _write_graph(db: sqlite_utils.Database, graph: dict[str, list[dict[str, Any]
 
 def _write_search_tables(
     db: sqlite_utils.Database, clauses: list[Any], clause_rows: list[dict[str, Any]], graph: dict[str, list[dict[str, Any]]], corpus: Path
-) -> None:
-    """What lookup needs precomputed: the corpus vocabulary and who governs whom."""
+) -> list[str]:
+    """What lookup needs precomputed: the corpus vocabulary and who governs whom (returns warnings)."""
     from judgekb import authority, search
 
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
     db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
-    search.build_tables(db, clause_rows, corpus)
+    return search.build_tables(db, clause_rows, corpus)
 
 
 def _uri(db_path: Path) -> str:
