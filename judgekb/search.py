@@ -57,6 +57,7 @@ WEIGHTS = {
     "bm25": 0.14, "fts": 0.528, "cover": 0.278, "heading": 0.195, "question": 0.043, "phrase": 0.19, "card": 0.995,
     "card_errata": -0.429, "card_kind": -0.399, "rank": 0.244, "qa": -0.214, "preamble": -0.149, "unofficial": -0.418,
     "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
+    "title_only": -0.5,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
@@ -315,6 +316,7 @@ class Index:
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
+        self._untitled: dict[str, bool] = {}  # does the text say anything beyond its own heading?
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
         self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
@@ -661,6 +663,7 @@ class Index:
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
                 head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
                 self._headings[cid] = (f" {heading} ", head_stems)
+                self._untitled[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))}
                 question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
@@ -767,6 +770,8 @@ class Index:
                 "preamble": float(meta["kind"] == "preamble"),
                 "unofficial": float(meta["doc_kind"].startswith("unofficial")),
                 "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
+                # a container's title ("6. Standing phase"): it answers nothing, its steps do
+                "title_only": float(not self._untitled[clause_id] and meta["kind"] not in CARD_KINDS),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
                 "lead": weighted([g for g in groups if self._covers(g, lead)]),
