@@ -57,6 +57,7 @@ WEIGHTS = {
     "bm25": 0.14, "fts": 0.528, "cover": 0.278, "heading": 0.195, "question": 0.043, "phrase": 0.19, "card": 0.995,
     "card_errata": -0.429, "card_kind": -0.399, "rank": 0.244, "qa": -0.214, "preamble": -0.149, "unofficial": -0.418,
     "redirect": -0.172, "off_topic": -0.213, "length": 0.262, "lead": 0.097, "head_precision": 0.285, "rules": -0.022,
+    "title_only": -0.5, "asked": 0.0, "asked_fts": 0.0,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
@@ -253,6 +254,11 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         ],
         pk="key",
     )
+    asked = player_questions(corpus, {r["id"]: r for r in clause_rows})
+    db["asked"].insert_all(asked, columns={"id": str, "question": str})
+    if asked:
+        db["asked"].create_index(["id"])
+        db["asked"].enable_fts(["question"], tokenize="porter", create_triggers=False)
     questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
     conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
     conn.executemany(
@@ -260,6 +266,38 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> No
         ((r["id"], *_body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
     )
     db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
+
+
+PLAYER_QUESTIONS = "player-questions"
+
+
+def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+    """The questions players ask that each clause answers (``corpus/player-questions/*.yaml``).
+
+    Written by reading each clause and asking what a player at a table would type when they need
+    that ruling ("doc2query"); they are matching data only, never shown as rules text.  An id that
+    is no clause, or a question that is not a short string, is an error naming the file and id.
+    """
+    import yaml
+
+    from judgekb.errors import DataError
+
+    rows: list[dict[str, str]] = []
+    folder = corpus / PLAYER_QUESTIONS
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as error:
+            raise DataError(f"{path}: not valid YAML: {error}") from None
+        if not isinstance(data, dict):
+            raise DataError(f"{path}: expected a mapping of clause id to a list of questions")
+        for clause_id, asked in data.items():
+            if clause_id not in clauses:
+                raise DataError(f"{path}: '{clause_id}' is no clause id")
+            if not isinstance(asked, list) or not all(isinstance(q, str) and 0 < len(q) <= 200 for q in asked):
+                raise DataError(f"{path}: '{clause_id}': expected a list of questions (strings of 1-200 characters)")
+            rows += [{"id": clause_id, "question": " ".join(q.split())} for q in asked]
+    return rows
 
 
 def _body_words(body: str) -> tuple[str, str]:
@@ -315,6 +353,9 @@ class Index:
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
+        self._untitled: dict[str, bool] = {}  # does the text say anything beyond its own heading?
+        self._asked: dict[str, list[tuple[str, frozenset[str]]]] = {}  # players' questions each clause answers
+        self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
         self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
@@ -646,6 +687,30 @@ class Index:
         args.append(CANDIDATES)
         return [(cid, -rank) for cid, rank in self._rows(sql, args)]
 
+    def _asked_fts(self, groups: list[Group], edition: int | None, kinds: list[str] | None) -> dict[str, float]:
+        """Clauses whose players' questions match the query (best BM25 per clause)."""
+        terms = sorted({t for g in groups for t in g.terms if t.strip()})
+        if not terms or not self.has_asked:
+            return {}
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql = (
+            "select a.id, bm25(asked_fts) as rank from asked_fts join asked a on a.rowid = asked_fts.rowid "
+            "join clauses c on c.id = a.id where asked_fts match ?"
+        )
+        args: list[Any] = [match]
+        if edition:
+            sql += " and c.edition = ?"
+            args.append(edition)
+        if kinds:
+            sql += f" and c.kind in ({','.join('?' * len(kinds))})"
+            args.extend(kinds)
+        sql += " order by rank limit ?"
+        args.append(CANDIDATES * 3)
+        best: dict[str, float] = {}
+        for cid, rank in self._rows(sql, args):
+            best[cid] = max(best.get(cid, 0.0), -rank)
+        return best
+
     def _body(self, clause_ids: list[str]) -> None:
         missing = list({c for c in clause_ids if c not in self._bodies})
         for start in range(0, len(missing), 500):
@@ -661,9 +726,17 @@ class Index:
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
                 head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
                 self._headings[cid] = (f" {heading} ", head_stems)
+                self._untitled[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))}
                 question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
+                self._asked[cid] = []
+            if self.has_asked:
+                marks = ",".join("?" * len(chunk))
+                for cid, asked in self._rows(f"select id, question from asked where id in ({marks})", chunk):
+                    said = " ".join(words_of(asked))
+                    said_stems = frozenset(t for t in _stems_of(said) if t not in STOPWORDS and len(t) > 1)
+                    self._asked[cid].append((f" {said} ", said_stems))
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -699,6 +772,9 @@ class Index:
                 meta = self.clauses[clause_id]
                 if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
                     candidates.append((clause_id, 0.0))
+        asked_scores = self._asked_fts(groups, edition, kinds)
+        seen = {c for c, _ in candidates}
+        candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in seen]
         if not candidates:
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
@@ -731,7 +807,10 @@ class Index:
             covers[clause_id] = frozenset(i for i, g in enumerate(groups) if self._covers(g, self._bodies[clause_id]))
             coverage[clause_id] = sum(weights[i] for i in covers[clause_id])
         # the full set of signals only for the candidates that text matching already favours
-        shortlist = sorted(fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c]))[:SHORTLIST]
+        asked_top = max(asked_scores.values(), default=0.0) or 1.0
+        shortlist = sorted(
+            fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c] + asked_scores.get(c, 0.0) / asked_top)
+        )[:SHORTLIST]
         shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
         # a superseded clause lends its successor nothing (it folds under it): the successor is scored on its own text
         successors = [s for s in self._successors_of(shortlist, edition, kinds) if s not in fts]
@@ -752,7 +831,10 @@ class Index:
             card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
+            asked_f1 = max((f1([g for g in groups if self._covers(g, a)], len(a[1])) for a in self._asked.get(clause_id, ())), default=0.0)
             features = {
+                "asked": asked_f1,
+                "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
                 "bm25": matched[clause_id] / top,
                 "fts": max(0.0, fts[clause_id]) / fts_top,
                 "cover": coverage[clause_id],
@@ -767,6 +849,8 @@ class Index:
                 "preamble": float(meta["kind"] == "preamble"),
                 "unofficial": float(meta["doc_kind"].startswith("unofficial")),
                 "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
+                # a container's title ("6. Standing phase"): it answers nothing, its steps do
+                "title_only": float(not self._untitled[clause_id] and meta["kind"] not in CARD_KINDS),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
                 "lead": weighted([g for g in groups if self._covers(g, lead)]),

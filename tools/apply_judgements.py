@@ -1,0 +1,116 @@
+"""Merge blind relevance judgements (tools/relevance_pool.py) into the player evaluation set.
+
+    python tools/apply_judgements.py JUDGED.yaml [JUDGED.yaml ...] [--file tests/eval/players.yaml] [--record tests/eval/judgements.yaml]
+
+Second-edition answers are kept to the documents in force (Rules Reference, FAQ v4.1, Tournament
+Regulations) whenever one of them answers; the record keeps every judged answer.
+
+Each judged entry names its query and the clauses that answer it (``answers``, best first, plus
+``found``: answering clauses the judge found outside the pool).  An item's ``expect`` becomes the
+judged answers; an item the judge found no answer for keeps its old ``expect`` and is reported.
+Ids are checked against a freshly built database; the set and the record of judgements are
+written atomically (temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judgekb import store  # noqa: E402
+from judgekb.sources import default_corpus  # noqa: E402
+
+# Second edition's documents in force: a superseded FAQ entry folds under its successor, and a web
+# copy is unofficial, so the answer key names the text a judge reads out.
+IN_FORCE = {"agot2-rr", "agot2-faq41", "agot2-tr"}
+
+
+def flow(item: dict[str, Any]) -> str:
+    """One item as a single YAML flow mapping line, the way the set is written by hand."""
+
+    parts = [f"q: {json.dumps(item['q'], ensure_ascii=False)}", f"ed: {item['ed']}", f"expect: [{', '.join(item['expect'])}]"]
+    if item.get("tags"):
+        parts.append(f"tags: [{', '.join(item['tags'])}]")
+    return "- {" + ", ".join(parts) + "}"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(tmp, path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("judged", type=Path, nargs="+")
+    parser.add_argument("--file", type=Path, default=ROOT / "tests" / "eval" / "players.yaml")
+    parser.add_argument("--record", type=Path, default=ROOT / "tests" / "eval" / "judgements.yaml")
+    args = parser.parse_args()
+
+    db_path = Path(tempfile.mkdtemp(prefix="judgekb-judged-")) / "kb.sqlite"
+    store.build(default_corpus(), db_path, imports=[])
+    known = {r["id"]: r["edition"] for r in store.connect(db_path).query("select id, edition from clauses")}
+
+    judged: dict[int, dict[str, Any]] = {}  # by pool number: the same words may be asked in both editions
+    for path in args.judged:
+        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            judged[int(entry["n"])] = entry
+    text = args.file.read_text(encoding="utf-8")
+    header = "".join(line + "\n" for line in text.splitlines() if line.startswith("#"))
+    items = yaml.safe_load(text)
+    changed = kept = dropped_ids = 0
+    record = []
+    pooled = [i for i in items if not any(str(e).startswith("absent:") for e in i["expect"])]  # as relevance_pool numbers them
+    for number, item in enumerate(pooled):
+        entry = judged.get(number)
+        if entry is None:
+            continue
+        if str(entry["q"]).strip() != str(item["q"]).strip():
+            sys.exit(f"judgement {number} is for {entry['q']!r}, but pool item {number} is {item['q']!r}: a different set?")
+        answers = [str(a) for a in [*(entry.get("answers") or []), *(entry.get("found") or [])]]
+        bad = [a for a in answers if known.get(a) != item["ed"]]
+        if bad:  # a judge's slip: another edition's clause never answers (the judges were told so)
+            print(f"{item['q']!r}: dropped judged ids not among edition {item['ed']}'s clauses: {bad}")
+        answers = list(dict.fromkeys(a for a in answers if a not in bad))
+        in_force = [a for a in answers if item["ed"] != 2 or a.split("/")[0] in IN_FORCE]
+        record_answers = answers
+        answers = in_force or answers  # second edition is answered from the texts in force (issue 15, point 5)
+        record.append({"q": item["q"], "ed": item["ed"], "answers": record_answers, "partial": entry.get("partial") or [],
+                       "note": entry.get("note", ""), "before": list(item["expect"])})  # fmt: skip
+        if not answers:
+            kept += 1
+            print(f"no judged answer, old expect kept: {item['q']!r}")
+            continue
+        dropped_ids += len(set(item["expect"]) - set(answers))
+        if answers != list(item["expect"]):
+            changed += 1
+        item["expect"] = answers
+    out = header + "\n" + "\n".join(flow(i) for i in items) + "\n"
+    if yaml.safe_load(out) != items:
+        sys.exit("internal error: the rewritten set does not read back as the same items; nothing written")
+    write_atomic(args.file, out)
+    previous = yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []
+    merged = {r["q"]: r for r in [*(previous or []), *record]}
+    write_atomic(
+        args.record,
+        "# Blind pooled relevance judgements (tools/relevance_pool.py → judges → tools/apply_judgements.py).\n"
+        "# answers: every pooled clause whose text alone decides the query; partial: holds part of it;\n"
+        "# before: the expected ids the set had before judgement.\n"
+        + yaml.safe_dump(list(merged.values()), allow_unicode=True, sort_keys=False, width=120),
+    )
+    print(f"{len(record)} judged items: {changed} changed, {kept} kept (no judged answer), {dropped_ids} old ids not judged answers")
+
+
+if __name__ == "__main__":
+    main()
