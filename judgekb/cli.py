@@ -32,6 +32,8 @@ class Context:
         try:
             if store.ensure(self.corpus, self.db_path):
                 click.echo(f"built {self.db_path} from {self.corpus}", err=True)
+                for warning in store.build_warnings(self.db_path):
+                    click.echo(f"judgekb: warning: {warning}", err=True)
         except DataError as exc:
             fail(f"cannot build the knowledge base: {exc}")
         return self.db_path
@@ -221,12 +223,19 @@ def list_clauses(obj: Context, doc_id: str, kind: str | None) -> None:
 @main.command()
 @click.pass_obj
 def stats(obj: Context) -> None:
-    """Clause counts per document and kind."""
+    """Clause counts per document and kind, and the players' questions indexed."""
+    from judgekb import store
+
     db = obj.db()
     for doc in db.query("select id, title from documents order by id"):
         rows = list(db.query("select kind, count(*) n from clauses where doc = ? group by kind order by kind", [doc["id"]]))
         total = sum(r["n"] for r in rows)
         click.echo(f"{doc['id']}: {total} clauses — " + ", ".join(f"{r['kind']} {r['n']}" for r in rows))
+    asked = next(db.query("select count(*) n, count(distinct id) c from asked"), None) if db["asked"].exists() else None
+    if asked:
+        click.echo(f"players' questions: {asked['n']} over {asked['c']} clauses")
+    for warning in store.build_warnings(obj.db_path):
+        click.echo(f"judgekb: warning from the last build: {warning}", err=True)
 
 
 @main.command()

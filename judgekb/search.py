@@ -42,7 +42,8 @@ from rapidfuzz import fuzz
 
 MAX_WORDS = 64
 # A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
-# edition is the search's filter, not words to match (they would find "Iron Throne Edition" blurbs).
+# edition becomes the search's filter (when none was chosen), not words to match (they would find
+# the "Iron Throne Edition" blurbs).
 EDITION_SAID = re.compile(
     r"(?<![\w.])(?:(?:in|for)\s+)?(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
     re.IGNORECASE,
@@ -65,8 +66,10 @@ STOPWORDS = frozenset(
 QUESTION_START = re.compile(
     r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
 )
-# How much each signal counts in a candidate's score: a linear model fitted (pairwise, L2) on the dev
-# half of tests/eval/players.yaml together with tests/eval/lookup.yaml — never on the frozen test half.
+# How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
+# pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
+# tests/eval/judge-review.yaml; title_only and asked_like were then set by hand on the dev half.
+# Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
@@ -79,6 +82,15 @@ LEAD_WORDS = 30  # a clause's opening words, where a definition states what a te
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
 ENGLISH_MIN_FREQUENCY = 50
+
+
+EDITION_NAMES = {1: "first edition", 2: "second edition"}
+
+
+def named_edition(text: str) -> int | None:
+    """The edition a query names ("first edition", "1e", "2.0"), or None when it names none or both."""
+    named = {1 if re.search(r"1|first", m.group(0), re.IGNORECASE) else 2 for m in EDITION_SAID.finditer(text)}
+    return named.pop() if len(named) == 1 else None
 
 
 class QueryError(ValueError):
@@ -117,7 +129,7 @@ def clean(query: str) -> tuple[str, list[str]]:
     Returns the cleaned text and notes for the user (e.g. that a long query was shortened).
     """
     notes = []
-    text = query.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    text = query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # lone surrogates become U+FFFD
     text = "".join(" " if ch in "\t\n\r\f\v" else "" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
     text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if not text.strip():
@@ -269,8 +281,10 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
         ],
         pk="key",
     )
-    asked, warnings = player_questions(corpus, {r["id"]: r for r in clause_rows})
-    expand = _expander(load_phrases(corpus))
+    from judgekb import player_questions
+
+    asked, warnings = player_questions.load(corpus, {r["id"]: r for r in clause_rows})
+    expand = player_questions.expander(load_phrases(corpus))
     edition_of = {r["id"]: r["edition"] for r in clause_rows}
     rows = [{**row, "edition": edition_of[row["id"]], "expanded": expand(row["question"])} for row in asked]
     db["asked"].insert_all(rows, columns={"id": str, "question": str, "edition": int, "expanded": str})
@@ -292,7 +306,6 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     return warnings
 
 
-PLAYER_QUESTIONS = "player-questions"
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
@@ -301,70 +314,18 @@ SPOKEN_WORDS = 4
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
-def _expander(phrases: list[tuple[str, str]]) -> Any:
-    """A function that adds to a player's question the rules' words for the player's words in it
-    (the same player vocabulary a query is read with), so "can a tapped guy block" also says
-    kneel and defend: a query and a question meet in the rules' words."""
-    table: dict[str, list[str]] = {}
-    for term, expansion in phrases:
-        table.setdefault(" ".join(words_of(term)), []).append(expansion)
-
-    def expand(question: str) -> str:
-        padded = f" {' '.join(words_of(question))} "
-        extra = [e for term, expansions in table.items() if term and f" {term} " in padded for e in expansions]
-        return " ".join([padded.strip(), *dict.fromkeys(extra)])
-
-    return expand
+def _content_stems(text: str) -> frozenset[str]:
+    return frozenset(t for t in _stems_of(text) if t not in STOPWORDS and len(t) > 1)
 
 
 @lru_cache(maxsize=1 << 14)
-def _asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int]:
-    """A player's question for the coverage match: its words with their rules' words (padded), their
-    content stems, and how many content stems the question itself has (its length for precision)."""
-    content = lambda text: frozenset(t for t in _stems_of(text) if t not in STOPWORDS and len(t) > 1)  # noqa: E731
-    said = " ".join(words_of(expanded))
-    return f" {said} ", content(said), len(content(" ".join(words_of(question))))
-
-
-def player_questions(corpus: Path, clauses: dict[str, dict[str, Any]]) -> tuple[list[dict[str, str]], list[str]]:
-    """The questions players ask that each clause answers (``corpus/player-questions/*.yaml``), and
-    warnings for the build report.
-
-    Written by reading each clause and asking what a player at a table would type when they need
-    that ruling ("doc2query"); they are matching data only, never shown as rules text.  A file that
-    is not a mapping of clause ids to lists of short strings is an error naming the file and id.
-    Questions for an id that is no longer a clause follow ``corpus/renamed.yaml``; otherwise they are
-    skipped with a warning, so that a corpus update never blocks the build over matching data.
-    """
-    import yaml
-
-    from judgekb.errors import DataError
-    from judgekb.verify import load_renamed
-
-    renamed = {item["old"]: item["new"] for item in load_renamed(corpus)}
-    rows: list[dict[str, str]] = []
-    warnings: list[str] = []
-    folder = corpus / PLAYER_QUESTIONS
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as error:
-            raise DataError(f"{path}: not valid YAML: {error}") from None
-        if not isinstance(data, dict):
-            raise DataError(f"{path}: expected a mapping of clause id to a list of questions")
-        for clause_id, asked in data.items():
-            if not isinstance(asked, list) or not all(isinstance(q, str) and 0 < len(q) <= 300 for q in asked):
-                raise DataError(f"{path}: '{clause_id}': expected a list of questions (strings of 1-300 characters)")
-            target = clause_id if clause_id in clauses else renamed.get(clause_id)
-            if target not in clauses:
-                if asked:
-                    warnings.append(
-                        f"{path}: '{clause_id}' is no clause id (renamed or removed?): its {len(asked)} players' "
-                        "questions were skipped"
-                    )
-                continue
-            rows += [{"id": target, "question": " ".join(q.split())} for q in asked]
-    return rows, warnings
+def _asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int, str]:
+    """A player's question for matching: its words with their rules' words (padded) and their content
+    stems (coverage), how many content stems the question itself has (its length, for precision),
+    and the question as lower-case words (read-alike, whatever its capitals and punctuation)."""
+    said = " ".join(words_of(question))
+    both = " ".join(words_of(expanded))
+    return f" {both} ", _content_stems(both), len(_content_stems(said)), said
 
 
 def _body_words(body: str) -> tuple[str, str]:
@@ -406,6 +367,7 @@ class Ideas:
         return found
 
     def indices(self, found: int) -> frozenset[int]:
+        """The ideas' numbers (the groups' positions) in a mask."""
         return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
 
     def weighted(self, found: int) -> float:
@@ -468,7 +430,7 @@ class Index:
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
-        self._untitled: dict[str, bool] = {}  # does the text say anything beyond its own heading?
+        self._says_more: dict[str, bool] = {}  # does the text say anything beyond its own heading?
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
@@ -828,7 +790,7 @@ class Index:
         matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
         for cid, question, expanded, rank in found:
             best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append((*_asked_words(question, expanded), question))
+            matched.setdefault(cid, []).append(_asked_words(question, expanded))
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
@@ -846,7 +808,7 @@ class Index:
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
                 head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
                 self._headings[cid] = (f" {heading} ", head_stems)
-                self._untitled[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))}
+                self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))}
                 question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
@@ -865,6 +827,15 @@ class Index:
 
         ``explain``, when given, receives each candidate's signals (for tuning and debugging)."""
         text, notes = clean(query)
+        named = named_edition(text)
+        if named and edition is None:
+            edition = named
+            notes.append(f"searching {EDITION_NAMES[named]} only: the query names it")
+        elif named and edition and named != edition:
+            notes.append(
+                f"the query names {EDITION_NAMES[named]}, but this search is of {EDITION_NAMES[edition]}: "
+                "choose the edition to search"
+            )
         analysis = self.analyse(EDITION_SAID.sub(" ", text).strip() or text, edition)
         if not analysis["words"]:
             notes.append("the query has no words to look up")
@@ -891,7 +862,7 @@ class Index:
         top = max(matched.values()) or 1.0
         question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
         total = sum(g.weight for g in groups) or 1.0
-        asked = frozenset(t for g in groups for t in g.stems) | {_stem(w) for g in groups for p in g.phrases for w in p.split()}
+        query_stems = frozenset(t for g in groups for t in g.stems) | {_stem(w) for g in groups for p in g.phrases for w in p.split()}
         padded_query = f" {analysis['text']} " if len(analysis["words"]) >= 2 else None
         scored: dict[str, float] = {}
         covers: dict[str, frozenset[int]] = {}
@@ -935,7 +906,7 @@ class Index:
             said = asked_matched.get(clause_id, ())
             asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
             features = {
-                "asked_like": max((ASKED_LIKE(text, a[3]) / 100 for a in said), default=0.0) * spoken,
+                "asked_like": max((ASKED_LIKE(analysis["text"], a[3]) / 100 for a in said), default=0.0) * spoken,
                 "asked": asked_f1,
                 "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
                 "bm25": matched[clause_id] / top,
@@ -953,11 +924,11 @@ class Index:
                 "unofficial": float(meta["doc_kind"].startswith("unofficial")),
                 "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
                 # a container's title ("6. Standing phase"): it answers nothing, its steps do
-                "title_only": float(not self._untitled[clause_id] and meta["kind"] not in CARD_KINDS),
+                "title_only": float(not self._says_more[clause_id] and meta["kind"] not in CARD_KINDS),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
                 "lead": weighted(ideas.mask(lead)),
-                "head_precision": len(head[1] & asked) / len(head[1]) if head[1] else 0.0,
+                "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
             }
             if explain is not None:

@@ -144,6 +144,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
                 {"key": "fingerprint", "value": fingerprint},
                 {"key": "corpus", "value": str(corpus)},
                 {"key": "built", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+                {"key": "warnings", "value": json.dumps(warnings, ensure_ascii=False)},
             ],
             pk="key",
         )
@@ -409,6 +410,16 @@ def checked_quick_check(db_path: Path) -> str | None:
 
 def _current(corpus: Path, db_path: Path, fingerprint: str) -> bool:
     return ownership(db_path)[0] == "judgekb" and _fingerprint_of(db_path) == fingerprint and checked_quick_check(db_path) is None
+
+
+def build_warnings(db_path: Path) -> list[str]:
+    """What the last build warned about (players' questions skipped), kept in the database."""
+    try:
+        with contextlib.closing(sqlite3.connect(_uri(_target(db_path)), uri=True)) as conn:
+            row = conn.execute("select value from meta where key = 'warnings'").fetchone()
+    except sqlite3.Error:
+        return []
+    return json.loads(row[0]) if row else []
 
 
 def ensure(corpus: Path, db_path: Path) -> bool:

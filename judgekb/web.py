@@ -21,6 +21,8 @@ from werkzeug.exceptions import HTTPException
 from judgekb import authority, cardpage, guard, offline, search, store, views, webguard, webtext
 from judgekb.model import KINDS
 
+NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)
+
 MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
 MAX_NAME_CHARS = guard.MAX_NAME_CHARS
 MAX_SCENARIO_STEPS = guard.WEB.max_steps
@@ -269,7 +271,8 @@ def api_search() -> Any:
     hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
     response = jsonify(hits)
     if notes:
-        response.headers["X-Judgekb-Notes"] = "; ".join(notes)
+        header = "; ".join(notes)  # the notes are in the body too; the header is a bounded summary
+        response.headers["X-Judgekb-Notes"] = header if len(header) <= NOTES_HEADER else header[: NOTES_HEADER - 3] + "..."
     return response
 
 

@@ -5,8 +5,15 @@
 Second-edition answers are kept to the documents in force (Rules Reference, FAQ v4.1, Tournament
 Regulations) whenever one of them answers; the record keeps every judged answer.
 
-Each judged entry names its query and the clauses that answer it (``answers``, best first, plus
-``found``: answering clauses the judge found outside the pool).  An item's ``expect`` becomes the
+A judged file is a YAML list with one entry per query of a sheet, in any order:
+
+    - {n: 12, q: "the query as in the sheet's heading", answers: [best first, ...], partial: [...],
+       found: [...], note: "why, in a few words"}
+
+``n`` is the number after Q in the sheet's heading (``## Q012 (edition 2): ...``), ``q`` the query
+(checked against item ``n`` of --file, so judgements of another set are refused), ``answers`` every
+pooled clause whose text alone decides the query, ``found`` answering clauses the judge found
+outside the pool, ``partial`` clauses that hold part of the answer (recorded, not counted).  An item's ``expect`` becomes the
 judged answers; an item the judge found no answer for keeps its old ``expect`` and is reported.
 Ids are checked against a freshly built database; the set and the record of judgements are
 written atomically (temporary file, then rename).
@@ -16,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgekb import store  # noqa: E402
+from judgekb.files import write_text_atomic  # noqa: E402
 from judgekb.sources import default_corpus  # noqa: E402
 
 # Second edition's documents in force: a superseded FAQ entry folds under its successor, and a web
@@ -44,13 +51,6 @@ def flow(item: dict[str, Any]) -> str:
     return "- {" + ", ".join(parts) + "}"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(tmp, path)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("judged", type=Path, nargs="+")
@@ -58,7 +58,8 @@ def main() -> None:
     parser.add_argument("--record", type=Path, default=ROOT / "tests" / "eval" / "judgements.yaml")
     args = parser.parse_args()
 
-    db_path = Path(tempfile.mkdtemp(prefix="judgekb-judged-")) / "kb.sqlite"
+    scratch = tempfile.TemporaryDirectory(prefix="judgekb-judged-")  # removed when the script ends
+    db_path = Path(scratch.name) / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[])
     db = store.connect(db_path)
     known = {r["id"]: r["edition"] for r in db.query("select id, edition from clauses")}
@@ -66,8 +67,19 @@ def main() -> None:
 
     judged: dict[int, dict[str, Any]] = {}  # by pool number: the same words may be asked in both editions
     for path in args.judged:
-        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            judged[int(entry["n"])] = entry
+        try:
+            entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+            sys.exit(f"{path}: cannot read judgements: {error}")
+        if not isinstance(entries, list):
+            sys.exit(f"{path}: expected a YAML list of judged entries (see this script's docstring)")
+        for number, entry in enumerate(entries, 1):
+            if not isinstance(entry, dict) or not isinstance(entry.get("n"), int) or "q" not in entry:
+                sys.exit(f"{path}: entry {number}: needs n (the sheet's Q number) and q (the query)")
+            for field in ("answers", "found", "partial"):
+                if not isinstance(entry.get(field) or [], list):
+                    sys.exit(f"{path}: entry {number} (Q{entry['n']}): {field} must be a list of clause ids")
+            judged[entry["n"]] = entry
     text = args.file.read_text(encoding="utf-8")
     header = "".join(line + "\n" for line in text.splitlines() if line.startswith("#"))
     items = yaml.safe_load(text)
@@ -103,10 +115,10 @@ def main() -> None:
     out = header + "\n" + "\n".join(flow(i) for i in items) + "\n"
     if yaml.safe_load(out) != items:
         sys.exit("internal error: the rewritten set does not read back as the same items; nothing written")
-    write_atomic(args.file, out)
+    write_text_atomic(args.file, out)
     previous = yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []
     merged = {(r["q"], r["ed"]): r for r in [*(previous or []), *record]}
-    write_atomic(
+    write_text_atomic(
         args.record,
         "# Blind pooled relevance judgements (tools/relevance_pool.py → judges → tools/apply_judgements.py).\n"
         "# answers: every pooled clause whose text alone decides the query; partial: holds part of it;\n"

@@ -1,4 +1,4 @@
-"""Remove from corpus/player-questions/ every question that equals an evaluation query word for word.
+"""Remove from corpus/player-questions/ every question that reads as an evaluation query (same words).
 
     python tools/drop_evaluation_questions.py
 
@@ -10,10 +10,8 @@ line by line, so each file keeps its layout (a clause left with none keeps an em
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import yaml
@@ -22,15 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgekb import evaluation  # noqa: E402
+from judgekb.files import write_text_atomic  # noqa: E402
+from judgekb.player_questions import words  # noqa: E402
 
 EVAL = ROOT / "tests" / "eval"
 ITEM = re.compile(r"^\s*-\s+(.*)$")
 
 
 def evaluation_queries() -> set[str]:
-    queries = {i.query.strip().casefold() for i in evaluation.load(EVAL / "lookup.yaml")}
+    queries = {words(i.query) for i in evaluation.load(EVAL / "lookup.yaml")}
     for name in ("players.yaml", "judge-review.yaml"):
-        queries |= {i.query.strip().casefold() for i in evaluation.load_players(EVAL / name)}
+        queries |= {words(i.query) for i in evaluation.load_players(EVAL / name)}
     return queries
 
 
@@ -43,7 +43,7 @@ def main() -> None:
         for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
             match = ITEM.match(line)
             value = yaml.safe_load(match.group(1)) if match else None
-            if isinstance(value, str) and value.strip().casefold() in queries:
+            if isinstance(value, str) and words(value) in queries:
                 removed += 1
                 continue
             kept.append(line)
@@ -53,10 +53,7 @@ def main() -> None:
                 text = re.sub(rf"^{re.escape(clause_id)}:\s*$", f"{clause_id}: []", text, flags=re.MULTILINE)
         if set(yaml.safe_load(text) or {}) != set(before):
             sys.exit(f"{path}: removing questions would lose a clause; nothing written")
-        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
+        write_text_atomic(path, text)
     print(f"removed {removed} questions equal to evaluation queries")
 
 

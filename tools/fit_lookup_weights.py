@@ -1,13 +1,15 @@
 """Fit judgekb.search.WEIGHTS: a pairwise linear model (L2 logistic loss) on the lookup's own signals.
 
-    python tools/fit_lookup_weights.py [--l2 0.01] [--epochs 400]
+    python tools/fit_lookup_weights.py [--epochs 3000]
 
 Trained on the DEV half of tests/eval/players.yaml, the heading-built regression set
 (tests/eval/lookup.yaml) and the judge's review set (tests/eval/judge-review.yaml) — never on the
 frozen test half, whose items this script does not read past the split.  For every query, each
 expected clause among the scored candidates is paired with every other candidate scored above
 the lowest expected one; the weights that order those pairs best (with an L2 pull towards the
-current weights) are printed as a WEIGHTS literal to paste into judgekb/search.py.
+current weights, its strength chosen by two-fold cross-validation) are printed as a WEIGHTS literal.
+Paste them only when they beat the current weights on the dev half (``bench/lookup.py --dev-only``):
+the pairwise loss is not top-1, and a fit can score below the weights it started from.
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=3000)
     args = parser.parse_args()
-    db_path = Path(tempfile.mkdtemp(prefix="judgekb-fit-")) / "kb.sqlite"
+    scratch = tempfile.TemporaryDirectory(prefix="judgekb-fit-")  # removed when the script ends
+    db_path = Path(scratch.name) / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[])
     index = search.Index.open(db_path).warm()
     names = list(search.WEIGHTS)

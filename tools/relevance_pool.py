@@ -40,8 +40,12 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=4)
     parser.add_argument("--file", type=Path, default=ROOT / "tests" / "eval" / "players.yaml")
     args = parser.parse_args()
-
-    db_path = Path(tempfile.mkdtemp(prefix="judgekb-pool-")) / "kb.sqlite"
+    if args.chunks < 1 or args.depth < 1:
+        parser.error("--chunks and --depth must be at least 1")
+    if any(args.outdir.glob("sheet-*.md")):
+        parser.error(f"{args.outdir} already holds sheets: choose an empty folder (judgements may refer to them)")
+    scratch = tempfile.TemporaryDirectory(prefix="judgekb-pool-")
+    db_path = Path(scratch.name) / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[])
     db = store.connect(db_path)
     rows = list(db.query("select c.id, c.edition, c.heading, c.text, d.title from clauses c join documents d on d.id = c.doc"))
@@ -73,6 +77,7 @@ def main() -> None:
     for k, lines in enumerate(sheets):
         (args.outdir / f"sheet-{k + 1}.md").write_text("\n".join(lines), encoding="utf-8")
     print(f"{len(items)} queries pooled into {args.chunks} sheets in {args.outdir}")
+    scratch.cleanup()
 
 
 if __name__ == "__main__":
