@@ -15,12 +15,11 @@ import itself is written into a copy of the database that is renamed into place
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from judgekb.cards import normalise_name
+from judgekb.files import write_text_atomic
 from judgekb.scenario import KEYWORDS2
 from judgekb.yamlio import DataError
 
@@ -257,15 +256,4 @@ def remembered(db_path: Path) -> list[Path]:
 def remember(db_path: Path, source: Path) -> None:
     """Add ``source`` to the imports re-applied on rebuild (written to a temporary file, then renamed)."""
     paths = [p for p in remembered(db_path) if p.resolve() != source.resolve()] + [source.resolve()]
-    target = registry(db_path)
-    from judgekb.store import default_mode
-
-    handle, name = tempfile.mkstemp(prefix=".judgekb-imports-", suffix=".json", dir=target.parent)
-    try:
-        os.fchmod(handle, default_mode())
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(json.dumps([str(p) for p in paths], indent=1))
-        os.replace(name, target)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
+    write_text_atomic(registry(db_path), json.dumps([str(p) for p in paths], indent=1))

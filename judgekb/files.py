@@ -2,7 +2,7 @@
 
 A reader never sees half a file, an error leaves the old one as it was (the temporary file is
 removed), an unchanged file is not rewritten, and the file keeps its permissions (a new one gets
-the usual ones, not the private 0600 of a temporary file).
+the usual ones, not the private 0600 of a temporary file: ``default_mode``).
 """
 
 from __future__ import annotations
@@ -13,21 +13,33 @@ import tempfile
 from pathlib import Path
 
 
+def default_mode() -> int:
+    """0o666 less the umask: what any other new file would get, so a service account can read it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_text_atomic(path: Path, text: str) -> bool:
     """Write ``text`` to ``path`` atomically; False when the file already held exactly that text."""
+    data = text.encode("utf-8")
     try:
-        if path.read_text(encoding="utf-8") == text:
-            return False
         mode = stat.S_IMODE(path.stat().st_mode)
+        if path.read_bytes() == data:
+            return False
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+        mode = default_mode()
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(tmp, mode)
+        os.fchmod(handle, mode)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

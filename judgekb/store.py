@@ -32,6 +32,7 @@ from urllib.parse import quote
 if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
     import sqlite_utils
 
+from judgekb.files import default_mode  # noqa: F401 - re-exported: the database's own files use it
 from judgekb.sources import corpus_fingerprint, default_corpus
 
 SCHEMA_VERSION = "1"
@@ -298,17 +299,6 @@ def _clean_stale(folder: Path) -> None:
             stale.unlink()
 
 
-def default_mode() -> int:
-    """0o666 less the umask: what any other new file would get, so a service account can read it."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
 
 
 @contextlib.contextmanager

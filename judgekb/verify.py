@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judgekb.files import write_text_atomic
 from judgekb.yamlio import DataError
 
 LOCK_FORMAT = "judgekb-lock/1"
@@ -151,15 +150,7 @@ def write_lock(path: Path, lock: dict[str, Any]) -> None:
         except DataError:
             raise DataError(f"{path}: exists and is not a judgekb lock file; not overwriting it") from None
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(lock, out, ensure_ascii=False, indent=2)
-            out.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, json.dumps(lock, ensure_ascii=False, indent=2) + "\n")
 
 
 @dataclass
