@@ -315,6 +315,7 @@ ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses usi
 
 
 def _content_stems(text: str) -> frozenset[str]:
+    """The stems of a text's words that carry meaning (no stopwords, no single letters)."""
     return frozenset(t for t in _stems_of(text) if t not in STOPWORDS and len(t) > 1)
 
 
@@ -806,8 +807,7 @@ class Index:
                 lead = " ".join(words.split()[:LEAD_WORDS])
                 self._leads[cid] = (f" {lead} ", _stems_of(lead))
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
-                head_stems = frozenset(t for t in _stems_of(heading) if t not in STOPWORDS and len(t) > 1)
-                self._headings[cid] = (f" {heading} ", head_stems)
+                self._headings[cid] = (f" {heading} ", _content_stems(heading))
                 self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))}
                 question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
