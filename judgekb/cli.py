@@ -231,7 +231,7 @@ def stats(obj: Context) -> None:
         rows = list(db.query("select kind, count(*) n from clauses where doc = ? group by kind order by kind", [doc["id"]]))
         total = sum(r["n"] for r in rows)
         click.echo(f"{doc['id']}: {total} clauses — " + ", ".join(f"{r['kind']} {r['n']}" for r in rows))
-    asked = next(db.query("select count(*) n, count(distinct id) c from asked"), None) if db["asked"].exists() else None
+    asked = next(db.query("select count(*) n, count(distinct id) c from asked"), None) if "asked" in db.view_names() else None
     if asked:
         click.echo(f"players' questions: {asked['n']} over {asked['c']} clauses")
     for warning in store.build_warnings(obj.db_path):

@@ -286,16 +286,14 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     asked, warnings = player_questions.load(corpus, {r["id"]: r for r in clause_rows})
     expand = player_questions.expander(load_phrases(corpus))
     edition_of = {r["id"]: r["edition"] for r in clause_rows}
-    rows = [{**row, "edition": edition_of[row["id"]], "expanded": expand(row["question"])} for row in asked]
-    db["asked"].insert_all(rows, columns={"id": str, "question": str, "edition": int, "expanded": str})
-    db["asked"].create_index(["id"])
     for edition in (1, 2):  # one FTS5 table an edition: a lookup scores only its own edition's questions
         table = db[f"asked_{edition}"]
         table.insert_all(
-            ({"id": r["id"], "question": r["question"], "expanded": r["expanded"]} for r in rows if r["edition"] == edition),
+            ({**row, "expanded": expand(row["question"])} for row in asked if edition_of[row["id"]] == edition),
             columns={"id": str, "question": str, "expanded": str},
         )
         table.enable_fts(["expanded"], tokenize="porter", create_triggers=False)
+    db.create_view("asked", "select id, question, expanded from asked_1 union all select id, question, expanded from asked_2")
     questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
     conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
     conn.executemany(
