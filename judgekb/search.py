@@ -1171,7 +1171,10 @@ def _snippet_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     """About ``width`` words around the densest run of query words, matched words in [brackets]."""
     tokens = text.split()
-    stems = tuple(sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2}, key=len, reverse=True))
+    # a phrase's small words ("the" in "until the end of the phase") mark nothing on their own
+    stems = tuple(
+        sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}, key=len, reverse=True)
+    )
     if not stems:
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
     pattern = _snippet_pattern(stems)
