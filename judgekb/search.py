@@ -987,6 +987,9 @@ class Index:
         seen = {c for c, _ in candidates}
         candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in seen]
         if not candidates:
+            which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
+            said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
+            notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if which else ""))
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
         for group in groups:

@@ -470,3 +470,8 @@ def test_snippet_marks_the_query_words_not_a_phrase_s_small_words(index):
     for r in results:
         assert "[The]" not in r["snippet"] and "[the]" not in r["snippet"], r["snippet"]
     assert any("[" in r["snippet"] for r in results)
+
+
+def test_no_results_says_why(index):
+    hits, notes = index.search("kne*", 2, None, 5)
+    assert not hits and notes[-1].startswith('no second-edition clause uses "kne"'), notes
