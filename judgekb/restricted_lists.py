@@ -381,6 +381,21 @@ class CardStatusNotes:
                 break
         return out
 
+    def notes_for_titles(self, titles: list[str]) -> list[str]:
+        """One note per card title (named otherwise than word for word: "euron" for Euron Crow's Eye,
+        "hand's judgment" for The Hand's Judgment)."""
+        if not self._loaded:
+            self._load()
+        if self.current is None:
+            return []
+        out = []
+        for name in titles:
+            words = tuple(TITLE_WORD.findall(name.lower().replace("’", "'")))
+            printings = next((p for title, p in self._titles(words[0]) if title == words), None) if words else None
+            if printings:
+                out.append(self.note(printings))
+        return out
+
     @staticmethod
     def marker(rl: RestrictedList) -> str:
         return f" - {rl.name}, {rl.issuer}, {rl.date}"

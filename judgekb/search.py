@@ -832,7 +832,7 @@ class Index:
                 notices.append(notice + ". Closest clauses below.")
         return notices
 
-    def list_status(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
+    def list_status(self, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
         """Second edition, when the dated restricted lists are imported: each card the query names,
         with its status under the list in force, cited by list name, issuer and date."""
         if edition == 1:
@@ -852,7 +852,13 @@ class Index:
             r1, r2 = self._rules_df[word]
             return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
 
-        return _latin1(self._list_notes.notes(analysis["words"], common))
+        notes = self._list_notes.notes(analysis["words"], common)
+        # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
+        others = sorted(self._card_name(c) for c in cards or () if c.startswith("card:2:"))
+        for note in self._list_notes.notes_for_titles(others):
+            if note not in notes:
+                notes.append(note)
+        return _latin1(notes)
 
     def _known(self, word: str, edition: int | None) -> bool:
         """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
@@ -981,7 +987,10 @@ class Index:
         groups: list[Group] = analysis["groups"]
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
-        notes = self.absent(analysis, edition, cards) + self.other_edition(analysis, edition) + self.list_status(analysis, edition) + notes
+        notes = [
+            *self.absent(analysis, edition, cards), *self.other_edition(analysis, edition),
+            *self.list_status(analysis, edition, cards), *notes,
+        ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
         for card in cards:  # clauses about a named card are candidates even without word hits
             for clause_id in self.mentioned.get(card, ()):

@@ -317,15 +317,29 @@ def test_other_edition_term_is_said_and_its_counterpart_searched(index):
     assert not [n for n in notes if n.startswith("other edition")], notes
 
 
-def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(tmp_path):
-    """With a card database imported the card's words are on its card page: the lookup says so,
-    whether the corpus names the card (The Hound) or only the import does (Ghost, an English word)."""
+@pytest.fixture(scope="module")
+def imported_index(tmp_path_factory):
+    """Lookup over a database with both editions' card data and the dated lists imported."""
     from judgekb import store
     from judgekb.sources import default_corpus
 
-    db_path = tmp_path / "kb.sqlite"
+    db_path = tmp_path_factory.mktemp("imported") / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"])
-    index = search.Index.open(db_path)
+    return search.Index.open(db_path)
+
+
+def test_a_card_named_by_fewer_words_gets_its_list_status(imported_index):
+    """'euron' (a first name) and "hand's judgment" (no "The") name the card, so its status under
+    the list in force is said as it is for the full title."""
+    for query, title in (("is euron restricted in joust", "Euron Crow's Eye"), ("is Hand's Judgment restricted", "The Hand's Judgment")):
+        _, notes = imported_index.search(query, 2, None, 3)
+        assert any(n.startswith(f"{title} (") and "Standard" in n for n in notes), (query, notes)
+
+
+def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(imported_index):
+    """With a card database imported the card's words are on its card page: the lookup says so,
+    whether the corpus names the card (The Hound) or only the import does (Ghost, an English word)."""
+    index = imported_index
     for query, edition, card in (("what does Ghost do", 2, "Ghost"), ("card text of the hound", 1, "The Hound")):
         _, notes = index.search(query, edition, None, 3)
         assert f"card text: {card} is a card" in notes[0] and f'judgekb card "{card}"' in notes[0], notes
