@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgekb import evaluation, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
 
 MAX_REQUESTS = 200_000
 

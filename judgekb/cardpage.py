@@ -11,7 +11,7 @@ from rapidfuzz import fuzz, process
 from judgekb import restricted_lists
 from judgekb.cards import normalise_name, printing_number
 from judgekb.citation import document_part
-from judgekb.parsers.linemap import slug
+from judgekb.corpus.parsers.linemap import slug
 from judgekb.webtext import plain_card_text
 
 FORMATS = ("joust", "melee")

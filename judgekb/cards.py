@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from judgekb.model import Clause
-from judgekb.parsers.linemap import slug
+from judgekb.corpus.model import Clause
+from judgekb.corpus.parsers.linemap import slug
 
 PAREN = re.compile(r"\(([^()]{2,60})\)")
 ED1_SET_FIRST = re.compile(r"^(?P<set>[A-Za-z&'’ ]+?) (?P<number>[A-Z]{0,2} ?\d{1,3})$")

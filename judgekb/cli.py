@@ -110,7 +110,7 @@ class Commands(click.Group):
 @click.pass_context
 def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
     """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
-    from judgekb.sources import default_corpus
+    from judgekb.corpus.sources import default_corpus
     from judgekb.store import default_db
 
     ctx.obj = Context(corpus or default_corpus(), db or default_db())
@@ -176,7 +176,7 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
-    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+    from judgekb.corpus.glyphs import reader_notes  # glyphs explained, misprints noted
 
     for note in reader_notes(row["data"]):
         click.echo(f"Note: {note}")
@@ -400,7 +400,7 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
     from judgekb import search as lookup
 
     if kinds:
-        from judgekb.model import KINDS
+        from judgekb.corpus.model import KINDS
 
         unknown = [k for k in kinds if k not in KINDS]
         if unknown:

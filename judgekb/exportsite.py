@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from judgekb import offline
-from judgekb.parsers.linemap import slug
+from judgekb.corpus.parsers.linemap import slug
 from judgekb.yamlio import DataError
 
 MARKER = ".judgekb-export"

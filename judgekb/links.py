@@ -17,7 +17,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from judgekb import cards as card_table
-from judgekb.model import Clause, Document
+from judgekb.corpus.model import Clause, Document
 from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 
 LINK_TYPES = ("supersedes", "clarifies", "cites", "mentions", "restates", "same-topic")

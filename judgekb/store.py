@@ -32,8 +32,8 @@ from urllib.parse import quote
 if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
     import sqlite_utils
 
+from judgekb.corpus.sources import corpus_fingerprint, default_corpus
 from judgekb.files import default_mode  # noqa: F401 - re-exported: the database's own files use it
-from judgekb.sources import corpus_fingerprint, default_corpus
 
 SCHEMA_VERSION = "1"
 APPLICATION_ID = 0x4A4B4231  # "JKB1", written in the SQLite header: how judgekb knows its own files
@@ -75,7 +75,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
 
     from judgekb import cardimport, links, versions
     from judgekb import citation as cite
-    from judgekb.sources import load_documents, parse_document
+    from judgekb.corpus.sources import load_documents, parse_document
     from judgekb.yamlio import DataError
 
     started = time.perf_counter()

@@ -26,7 +26,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from judgekb.model import Clause, Document
+from judgekb.corpus.model import Clause, Document
 from judgekb.yamlio import DataError, check_fields, load, where
 
 RULE = "later-version-over-earlier"

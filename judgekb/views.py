@@ -27,7 +27,7 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
     out: dict[str, Any] = {k: row.get(k) for k in CLAUSE_KEYS}
     out["data"] = row.get("data") or {}
     found = authority.governing(graph, row["id"], gov)
-    from judgekb.glyphs import reader_notes
+    from judgekb.corpus.glyphs import reader_notes
     from judgekb.verify import checksum, permalink
 
     out |= {

@@ -19,7 +19,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, re
 from werkzeug.exceptions import HTTPException
 
 from judgekb import authority, cardpage, guard, offline, search, store, views, webguard, webtext
-from judgekb.model import KINDS
+from judgekb.corpus.model import KINDS
 
 NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)
 
@@ -321,7 +321,7 @@ def api_run() -> Any:
 
 def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask:
     """The app factory: builds the database if needed, then serves it read-only."""
-    from judgekb.sources import default_corpus
+    from judgekb.corpus.sources import default_corpus
 
     corpus = corpus or default_corpus()
     db_path = db_path or store.default_db()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judgekb import store
-from judgekb.sources import default_corpus
+from judgekb.corpus.sources import default_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_CARDS = ROOT.parent / "shared" / "cards"

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgekb import evaluation, search, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
 
 
 def training_items() -> list[tuple[str, int, tuple[str, ...] | str]]:

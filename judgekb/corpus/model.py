@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekb.spans import Span
+from judgekb.corpus.spans import Span
 
 # Clause kinds, the unit a judge cites.  Kept here so parsers, store and tests agree.
 KINDS = {

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the model is imported where it is built: a lookup's start-up does not need it
-    from judgekb.model import Clause, Document
+    from judgekb.corpus.model import Clause, Document
 
 MANIFEST_FIELDS = {
     "id",
@@ -40,12 +40,12 @@ OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "cop
 
 def default_corpus() -> Path:
     """The corpus/ folder beside the package (a source checkout)."""
-    return Path(__file__).resolve().parent.parent / "corpus"
+    return Path(__file__).resolve().parents[2] / "corpus"
 
 
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
-    from judgekb.model import Document
+    from judgekb.corpus.model import Document
     from judgekb.yamlio import DataError, check_fields, load, strip_lines
 
     data = load(path)
@@ -136,8 +136,8 @@ def read_source(doc: Document, corpus: Path) -> str:
 
 def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
-    from judgekb import glyphs
-    from judgekb.parsers import html, linemap, markdown2, paragraphs, spanmap
+    from judgekb.corpus import glyphs
+    from judgekb.corpus.parsers import html, linemap, markdown2, paragraphs, spanmap
 
     source = read_source(doc, corpus)
     map_path = corpus / doc.map if doc.map else None
@@ -164,7 +164,7 @@ def corpus_fingerprint(corpus: Path) -> str:
     all of it counts; a change to the CLI or web code only costs one rebuild.
     """
     digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     files = sorted(p for p in corpus.rglob("*") if p.is_file()) + sorted(package.rglob("*.py"))
     for path in files:
         digest.update(str(path.relative_to(path.parents[1])).encode())

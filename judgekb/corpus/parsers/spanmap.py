@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from judgekb.model import KINDS, Clause, Document
-from judgekb.pages import load_layout
-from judgekb.spans import Span, SpanError, join, overlaps, resolve, uncovered
+from judgekb.corpus.model import KINDS, Clause, Document
+from judgekb.corpus.pages import load_layout
+from judgekb.corpus.spans import Span, SpanError, join, overlaps, resolve, uncovered
 from judgekb.yamlio import DataError, check_fields, load, where
 
 CLAUSE_FIELDS = {

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from judgekb.model import KINDS, Clause, Document
-from judgekb.spans import Span, join
+from judgekb.corpus.model import KINDS, Clause, Document
+from judgekb.corpus.spans import Span, join
 from judgekb.yamlio import DataError, check_fields, load, where
 
 _SLUG = re.compile(r"[^a-z0-9]+")

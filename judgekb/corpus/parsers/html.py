@@ -29,8 +29,8 @@ from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
-from judgekb.model import Clause, Document
-from judgekb.spans import Span, normalise
+from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.spans import Span, normalise
 from judgekb.yamlio import DataError
 
 TWIG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

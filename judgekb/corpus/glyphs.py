@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from judgekb.model import Clause
+from judgekb.corpus.model import Clause
 from judgekb.yamlio import DataError, check_fields, load, where
 
 

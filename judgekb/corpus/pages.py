@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgekb.spans import Span, SpanError, resolve
+from judgekb.corpus.spans import Span, SpanError, resolve
 from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 
 PAGE_FIELDS = {"page", "pages", "starts", "determined", "divider", "head", "footer", "holds", "evidence"}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from judgekb.model import Clause, Document
-from judgekb.spans import Span, join
+from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.spans import Span, join
 from judgekb.yamlio import DataError, check_fields, load, where
 
 

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judgekb.model import Clause, Document
-from judgekb.parsers.linemap import slug
-from judgekb.spans import Span, normalise
+from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.parsers.linemap import slug
+from judgekb.corpus.spans import Span, normalise
 from judgekb.yamlio import DataError
 
 HEADING = re.compile(r"^(#{1,3}) (.*)$")
