@@ -142,7 +142,7 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
-    from judgekb.verify import renamed_to  # a renamed id keeps working
+    from judgekb.authority.verify import renamed_to  # a renamed id keeps working
 
     if row is None and (new_id := renamed_to(db, clause_id.strip())):
         click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
@@ -159,7 +159,8 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
     """Print a clause: citation line, text and its document's authority."""
-    from judgekb import authority, views
+    from judgekb import views
+    from judgekb.authority import graph as authority
 
     db, row = _lookup(obj, clause_id)
     info = views.clause_object(db, authority.load(db), row)
@@ -244,7 +245,8 @@ def stats(obj: Context) -> None:
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
     """The text that governs a clause, the chain it supersedes, and the reason for each link."""
-    from judgekb import authority, views
+    from judgekb import views
+    from judgekb.authority import graph as authority
 
     db, row = _lookup(obj, clause_id)
     info = views.governing_object(db, authority.load(db), row)
@@ -283,7 +285,8 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
 @click.pass_obj
 def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
     """Entries of a document introduced after a version (version tags), and what later versions changed."""
-    from judgekb import authority, store
+    from judgekb import store
+    from judgekb.authority import graph as authority
 
     db = obj.db()
     if store.document(db, doc_id) is None:
@@ -576,7 +579,7 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
     Server().run()
 
 
-from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+from judgekb.authority.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
 
 main.add_command(lock_command)
 main.add_command(verify_command)

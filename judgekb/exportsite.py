@@ -90,7 +90,7 @@ class Site:
 
 
 def _version_key(version: str) -> tuple[int, ...]:
-    from judgekb.authority import version_key
+    from judgekb.authority.graph import version_key
 
     return version_key(version)
 

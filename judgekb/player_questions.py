@@ -33,7 +33,7 @@ def words(text: str) -> str:
 
 def load(corpus: Path, clauses: dict[str, Any]) -> tuple[list[dict[str, str]], list[str]]:
     """Every (clause id, question) row of the corpus's files, and warnings for the build report."""
-    from judgekb.verify import load_renamed
+    from judgekb.authority.verify import load_renamed
 
     renamed = {item["old"]: item["new"] for item in load_renamed(corpus)}
     rows: list[dict[str, str]] = []

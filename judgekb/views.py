@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb import authority, store, versions
+from judgekb import store
+from judgekb.authority import graph as authority
+from judgekb.authority import versions
 
 CLAUSE_KEYS = ("id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text")
 
@@ -27,8 +29,8 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
     out: dict[str, Any] = {k: row.get(k) for k in CLAUSE_KEYS}
     out["data"] = row.get("data") or {}
     found = authority.governing(graph, row["id"], gov)
+    from judgekb.authority.verify import checksum, permalink
     from judgekb.corpus.glyphs import reader_notes
-    from judgekb.verify import checksum, permalink
 
     out |= {
         "notes": reader_notes(out["data"]),  # glyphs explained, misprints, undetermined pages

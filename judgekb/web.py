@@ -18,7 +18,8 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from judgekb import authority, cardpage, guard, offline, search, store, views, webguard, webtext
+from judgekb import cardpage, guard, offline, search, store, views, webguard, webtext
+from judgekb.authority import graph as authority
 from judgekb.corpus.model import KINDS
 
 NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)
@@ -120,7 +121,7 @@ def _search(query: str, edition: int | None, limit: int = 10) -> tuple[list[dict
 
 
 def _clause(clause_id: str) -> dict[str, Any]:
-    from judgekb.verify import renamed_to
+    from judgekb.authority.verify import renamed_to
 
     row = store.clause(res().db, clause_id)
     if row is None and (new_id := renamed_to(res().db, clause_id)):
@@ -186,7 +187,7 @@ def home() -> Any:
 
 @pages.get("/c/<path:clause_id>")
 def clause_page(clause_id: str) -> Any:
-    from judgekb.verify import renamed_to  # permalinks survive a renamed id
+    from judgekb.authority.verify import renamed_to  # permalinks survive a renamed id
 
     if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id)):
         return redirect(url_for("pages.clause_page", clause_id=new_id, **request.args), code=301)

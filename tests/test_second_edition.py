@@ -203,7 +203,7 @@ def test_show_claim_and_cite_commands(db_path):
 
 
 def test_the_pages_own_links_become_cites_links(db):
-    from judgekb import links
+    from judgekb.authority import links
     from judgekb.corpus.sources import parse_document
 
     cites = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'cites'")}

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from judgekb import authority, versions
+from judgekb.authority import graph as authority
+from judgekb.authority import versions
 from tests.conftest import CORPUS, run_cli
 
 

@@ -90,7 +90,8 @@ def cited_ids(value: Any) -> list[str]:
 
 def entry(db: Any, graph: Any, clause_id: str) -> dict[str, Any]:
     """What the lock records for one clause as the knowledge base has it now."""
-    from judgekb import authority, store
+    from judgekb import store
+    from judgekb.authority import graph as authority
 
     row = store.clause(db, clause_id)
     if row is None:
@@ -107,7 +108,7 @@ def entry(db: Any, graph: Any, clause_id: str) -> dict[str, Any]:
 
 
 def make_lock(db: Any, clause_ids: list[str], source: str) -> dict[str, Any]:
-    from judgekb import authority
+    from judgekb.authority import graph as authority
 
     graph = authority.load(db)
     missing = [i for i in clause_ids if not list(db.query("select 1 from clauses where id = ?", [i]))]
@@ -174,7 +175,8 @@ def verify(db: Any, lock: dict[str, Any]) -> list[Finding]:
     """Compare every locked citation with the knowledge base as it is now."""
     from rapidfuzz import fuzz, process
 
-    from judgekb import authority, store
+    from judgekb import store
+    from judgekb.authority import graph as authority
 
     graph = authority.load(db)
     ids = None

@@ -158,8 +158,8 @@ def version_key(version: str) -> tuple[int, ...]:
 def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
     """Clauses of a document introduced after version ``since`` (from their version tags), then
     what a later version of the document changed after ``since``: new, reworded and removed
-    entries (``change`` says which; see :mod:`judgekb.versions`)."""
-    from judgekb import versions
+    entries (``change`` says which; see :mod:`judgekb.authority.versions`)."""
+    from judgekb.authority import versions
 
     floor = version_key(since)
     rows = [

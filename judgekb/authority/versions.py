@@ -110,7 +110,7 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
     Returns the ``supersedes`` link rows.  Earlier clauses gain ``data["successor"]`` (id and
     relation); later clauses gain ``data["previous"]`` or ``data["new_since"]``.
     """
-    from judgekb.links import link
+    from judgekb.authority.links import link
 
     by_doc: dict[str, list[Clause]] = {}
     for clause in clauses:
