@@ -23,8 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from judgekb import evaluation, offline, search, store  # noqa: E402
+from judgekb import offline, store  # noqa: E402
 from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.lookup import evaluation, search  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 

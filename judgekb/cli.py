@@ -400,7 +400,7 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 
     Exit status 2 for an empty query; a query with no words prints no results (status 0).
     """
-    from judgekb import search as lookup
+    from judgekb.lookup import search as lookup
 
     if kinds:
         from judgekb.corpus.model import KINDS

@@ -186,8 +186,8 @@ def _write_search_tables(
     db: sqlite_utils.Database, clauses: list[Any], clause_rows: list[dict[str, Any]], graph: dict[str, list[dict[str, Any]]], corpus: Path
 ) -> list[str]:
     """What lookup needs precomputed: the corpus vocabulary and who governs whom (returns warnings)."""
-    from judgekb import search
     from judgekb.authority import graph as authority
+    from judgekb.lookup import search
 
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
     db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from judgekb import evaluation, search
+from judgekb.lookup import evaluation, search
 from tests.conftest import ROOT, run_cli
 
 EVAL = ROOT / "tests" / "eval" / "lookup.yaml"
@@ -262,7 +262,7 @@ def test_players_questions_are_indexed_and_never_copied_from_the_evaluation(db):
     """Each clause's players' questions are in the store; none reads as an evaluation query (same
     words, capitals and punctuation aside): they are written from the clause outward, so the
     evaluation measures lookup, not memory (tools/drop_evaluation_questions.py removes any)."""
-    from judgekb.player_questions import words
+    from judgekb.lookup.player_questions import words
 
     asked = list(db.query("select id, question from asked"))
     assert len(asked) >= 1000 and len({a["id"] for a in asked}) >= 400

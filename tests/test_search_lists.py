@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import restricted_lists, search, store, web
+from judgekb import restricted_lists, store, web
+from judgekb.lookup import search
 from tests.conftest import CORPUS, SHARED_CARDS, run_cli
 
 LIST_FILE = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME

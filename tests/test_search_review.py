@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekb import evaluation, search
+from judgekb.lookup import evaluation, search
 from tests.conftest import ROOT, run_cli
 
 REVIEW = evaluation.load_players(ROOT / "tests" / "eval" / "judge-review.yaml")

@@ -145,7 +145,7 @@ def test_clause_page_shows_the_version_trail(db_path):
 
 def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
     """Whatever is asked, a v2.3 entry is shown folded under the v4.1 text that supersedes it."""
-    from judgekb import search
+    from judgekb.lookup import search
 
     index = search.Index(db)
     queries = [c["heading"] for c in clauses if c["doc"] == "agot2-faq"]

@@ -281,7 +281,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
         ],
         pk="key",
     )
-    from judgekb import player_questions
+    from judgekb.lookup import player_questions
 
     asked, warnings = player_questions.load(corpus, {r["id"]: r for r in clause_rows})
     expand = player_questions.expander(load_phrases(corpus))

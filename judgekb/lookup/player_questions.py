@@ -2,7 +2,7 @@
 
 For each rules clause, the questions players ask at a table that the clause's text decides, in the
 words players use.  Lookup recalls them through FTS5 tables of their own and matches a spoken query
-against them (``judgekb.search``); they are matching data only, never shown as rules text.
+against them (``judgekb.lookup.search``); they are matching data only, never shown as rules text.
 
 A file is a mapping of clause id to a list of questions.  What is wrong with one is an error naming
 the file, the line and the id, so the build stops with no database half-written; questions for an
@@ -26,7 +26,7 @@ MAX_CHARACTERS = 300  # a long table dispute is a real question; a paragraph is 
 
 def words(text: str) -> str:
     """A question as lookup reads it: lower-case words, punctuation and capitals aside."""
-    from judgekb.search import words_of
+    from judgekb.lookup.search import words_of
 
     return " ".join(words_of(text))
 
