@@ -34,7 +34,7 @@ from judgekb.engine.core import runner  # noqa: E402
 from judgekb.engine.core.registry import IllegalStep  # noqa: E402
 from judgekb.engine.core.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
 from judgekb.engine.core.trace import Trace  # noqa: E402
-from judgekb.scenario import load_scenario  # noqa: E402
+from judgekb.engine.scenario import load_scenario  # noqa: E402
 from judgekb.yamlio import DataError  # noqa: E402
 
 KEYWORDS = ["stealth", "renown", "deadly", "intimidate", "vigilant", "vengeful", "stalwart", "deathbound", "infamy"]

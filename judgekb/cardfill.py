@@ -25,8 +25,8 @@ import yaml
 from rapidfuzz import process
 
 from judgekb.cards import normalise_name
-from judgekb.scenario import KEYWORDS as ED1_KEYWORDS
-from judgekb.scenario import KEYWORDS2 as ED2_KEYWORDS
+from judgekb.engine.scenario import KEYWORDS as ED1_KEYWORDS
+from judgekb.engine.scenario import KEYWORDS2 as ED2_KEYWORDS
 from judgekb.yamlio import DataError, where
 
 ZONES = ("in_play", "hand", "deck", "discard", "dead", "shadows", "used")

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.cards import normalise_name
+from judgekb.engine.scenario import KEYWORDS2
 from judgekb.files import write_text_atomic
-from judgekb.scenario import KEYWORDS2
 from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")

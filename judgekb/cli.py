@@ -315,7 +315,7 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 
     if not name.strip():
         fail("give a card name, e.g. judgekb card \"Val\" --edition 1")
-    from judgekb.guard import MAX_NAME_CHARS
+    from judgekb.engine.guard import MAX_NAME_CHARS
 
     if len(name) > MAX_NAME_CHARS:
         fail(f"a card name has at most {MAX_NAME_CHARS} characters (got {len(name):,})")
@@ -450,7 +450,8 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     Exit status: 0 all expectations passed, 1 an expectation failed or the engine could not run a
     file, 2 a scenario file is malformed (either wins over 1).
     """
-    from judgekb import cardfill, guard
+    from judgekb import cardfill
+    from judgekb.engine import guard
     from judgekb.engine.core import runner
 
     files: list[Path] = []
@@ -507,7 +508,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
 
 
 def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: bool) -> None:
-    from judgekb import rulingview
+    from judgekb.engine import rulingview
 
     mark = "PASS" if ruling.passed else "FAIL"
     click.echo(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}")

@@ -18,9 +18,10 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from judgekb import cardpage, guard, offline, store, views, webguard, webtext
+from judgekb import cardpage, offline, store, views, webguard, webtext
 from judgekb.authority import graph as authority
 from judgekb.corpus.model import KINDS
+from judgekb.engine import guard
 from judgekb.lookup import search
 
 NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)

@@ -9,7 +9,7 @@ import pytest
 
 from judgekb.corpus.sources import default_corpus
 from judgekb.engine.core import runner
-from judgekb.scenario import load_scenario
+from judgekb.engine.scenario import load_scenario
 from tests.conftest import ROOT, run_cli
 
 SCENARIOS = ROOT / "scenarios"

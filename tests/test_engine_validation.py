@@ -13,7 +13,7 @@ import yaml
 
 from judgekb.corpus.sources import default_corpus
 from judgekb.engine.core import runner
-from judgekb.scenario import load_scenario
+from judgekb.engine.scenario import load_scenario
 from judgekb.yamlio import DataError
 from tests.conftest import ROOT
 

@@ -251,7 +251,7 @@ def _ids_from_file(obj: Any, path: Path) -> list[str]:
     """Clause ids a scenario (run now) or a saved ``run --json`` ruling cites."""
     if path.suffix in (".yaml", ".yml"):
         from judgekb.engine.core import runner
-        from judgekb.scenario import load_scenario
+        from judgekb.engine.scenario import load_scenario
 
         ruling = runner.run(load_scenario(path), runner.load_titles(obj.corpus))
         return cited_ids(ruling.as_json())

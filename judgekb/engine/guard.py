@@ -108,7 +108,7 @@ def run(
     Raises ScenarioError with a message naming the file for anything that goes wrong.
     """
     from judgekb.engine.core import runner
-    from judgekb.scenario import load_scenario
+    from judgekb.engine.scenario import load_scenario
 
     if limits.max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes:
         raise ScenarioError(f"{path}: larger than {limits.max_bytes // 1024} KB")
@@ -120,7 +120,7 @@ def run(
             ruling = runner.run(scenario, titles, deadline=None if limits.seconds is None else started + limits.seconds)
             if db is None:
                 return ruling, ruling.as_json()
-            from judgekb import rulingview
+            from judgekb.engine import rulingview
 
             return ruling, rulingview.ruling_json(ruling, db)
     except Timeout:
