@@ -311,7 +311,7 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
 @click.pass_obj
 def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
     """Everything the corpus says about a card: errata, restricted/banned status, FAQ answers, rules."""
-    from judgekb import cardpage
+    from judgekb.cards import cardpage
 
     if not name.strip():
         fail("give a card name, e.g. judgekb card \"Val\" --edition 1")
@@ -336,7 +336,8 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 @click.pass_obj
 def import_cards(obj: Context, path: Path) -> None:
     """Import a public card database (agot1.json, or a throneteki folder) to show printed text."""
-    from judgekb import cardimport, store
+    from judgekb import store
+    from judgekb.cards import cardimport
     from judgekb.yamlio import DataError
 
     obj.db()  # build first, so the import lands in a database built from this corpus
@@ -370,8 +371,8 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
         judgekb deckcheck my-deck.txt --format melee
         judgekb deckcheck old-deck.txt --edition 1 --as-of v5.4
     """
-    from judgekb import deckcheck as checker
-    from judgekb import decklists
+    from judgekb.cards import deckcheck as checker
+    from judgekb.cards import decklists
     from judgekb.yamlio import DataError
 
     try:
@@ -450,7 +451,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     Exit status: 0 all expectations passed, 1 an expectation failed or the engine could not run a
     file, 2 a scenario file is malformed (either wins over 1).
     """
-    from judgekb import cardfill
+    from judgekb.cards import cardfill
     from judgekb.engine import guard
     from judgekb.engine.core import runner
 

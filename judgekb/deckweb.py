@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
-from judgekb import deckcheck, decklists, restricted_lists
+from judgekb.cards import deckcheck, decklists, restricted_lists
 from judgekb.yamlio import DataError
 
 deck_pages = Blueprint("deck", __name__)

@@ -73,9 +73,9 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
     """``build`` with the folder lock held."""
     import sqlite_utils
 
-    from judgekb import cardimport
     from judgekb.authority import citation as cite
     from judgekb.authority import links, versions
+    from judgekb.cards import cardimport
     from judgekb.corpus.sources import load_documents, parse_document
     from judgekb.yamlio import DataError
 

@@ -18,8 +18,9 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from judgekb import cardpage, offline, store, views, webguard, webtext
+from judgekb import offline, store, views, webguard, webtext
 from judgekb.authority import graph as authority
+from judgekb.cards import cardpage
 from judgekb.corpus.model import KINDS
 from judgekb.engine import guard
 from judgekb.lookup import search
@@ -161,7 +162,7 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
     """One bounded run (guard.WEB limits), in one of a few scenario slots shared by all workers."""
     if not text.strip():
         bad_request("paste or upload a scenario (YAML)")
-    from judgekb import cardfill
+    from judgekb.cards import cardfill
 
     with res().scenario_slots.take() as free:
         if not free:

@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 
-from judgekb import cardfill
-from judgekb.cards import normalise_name
+from judgekb.cards import cardfill
+from judgekb.cards.corpus_cards import normalise_name
 
 builder = Blueprint("builder", __name__)
 MAX_SUGGESTIONS = 12

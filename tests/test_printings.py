@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import cardimport, cardpage, restricted_lists, store, webtext
+from judgekb import store, webtext
+from judgekb.cards import cardimport, cardpage, restricted_lists
 from tests.conftest import ROOT, run_cli
 
 CARDS = ROOT.parent / "shared" / "cards"

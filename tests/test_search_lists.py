@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import restricted_lists, store, web
+from judgekb import store, web
+from judgekb.cards import restricted_lists
 from judgekb.lookup import search
 from tests.conftest import CORPUS, SHARED_CARDS, run_cli
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from judgekb import cards as card_table
+from judgekb.cards import corpus_cards as card_table
 from judgekb.corpus.model import Clause, Document
 from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 

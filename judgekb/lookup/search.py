@@ -713,7 +713,7 @@ class Index:
             if not self._rows("select 1 from sqlite_master where name = 'restricted_lists'"):
                 self._list_notes = False  # no lists imported: nothing to load, ever
             else:
-                from judgekb.restricted_lists import CardStatusNotes
+                from judgekb.cards.restricted_lists import CardStatusNotes
 
                 self._list_notes = CardStatusNotes(self.conn)
         if not self._list_notes:

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 from rapidfuzz import process
 
-from judgekb.cards import normalise_name
+from judgekb.cards.corpus_cards import normalise_name
 from judgekb.engine.scenario import KEYWORDS as ED1_KEYWORDS
 from judgekb.engine.scenario import KEYWORDS2 as ED2_KEYWORDS
 from judgekb.yamlio import DataError, where

@@ -8,9 +8,9 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from judgekb import restricted_lists
 from judgekb.authority.citation import document_part
-from judgekb.cards import normalise_name, printing_number
+from judgekb.cards import restricted_lists
+from judgekb.cards.corpus_cards import normalise_name, printing_number
 from judgekb.corpus.parsers.linemap import slug
 from judgekb.webtext import plain_card_text
 

@@ -28,14 +28,15 @@ from typing import Any, Literal
 import yaml
 from rapidfuzz import fuzz, process
 
-from judgekb import restricted_lists, store
-from judgekb.cards import normalise_name
-from judgekb.decklists import Decklist, Entry
+from judgekb import store
+from judgekb.cards import restricted_lists
+from judgekb.cards.corpus_cards import normalise_name
+from judgekb.cards.decklists import Decklist, Entry
 from judgekb.yamlio import DataError
 
 Verdict = Literal["legal", "not legal", "cannot be checked"]
 Format = Literal["joust", "melee"]
-AGENDAS_FILE = Path(__file__).resolve().parent / "data" / "agot2-agendas.yaml"
+AGENDAS_FILE = Path(__file__).resolve().parents[1] / "data" / "agot2-agendas.yaml"
 FACTIONS2 = {
     "baratheon": "House Baratheon",
     "greyjoy": "House Greyjoy",

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from judgekb.cards import normalise_name
+from judgekb.cards.corpus_cards import normalise_name
 from judgekb.engine.scenario import KEYWORDS2
 from judgekb.files import write_text_atomic
 from judgekb.yamlio import DataError
@@ -227,7 +227,7 @@ def import_path(db: Any, path: Path) -> tuple[int, list[int], int]:
 
     Returns (cards, editions, lists).  Everything is read (and checked) before anything is written.
     """
-    from judgekb import restricted_lists
+    from judgekb.cards import restricted_lists
 
     rows = read(path)
     list_file = restricted_lists.find_file(path)
