@@ -159,8 +159,8 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
     """Print a clause: citation line, text and its document's authority."""
-    from judgekb import views
     from judgekb.authority import graph as authority
+    from judgekb.web import views
 
     db, row = _lookup(obj, clause_id)
     info = views.clause_object(db, authority.load(db), row)
@@ -245,8 +245,8 @@ def stats(obj: Context) -> None:
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
     """The text that governs a clause, the chain it supersedes, and the reason for each link."""
-    from judgekb import views
     from judgekb.authority import graph as authority
+    from judgekb.web import views
 
     db, row = _lookup(obj, clause_id)
     info = views.governing_object(db, authority.load(db), row)
@@ -529,7 +529,7 @@ def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: boo
 @click.pass_obj
 def export_site(obj: Context, directory: Path) -> None:
     """Write the web pages as a static site that opens from files (no Python, no server, no network)."""
-    from judgekb import exportsite
+    from judgekb.web import exportsite
     from judgekb.yamlio import DataError
 
     obj.db()
@@ -553,14 +553,14 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
     import os
 
     if lan:
-        from judgekb import lan as venue
+        from judgekb.web import lan as venue
 
         host = "0.0.0.0"
         click.echo(venue.announcement(port, venue.lan_address()))
 
     from gunicorn.app.base import BaseApplication
 
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     obj.db()  # build or refresh the database once, before the workers start
     app = create_app(obj.db_path, obj.corpus)

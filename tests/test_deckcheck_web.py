@@ -12,7 +12,7 @@ import pytest
 
 from judgekb import store
 from judgekb.cards import decklists
-from judgekb.web import MAX_REQUEST_BYTES, create_app
+from judgekb.web.app import MAX_REQUEST_BYTES, create_app
 from tests.conftest import CORPUS, ROOT, run_cli
 from tests.test_browser import SHOTS, _no_horizontal_scroll, _page, browser, server  # noqa: F401  (fixtures)
 

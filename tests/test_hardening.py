@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import store, web
+from judgekb import store
+from judgekb.web import app as web
 from tests.conftest import CORPUS, ROOT, run_cli
 
 CARDS = ROOT.parent / "shared" / "cards"

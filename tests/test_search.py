@@ -245,7 +245,7 @@ def test_rules_questions_get_no_absent_notice(index):
 
 
 def test_absent_notice_reaches_the_json_api(db_path):
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     client = create_app(db_path).test_client()
     response = client.get("/api/search", query_string={"q": "rules of valyrian draft", "edition": "2"})
@@ -341,7 +341,7 @@ def test_a_query_that_names_its_edition_searches_that_edition(index):
 
 
 def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_path):
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     client = create_app(db_path).test_client()
     response = client.get("/api/search", query_string={"q": "x" + "q" * 20_000, "edition": "2"})

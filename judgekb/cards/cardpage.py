@@ -12,7 +12,7 @@ from judgekb.authority.citation import document_part
 from judgekb.cards import restricted_lists
 from judgekb.cards.corpus_cards import normalise_name, printing_number
 from judgekb.corpus.parsers.linemap import slug
-from judgekb.webtext import plain_card_text
+from judgekb.web.webtext import plain_card_text
 
 FORMATS = ("joust", "melee")
 ORDINAL = {1: "1st", 2: "2nd"}

@@ -18,12 +18,13 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from judgekb import offline, store, views, webguard, webtext
+from judgekb import store
 from judgekb.authority import graph as authority
 from judgekb.cards import cardpage
 from judgekb.corpus.model import KINDS
 from judgekb.engine import guard
 from judgekb.lookup import search
+from judgekb.web import offline, views, webguard, webtext
 
 NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)
 
@@ -339,10 +340,10 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.register_blueprint(pages)
     app.register_blueprint(offline.offline)  # service worker, manifest, offline search index
     webtext.register(app)  # text filters: emphasis, highlights, card symbols
-    from judgekb.webbuilder import builder
+    from judgekb.web.webbuilder import builder
 
     app.register_blueprint(builder)
-    from judgekb.deckweb import deck_pages
+    from judgekb.web.deckweb import deck_pages
 
     app.register_blueprint(deck_pages)
     app.jinja_env.globals["zip"] = zip

@@ -68,8 +68,8 @@ def deckcheck_page() -> Any:
 
 @deck_pages.post("/api/deckcheck")
 def api_deckcheck() -> Any:
-    from judgekb import webguard
-    from judgekb.web import MAX_REQUEST_BYTES
+    from judgekb.web import webguard
+    from judgekb.web.app import MAX_REQUEST_BYTES
 
     text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8", "replace")  # chunked or not: 413 over the cap
     report = _check(text, "posted decklist", _options(request.args))

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from judgekb import offline
 from judgekb.corpus.parsers.linemap import slug
+from judgekb.web import offline
 from judgekb.yamlio import DataError
 
 MARKER = ".judgekb-export"
@@ -125,7 +125,7 @@ def _check_target(out: Path) -> None:
 
 def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
     """Write the static site to ``out``; returns counts, bytes and seconds for the report."""
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     started = time.perf_counter()
     out = out.resolve()

@@ -130,7 +130,7 @@ def bundle_path(db_path: Path, version_text: str) -> Path:
 
 def render_to_file(db_path: Path, corpus: Path, out: Path) -> None:
     """Render the bundle in this (separate, low-priority) process and write it with a temp file and a rename."""
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     try:
         os.nice(10)  # the server's own requests come first
@@ -174,13 +174,13 @@ def _ensure_rendering(app: Any) -> Path:
         return path  # another worker is rendering it
     os.write(fd, str(os.getpid()).encode())
     os.close(fd)
-    code = "import sys; from pathlib import Path; from judgekb.offline import render_to_file; render_to_file(*map(Path, sys.argv[1:]))"
+    code = "import sys; from pathlib import Path; from judgekb.web.offline import render_to_file; render_to_file(*map(Path, sys.argv[1:]))"
     _renderers.append(
         subprocess.Popen(
             [sys.executable, "-c", code, str(resources.db_path), str(resources.corpus), str(path)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            cwd=str(Path(__file__).resolve().parent.parent),
+            cwd=str(Path(__file__).resolve().parents[2]),
         )
     )
     return path
