@@ -244,6 +244,21 @@ def test_rules_questions_get_no_absent_notice(index):
         assert not [n for n in notes if n.startswith("not in the corpus")], query
 
 
+@pytest.mark.parametrize("edition", [1, 2])
+def test_asking_for_a_cards_wording_says_card_text_is_not_held(index, edition):
+    """"What does the card Ghost say": "ghost" is an English word, so only the request for the card's
+    words tells that it names a card; the notice names it (or the card, where the corpus knows one by that
+    name) and how to get the card's text."""
+    for query, word in (("what does the card ghost say", "ghost"), ("card text of the hound", "hound")):
+        _, notes = index.search(query, edition, None, 3)
+        first = notes[0] if notes else ""
+        assert first.startswith("not in the corpus") and word in first.lower() and "import-cards" in first, (query, notes)
+    # asking for the wording of a rule the corpus holds is not a card question
+    for query in ("exact wording of the kneel rule", "what does the rulebook say about kneeling"):
+        _, notes = index.search(query, edition, None, 3)
+        assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
+
+
 def test_absent_notice_reaches_the_json_api(db_path):
     from judgekb.web.app import create_app
 

@@ -690,6 +690,12 @@ class Index:
                 if len(w) >= 4 and w.replace("'", "").isalpha() and not self._known(w, edition) and not self.correct(w, edition)
             ]  # fmt: skip
             asks_text = any(f" {w} " in text for w in card_text.get("when", []))
+            wording = card_text.get("wording", [])
+            if not unknown and not cards and any(f" {w} " in text for w in wording):
+                # asked for a card's words: a word this edition's rules never use names the card
+                cue_words = {w for phrase in wording for w in phrase.split()} | {"exact", "card", "cards"}
+                unknown = [w for w in analysis["content"] if w.isalpha() and len(w) >= 3 and w not in cue_words
+                           and w not in self.synonyms and not self._rules_word(w, edition)]  # fmt: skip
             if unknown or (cards and asks_text and len(analysis["groups"]) <= 4):
                 if cards:
                     name = " / ".join(sorted(self._card_name(c) for c in cards))
@@ -735,6 +741,16 @@ class Index:
         for w in (word, base):
             r1, r2 = self._rules_df.get(w, (0, 0))
             if (r1 if edition == 1 else r2 if edition == 2 else r1 + r2) or self._word_facts[w][2]:
+                return True
+        return False
+
+    def _rules_word(self, word: str, edition: int | None) -> bool:
+        """Do the rules of this edition (any edition when none is chosen) use the word?"""
+        base = word[:-2] if word.endswith("'s") else word
+        self._facts([word, base])
+        for w in (word, base):
+            r1, r2 = self._rules_df.get(w, (0, 0))
+            if r1 if edition == 1 else r2 if edition == 2 else r1 + r2:
                 return True
         return False
 
