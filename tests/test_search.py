@@ -249,7 +249,7 @@ def test_asking_for_a_cards_wording_says_card_text_is_not_held(index, edition):
     """"What does the card Ghost say": "ghost" is an English word, so only the request for the card's
     words tells that it names a card; the notice names it (or the card, where the corpus knows one by that
     name) and how to get the card's text."""
-    for query, word in (("what does the card ghost say", "ghost"), ("card text of the hound", "hound")):
+    for query, word in (("what does the card ghost say", "ghost"), ("card text of the hound", "hound"), ("what does Ghost do", "ghost")):
         _, notes = index.search(query, edition, None, 3)
         first = notes[0] if notes else ""
         assert first.startswith("not in the corpus") and word in first.lower() and "import-cards" in first, (query, notes)
@@ -257,6 +257,23 @@ def test_asking_for_a_cards_wording_says_card_text_is_not_held(index, edition):
     for query in ("exact wording of the kneel rule", "what does the rulebook say about kneeling"):
         _, notes = index.search(query, edition, None, 3)
         assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
+
+
+def test_a_card_the_corpus_holds_is_never_called_absent(index):
+    """Asking for a card's errata or list entry asks for what the corpus holds: no notice may say the
+    card is not in the corpus, and its title words ("viper") are not unknown words."""
+    for query, edition in (("what does Val errata say", 1), ("is the red viper restricted", 2), ("is Val on the restricted list", 1)):
+        hits, notes = index.search(query, edition, None, 5)
+        assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
+    # asking for its printed values still says where they are, and that the clauses shown are about it
+    _, notes = index.search("what's robert baratheon's strength", 1, None, 5)
+    assert notes and "own text of Robert Baratheon" in notes[0] and "what the corpus says about it" in notes[0], notes
+
+
+def test_unknown_word_notice_is_bounded(index):
+    word = "zq" * 400
+    _, notes = index.search(f"what does {word} do", 2, None, 3)
+    assert notes and notes[0].startswith("not in the corpus") and len(notes[0]) < 500, notes
 
 
 def test_absent_notice_reaches_the_json_api(db_path):

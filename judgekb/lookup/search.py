@@ -685,28 +685,38 @@ class Index:
                 )
         card_text = self.absent_topics.get("card_text")
         if card_text and (not edition or edition not in self.imported_editions):
+            # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
+            titled = {w for number, card in enumerate(self.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
             unknown = [
                 w for w in analysis["content"]
-                if len(w) >= 4 and w.replace("'", "").isalpha() and not self._known(w, edition) and not self.correct(w, edition)
+                if len(w) >= 4 and w.replace("'", "").isalpha() and _stem(w) not in titled
+                and not self._known(w, edition) and not self.correct(w, edition)
             ]  # fmt: skip
             asks_text = any(f" {w} " in text for w in card_text.get("when", []))
+            # asked about what the corpus itself holds of a card (its errata, its list entries): no notice
+            asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
             wording = card_text.get("wording", [])
-            if not unknown and not cards and any(f" {w} " in text for w in wording):
+            asks_wording = any(f" {w} " in text for w in wording) or any(
+                re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
+            )
+            if not unknown and not cards and asks_wording:
                 # asked for a card's words: a word this edition's rules never use names the card
                 cue_words = {w for phrase in wording for w in phrase.split()} | {"exact", "card", "cards"}
                 unknown = [w for w in analysis["content"] if w.isalpha() and len(w) >= 3 and w not in cue_words
                            and w not in self.synonyms and not self._rules_word(w, edition)]  # fmt: skip
-            if unknown or (cards and asks_text and len(analysis["groups"]) <= 4):
-                if cards:
-                    name = " / ".join(sorted(self._card_name(c) for c in cards))
-                else:
-                    name = " ".join(f'"{w}"' for w in unknown) + (
-                        " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
-                    )
+            how = f"because {card_text['document']}: {card_text['look_for']}"
+            if unknown:
+                said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
+                said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
                 notices.append(
-                    f"not in the corpus: {name}. If this asks about a card, the card's own text (cost, STR, icons, "
-                    f"abilities) is not in the corpus because {card_text['document']}: {card_text['look_for']}. "
-                    "Closest clauses below."
+                    f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
+                    f"abilities) is not in the corpus {how}. Closest clauses below."
+                )
+            elif cards and asks_text and not asks_corpus and len(analysis["groups"]) <= 4:
+                name = " / ".join(sorted(self._card_name(c) for c in cards))
+                notices.append(
+                    f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
+                    "The clauses below are what the corpus says about it."
                 )
         return _latin1(notices)
 
