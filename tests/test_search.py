@@ -276,6 +276,37 @@ def test_unknown_word_notice_is_bounded(index):
     assert notes and notes[0].startswith("not in the corpus") and len(notes[0]) < 500, notes
 
 
+def test_other_edition_terms_hold_in_the_texts(db):
+    """Each term corpus/absent-topics.yaml calls one edition's own: that edition's rules use it at
+    least twice, the other edition's texts at most once (so the notice it triggers is true)."""
+    import re
+
+    import yaml
+
+    terms = yaml.safe_load((ROOT / "corpus" / "absent-topics.yaml").read_text(encoding="utf-8"))["other_edition"]
+    assert len(terms) >= 10
+    rows = list(db.query("select edition, kind, lower(coalesce(heading, '') || ' ' || coalesce(text, '')) as t from clauses"))
+    for entry in terms:
+        pattern = re.compile(rf"(?<![a-z0-9]){re.escape(entry['term'])}(?![a-z0-9])")
+        own = sum(1 for r in rows if r["edition"] == entry["edition"] and r["kind"] not in search.CARD_KINDS and pattern.search(r["t"]))
+        other = sum(1 for r in rows if r["edition"] != entry["edition"] and pattern.search(r["t"]))
+        assert own >= 2 and other <= 1, (entry, own, other)
+        for word in entry.get("instead", []):  # the words searched in its place are the other edition's
+            assert any(r["edition"] != entry["edition"] and word in r["t"] for r in rows), (entry, word)
+
+
+def test_other_edition_term_is_said_and_its_counterpart_searched(index):
+    hits, notes = index.search("can I play a response", 2, None, 5)
+    assert notes and notes[0].startswith('other edition: "response" is a first-edition term'), notes
+    assert {"agot2-rr/reactions", "agot2-rr/interrupts"} & {h.id for h in hits}
+    _, notes = index.search("what is moribund", 2, None, 5)
+    assert notes and "first-edition term" in notes[0] and "searched as well" not in notes[0], notes
+    _, notes = index.search("what is moribund", 1, None, 5)  # in its own edition: no notice
+    assert not [n for n in notes if n.startswith("other edition")], notes
+    _, notes = index.search("how does pillage work", None, None, 5)  # no edition chosen: nothing to say
+    assert not [n for n in notes if n.startswith("other edition")], notes
+
+
 def test_absent_notice_reaches_the_json_api(db_path):
     from judgekb.web.app import create_app
 

@@ -641,6 +641,12 @@ class Index:
                 group.terms.update(self.synonyms.get(fixed, []))
                 group.corrected = True
             groups.append(group)
+        if edition in (1, 2):  # the other edition's term: its nearest words in this edition are searched too
+            for entry in self.absent_topics.get("other_edition", []):
+                if entry["edition"] != edition and entry.get("instead"):
+                    for group in groups:
+                        if group.said == entry["term"] or entry["term"] in group.terms:
+                            group.terms.update(entry["instead"])
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
         for group in groups:
@@ -719,6 +725,24 @@ class Index:
                     "The clauses below are what the corpus says about it."
                 )
         return _latin1(notices)
+
+    def other_edition(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
+        """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
+        with the words searched in their place when the edition has near ones."""
+        if edition not in (1, 2):
+            return []
+        text, notices = f" {analysis['text']} ", []
+        for entry in self.absent_topics.get("other_edition", []):
+            if entry["edition"] != edition and f" {entry['term']} " in text:
+                notice = (
+                    f'other edition: "{entry["term"]}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term; '
+                    f"the {EDITION_NAMES[edition].replace(' ', '-')} texts never use it"
+                )
+                if instead := entry.get("instead"):
+                    notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
+                    notice += " searched as well"
+                notices.append(notice + ". Closest clauses below.")
+        return notices
 
     def list_status(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
         """Second edition, when the dated restricted lists are imported: each card the query names,
@@ -867,7 +891,7 @@ class Index:
         groups: list[Group] = analysis["groups"]
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
-        notes = self.absent(analysis, edition, cards) + self.list_status(analysis, edition) + notes
+        notes = self.absent(analysis, edition, cards) + self.other_edition(analysis, edition) + self.list_status(analysis, edition) + notes
         candidates = self._fts(groups, edition, kinds)
         for card in cards:  # clauses about a named card are candidates even without word hits
             for clause_id in self.mentioned.get(card, ()):
