@@ -7,7 +7,7 @@ import json
 import pytest
 
 from judgekb.lookup import evaluation, search
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, SHARED_CARDS, run_cli
 
 EVAL = ROOT / "tests" / "eval" / "lookup.yaml"
 
@@ -305,6 +305,22 @@ def test_other_edition_term_is_said_and_its_counterpart_searched(index):
     assert not [n for n in notes if n.startswith("other edition")], notes
     _, notes = index.search("how does pillage work", None, None, 5)  # no edition chosen: nothing to say
     assert not [n for n in notes if n.startswith("other edition")], notes
+
+
+def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(tmp_path):
+    """With a card database imported the card's words are on its card page: the lookup says so,
+    whether the corpus names the card (The Hound) or only the import does (Ghost, an English word)."""
+    from judgekb import store
+    from judgekb.corpus.sources import default_corpus
+
+    db_path = tmp_path / "kb.sqlite"
+    store.build(default_corpus(), db_path, imports=[SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"])
+    index = search.Index.open(db_path)
+    for query, edition, card in (("what does Ghost do", 2, "Ghost"), ("card text of the hound", 1, "The Hound")):
+        _, notes = index.search(query, edition, None, 3)
+        assert f"card text: {card} is a card" in notes[0] and f'judgekb card "{card}"' in notes[0], notes
+    _, notes = index.search("what does renown do", 2, None, 3)  # a rules word is not read as a card's name
+    assert not [n for n in notes if n.startswith("card text")], notes
 
 
 def test_absent_notice_reaches_the_json_api(db_path):

@@ -690,7 +690,9 @@ class Index:
                     f"look for {topic['look_for']}. Closest clauses below."
                 )
         card_text = self.absent_topics.get("card_text")
-        if card_text and (not edition or edition not in self.imported_editions):
+        if card_text and edition in self.imported_editions:
+            notices += self._card_page_pointer(analysis, edition, card_text, cards)
+        elif card_text:
             # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
             titled = {w for number, card in enumerate(self.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
             unknown = [
@@ -701,15 +703,9 @@ class Index:
             asks_text = any(f" {w} " in text for w in card_text.get("when", []))
             # asked about what the corpus itself holds of a card (its errata, its list entries): no notice
             asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
-            wording = card_text.get("wording", [])
-            asks_wording = any(f" {w} " in text for w in wording) or any(
-                re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
-            )
-            if not unknown and not cards and asks_wording:
+            if not unknown and not cards and self._asks_wording(analysis, card_text):
                 # asked for a card's words: a word this edition's rules never use names the card
-                cue_words = {w for phrase in wording for w in phrase.split()} | {"exact", "card", "cards"}
-                unknown = [w for w in analysis["content"] if w.isalpha() and len(w) >= 3 and w not in cue_words
-                           and w not in self.synonyms and not self._rules_word(w, edition)]  # fmt: skip
+                unknown = self._name_words(analysis, edition, card_text)
             how = f"because {card_text['document']}: {card_text['look_for']}"
             if unknown:
                 said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
@@ -725,6 +721,57 @@ class Index:
                     "The clauses below are what the corpus says about it."
                 )
         return _latin1(notices)
+
+    @staticmethod
+    def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
+        """Does the query ask for a card's own words ("exact wording of …", "what does Ghost do")?"""
+        text = f" {analysis['text']} "
+        return any(f" {w} " in text for w in card_text.get("wording", [])) or any(
+            re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
+        )
+
+    def _name_words(self, analysis: dict[str, Any], edition: int | None, card_text: dict[str, Any]) -> list[str]:
+        """In a query asking for a card's words, the words that can only be its name: those the
+        edition's rules never use, besides the words asking for the wording."""
+        cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
+        return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
+                and w not in self.synonyms and not self._rules_word(w, edition)]  # fmt: skip
+
+    def _card_page_pointer(self, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
+        """With the edition's card database imported, a question asking for a card's words is pointed to
+        the card's page, which shows them (the rules clauses below do not): a card the corpus names, or
+        else the longest run of the query's words that is an imported card's title."""
+        if not self._asks_wording(analysis, card_text):
+            return []
+        from judgekb.cards.corpus_cards import normalise_name
+
+        def page(name: str) -> str:
+            return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
+
+        corpus_named = sorted(self._card_name(c) for c in cards)
+        imported = [
+            row[0]
+            for name in corpus_named
+            if (row := self.conn.execute(
+                "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(name)]
+            ).fetchone())
+        ]  # fmt: skip
+        if imported:
+            return [page(name) for name in imported]
+        named = set(self._name_words(analysis, edition, card_text))
+        words = analysis["words"]
+        for size in range(min(6, len(words)), 0, -1):  # the longest run of words that is a card's title
+            for start in range(len(words) - size + 1):
+                run = words[start : start + size]
+                if not named & set(run):
+                    continue
+                for key in (normalise_name(" ".join(run)), "the " + normalise_name(" ".join(run))):
+                    row = self.conn.execute(
+                        "select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]
+                    ).fetchone()
+                    if row:
+                        return [page(row[0])]
+        return []
 
     def other_edition(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
         """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
