@@ -430,7 +430,7 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"][:FOLDED_SHOWN]:
-            how = "superseded by this" if folded["relation"] == "superseded" else "restated by"
+            how = {"superseded": "superseded by this", "redirects": "pointed to by"}.get(folded["relation"], "restated by")
             click.echo(f"   ({how}: {folded['citation']}  [{folded['id']}])")
         if len(hit["folded"]) > FOLDED_SHOWN:
             click.echo(f"   (and {len(hit['folded']) - FOLDED_SHOWN} more folded under it: --json lists them all)")

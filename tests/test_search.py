@@ -323,6 +323,31 @@ def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(t
     assert not [n for n in notes if n.startswith("card text")], notes
 
 
+def test_a_see_entry_folds_under_the_entry_it_points_to(index, db):
+    """'Negative Quantities: See "Modifiers".' answers nothing itself: searched by its own heading it is
+    shown folded under Modifiers ("pointed to by"), never as a hit of its own."""
+    hits, _ = index.search("negative str", 2, None, 5)
+    assert hits[0].id == "agot2-rr/modifiers"
+    assert {"id": "agot2-rr/negative-quantities", "relation": "redirects"}.items() <= hits[0].folded[0].items()
+    redirects = [
+        r for r in db.query("select c.id, c.heading, c.text from clauses c join links l on l.src = c.id and l.type = 'cites' "
+                            "join clauses t on t.id = l.dst where c.edition = 2 and t.text != t.heading")  # fmt: skip
+        if search.REDIRECT.match(r["text"].strip())
+    ]
+    assert len(redirects) >= 10
+    for r in redirects:
+        hits, _ = index.search(r["heading"], 2, None, 10)
+        assert r["id"] not in [h.id for h in hits], r
+        assert r["id"] in [f["id"] for h in hits for f in h.folded if f["relation"] == "redirects"], r
+
+
+def test_a_step_that_only_marks_a_phase_boundary_ranks_below_the_step_that_acts(index):
+    hits, _ = index.search("untap phase", 2, None, 8)
+    ids = [h.id for h in hits]
+    step = "agot2-rr/appendix-i/standing-phase/"
+    assert ids.index(step + "6.2") < ids.index(step + "6.1") and ids.index(step + "6.2") < ids.index(step + "6.3"), ids
+
+
 def test_absent_notice_reaches_the_json_api(db_path):
     from judgekb.web.app import create_app
 

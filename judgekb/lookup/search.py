@@ -79,6 +79,11 @@ WEIGHTS = {
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
+# a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
+# the standing phase"): like a container's title, it answers nothing the phase's other steps do not
+FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase$")
+# a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
+REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
 ENGLISH_MIN_FREQUENCY = 50
@@ -464,6 +469,14 @@ class Index:
         governors: dict[str, list[list[str]]] = {}
         for clause, governor, relation in rows("select clause, governor, relation from governors order by clause, governor"):
             governors.setdefault(clause, []).append([governor, relation])
+        for src, dst, text, target_heading, target_text in rows(
+            "select l.src, l.dst, c.text, t.heading, t.text from links l join clauses c on c.id = l.src "
+            "join clauses t on t.id = l.dst where l.type = 'cites' order by l.src, l.dst"
+        ):
+            # (not under a phase's bare title, "6. Standing phase": that answers less than the entry itself)
+            container = words_of(target_text or "") == words_of(target_heading or "")
+            if REDIRECT.match((text or "").strip()) and src not in governors and not container:
+                governors[src] = [[dst, "redirects"]]
         for old, new in cls._successors(rows, questions).items():
             if not any(r == "superseded" for _, r in governors.get(old, [])):
                 governors[old] = [[new, "superseded"]]
@@ -903,7 +916,7 @@ class Index:
                 self._leads[cid] = (f" {lead} ", _stems_of(lead))
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
                 self._headings[cid] = (f" {heading} ", _content_stems(heading))
-                self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))}
+                self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
                 question = questions_text or ""
                 q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
@@ -1097,7 +1110,7 @@ class Index:
         for clause_id, score in sorted(scored.items(), key=lambda kv: -kv[1]):
             governor = governing[clause_id][0] if clause_id in governing else None
             relation = dict(self.governors[clause_id])[governor] if governor else ""
-            if governor and relation != "superseded":
+            if governor and relation not in ("superseded", "redirects"):
                 known = set().union(*(family.get(g) or cover_of(g) for g in governing[clause_id]))
                 if not cover_of(clause_id) <= known:
                     governor = None  # it answers something its governors do not: it stands on its own
