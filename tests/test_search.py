@@ -177,6 +177,16 @@ def test_one_no_longer_names_i_am_no_one(index):
     assert not named("stelth")  # a corrected word never names a card
 
 
+def test_a_card_is_named_by_its_first_word_when_no_other_title_has_it(index):
+    """Players say "Euron" and "Jaqen"; a word other titles share ("Lannister": Cersei Lannister,
+    A Lannister Pays His Debts) or an English word ("narrow" in Narrow Escape) names no card alone."""
+    named = lambda q, e: index.cards_named(index.analyse(q, e), e)  # noqa: E731
+    assert named("can i use euron twice in a round", 2) == {"card:2:euron-crows-eye"}
+    assert named("jaqen and self referential text", 1) == {"card:1:jaqen-hghar"}
+    assert not named("lannister pays", 1) and not named("lannister", 1)
+    assert not named("narrow window", 1)
+
+
 @pytest.mark.parametrize(
     ("query", "edition", "first"),
     [

@@ -489,6 +489,7 @@ class Index:
         for cid, name, edition, spellings in rows("select id, name, edition, spellings from cards"):
             names = [name, *json.loads(spellings or "[]")]
             cards.append({"id": cid, "edition": edition, "names": names, "keys": [[sorted(r), p] for r, p in map(cls._card_keys, names)]})
+        cls._short_names(cards)
         mentioned: dict[str, list[str]] = {}
         for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
             mentioned.setdefault(dst, []).append(src)
@@ -541,6 +542,30 @@ class Index:
         if not content or len(content) * 2 < len(words):
             return frozenset(words), phrase
         return content, ""
+
+    @staticmethod
+    def _short_names(cards: list[dict[str, Any]]) -> None:
+        """Players name a card by its first word ("Rhaegar", "Euron", "Jaqen"): that word alone names
+        the card when it begins no other title of the edition and is not an English word ("narrow" in
+        Narrow Escape, "robert" are not)."""
+        english = set(_english_words(set()))
+        if not english:  # without the word list every first word would look like a name
+            return
+        titled: dict[tuple[int, str], set[str]] = {}  # a word -> the cards whose title has it anywhere
+        firsts: dict[tuple[int, str], dict[str, Any]] = {}
+        for card in cards:
+            for name in card["names"]:
+                words = [w for w in words_of(name) if w not in STOPWORDS]
+                for word in words:
+                    titled.setdefault((card["edition"], word), set()).add(card["id"])
+                if words:
+                    firsts[(card["edition"], words[0])] = card
+        for (edition, word), card in firsts.items():
+            if len(titled[(edition, word)]) == 1 and len(word) >= 4 and word.isalpha() and word not in english:
+                named = [card]
+                key = [[_stem(word)], ""]
+                if key not in named[0]["keys"]:
+                    named[0]["keys"].append(key)
 
     @staticmethod
     def _successors(rows: Any, questions: dict[str, str]) -> dict[str, str]:
