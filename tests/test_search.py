@@ -462,3 +462,16 @@ def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_
     assert response.status_code in (200, 400)
     assert len(response.headers.get("X-Judgekb-Notes", "")) <= 1000
     assert search.clean("kneel \ud800 x")[0].startswith("kneel")
+
+
+def test_snippet_marks_the_query_words_not_a_phrase_s_small_words(index):
+    """'until end of phase' stands for 'until the end of the phase': its "the" marks nothing alone."""
+    results = search.results(index, "STR until end of phase", 2, None, 5)[0]
+    for r in results:
+        assert "[The]" not in r["snippet"] and "[the]" not in r["snippet"], r["snippet"]
+    assert any("[" in r["snippet"] for r in results)
+
+
+def test_no_results_says_why(index):
+    hits, notes = index.search("kne*", 2, None, 5)
+    assert not hits and notes[-1].startswith('no second-edition clause uses "kne"'), notes

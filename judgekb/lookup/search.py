@@ -987,6 +987,9 @@ class Index:
         seen = {c for c, _ in candidates}
         candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in seen]
         if not candidates:
+            which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
+            said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
+            notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if which else ""))
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
         for group in groups:
@@ -1171,7 +1174,10 @@ def _snippet_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
 def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     """About ``width`` words around the densest run of query words, matched words in [brackets]."""
     tokens = text.split()
-    stems = tuple(sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2}, key=len, reverse=True))
+    # a phrase's small words ("the" in "until the end of the phase") mark nothing on their own
+    stems = tuple(
+        sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}, key=len, reverse=True)
+    )
     if not stems:
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
     pattern = _snippet_pattern(stems)
