@@ -475,3 +475,14 @@ def test_snippet_marks_the_query_words_not_a_phrase_s_small_words(index):
 def test_no_results_says_why(index):
     hits, notes = index.search("kne*", 2, None, 5)
     assert not hits and notes[-1].startswith('no second-edition clause uses "kne"'), notes
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [('what is a "would" effect', "agot2-rr/the-word-would"), ("what does 'may' mean on a card", "agot2-rr/may")],
+)
+def test_a_quoted_word_is_what_the_question_asks_about(index, query, first):
+    """A quoted word is the term asked about: it counts even when small ("would"), and the entry
+    headed by it comes first."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == first, [h.id for h in hits]

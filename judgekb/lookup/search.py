@@ -74,7 +74,7 @@ WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
-    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2,
+    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
@@ -90,6 +90,8 @@ ENGLISH_MIN_FREQUENCY = 50
 
 
 EDITION_NAMES = {1: "first edition", 2: "second edition"}
+# a quoted word or phrase ('how does "reveal" work'): the term the question is about
+QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’']{2,40})[\"”’'](?=[\s?.,!:;]|$)")
 
 
 def named_edition(text: str) -> int | None:
@@ -651,8 +653,9 @@ class Index:
 
     # ------------------------------------------------------------------ query analysis
 
-    def analyse(self, text: str, edition: int | None = None) -> dict[str, Any]:
-        """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity."""
+    def analyse(self, text: str, edition: int | None = None, keep: set[str] | None = None) -> dict[str, Any]:
+        """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity.
+        ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
         words = words_of(text)
         lowered = " ".join(words)
         self._facts(words)
@@ -666,7 +669,7 @@ class Index:
                     for i in range(start, start + len(parts)):
                         taken[i] = True
                     groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
-        content = [w for i, w in enumerate(words) if not taken[i] and w not in STOPWORDS]
+        content = [w for i, w in enumerate(words) if not taken[i] and (w not in STOPWORDS or w in (keep or ()))]
         if not content and not groups:
             content = words
         for word in content:
@@ -969,7 +972,9 @@ class Index:
                 f"the query names {EDITION_NAMES[named]}, but this search is of {EDITION_NAMES[edition]}: "
                 "choose the edition to search"
             )
-        analysis = self.analyse(EDITION_SAID.sub(" ", text).strip() or text, edition)
+        quoted = [" ".join(words_of(q)) for q in QUOTED.findall(text)]
+        quoted = [q for q in quoted if q and len(quoted) == 1]  # one quoted term: the topic, small words too
+        analysis = self.analyse(EDITION_SAID.sub(" ", text).strip() or text, edition, keep={w for q in quoted for w in q.split()})
         if not analysis["words"]:
             notes.append("the query has no words to look up")
             return [], notes, []
@@ -1066,6 +1071,7 @@ class Index:
                 "lead": weighted(ideas.mask(lead)),
                 "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
+                "quoted": float(any(f" {q} " in head[0] for q in quoted)),
             }
             if explain is not None:
                 explain[clause_id] = features
