@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from judgekb.web import create_app as _create_app
+from judgekb.web.app import create_app as _create_app
 
 
 def create_app(db_path: str | Path | None = None, corpus: str | Path | None = None) -> Flask:

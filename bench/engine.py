@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from judgekb.corpus.sources import default_corpus  # noqa: E402
 from judgekb.engine.agot1 import RULES, challenges  # noqa: E402
 from judgekb.engine.agot2 import challenges as challenges2  # noqa: E402
 from judgekb.engine.agot2 import ruleset as ruleset2  # noqa: E402
@@ -33,8 +34,7 @@ from judgekb.engine.core import runner  # noqa: E402
 from judgekb.engine.core.registry import IllegalStep  # noqa: E402
 from judgekb.engine.core.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402
 from judgekb.engine.core.trace import Trace  # noqa: E402
-from judgekb.scenario import load_scenario  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb.engine.scenario import load_scenario  # noqa: E402
 from judgekb.yamlio import DataError  # noqa: E402
 
 KEYWORDS = ["stealth", "renown", "deadly", "intimidate", "vigilant", "vengeful", "stalwart", "deathbound", "infamy"]

@@ -23,8 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from judgekb import evaluation, offline, search, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb import store  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.lookup import evaluation, search  # noqa: E402
+from judgekb.web import offline  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -44,7 +46,7 @@ def main() -> None:
     server = evaluation.score(items, lambda item: search.results(index, item.query, item.edition, None, 5)[0])
     data = offline.search_index(db)
     by_id = {c[0]: {"heading": c[3], "text": c[5]} for c in data["clauses"]}
-    app_js = (ROOT / "judgekb" / "static" / "app.js").read_text(encoding="utf-8")
+    app_js = (ROOT / "judgekb" / "web" / "static" / "app.js").read_text(encoding="utf-8")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 390, "height": 844})

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from web import percentile, served  # noqa: E402
 
-from judgekb import evaluation  # noqa: E402
+from judgekb.lookup import evaluation  # noqa: E402
 
 
 def largest_scenario() -> bytes:

@@ -30,8 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judgekb import evaluation, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb import store  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.lookup import evaluation  # noqa: E402
 
 MAX_REQUESTS = 200_000
 

@@ -110,7 +110,7 @@ class Commands(click.Group):
 @click.pass_context
 def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
     """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
-    from judgekb.sources import default_corpus
+    from judgekb.corpus.sources import default_corpus
     from judgekb.store import default_db
 
     ctx.obj = Context(corpus or default_corpus(), db or default_db())
@@ -142,7 +142,7 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 
     db = obj.db()
     row = store.clause(db, clause_id.strip())
-    from judgekb.verify import renamed_to  # a renamed id keeps working
+    from judgekb.authority.verify import renamed_to  # a renamed id keeps working
 
     if row is None and (new_id := renamed_to(db, clause_id.strip())):
         click.echo(f"judgekb: '{clause_id}' is now '{new_id}'", err=True)
@@ -159,7 +159,8 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
 @click.pass_obj
 def show(obj: Context, clause_id: str, as_json: bool) -> None:
     """Print a clause: citation line, text and its document's authority."""
-    from judgekb import authority, views
+    from judgekb.authority import graph as authority
+    from judgekb.web import views
 
     db, row = _lookup(obj, clause_id)
     info = views.clause_object(db, authority.load(db), row)
@@ -176,7 +177,7 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
-    from judgekb.glyphs import reader_notes  # glyphs explained, misprints noted
+    from judgekb.corpus.glyphs import reader_notes  # glyphs explained, misprints noted
 
     for note in reader_notes(row["data"]):
         click.echo(f"Note: {note}")
@@ -244,7 +245,8 @@ def stats(obj: Context) -> None:
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
     """The text that governs a clause, the chain it supersedes, and the reason for each link."""
-    from judgekb import authority, views
+    from judgekb.authority import graph as authority
+    from judgekb.web import views
 
     db, row = _lookup(obj, clause_id)
     info = views.governing_object(db, authority.load(db), row)
@@ -283,7 +285,8 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
 @click.pass_obj
 def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
     """Entries of a document introduced after a version (version tags), and what later versions changed."""
-    from judgekb import authority, store
+    from judgekb import store
+    from judgekb.authority import graph as authority
 
     db = obj.db()
     if store.document(db, doc_id) is None:
@@ -308,11 +311,11 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
 @click.pass_obj
 def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
     """Everything the corpus says about a card: errata, restricted/banned status, FAQ answers, rules."""
-    from judgekb import cardpage
+    from judgekb.cards import cardpage
 
     if not name.strip():
         fail("give a card name, e.g. judgekb card \"Val\" --edition 1")
-    from judgekb.guard import MAX_NAME_CHARS
+    from judgekb.engine.guard import MAX_NAME_CHARS
 
     if len(name) > MAX_NAME_CHARS:
         fail(f"a card name has at most {MAX_NAME_CHARS} characters (got {len(name):,})")
@@ -333,7 +336,8 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 @click.pass_obj
 def import_cards(obj: Context, path: Path) -> None:
     """Import a public card database (agot1.json, or a throneteki folder) to show printed text."""
-    from judgekb import cardimport, store
+    from judgekb import store
+    from judgekb.cards import cardimport
     from judgekb.yamlio import DataError
 
     obj.db()  # build first, so the import lands in a database built from this corpus
@@ -367,8 +371,8 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
         judgekb deckcheck my-deck.txt --format melee
         judgekb deckcheck old-deck.txt --edition 1 --as-of v5.4
     """
-    from judgekb import deckcheck as checker
-    from judgekb import decklists
+    from judgekb.cards import deckcheck as checker
+    from judgekb.cards import decklists
     from judgekb.yamlio import DataError
 
     try:
@@ -397,10 +401,10 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 
     Exit status 2 for an empty query; a query with no words prints no results (status 0).
     """
-    from judgekb import search as lookup
+    from judgekb.lookup import search as lookup
 
     if kinds:
-        from judgekb.model import KINDS
+        from judgekb.corpus.model import KINDS
 
         unknown = [k for k in kinds if k not in KINDS]
         if unknown:
@@ -447,7 +451,8 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     Exit status: 0 all expectations passed, 1 an expectation failed or the engine could not run a
     file, 2 a scenario file is malformed (either wins over 1).
     """
-    from judgekb import cardfill, guard
+    from judgekb.cards import cardfill
+    from judgekb.engine import guard
     from judgekb.engine.core import runner
 
     files: list[Path] = []
@@ -504,7 +509,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
 
 
 def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: bool) -> None:
-    from judgekb import rulingview
+    from judgekb.engine import rulingview
 
     mark = "PASS" if ruling.passed else "FAIL"
     click.echo(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}")
@@ -524,7 +529,7 @@ def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: boo
 @click.pass_obj
 def export_site(obj: Context, directory: Path) -> None:
     """Write the web pages as a static site that opens from files (no Python, no server, no network)."""
-    from judgekb import exportsite
+    from judgekb.web import exportsite
     from judgekb.yamlio import DataError
 
     obj.db()
@@ -548,14 +553,14 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
     import os
 
     if lan:
-        from judgekb import lan as venue
+        from judgekb.web import lan as venue
 
         host = "0.0.0.0"
         click.echo(venue.announcement(port, venue.lan_address()))
 
     from gunicorn.app.base import BaseApplication
 
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     obj.db()  # build or refresh the database once, before the workers start
     app = create_app(obj.db_path, obj.corpus)
@@ -576,7 +581,7 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
     Server().run()
 
 
-from judgekb.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
+from judgekb.authority.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
 
 main.add_command(lock_command)
 main.add_command(verify_command)

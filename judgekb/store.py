@@ -32,8 +32,8 @@ from urllib.parse import quote
 if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
     import sqlite_utils
 
+from judgekb.corpus.sources import corpus_fingerprint, default_corpus
 from judgekb.files import default_mode  # noqa: F401 - re-exported: the database's own files use it
-from judgekb.sources import corpus_fingerprint, default_corpus
 
 SCHEMA_VERSION = "1"
 APPLICATION_ID = 0x4A4B4231  # "JKB1", written in the SQLite header: how judgekb knows its own files
@@ -73,9 +73,10 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
     """``build`` with the folder lock held."""
     import sqlite_utils
 
-    from judgekb import cardimport, links, versions
-    from judgekb import citation as cite
-    from judgekb.sources import load_documents, parse_document
+    from judgekb.authority import citation as cite
+    from judgekb.authority import links, versions
+    from judgekb.cards import cardimport
+    from judgekb.corpus.sources import load_documents, parse_document
     from judgekb.yamlio import DataError
 
     started = time.perf_counter()
@@ -118,7 +119,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         graph = links.build(everything, {d.id: d for d in docs}, corpus)
         graph["links"] += version_links
         _write_graph(db, graph)
-        from judgekb.verify import load_renamed
+        from judgekb.authority.verify import load_renamed
 
         renamed = load_renamed(corpus)
         known = {row["id"] for row in clause_rows}
@@ -185,7 +186,8 @@ def _write_search_tables(
     db: sqlite_utils.Database, clauses: list[Any], clause_rows: list[dict[str, Any]], graph: dict[str, list[dict[str, Any]]], corpus: Path
 ) -> list[str]:
     """What lookup needs precomputed: the corpus vocabulary and who governs whom (returns warnings)."""
-    from judgekb import authority, search
+    from judgekb.authority import graph as authority
+    from judgekb.lookup import search
 
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
     db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judgekb import store
-from judgekb.sources import default_corpus
+from judgekb.corpus.sources import default_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_CARDS = ROOT.parent / "shared" / "cards"
@@ -63,7 +63,7 @@ def carded_db_path(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     path = tmp_path_factory.mktemp("carded") / "judgekb.sqlite"
     shutil.copy(db_path, path)
     db = store.connect(path, read_only=False)
-    from judgekb import cardimport
+    from judgekb.cards import cardimport
 
     cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot1" / "agot1.json"))
     cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot2-throneteki"))

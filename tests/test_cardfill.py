@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgekb import cardfill, store
+from judgekb import store
+from judgekb.cards import cardfill
 from judgekb.yamlio import DataError, loads
 from tests.conftest import CORPUS
 

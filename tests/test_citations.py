@@ -88,7 +88,7 @@ def test_second_edition_faq_is_served_without_markdown_emphasis(db, clauses):
 def test_rules_that_moved_out_of_introductions_are_what_cites_them(db):
     """The deck check and the precedence data cite the clause that states the rule, not the
     introduction it used to sit in."""
-    from judgekb.deckcheck import CHECKS
+    from judgekb.cards.deckcheck import CHECKS
 
     for clause_id in CHECKS["1:restricted"].clauses[0]:
         assert "A player may select 1 card from the restricted list" in store.clause(db, clause_id)["text"]

@@ -7,7 +7,7 @@ from collections import Counter
 
 import yaml
 
-from judgekb.sources import load_documents, read_source
+from judgekb.corpus.sources import load_documents, read_source
 from tests.conftest import CORPUS
 
 SOURCES = {doc.id: read_source(doc, CORPUS) for doc in load_documents(CORPUS)}

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgekb import deckcheck, decklists, restricted_lists, store
+from judgekb import store
+from judgekb.cards import deckcheck, decklists, restricted_lists
 from judgekb.yamlio import DataError
 from tests.conftest import CORPUS, ROOT, run_cli
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import decklists, store
-from judgekb.web import MAX_REQUEST_BYTES, create_app
+from judgekb import store
+from judgekb.cards import decklists
+from judgekb.web.app import MAX_REQUEST_BYTES, create_app
 from tests.conftest import CORPUS, ROOT, run_cli
 from tests.test_browser import SHOTS, _no_horizontal_scroll, _page, browser, server  # noqa: F401  (fixtures)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from judgekb.corpus.sources import default_corpus
 from judgekb.engine.core import runner
-from judgekb.scenario import load_scenario
-from judgekb.sources import default_corpus
+from judgekb.engine.scenario import load_scenario
 from tests.conftest import ROOT, run_cli
 
 SCENARIOS = ROOT / "scenarios"

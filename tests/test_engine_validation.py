@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
+from judgekb.corpus.sources import default_corpus
 from judgekb.engine.core import runner
-from judgekb.scenario import load_scenario
-from judgekb.sources import default_corpus
+from judgekb.engine.scenario import load_scenario
 from judgekb.yamlio import DataError
 from tests.conftest import ROOT
 

@@ -30,8 +30,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgekb import guard, web
 from judgekb.cli import main
+from judgekb.engine import guard
+from judgekb.web import app as web
 from judgekb.yamlio import DataError, loads
 from tests.conftest import CORPUS, ROOT
 

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import glyphs, store, web
-from judgekb.spans import resolve
+from judgekb import store
+from judgekb.corpus import glyphs
+from judgekb.corpus.spans import resolve
+from judgekb.web import app as web
 from tests.conftest import CORPUS, ROOT, run_cli
 
 GLYPHS = glyphs.load_glyphs(CORPUS)["agot1-faq"]

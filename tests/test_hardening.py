@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import store, web
+from judgekb import store
+from judgekb.web import app as web
 from tests.conftest import CORPUS, ROOT, run_cli
 
 CARDS = ROOT.parent / "shared" / "cards"
@@ -138,9 +139,9 @@ def _spin(*args, **kwargs):
         pass
 
 
-@pytest.mark.parametrize("stage", ["judgekb.scenario.load_scenario", "judgekb.engine.runner.Ruling.as_json"])
+@pytest.mark.parametrize("stage", ["judgekb.engine.scenario.load_scenario", "judgekb.engine.runner.Ruling.as_json"])
 def test_the_deadline_covers_parsing_checks_and_serialisation(monkeypatch, stage):
-    from judgekb import guard
+    from judgekb.engine import guard
 
     monkeypatch.setattr(stage, _spin)
     started = time.monotonic()

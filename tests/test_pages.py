@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from judgekb import pages, store
-from judgekb.sources import load_documents, read_source
-from judgekb.spans import Span
+from judgekb import store
+from judgekb.corpus import pages
+from judgekb.corpus.sources import load_documents, read_source
+from judgekb.corpus.spans import Span
 from judgekb.yamlio import DataError
 from tests.conftest import CORPUS, run_cli
 

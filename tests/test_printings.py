@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import cardimport, cardpage, restricted_lists, store, webtext
+from judgekb import store
+from judgekb.cards import cardimport, cardpage, restricted_lists
+from judgekb.web import webtext
 from tests.conftest import ROOT, run_cli
 
 CARDS = ROOT.parent / "shared" / "cards"
@@ -124,7 +126,7 @@ def test_citation_lines_never_double_quotes(db):
 
 
 def test_the_json_api_keeps_printings_apart(imported_db):
-    from judgekb import web
+    from judgekb.web import app as web
     from tests.conftest import CORPUS
 
     client = web.create_app(imported_db, CORPUS).test_client()

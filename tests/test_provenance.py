@@ -7,9 +7,9 @@ from collections import defaultdict
 
 import pytest
 
-from judgekb.parsers import html, markdown2
-from judgekb.sources import load_documents, read_source
-from judgekb.spans import Span, normalise
+from judgekb.corpus.parsers import html, markdown2
+from judgekb.corpus.sources import load_documents, read_source
+from judgekb.corpus.spans import Span, normalise
 from tests.conftest import CORPUS
 
 DOCS = {doc.id: doc for doc in load_documents(CORPUS)}

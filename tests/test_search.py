@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from judgekb import evaluation, search
+from judgekb.lookup import evaluation, search
 from tests.conftest import ROOT, SHARED_CARDS, run_cli
 
 EVAL = ROOT / "tests" / "eval" / "lookup.yaml"
@@ -321,7 +321,7 @@ def test_other_edition_term_is_said_and_its_counterpart_searched(index):
 def imported_index(tmp_path_factory):
     """Lookup over a database with both editions' card data and the dated lists imported."""
     from judgekb import store
-    from judgekb.sources import default_corpus
+    from judgekb.corpus.sources import default_corpus
 
     db_path = tmp_path_factory.mktemp("imported") / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"])
@@ -373,7 +373,7 @@ def test_a_step_that_only_marks_a_phase_boundary_ranks_below_the_step_that_acts(
 
 
 def test_absent_notice_reaches_the_json_api(db_path):
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     client = create_app(db_path).test_client()
     response = client.get("/api/search", query_string={"q": "rules of valyrian draft", "edition": "2"})
@@ -390,7 +390,7 @@ def test_players_questions_are_indexed_and_never_copied_from_the_evaluation(db):
     """Each clause's players' questions are in the store; none reads as an evaluation query (same
     words, capitals and punctuation aside): they are written from the clause outward, so the
     evaluation measures lookup, not memory (tools/drop_evaluation_questions.py removes any)."""
-    from judgekb.player_questions import words
+    from judgekb.lookup.player_questions import words
 
     asked = list(db.query("select id, question from asked"))
     assert len(asked) >= 1000 and len({a["id"] for a in asked}) >= 400
@@ -469,7 +469,7 @@ def test_a_query_that_names_its_edition_searches_that_edition(index):
 
 
 def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_path):
-    from judgekb.web import create_app
+    from judgekb.web.app import create_app
 
     client = create_app(db_path).test_client()
     response = client.get("/api/search", query_string={"q": "x" + "q" * 20_000, "edition": "2"})

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import restricted_lists, search, store, web
+from judgekb import store
+from judgekb.cards import restricted_lists
+from judgekb.lookup import search
+from judgekb.web import app as web
 from tests.conftest import CORPUS, SHARED_CARDS, run_cli
 
 LIST_FILE = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME

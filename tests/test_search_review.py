@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekb import evaluation, search
+from judgekb.lookup import evaluation, search
 from tests.conftest import ROOT, run_cli
 
 REVIEW = evaluation.load_players(ROOT / "tests" / "eval" / "judge-review.yaml")
@@ -61,7 +61,7 @@ def test_qa_hits_show_their_question(index, db, db_path):
 def test_web_page_shows_the_question(db_path):
     import html
 
-    from judgekb import web
+    from judgekb.web import app as web
     from tests.conftest import CORPUS
 
     page = web.create_app(db_path, CORPUS).test_client().get("/?q=Catelyn+Stark&edition=2").get_data(as_text=True)

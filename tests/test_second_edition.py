@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from judgekb.parsers import html
-from judgekb.sources import load_documents, read_source
+from judgekb.corpus.parsers import html
+from judgekb.corpus.sources import load_documents, read_source
 from tests.conftest import CORPUS, run_cli
 
 DOCS = {doc.id: doc for doc in load_documents(CORPUS)}
@@ -203,8 +203,8 @@ def test_show_claim_and_cite_commands(db_path):
 
 
 def test_the_pages_own_links_become_cites_links(db):
-    from judgekb import links
-    from judgekb.sources import parse_document
+    from judgekb.authority import links
+    from judgekb.corpus.sources import parse_document
 
     cites = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'cites'")}
     assert {("agot2-rr/claim", "agot2-rr/intrigue-claim"), ("agot2-rr/claim", "agot2-rr/power-claim")} <= cites  # "Related:"

@@ -98,7 +98,7 @@ def test_lock_and_verify_refuse_bad_input_without_harm(tmp_path, db_path):
 
 
 def test_permalinks_survive_a_renamed_id_and_pinned_links_warn_of_changed_text(corpus_copy, tmp_path):
-    from judgekb import web
+    from judgekb.web import app as web
 
     db = tmp_path / "kb.sqlite"
     lock = tmp_path / "r.lock.json"

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from judgekb import authority, versions
+from judgekb.authority import graph as authority
+from judgekb.authority import versions
 from tests.conftest import CORPUS, run_cli
 
 
@@ -131,7 +132,7 @@ def test_lookup_folds_v23_under_v41(db_path):
 
 
 def test_clause_page_shows_the_version_trail(db_path):
-    from judgekb import web
+    from judgekb.web import app as web
 
     client = web.create_app(db_path, CORPUS).test_client()
     page = client.get("/c/agot2-faq/2.6").get_data(as_text=True)
@@ -144,7 +145,7 @@ def test_clause_page_shows_the_version_trail(db_path):
 
 def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
     """Whatever is asked, a v2.3 entry is shown folded under the v4.1 text that supersedes it."""
-    from judgekb import search
+    from judgekb.lookup import search
 
     index = search.Index(db)
     queries = [c["heading"] for c in clauses if c["doc"] == "agot2-faq"]
@@ -158,7 +159,7 @@ def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
 
 
 def test_card_page_marks_a_v23_list_entry_as_not_in_force(db_path):
-    from judgekb import web
+    from judgekb.web import app as web
 
     shown = run_cli("card", "The Red Viper", "--edition", "2", db=db_path)
     assert "restricted in an earlier version" in shown.stdout

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from judgekb import search
-from judgekb.search import _stem, words_of
+from judgekb.lookup import search
+from judgekb.lookup.search import _stem, words_of
 from tests.conftest import CORPUS
 
 VOCABULARY = CORPUS / "player-vocabulary.yaml"

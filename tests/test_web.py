@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from judgekb import web
+from judgekb.web import app as web
 from tests.conftest import CORPUS, ROOT, run_cli
 
 

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from judgekb import web, webtext
+from judgekb.web import app as web
+from judgekb.web import webtext
 from tests.conftest import CORPUS
 
 

@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgekb import store  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
 from judgekb.files import write_text_atomic  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
 
 # Second edition's documents in force: a superseded FAQ entry folds under its successor, and a web
 # copy is unofficial, so the answer key names the text a judge reads out.

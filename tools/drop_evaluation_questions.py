@@ -19,9 +19,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judgekb import evaluation  # noqa: E402
 from judgekb.files import write_text_atomic  # noqa: E402
-from judgekb.player_questions import words  # noqa: E402
+from judgekb.lookup import evaluation  # noqa: E402
+from judgekb.lookup.player_questions import words  # noqa: E402
 
 EVAL = ROOT / "tests" / "eval"
 ITEM = re.compile(r"^\s*-\s+(.*)$")

@@ -1,4 +1,4 @@
-"""Fit judgekb.search.WEIGHTS: a pairwise linear model (L2 logistic loss) on the lookup's own signals.
+"""Fit judgekb.lookup.search.WEIGHTS: a pairwise linear model (L2 logistic loss) on the lookup's own signals.
 
     python tools/fit_lookup_weights.py [--epochs 3000]
 
@@ -24,8 +24,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judgekb import evaluation, search, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb import store  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.lookup import evaluation, search  # noqa: E402
 
 
 def training_items() -> list[tuple[str, int, tuple[str, ...] | str]]:

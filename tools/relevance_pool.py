@@ -27,8 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from rank_bm25 import BM25Okapi  # noqa: E402
 
-from judgekb import evaluation, search, store  # noqa: E402
-from judgekb.sources import default_corpus  # noqa: E402
+from judgekb import store  # noqa: E402
+from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.lookup import evaluation, search  # noqa: E402
 
 TEXT_LIMIT = 1500  # characters of a clause shown to the judge (long clauses end with "…")
 

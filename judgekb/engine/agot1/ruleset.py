@@ -11,7 +11,7 @@ from judgekb.engine.core.state import Lasting, State
 from judgekb.engine.core.steps import UNTIL
 from judgekb.engine.core.steps import names as _names
 from judgekb.engine.core.trace import Trace
-from judgekb.scenario import Scenario, challenge_type
+from judgekb.engine.scenario import Scenario, challenge_type
 from judgekb.yamlio import DataError, where
 
 __all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]

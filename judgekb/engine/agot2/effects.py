@@ -14,7 +14,7 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Delayed, Lasting, State
 from judgekb.engine.core.steps import UNTIL, names, pairs
 from judgekb.engine.core.trace import Trace
-from judgekb.scenario import ICON_ALIASES
+from judgekb.engine.scenario import ICON_ALIASES
 
 LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
 

@@ -11,7 +11,7 @@ from judgekb.engine.agot2.effects import effect
 from judgekb.engine.core.state import State
 from judgekb.engine.core.steps import names, pairs
 from judgekb.engine.core.trace import Trace
-from judgekb.scenario import ICON_ALIASES, Scenario
+from judgekb.engine.scenario import ICON_ALIASES, Scenario
 
 __all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
 VICTORY_RULE = "victory"

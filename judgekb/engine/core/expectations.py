@@ -7,7 +7,7 @@ from typing import Any
 
 from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
-from judgekb.scenario import Scenario
+from judgekb.engine.scenario import Scenario
 
 Reader = Callable[[State, str], Any]
 

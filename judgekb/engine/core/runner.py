@@ -17,7 +17,7 @@ from judgekb.engine.core import expectations
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
-from judgekb.scenario import Scenario
+from judgekb.engine.scenario import Scenario
 from judgekb.yamlio import DataError, where
 
 EDITIONS = (1, 2)

@@ -1,0 +1,175 @@
+"""The authority graph: which text governs, what it replaced, and why — over networkx.
+
+Nodes are clause ids, cards (``card:1:val``) and absent documents (``absent:rules-reference``).
+Edges are the ``links`` table.  A clause is *governed by* another when that other supersedes
+it, or when it (unofficial) restates that other (official); governance follows those edges
+to the texts nothing replaces.  Functions take the graph as their first argument.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import networkx as nx
+
+GOVERNANCE = {"supersedes": "reverse", "restates": "forward"}
+
+
+def load(db: Any) -> nx.MultiDiGraph:
+    """The whole link graph from the database."""
+    return from_rows(
+        db.query("select id, doc, kind, heading from clauses"),
+        db.query("select id, name, edition from cards"),
+        db.query("select id, title from absent_documents"),
+        db.query("select * from links"),
+    )
+
+
+def from_rows(clauses: Any, cards: Any, absent: Any, links: Any) -> nx.MultiDiGraph:
+    """The link graph from rows (as stored, or as the build is about to store them)."""
+    graph = nx.MultiDiGraph()
+    for row in clauses:
+        graph.add_node(row["id"], node="clause", doc=row["doc"], kind=row["kind"], heading=row["heading"])
+    for row in cards:
+        graph.add_node(row["id"], node="card", heading=row["name"], edition=row["edition"])
+    for row in absent:
+        graph.add_node(row["id"], node="absent", heading=row["title"])
+    for row in links:
+        data = row.get("data") or {}
+        data = json.loads(data) if isinstance(data, str) else data
+        graph.add_edge(
+            row["src"],
+            row["dst"],
+            type=row["type"],
+            reason=row["reason"],
+            rule=row.get("rule"),
+            version=row.get("version"),
+            score=row.get("score"),
+            data=data,
+        )
+    return graph
+
+
+def all_governors(graph: nx.MultiDiGraph) -> list[dict[str, str]]:
+    """For every clause that something else governs: its governors and how (superseded / restates)."""
+    gov = governance(graph)
+    rows = []
+    for node, attrs in gov.nodes(data=True):
+        if attrs.get("node") != "clause" or gov.out_degree(node) == 0:
+            continue
+        for result in governing(graph, node, gov):
+            if result["id"] != node and gov.nodes[result["id"]].get("node") == "clause":
+                first = result["chain"][0]["type"]
+                rows.append({"clause": node, "governor": result["id"], "relation": "superseded" if first == "supersedes" else "restates"})
+    return rows
+
+
+def governance(graph: nx.MultiDiGraph) -> nx.DiGraph:
+    """Edges ``x → y`` meaning "y governs x" (y supersedes x, or x restates y)."""
+    out = nx.DiGraph()
+    out.add_nodes_from(graph.nodes(data=True))
+    for src, dst, attrs in graph.edges(data=True):
+        direction = GOVERNANCE.get(attrs["type"])
+        if direction == "reverse":
+            out.add_edge(dst, src, **attrs)
+        elif direction == "forward":
+            out.add_edge(src, dst, **attrs)
+    return out
+
+
+def governing(graph: nx.MultiDiGraph, node: str, gov: nx.DiGraph | None = None) -> list[dict[str, Any]]:
+    """The texts that govern ``node``, each with the chain of links that leads to it.
+
+    Returns ``[{"id": node, "chain": []}]`` when nothing replaces the node itself.
+    """
+    gov = governance(graph) if gov is None else gov
+    if node not in gov or gov.out_degree(node) == 0:
+        return [{"id": node, "chain": []}]
+    results = []
+    for target in nx.descendants(gov, node):
+        if gov.out_degree(target) != 0:
+            continue
+        for path in nx.all_simple_paths(gov, node, target):
+            chain = [{"from": a, "to": b, **_public(gov.edges[a, b])} for a, b in zip(path, path[1:], strict=False)]
+            results.append({"id": target, "chain": chain})
+    results.sort(key=lambda r: (len(r["chain"]), r["id"]))
+    return results
+
+
+def governed_by(graph: nx.MultiDiGraph, node: str) -> list[str] | None:
+    """Ids of the texts that govern ``node``, or None when it governs itself."""
+    found = governing(graph, node)
+    ids = sorted({r["id"] for r in found if r["id"] != node})
+    return ids or None
+
+
+def supersession_cycles(graph: nx.MultiDiGraph) -> list[list[str]]:
+    """Cycles in the governance relation (there must be none)."""
+    return list(nx.simple_cycles(governance(graph)))
+
+
+def links_of(graph: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
+    """Links in and out of a node: ``{type, direction, id, reason}`` (plus score/version)."""
+    rows = []
+    if node not in graph:
+        return rows
+    for _, dst, attrs in graph.out_edges(node, data=True):
+        rows.append({"type": attrs["type"], "direction": "out", "id": dst, **_public(attrs, keep_type=False)})
+    for src, _, attrs in graph.in_edges(node, data=True):
+        rows.append({"type": attrs["type"], "direction": "in", "id": src, **_public(attrs, keep_type=False)})
+    order = {"supersedes": 0, "restates": 1, "clarifies": 2, "cites": 3, "same-topic": 4, "mentions": 5}
+    rows.sort(key=lambda r: (order.get(r["type"], 9), r["direction"], r["id"]))
+    return rows
+
+
+def _public(attrs: dict[str, Any], keep_type: bool = True) -> dict[str, Any]:
+    out = {"reason": attrs.get("reason")}
+    if keep_type:
+        out["type"] = attrs.get("type")
+    for key in ("score", "version", "rule"):
+        if attrs.get(key) is not None:
+            out[key] = attrs[key]
+    if attrs.get("data"):
+        out["data"] = attrs["data"]
+    return out
+
+
+VERSION = re.compile(r"[vV]?[0-9]{1,6}(?:\.[0-9]{1,6}){0,3}")  # ASCII digits only: "²" or "٥" are not versions
+
+
+def is_version(text: str) -> bool:
+    """``v5.4`` or ``5.4`` (up to four numbers of up to six digits): what ``changes --since`` accepts.
+
+    ``v.5.4``, ``5..4``, ``5.4.`` and superscript or other non-ASCII digits are refused.
+    """
+    return VERSION.fullmatch(text) is not None
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``"5.01"`` → (5, 1); versions compare number by number (a part that is not ASCII digits counts 0)."""
+    parts = []
+    for part in str(version).lstrip("vV").split("."):
+        parts.append(int(part) if part.isascii() and part.isdigit() and len(part) <= 18 else 0)
+    return tuple(parts)
+
+
+def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
+    """Clauses of a document introduced after version ``since`` (from their version tags), then
+    what a later version of the document changed after ``since``: new, reworded and removed
+    entries (``change`` says which; see :mod:`judgekb.authority.versions`)."""
+    from judgekb.authority import versions
+
+    floor = version_key(since)
+    rows = [
+        r
+        for r in db.query(
+            "select id, kind, heading, version, citation from clauses where doc = ? and version is not null order by seq", [doc_id]
+        )
+        if version_key(r["version"]) > floor
+    ]
+    rows.sort(key=lambda r: version_key(r["version"]))
+    diff = {r["id"]: r for r in versions.changes(db, doc_id, since, version_key)}
+    rows = [diff.pop(r["id"], r) for r in rows]  # an entry tagged with a later version that is also new says so
+    return rows + list(diff.values())

@@ -1,0 +1,259 @@
+"""Optional import of the public card databases: printed text, type, house, cost, STR, icons…
+
+Two formats are read (see ``shared/cards/README.md``): the 1st-edition ``agot1.json`` (one
+array of cards) and the 2nd-edition throneteki folder (``packs/*.json``).  Imported cards go
+in ``imported_cards`` keyed by edition and normalised title, so a card page can show the
+printed text beside the errata.  The corpus never depends on an import; the paths imported
+are remembered beside the database and re-applied whenever the database is rebuilt.
+
+Every field is checked for its type: a card database with a null name or a house given as a
+string instead of a list is read correctly or refused naming the file, card and field.  The
+import itself is written into a copy of the database that is renamed into place
+(``store.rewrite``), so an interrupted import leaves the old database whole.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from judgekb.cards.corpus_cards import normalise_name
+from judgekb.engine.scenario import KEYWORDS2
+from judgekb.files import write_text_atomic
+from judgekb.yamlio import DataError
+
+ICON_ORDER = ("military", "intrigue", "power")
+AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed values kept for cards by name
+
+
+def _first_line_keywords(text: str) -> list[str]:
+    """2nd-edition keywords are the first line of the text when it is only keywords ("Insight. Renown.")."""
+    first = (text or "").split("\n", 1)[0]
+    words = [w.strip() for w in first.split(".") if w.strip()]
+    known = set(KEYWORDS2)
+    if words and all(w.lower().split(" (")[0].split(" ")[0] in known or w.lower().startswith("no attachments") for w in words):
+        return words
+    return []
+
+
+def _where(path: Path, index: int, card: dict[str, Any]) -> str:
+    name = card.get("name")
+    return f"{path}: card #{index}" + (f" ({name})" if isinstance(name, str) else "")
+
+
+def _name(path: Path, index: int, card: Any) -> str:
+    if not isinstance(card, dict):
+        raise DataError(f"{path}: card #{index} must be a JSON object, got {type(card).__name__}")
+    name = card.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise DataError(f"{_where(path, index, card)}: field 'name' must be non-empty text, got {json.dumps(name)[:40]}")
+    return name
+
+
+def _text(path: Path, index: int, card: dict[str, Any], field: str) -> str:
+    """A text field; a number is written as text, null as empty."""
+    value = card.get(field)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise DataError(f"{_where(path, index, card)}: field '{field}' must be text, got {type(value).__name__}")
+
+
+def _number(path: Path, index: int, card: dict[str, Any], field: str) -> str | None:
+    """Cost or STR: a number, or text such as "X" or "-"; stored as text."""
+    value = card.get(field)
+    return None if value is None else _text(path, index, card, field)
+
+
+def _words(path: Path, index: int, card: dict[str, Any], field: str) -> str:
+    """A list of words (houses, traits, icons) joined with commas; a single string is one word, not letters."""
+    value = card.get(field)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value)
+    raise DataError(f"{_where(path, index, card)}: field '{field}' must be a list of text, got {json.dumps(value)[:60]}")
+
+
+def read_agot1(path: Path) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise DataError(f"{path}: not a readable JSON card database: {exc}") from None
+    if not isinstance(data, list):
+        raise DataError(f"{path}: expected a JSON array of cards (the agot1.json format)")
+    rows = []
+    for index, card in enumerate(data):
+        name = _name(path, index, card)
+        rows.append(
+            {
+                "edition": 1,
+                "key": normalise_name(name),
+                "name": name,
+                "code": _text(path, index, card, "id") or None,
+                "set": _text(path, index, card, "set") or None,
+                "number": _text(path, index, card, "number"),
+                "type": _text(path, index, card, "card_type") or None,
+                "house": _words(path, index, card, "house"),
+                "cost": _number(path, index, card, "cost"),
+                "strength": _number(path, index, card, "strength"),
+                "icons": _words(path, index, card, "icons"),
+                "traits": _words(path, index, card, "traits"),
+                "keywords": "",
+                "unique": bool(card.get("unique")),
+                "text": _text(path, index, card, "rules_text"),
+                "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
+                "cycle": str(card.get("id") or "").rsplit("_", 1)[0],  # "cad_76": the cycle the FAQ's "C&D F76" names
+                "income": card.get("income"),
+                "initiative": card.get("initiative"),
+                "claim": card.get("claim"),
+                "reserve": None,
+                "influence": card.get("influence"),
+                "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
+                "pack": card.get("set"),
+                "released": None,
+                "loyal": False,
+                "deck_limit": card.get("limit"),
+                "source": str(path),
+            }
+        )
+    return rows
+
+
+def _cycles(folder: Path) -> dict[str, str]:
+    """Pack code -> cycle name ("NMG" -> "Westeros Cycle"): the FAQ cites chapter-pack cards by cycle."""
+    try:
+        data = json.loads((folder / "cycles.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return {pack: str(c.get("name") or "") for c in data if isinstance(c, dict) for pack in c.get("packs") or []}
+
+
+def read_throneteki(folder: Path) -> list[dict[str, Any]]:
+    packs = sorted((folder / "packs").glob("*.json"))
+    if not packs:
+        raise DataError(f"{folder}: no packs/*.json (the throneteki format)")
+    cycles = _cycles(folder)
+    rows = []
+    for pack_path in packs:
+        try:
+            pack = json.loads(pack_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise DataError(f"{pack_path}: not readable JSON: {exc}") from None
+        if not isinstance(pack, dict) or not isinstance(pack.get("cards") or [], list):
+            raise DataError(f"{pack_path}: expected a JSON object with a 'cards' list (the throneteki pack format)")
+        pack_name = pack.get("name") if isinstance(pack.get("name"), str) else None
+        for index, card in enumerate(pack.get("cards") or []):
+            name = _name(pack_path, index, card)
+            icons = card.get("icons") or {}
+            if not isinstance(icons, dict):
+                raise DataError(f"{_where(pack_path, index, card)}: field 'icons' must be an object such as {{\"military\": true}}")
+            text = _text(pack_path, index, card, "text")
+            code = _text(pack_path, index, card, "code")
+            plot = card.get("plotStats") if isinstance(card.get("plotStats"), dict) else {}
+            rows.append(
+                {
+                    "edition": 2,
+                    "key": normalise_name(name),
+                    "name": name,
+                    "code": code or None,
+                    "set": pack_name,
+                    "number": code[-3:].lstrip("0"),
+                    "type": _text(pack_path, index, card, "type") or None,
+                    "house": _text(pack_path, index, card, "faction") or None,
+                    "cost": _number(pack_path, index, card, "cost"),
+                    "strength": _number(pack_path, index, card, "strength"),
+                    "icons": ", ".join(i for i in ICON_ORDER if icons.get(i)),
+                    "traits": _words(pack_path, index, card, "traits"),
+                    "keywords": ", ".join(_first_line_keywords(text)),
+                    "unique": bool(card.get("unique")),
+                    "text": text,
+                    "errata_text": json.dumps(card.get("errata") or [], ensure_ascii=False),
+                    "cycle": cycles.get(str(pack.get("code") or ""), ""),
+                    "income": plot.get("income"),
+                    "initiative": plot.get("initiative"),
+                    "claim": plot.get("claim"),
+                    "reserve": plot.get("reserve"),
+                    "influence": None,
+                    "stats": json.dumps({k: card.get(k) for k in ("loyal", "plotStats", "deckLimit") if card.get(k) is not None}),
+                    "pack": pack.get("code"),
+                    "released": pack.get("releaseDate"),
+                    "loyal": bool(card.get("loyal")),
+                    "deck_limit": card.get("deckLimit"),
+                    "source": str(folder),
+                }
+            )
+    return rows
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    """Rows from either format; the path decides which."""
+    if path.is_dir():
+        if (path / "packs").is_dir():
+            return read_throneteki(path)
+        if (path / "agot1.json").is_file():
+            return read_agot1(path / "agot1.json")
+        raise DataError(f"{path}: neither a throneteki folder (packs/) nor a folder with agot1.json")
+    if path.is_file():
+        return read_agot1(path)
+    if path.exists():
+        raise DataError(f"{path}: not a regular file or folder (a FIFO or device)")
+    raise DataError(f"{path}: no such file or folder")
+
+
+def apply(db: Any, rows: list[dict[str, Any]]) -> int:
+    """Replace the imported cards of the editions in ``rows``; returns how many were written."""
+    if not rows:
+        return 0
+    editions = sorted({r["edition"] for r in rows})
+    if db["imported_cards"].exists():
+        db.execute(f"delete from imported_cards where edition in ({','.join('?' * len(editions))})", editions)
+    columns = {"cost": str, "strength": str, "cycle": str, "income": str, "initiative": str, "claim": str, "reserve": str, "influence": str}
+    columns |= {"released": str, "deck_limit": int}
+    db["imported_cards"].insert_all(rows, columns=columns, alter=True)
+    db["imported_cards"].create_index(["edition", "key"], if_not_exists=True)
+    db.conn.commit()
+    return len(rows)
+
+
+def import_path(db: Any, path: Path) -> tuple[int, list[int], int]:
+    """Import the cards at ``path`` and, for a throneteki folder, its dated restricted lists.
+
+    Returns (cards, editions, lists).  Everything is read (and checked) before anything is written.
+    """
+    from judgekb.cards import restricted_lists
+
+    rows = read(path)
+    list_file = restricted_lists.find_file(path)
+    lists = restricted_lists.read(list_file) if list_file else []
+    count = apply(db, rows)
+    if list_file:
+        restricted_lists.apply(db, lists, list_file)
+    return count, sorted({r["edition"] for r in rows}), len(lists)
+
+
+def registry(db_path: Path) -> Path:
+    return db_path.with_name(db_path.stem + ".imports.json")
+
+
+def remembered(db_path: Path) -> list[Path]:
+    path = registry(db_path)
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecursionError, ValueError):
+        return []
+    return [Path(p) for p in data if isinstance(p, str)] if isinstance(data, list) else []
+
+
+def remember(db_path: Path, source: Path) -> None:
+    """Add ``source`` to the imports re-applied on rebuild (written to a temporary file, then renamed)."""
+    paths = [p for p in remembered(db_path) if p.resolve() != source.resolve()] + [source.resolve()]
+    write_text_atomic(registry(db_path), json.dumps([str(p) for p in paths], indent=1))

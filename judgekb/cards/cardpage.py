@@ -1,0 +1,292 @@
+"""A card's page: what every clause of the corpus says about one card, for ``judgekb card``."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from judgekb.authority.citation import document_part
+from judgekb.cards import restricted_lists
+from judgekb.cards.corpus_cards import normalise_name, printing_number
+from judgekb.corpus.parsers.linemap import slug
+from judgekb.web.webtext import plain_card_text
+
+FORMATS = ("joust", "melee")
+ORDINAL = {1: "1st", 2: "2nd"}
+
+
+def _cards(db: Any, edition: int | None) -> list[dict[str, Any]]:
+    sql = "select * from cards" + (" where edition = ?" if edition else "")
+    rows = list(db.query(sql, [edition] if edition else []))
+    for row in rows:
+        row["spellings"] = json.loads(row.get("spellings") or "[]")
+    return rows
+
+
+def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
+    if not db["imported_cards"].exists():
+        return []
+    return list(db.query("select * from imported_cards where edition = ? and key = ? order by code", [edition, key]))
+
+
+def _exact(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    """Cards whose title or another printed spelling is exactly the name (one indexed query, not a scan)."""
+    key = normalise_name(name)
+    sql = "select * from cards where (key = ? or spellings != '[]')" + (" and edition = ?" if edition else "") + " order by edition, id"
+    rows = list(db.query(sql, [key, edition] if edition else [key]))
+    for row in rows:
+        row["spellings"] = json.loads(row.get("spellings") or "[]")
+    return [c for c in rows if c["key"] == key or key in {normalise_name(s) for s in c["spellings"]}]
+
+
+def _match(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    cards = _cards(db, edition)
+    found = []
+    for ed in [edition] if edition else [1, 2]:
+        pool = [c for c in cards if c["edition"] == ed]
+        best = process.extractOne(name, [c["name"] for c in pool], scorer=fuzz.WRatio, score_cutoff=80)
+        if best:
+            found.append(pool[best[2]])
+    return found
+
+
+def suggestions(db: Any, name: str, edition: int | None) -> list[str]:
+    cards = _cards(db, edition)
+    return [m[0] for m in process.extract(name, [c["name"] for c in cards], scorer=fuzz.WRatio, limit=5)]
+
+
+LIST_KINDS = ("restricted", "banned", "list-change")
+
+
+def _imported_keys(row: dict[str, Any]) -> set[tuple[str, int]]:
+    """The (group, number) keys an imported printing answers to (see ``cards.printing_group``)."""
+    number = printing_number(row.get("number"))
+    if number is None:
+        return set()
+    if row["edition"] == 1:
+        return {(str(row.get("cycle") or ""), number)}
+    groups = {slug(str(row.get("set") or ""))} | ({re.sub(r"-cycle$", "", slug(str(row["cycle"])))} if row.get("cycle") else set())
+    return {(g, number) for g in groups}
+
+
+WITHDRAWN = "no longer listed"
+NOT_IN_FORCE = "not on a list in the FAQ in force (restricted in an earlier version, whose lists it no longer carries)"
+
+
+def _status(entries: list[dict[str, Any]], was: list[dict[str, Any]] = ()) -> dict[str, str]:  # type: ignore[assignment]
+    """One printing's status; an entry a later FAQ version dropped says so instead of "restricted"."""
+    on, gone = {e["list"] for e in entries}, {e["list"] for e in was}
+    out = {fmt: ("restricted" if fmt in on else WITHDRAWN if fmt in gone else "not restricted") for fmt in FORMATS}
+    out["banned"] = "banned" if "banned" in on else WITHDRAWN if "banned" in gone else "not banned"
+    return out
+
+
+def _summary(printings: list[dict[str, Any]]) -> dict[str, str]:
+    """One status per list for the whole title, naming the printings when only some are listed."""
+    out = {}
+    lists = (("joust", "restricted", "not restricted"), ("melee", "restricted", "not restricted"), ("banned", "banned", "not banned"))
+    for fmt, yes, no in lists:
+        listed = [p["code"] for p in printings if p["status"][fmt] == yes]
+        if not listed:
+            out[fmt] = NOT_IN_FORCE if any(p["status"][fmt] == WITHDRAWN for p in printings) else no
+        elif len(listed) == len(printings):
+            out[fmt] = yes
+        else:
+            out[fmt] = f"{yes}: {', '.join(listed)} only"
+    return out
+
+
+def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
+    rows = list(
+        db.query(
+            "select c.id, c.kind, c.heading, c.text, c.citation, c.version, c.data, c.doc, l.reason "
+            "from links l join clauses c on c.id = l.src where l.dst = ? and l.type = 'mentions' order by c.doc, c.seq",
+            [card["id"]],
+        )
+    )
+    for row in rows:
+        row["data"] = json.loads(row["data"] or "{}")
+
+    def entry(row: dict[str, Any]) -> dict[str, Any]:
+        out = {"id": row["id"], "citation": row["citation"], "text": row["text"]}
+        if row["kind"] == "qa":
+            question = row["data"].get("question")  # FAQ v4.1: the heading is a title, the text opens with the question
+            out["question"] = question or row["heading"]
+            if question and row["text"].startswith(question):
+                out["text"] = row["text"][len(question) :].strip()
+        if row["version"]:
+            out["version"] = row["version"]
+        successor = row["data"].get("successor") or {}
+        if successor.get("relation") == "removed":
+            out["withdrawn"] = {"version": successor["version"], "see": successor["id"]}
+        return out
+
+    # An entry a later FAQ version carries on is shown once, as the later text; a list entry
+    # the later version dropped (the 2nd-edition FAQ v4.1 prints no restricted lists) stays
+    # listed but no longer gives the card a status.
+    withdrawn = {r["id"] for r in rows if (r["data"].get("successor") or {}).get("relation") == "removed"}
+    rows = [r for r in rows if r["id"] in withdrawn or not r["data"].get("successor")]
+    restricted = {fmt: [entry(r) for r in rows if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
+    changes = [entry(r) | {"list": r["data"].get("list")} for r in rows if r["kind"] == "list-change"]
+    banned = [entry(r) for r in rows if r["kind"] == "banned"]
+    printed = _imported(db, card["edition"], card["key"])
+    listing = "select doc from clauses where kind in ('restricted', 'banned')"
+    sql = f"select * from documents where edition = ? and id in ({listing}) order by id"
+    lists = [document_part(d) for d in db.query(sql, [card["edition"]])]
+    return {
+        "id": card["id"],
+        "name": card["name"],
+        "edition": card["edition"],
+        "spellings": card["spellings"],
+        "printings": (printings := _printings(db, card, rows, printed, withdrawn)),
+        "status": _summary(printings) if printings else _status([]),
+        "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
+        "errata": [entry(r) for r in rows if r["kind"] == "errata"],
+        "restricted": restricted,
+        "list_changes": changes,
+        "banned": banned,
+        "faq": [entry(r) for r in rows if r["kind"] == "qa"],
+        "rules": [entry(r) for r in rows if r["kind"] not in ("errata", "restricted", "list-change", "banned", "qa")],
+        "printed": printed,
+        "lists": restricted_lists.card_section(db, [(i["code"], f"{i['set']} {i['number']}") for i in printed])
+        if card["edition"] == 2
+        else None,
+    }
+
+
+def _ref(row: dict[str, Any], listed: str) -> dict[str, Any]:
+    return {"list": listed, "id": row["id"], "citation": row["citation"]}
+
+
+def _printings(
+    db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printed: list[dict[str, Any]], withdrawn: set[str]
+) -> list[dict[str, Any]]:
+    """Every printing of the title — cited by the corpus, imported, or both — with its own list status and errata.
+
+    The FAQ's lists and errata name one printing ("Daenerys Targaryen (C&D F76)"); another printing
+    of the same title is a different card for the lists, so its status is its own.
+    """
+    by_id = {r["id"]: r for r in rows}
+    out: list[dict[str, Any]] = []
+    by_key: dict[tuple[str, Any], dict[str, Any]] = {}
+    for row in db.query("select * from card_printings where card = ? order by \"set\", number", [card["id"]]):
+        item = {"code": row.get("code") or f"{row['set']} {row['number']}", "set": row["set"], "number": row["number"], "imported": None}
+        item["clauses"] = [c for c in json.loads(row.get("clauses") or "[]") if c in by_id]
+        by_key[(row.get("group") or row["set"], row.get("num") if row.get("num") is not None else row["number"])] = item
+        out.append(item)
+    for imp in printed:
+        match = next((by_key[k] for k in _imported_keys(imp) if k in by_key), None)
+        if match is None or match["imported"] is not None:
+            code = f"{imp['set']} {imp['number']}" if card["edition"] == 1 else f"{imp['set']}, {imp['number']}"
+            match = {"code": code, "set": imp["set"], "number": imp["number"], "imported": None, "clauses": []}
+            out.append(match)
+        match["imported"] = {"code": imp.get("code"), "set": imp["set"], "number": imp["number"]}
+        imp["printing"] = match["code"]  # the printed text knows which listed printing it is
+    for item in out:
+        listed = [by_id[c] for c in item["clauses"] if by_id[c]["kind"] in LIST_KINDS]
+        entries = [_ref(r, r["data"].get("format") or r["kind"]) for r in listed if r["kind"] != "list-change"]
+        on = [e for e in entries if e["id"] not in withdrawn]
+        item["was"] = [e for e in entries if e["id"] in withdrawn]  # lists a later FAQ version no longer prints
+        item["status"] = _status(on, item["was"])
+        item["lists"] = on
+        item["removed"] = [_ref(r, r["data"].get("list")) for r in listed if r["kind"] == "list-change"]
+        item["errata"] = [c for c in item["clauses"] if by_id[c]["kind"] == "errata"]
+        # the title was imported, yet no imported card sits at this printing: say so rather than guess
+        item["unmatched"] = bool(printed) and item["imported"] is None
+    return out
+
+
+def _imported_page(db: Any, row: dict[str, Any], edition: int) -> dict[str, Any]:
+    card = {"id": f"card:{edition}:imported", "name": row["name"], "edition": edition, "key": row["key"], "spellings": []}
+    return page(db, card)
+
+
+def find(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    """Pages for the cards the corpus names; failing that, imported cards the corpus never mentions.
+
+    An exact title wins over a near one in either source, so "Daenerys's Favor" never opens
+    "Daenerys Targaryen" just because the corpus happens to name only the latter.
+    """
+    exact = _exact(db, name, edition)
+    if exact:
+        return [page(db, card) for card in exact]
+    imported = db["imported_cards"].exists()
+    if imported:
+        key = normalise_name(name)
+        rows = list(db.query("select distinct name, key, edition from imported_cards where key = ? order by edition", [key]))
+        rows = [r for r in rows if not edition or r["edition"] == edition]
+        if rows:
+            return [_imported_page(db, r, r["edition"]) for r in rows]
+    found = [page(db, card) for card in _match(db, name, edition)]
+    if found or not imported:
+        return found
+    for ed in [edition] if edition else [1, 2]:
+        pool = list(db.query("select distinct name, key from imported_cards where edition = ?", [ed]))
+        best = process.extractOne(name, [r["name"] for r in pool], scorer=fuzz.WRatio, score_cutoff=86)
+        if best:
+            found.append(_imported_page(db, pool[best[2]], ed))
+    return found
+
+
+def render(p: dict[str, Any]) -> str:
+    lines = [f"{p['name']} — {ORDINAL[p['edition']]} edition  [{p['id']}]"]
+    if p["spellings"]:
+        lines.append(f"Also printed as: {', '.join(p['spellings'])}")
+    if p.get("lists"):  # the dated list in force today comes before the FAQ's own (older) lists
+        lines.extend(render_lists(p["lists"]))
+    status = p["status"]
+    lines.append(f"Status in the lists of {p['status_source']}: joust {status['joust']}; melee {status['melee']}; {status['banned']}")
+    for item in p["printings"]:
+        imp = item["imported"]
+        where = f" = {imp['set']} {imp['number']}" if imp and imp["set"] != item["set"] else ""
+        where += " (no imported card at this printing)" if item["unmatched"] else ""
+        st = item["status"]
+        extra = "; errata " + ", ".join(item["errata"]) if item["errata"] else ""
+        lines.append(f"  {item['code']}{where}: joust {st['joust']}, melee {st['melee']}, {st['banned']}{extra}")
+    if not (p["errata"] or p["faq"] or p["rules"] or any(p["restricted"].values()) or p["list_changes"]):
+        lines.append("The corpus says nothing else about this card (no errata, FAQ answer or rule names it).")
+    for item in p["printed"]:
+        lines.append(f"\nPrinted ({item['set']} {item['number']}, imported from {item['source']}):")
+        keys = ("type", "house", "cost", "strength", "icons", "traits", "keywords", "income", "initiative", "claim", "reserve")
+        stats = [f"{k} {item[k]}" for k in keys if item.get(k) not in (None, "")]
+        lines.append("  " + "; ".join(stats))
+        lines.append(f"  {plain_card_text(item['text'])}")
+
+    def section(title: str, entries: list[dict[str, Any]]) -> None:
+        if not entries:
+            return
+        lines.append(f"\n{title}:")
+        for e in entries:
+            lines.append(f"  {e['citation']}  [{e['id']}]")
+            if e.get("question"):
+                lines.append(f"    Q: {e['question']}")
+                lines.append(f"    A: {e['text']}")
+            else:
+                lines.append(f"    {e['text']}")
+            if e.get("withdrawn"):
+                gone = e["withdrawn"]
+                lines.append(f"    (not in force: v{gone['version']} of the FAQ no longer carries it; see {gone['see']})")
+
+    section("Errata (governs the printed text)", p["errata"])
+    section("Joust restricted list", p["restricted"]["joust"])
+    section("Melee restricted list", p["restricted"]["melee"])
+    section("List changes", p["list_changes"])
+    section("Banned list", p["banned"])
+    section("FAQ answers", p["faq"])
+    section("Other clauses that mention it", p["rules"])
+    return "\n".join(lines) + "\n"
+
+
+def render_lists(lists: dict[str, Any]) -> list[str]:
+    """The dated restricted/banned lists' section: the list in force, then each printing's history."""
+    out = [f"\nRestricted and banned lists (imported card data; in force: {lists['in_force']['citation']}):"]
+    for item in lists["printings"]:
+        out.append(f"  {item['printing']}: {'; '.join(item['in_force'])}")
+        for run in item["history"]:
+            span = run["from"] if run["from"] == run["to"] else f"{run['from']} to {run['to']}"
+            dates = run["from_date"] if run["from"] == run["to"] else f"{run['from_date']} to {run['to_date']}"
+            out.append(f"    {span} ({run['issuer']}, {dates}): {'; '.join(run['status'])}")
+    return out

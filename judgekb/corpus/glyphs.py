@@ -1,0 +1,84 @@
+"""What a judge needs beside the verbatim text: icon glyphs explained, misprints noted.
+
+The flattened 1st-edition FAQ shows game icons as stray characters ("the claim of a lost $
+challenge", "unique _ Warship").  The text is served as printed; ``corpus/glyphs.yaml`` says,
+with evidence, what each glyph stands for, and ``corpus/misprints.yaml`` notes printings that
+are evidently wrong.  Both are attached to the clauses they concern (``data["glyphs"]``,
+``data["misprints"]``) when the corpus is parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from judgekb.corpus.model import Clause
+from judgekb.yamlio import DataError, check_fields, load, where
+
+
+def load_glyphs(corpus: Path) -> dict[str, list[dict[str, Any]]]:
+    """Glyph entries by document id, each with its compiled ``pattern``."""
+    path = corpus / "glyphs.yaml"
+    if not path.is_file():
+        return {}
+    data = load(path)
+    check_fields(path, data, {"document", "glyphs"}, set(), "glyph file")
+    entries = []
+    for item in data["glyphs"]:
+        check_fields(path, item, {"glyph", "means", "pattern", "evidence"}, {"literal"}, "glyph")
+        try:
+            pattern = re.compile(str(item["pattern"]))
+        except re.error as exc:
+            raise DataError(f"{where(path, item)}: field 'pattern' is not a regular expression: {exc}") from None
+        entries.append({**item, "compiled": pattern})
+    return {str(data["document"]): entries}
+
+
+def load_misprints(corpus: Path) -> dict[str, list[dict[str, Any]]]:
+    path = corpus / "misprints.yaml"
+    if not path.is_file():
+        return {}
+    data = load(path)
+    check_fields(path, data, {"misprints"}, set(), "misprint file")
+    out: dict[str, list[dict[str, Any]]] = {}
+    for item in data["misprints"]:
+        check_fields(path, item, {"clause", "printed", "note"}, set(), "misprint")
+        out.setdefault(str(item["clause"]), []).append(item)
+    return out
+
+
+def annotate(doc_id: str, clauses: list[Clause], corpus: Path) -> None:
+    """Attach glyph meanings and misprint notes to the clauses of one document."""
+    glyphs = load_glyphs(corpus).get(doc_id, [])
+    misprints = load_misprints(corpus)
+    for clause in clauses:
+        found = []
+        for g in glyphs:
+            if g["compiled"].search(clause.text) or g["compiled"].search(clause.heading):
+                found.append({"glyph": g["glyph"], "means": g["means"], "evidence": " ".join(g["evidence"])})
+        if found:
+            clause.data["glyphs"] = found
+        notes = misprints.get(clause.id)
+        if notes:
+            for note in notes:
+                if note["printed"] not in clause.text and note["printed"] not in clause.heading:
+                    raise DataError(f"corpus/misprints.yaml:{note['__line__']}: '{note['printed']}' is not printed in {clause.id}")
+            clause.data["misprints"] = [{"printed": n["printed"], "note": " ".join(str(n["note"]).split())} for n in notes]
+    ids = {c.id for c in clauses}
+    for clause_id, notes in misprints.items():
+        if clause_id.startswith(f"{doc_id}/") and clause_id not in ids:
+            raise DataError(f"corpus/misprints.yaml:{notes[0]['__line__']}: no clause '{clause_id}'")
+
+
+def reader_notes(data: dict[str, Any]) -> list[str]:
+    """Plain-language notes shown under a clause: glyphs, misprints, undetermined pages, boundaries."""
+    notes = [f"“{g['glyph']}” in this text is {g['means']} (the flattened PDF's icon)." for g in data.get("glyphs") or []]
+    notes += [f"Printed “{m['printed']}”: {m['note']}" for m in data.get("misprints") or []]
+    if data.get("page_unknown"):
+        notes.append(f"Page not determined: {data['page_unknown']}")
+    if data.get("boundary"):
+        notes.append(f"Where this entry begins: {data['boundary']}")
+    if data.get("version_from"):
+        notes.append(f"Version from the {data['version_from']}")
+    return notes

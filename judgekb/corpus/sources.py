@@ -1,0 +1,172 @@
+"""The corpus: manifests, source files and their parsers.
+
+``corpus/manifests/*.yaml`` describe the documents (what each is, which edition,
+version, date, authority); ``corpus/sources`` holds the documents unchanged; ``corpus/maps``
+holds the hand-reviewed maps that say how each is cut into clauses.  This module validates
+all of it and hands each document to its parser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the model is imported where it is built: a lookup's start-up does not need it
+    from judgekb.corpus.model import Clause, Document
+
+MANIFEST_FIELDS = {
+    "id",
+    "title",
+    "edition",
+    "kind",
+    "authority",
+    "publisher",
+    "version",
+    "date",
+    "short",
+    "file",
+    "sha256",
+    "parser",
+    "rank",
+}
+DOCUMENT_KINDS = ("official rules", "official FAQ", "official event rules", "unofficial summary", "unofficial web copy")
+PARSERS = ("spanmap", "linemap", "markdown2", "paragraphs", "html")
+PROVENANCE_FIELDS = {"repository", "commit", "path"}
+PROVENANCE_OPTIONAL = {"route"}  # the page's route name on the site, as its links name it
+OPTIONAL_FIELDS = {"map", "structure", "provenance", "pages", "supersedes", "copies", "chrome"}
+
+
+def default_corpus() -> Path:
+    """The corpus/ folder beside the package (a source checkout)."""
+    return Path(__file__).resolve().parents[2] / "corpus"
+
+
+def load_manifest(path: Path, corpus: Path) -> Document:
+    """Read and validate one manifest; errors name the file, line and field."""
+    from judgekb.corpus.model import Document
+    from judgekb.yamlio import DataError, check_fields, load, strip_lines
+
+    data = load(path)
+    check_fields(path, data, MANIFEST_FIELDS, OPTIONAL_FIELDS, "manifest")
+    line = data["__line__"]
+    if data["kind"] not in DOCUMENT_KINDS:
+        raise DataError(f"{path}:{line}: field 'kind' must be one of {', '.join(DOCUMENT_KINDS)}; got {data['kind']!r}")
+    if data["edition"] not in (1, 2):
+        raise DataError(f"{path}:{line}: field 'edition' must be 1 or 2; got {data['edition']!r}")
+    if data["parser"] not in PARSERS:
+        raise DataError(f"{path}:{line}: field 'parser' must be one of {', '.join(PARSERS)}; got {data['parser']!r}")
+    if not isinstance(data["rank"], int):
+        raise DataError(f"{path}:{line}: field 'rank' must be a whole number; got {data['rank']!r}")
+    if data["parser"] not in ("markdown2", "html") and not data.get("map"):
+        raise DataError(f"{path}:{line}: field 'map' is required by parser '{data['parser']}'")
+    if data["parser"] == "html" and not data.get("structure"):
+        raise DataError(f"{path}:{line}: field 'structure' is required by parser 'html'")
+    if not all(isinstance(t, str) and t.strip() for t in data.get("chrome") or []):
+        raise DataError(f"{path}:{line}: field 'chrome' must be a list of texts (the start of each site-only passage)")
+    if not isinstance(data.get("copies") or [], list):
+        raise DataError(f"{path}:{line}: field 'copies' must be a list of document ids; got {data['copies']!r}")
+    provenance = data.get("provenance")
+    if provenance is not None:
+        check_fields(path, provenance, PROVENANCE_FIELDS, PROVENANCE_OPTIONAL, "provenance")
+    if data.get("pages") not in (None, "printed", "none"):
+        raise DataError(f"{path}:{line}: field 'pages' must be 'printed' or 'none'; got {data['pages']!r}")
+    for key in ("file", "map"):
+        if data.get(key) and not (corpus / data[key]).is_file():
+            raise DataError(f"{path}:{line}: field '{key}' names a missing file: {data[key]}")
+    return Document(
+        id=str(data["id"]),
+        title=str(data["title"]),
+        edition=int(data["edition"]),
+        kind=str(data["kind"]),
+        authority=" ".join(str(data["authority"]).split()),
+        version=str(data["version"]),
+        date=str(data["date"] or ""),
+        file=str(data["file"]),
+        short=str(data["short"]),
+        parser=str(data["parser"]),
+        map=str(data["map"]) if data.get("map") else None,
+        rank=int(data["rank"]),
+        publisher=str(data["publisher"]),
+        sha256=str(data["sha256"]),
+        structure=str(data.get("structure") or ""),
+        provenance=json.dumps(strip_lines(provenance), sort_keys=True) if provenance else "",
+        pages=str(data.get("pages") or "printed"),
+        supersedes=str(data.get("supersedes") or ""),
+        copies=",".join(str(d) for d in (data.get("copies") or [])),
+        chrome=tuple(str(t) for t in (data.get("chrome") or [])),
+    )
+
+
+def load_documents(corpus: Path) -> list[Document]:
+    """All manifests of a corpus, in id order; duplicate ids are an error."""
+    from judgekb.yamlio import DataError
+
+    manifests = sorted((corpus / "manifests").glob("*.yaml"))
+    if not manifests:
+        raise DataError(f"{corpus}/manifests: no manifests found")
+    docs = [load_manifest(p, corpus) for p in manifests]
+    seen: dict[str, Path] = {}
+    for doc, path in zip(docs, manifests, strict=True):
+        if doc.id in seen:
+            raise DataError(f"{path}: document id '{doc.id}' already used by {seen[doc.id]}")
+        seen[doc.id] = path
+    for doc, path in zip(docs, manifests, strict=True):
+        for other in [doc.supersedes, *doc.copies.split(",")]:
+            if other and other not in seen:
+                raise DataError(f"{path}: names document '{other}', which no manifest describes")
+    return docs
+
+
+def read_source(doc: Document, corpus: Path) -> str:
+    """The document's text, checked against the manifest's sha256 (sources are never edited)."""
+    from judgekb.yamlio import DataError
+
+    path = corpus / doc.file
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != doc.sha256:
+        raise DataError(f"{path}: sha256 {digest} does not match its manifest ({doc.sha256}); sources are copied unchanged")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 at byte {exc.start}") from None
+
+
+def parse_document(doc: Document, corpus: Path) -> list[Clause]:
+    """Cut one document into clauses with its parser, numbering them in document order."""
+    from judgekb.corpus import glyphs
+    from judgekb.corpus.parsers import html, linemap, markdown2, paragraphs, spanmap
+
+    source = read_source(doc, corpus)
+    map_path = corpus / doc.map if doc.map else None
+    if doc.parser == "spanmap":
+        clauses = spanmap.parse(doc, source, map_path)
+    elif doc.parser == "linemap":
+        clauses = linemap.parse(doc, source, map_path)
+    elif doc.parser == "markdown2":
+        clauses = markdown2.parse(doc, source)
+    elif doc.parser == "html":
+        clauses = html.parse(doc, source, structure=doc.structure)
+    else:
+        clauses = paragraphs.parse(doc, source, map_path)
+    for seq, clause in enumerate(clauses, 1):
+        clause.seq = seq
+    glyphs.annotate(doc.id, clauses, corpus)  # icon glyphs explained, misprints noted
+    return clauses
+
+
+def corpus_fingerprint(corpus: Path) -> str:
+    """A hash of every corpus file and of the package's code: the database is rebuilt when either changes.
+
+    The build runs code well beyond the parsers (links, cards, citations, the search tables), so
+    all of it counts; a change to the CLI or web code only costs one rebuild.
+    """
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    files = sorted(p for p in corpus.rglob("*") if p.is_file()) + sorted(package.rglob("*.py"))
+    for path in files:
+        digest.update(str(path.relative_to(path.parents[1])).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()

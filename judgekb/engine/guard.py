@@ -1,0 +1,157 @@
+"""Bounded scenario runs: the size, node and time limits one scenario may use, for the CLI and the web.
+
+A scenario is untrusted input (pasted at a venue, posted to the API, found in a folder), so its
+whole life — reading, YAML parsing, validation, running, expectation checks and the JSON the
+caller prints — happens under one deadline and within size limits.  The CLI lifts the limits
+with ``run --no-limits``; the web never does.  Anything the engine did not expect while running
+one scenario becomes a ``ScenarioError`` naming the file, so a folder run reports every file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judgekb.yamlio import DataError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one scenario may use; ``None`` lifts a limit."""
+
+    max_bytes: int | None = 256 * 1024  # the web's request cap: a file too large to post is too large to run
+    max_steps: int | None = 400
+    max_cards: int | None = 400
+    seconds: float | None = 2.0  # parse + validation + run + checks + JSON
+
+
+MAX_NAME_CHARS = 200  # a card name typed or sent: none comes close; longer only costs fuzzy-matching time
+
+WEB = Limits()
+CLI = Limits(seconds=10.0)  # a judge's laptop may be slow; still never a hang
+UNLIMITED = Limits(max_bytes=None, max_steps=None, max_cards=None, seconds=None)
+
+
+class ScenarioError(Exception):
+    """One scenario could not be run; ``malformed`` is True for bad input, False for an engine fault."""
+
+    def __init__(self, message: str, malformed: bool = True) -> None:
+        super().__init__(message)
+        self.malformed = malformed
+
+
+class Timeout(BaseException):  # noqa: N818 - a BaseException so no `except Exception` in the engine swallows it
+    """Raised by the alarm when a scenario overruns its deadline."""
+
+
+def read_file(path: Path, limits: Limits) -> str:
+    """The text of a scenario file: a regular file (never a FIFO or device), within the size limit, UTF-8."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ScenarioError(f"{path}: not a regular file (a FIFO, device or folder); skipped")
+    cap = limits.max_bytes
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read() if cap is None else handle.read(cap + 1)
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    if cap is not None and len(data) > cap:
+        raise ScenarioError(f"{path}: larger than {cap // 1024} KB; run it with --no-limits if it is meant to be this large")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise Timeout when ``seconds`` pass: a real alarm in the main thread (CLI, gunicorn sync workers).
+
+    Elsewhere (a threaded server) only the engine's own per-step deadline applies.
+    """
+    usable = seconds is not None and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def alarm(signum: int, frame: Any) -> None:
+        raise Timeout
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(
+    path: Path, text: str, titles: dict[str, Any], limits: Limits, db: Any = None, prepare: Any = None
+) -> tuple[Any, dict[str, Any]]:
+    """Load, check and run one scenario within ``limits``: the Ruling and its JSON (``rulingview``'s, with citations, if ``db``).
+
+    ``prepare`` is ``load_scenario``'s hook (``cardfill.preparer``: cards by name from imports).
+
+    Raises ScenarioError with a message naming the file for anything that goes wrong.
+    """
+    from judgekb.engine.core import runner
+    from judgekb.engine.scenario import load_scenario
+
+    if limits.max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes:
+        raise ScenarioError(f"{path}: larger than {limits.max_bytes // 1024} KB")
+    started = time.monotonic()
+    try:
+        with deadline(limits.seconds):
+            scenario = load_scenario(path, text, prepare=prepare)
+            _check_size(path, scenario, limits)
+            ruling = runner.run(scenario, titles, deadline=None if limits.seconds is None else started + limits.seconds)
+            if db is None:
+                return ruling, ruling.as_json()
+            from judgekb.engine import rulingview
+
+            return ruling, rulingview.ruling_json(ruling, db)
+    except Timeout:
+        raise ScenarioError(f"{path}: the scenario took longer than {limits.seconds:g}s (parse, run and checks); stopped") from None
+    except DataError as exc:
+        raise ScenarioError(str(exc)) from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: the scenario is nested too deeply") from None
+    except MemoryError:
+        raise ScenarioError(f"{path}: the scenario needs more memory than judgekb allows") from None
+    except Exception as exc:  # the last boundary: an engine fault on one file must not end a folder run
+        raise ScenarioError(
+            f"{path}: judgekb could not run this scenario ({type(exc).__name__}: {str(exc)[:200]} at {_site(exc)}); "
+            "please report it with the file — the scenario format check missed something",
+            malformed=False,
+        ) from None
+
+
+def _site(exc: BaseException) -> str:
+    """Where in judgekb an unexpected exception was raised (``judgekb/engine/runner.py:123``), for the report."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "judgekb" in f.filename]
+    if not frames:
+        return "unknown"
+    frame = frames[-1]
+    return f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}:{frame.lineno}"
+
+
+def _check_size(path: Path, scenario: Any, limits: Limits) -> None:
+    steps, cards = len(scenario.steps), len(scenario.state.cards)
+    if (limits.max_steps is not None and steps > limits.max_steps) or (limits.max_cards is not None and cards > limits.max_cards):
+        raise ScenarioError(
+            f"{path}: a scenario may have at most {limits.max_steps} steps and {limits.max_cards} cards "
+            f"(this one has {steps} and {cards}); the CLI lifts this with --no-limits"
+        )

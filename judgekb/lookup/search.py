@@ -1,0 +1,1242 @@
+"""Keyword lookup that puts the answering ruling first, for queries typed the way players talk.
+
+Recall comes from SQLite FTS5 (BM25, porter stemming) over clause headings and texts.  The query
+is first read as a player wrote it: phrases players use ("tap", "graveyard", "run out of cards")
+become the rules' words (``corpus/player-vocabulary.yaml`` and ``corpus/glossary.yaml``); typos
+are corrected only when the word is neither in the corpus nor a real English word; filler words
+of a question ("have", "get", "do I") are dropped while words with rules meaning ("no", "all",
+"then") stay.  Each remaining idea is weighted by how rare it is in the corpus.
+
+Each clause also carries the questions players ask that it decides (``corpus/player-questions/``,
+"doc2query"): they are recalled through FTS5 tables of their own, with the rules' words for their
+player words, so "can my tapped guy still block?" finds the step that says knelt characters cannot
+be declared as defenders even though the two share few words.
+
+Candidates are re-ranked by the weighted share of the query's ideas they cover, how well their
+heading matches, how well a Q&A entry's own question matches the query, how closely the query
+reads like one of the clause's players' questions, whether they contain the query as a phrase and
+whether they concern a card the query names.  A superseded clause is
+folded under its successor; a restatement (summary, web copy) is folded under the clause it
+restates only when it adds nothing for this query — otherwise it stands as its own hit, flagged
+unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
+Alternate Format Regulations, a card's own text), a notice says so first.
+
+Everything the index needs at start is computed at build time (:func:`build_tables`) and read
+from the database, so a one-off lookup from the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sqlite3
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+MAX_WORDS = 64
+# A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
+# edition becomes the search's filter (when none was chosen), not words to match (they would find
+# the "Iron Throne Edition" blurbs).
+EDITION_SAID = re.compile(
+    r"(?<![\w.])(?:(?:in|for)\s+)?(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
+    re.IGNORECASE,
+)
+CANDIDATES = 60  # FTS recall
+SHORTLIST = 30  # candidates scored on every signal
+WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+# Words that carry no rules meaning, in keyword lookups and in spoken questions alike.
+STOPWORDS = frozenset(
+    "the a an of to in is are am was were be been being do does did doing i my me mine it its on for and or if with at "
+    "by as what whats how who whom when where why can could would should will shall that this these those there their "
+    "they them he she his her we our us from into than so any about which while new "
+    "have has had having get gets got getting use uses using work works working happen happens happened mean means meant "
+    "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
+    "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
+    "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
+    "say says said many much make makes made lot lots whether".split()
+)
+# A question's leading words; questions are matched against Q&A entries' own questions.
+QUESTION_START = re.compile(
+    r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
+)
+# How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
+# pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
+# tests/eval/judge-review.yaml; title_only and asked_like were then set by hand on the dev half.
+# Never tuned on the frozen test half.
+WEIGHTS = {
+    "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
+    "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
+    "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
+    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5,
+}  # fmt: skip
+DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
+LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
+LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
+# a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
+# the standing phase"): like a container's title, it answers nothing the phase's other steps do not
+FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase$")
+# a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
+REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
+CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
+# Words that are English (so never "corrected") must be at least this frequent in the word list.
+ENGLISH_MIN_FREQUENCY = 50
+
+
+EDITION_NAMES = {1: "first edition", 2: "second edition"}
+# a quoted word or phrase ('how does "reveal" work'): the term the question is about
+QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’']{2,40})[\"”’'](?=[\s?.,!:;]|$)")
+
+
+def named_edition(text: str) -> int | None:
+    """The edition a query names ("first edition", "1e", "2.0"), or None when it names none or both."""
+    named = {1 if re.search(r"1|first", m.group(0), re.IGNORECASE) else 2 for m in EDITION_SAID.finditer(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+class QueryError(ValueError):
+    """A query that cannot be searched (empty, or nothing but whitespace)."""
+
+
+@dataclass
+class Hit:
+    id: str
+    score: float
+    folded: list[dict[str, str]] = field(default_factory=list)
+    unofficial: bool = False
+
+
+@dataclass
+class Group:
+    """One idea of the query: the words the player typed and the rules' words for it."""
+
+    said: str
+    terms: set[str]  # single words and phrases that express it in the rules
+    weight: float = 1.0
+    corrected: bool = False
+    stems: frozenset[str] = frozenset()  # the single-word terms, stemmed
+    phrases: tuple[str, ...] = ()  # the multi-word terms, padded with spaces for whole-word matching
+
+    def prepare(self) -> None:
+        """Precompute what matching needs, once per query."""
+        parts = [(term, _term_stems(term)) for term in self.terms]
+        self.stems = frozenset(p[0] for _, p in parts if len(p) == 1)
+        self.phrases = tuple(f" {' '.join(words_of(t))} " for t, p in parts if len(p) > 1)
+
+
+def clean(query: str) -> tuple[str, list[str]]:
+    """Make any input searchable: valid UTF-8, no control characters, bounded length.
+
+    Returns the cleaned text and notes for the user (e.g. that a long query was shortened).
+    """
+    notes = []
+    text = query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # lone surrogates become U+FFFD
+    text = "".join(" " if ch in "\t\n\r\f\v" else "" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    if not text.strip():
+        raise QueryError("empty query: type a word, a card name or a question")
+    words = text.split()
+    if len(words) > MAX_WORDS:
+        notes.append(f"query shortened to its first {MAX_WORDS} words")
+        text = " ".join(words[:MAX_WORDS])
+    return " ".join(text.split()), notes
+
+
+def words_of(text: str) -> list[str]:
+    return WORD.findall(text.lower().replace("’", "'"))
+
+
+# Irregular forms the suffix rules cannot reach ("chosen" is "choose", "knelt" is "kneel").
+IRREGULAR = {
+    "chosen": "choose", "chose": "choose", "won": "win", "paid": "pay", "drawn": "draw", "drew": "draw",
+    "knelt": "kneel", "took": "take", "taken": "take", "lost": "lose", "went": "go", "gone": "go",
+    "dealt": "deal", "held": "hold", "gave": "give", "given": "give", "stood": "stand", "brought": "bring",
+    "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
+    "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
+    "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
+    "controlled": "control", "controlling": "control",
+}  # fmt: skip
+
+
+# Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
+DOUBLED = frozenset("bdgmnprt")
+# Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
+UNSTEMMED = frozenset({"limited"})
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    """A crude stem for coverage checks (FTS5 does the real stemming): suffixes off, a final e off."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    word = word.replace("'", "")
+    word = IRREGULAR.get(word, word)
+    if word in UNSTEMMED:
+        return word
+    for suffix in ("ing", "ed", "es", "s"):
+        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "sui"  # wins -> win (not this, pass)
+        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
+                word = word[:-1]  # winning -> win, stopped -> stop, setting -> set
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+@lru_cache(maxsize=1 << 14)
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words_of(text))
+
+
+def _term_stems(term: str) -> tuple[str, ...]:
+    return tuple(_stem(w) for w in words_of(term))
+
+
+def question_of(kind: str, heading: str, text: str) -> str:
+    """The question a Q&A entry answers: its heading when that is the question, else its opening question."""
+    if kind != "qa":
+        return ""
+    if heading.rstrip().endswith("?"):
+        return heading
+    end = text.find("?")
+    return text[: end + 1] if 0 < end < 600 else heading
+
+
+# ---------------------------------------------------------------------------- build time
+
+
+def load_phrases(corpus: Path) -> list[tuple[str, str]]:
+    """(term, expansion) rows: the glossary's synonyms, the player vocabulary and set abbreviations."""
+    import yaml
+
+    rows: list[tuple[str, str]] = []
+    glossary = yaml.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
+    rows += [(str(k).lower(), str(v).lower()) for k, vs in glossary.get("synonyms", {}).items() for v in vs]
+    players = corpus / "player-vocabulary.yaml"
+    if players.is_file():
+        data = yaml.safe_load(players.read_text(encoding="utf-8")) or {}
+        rows += [(str(k).lower(), str(v).lower()) for k, vs in (data.get("phrases") or {}).items() for v in vs]
+    sets = yaml.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
+    for entry in sets.get("edition1", []):
+        for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
+            if alias and len(alias) <= 5:
+                rows += [(alias.lower(), w) for w in words_of(entry["name"])]
+    return rows
+
+
+def glossary_rows(corpus: Path) -> list[dict[str, str]]:
+    """The glossary as (term, expansion) rows for the store."""
+    return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
+
+
+def _english_words(known: set[str]) -> list[str]:
+    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
+    try:
+        from spellchecker import SpellChecker
+    except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
+        return []
+    frequencies = SpellChecker().word_frequency.dictionary
+    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
+
+
+def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> list[str]:
+    """Persist what lookup needs at start: vocabulary with document frequencies per edition, the
+    glossary and player phrases, English words, absent-document topics, each clause's facts and
+    its players' questions.  Returns warnings for the build report (players' questions skipped)."""
+    import yaml
+
+    df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
+    count: dict[str, int] = {}
+    for row in clause_rows:
+        words = words_of(f"{row['heading']} {row['text']}")
+        for word in words:
+            count[word] = count.get(word, 0) + 1
+        for word in set(words):
+            entry = df.setdefault(word, [0, 0, 0, 0])
+            entry[row["edition"] - 1] += 1
+            if row["kind"] not in CARD_KINDS:
+                entry[row["edition"] + 1] += 1
+    db["vocab"].insert_all(
+        ({"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3]} for w, d in df.items()), pk="word"
+    )
+    stem_df: dict[str, list[int]] = {}
+    for row in clause_rows:
+        for stem in {_stem(w) for w in words_of(f"{row['heading']} {row['text']}")}:
+            stem_df.setdefault(stem, [0, 0])[row["edition"] - 1] += 1
+    db["stems"].insert_all(({"stem": k, "df1": d[0], "df2": d[1]} for k, d in stem_df.items()), pk="stem")
+    db["glossary"].insert_all(glossary_rows(corpus))
+    conn = _connection(db)
+    conn.execute("create table english (word text primary key) without rowid")
+    # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
+    # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
+    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
+    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df) - lower)))
+    players = corpus / "player-vocabulary.yaml"
+    events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
+    topics_file = corpus / "absent-topics.yaml"
+    topics = yaml.safe_load(topics_file.read_text(encoding="utf-8")) if topics_file.is_file() else {}
+    db["search_meta"].insert_all(
+        [
+            {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
+            {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
+        ],
+        pk="key",
+    )
+    from judgekb.lookup import player_questions
+
+    asked, warnings = player_questions.load(corpus, {r["id"]: r for r in clause_rows})
+    expand = player_questions.expander(load_phrases(corpus))
+    edition_of = {r["id"]: r["edition"] for r in clause_rows}
+    for edition in (1, 2):  # one FTS5 table an edition: a lookup scores only its own edition's questions
+        table = db[f"asked_{edition}"]
+        table.insert_all(
+            ({**row, "expanded": expand(row["question"])} for row in asked if edition_of[row["id"]] == edition),
+            columns={"id": str, "question": str, "expanded": str},
+        )
+        table.enable_fts(["expanded"], tokenize="porter", create_triggers=False)
+    db.create_view("asked", "select id, question, expanded from asked_1 union all select id, question, expanded from asked_2")
+    questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
+    conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
+    conn.executemany(
+        "insert into clause_words values (?, ?, ?, ?)",
+        ((r["id"], *_body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
+    )
+    db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
+    return warnings
+
+
+ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
+# How closely a query reads like one of a clause's players' questions (word order aside), counted in
+# full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
+ASKED_LIKE = fuzz.token_sort_ratio
+SPOKEN_WORDS = 4
+ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
+
+
+def _content_stems(text: str) -> frozenset[str]:
+    """The stems of a text's words that carry meaning (no stopwords, no single letters)."""
+    return frozenset(t for t in _stems_of(text) if t not in STOPWORDS and len(t) > 1)
+
+
+@lru_cache(maxsize=1 << 14)
+def _asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int, str]:
+    """A player's question for matching: its words with their rules' words (padded) and their content
+    stems (coverage), how many content stems the question itself has (its length, for precision),
+    and the question as lower-case words (read-alike, whatever its capitals and punctuation)."""
+    said = " ".join(words_of(question))
+    both = " ".join(words_of(expanded))
+    return f" {both} ", _content_stems(both), len(_content_stems(said)), said
+
+
+def _body_words(body: str) -> tuple[str, str]:
+    """A clause's words (lower-cased, for phrase checks) and their stems in order (coverage, term counts)."""
+    words = words_of(body)
+    return " ".join(words), " ".join(_stem(w) for w in words)
+
+
+# ---------------------------------------------------------------------------- the index
+
+
+def _connection(db: Any) -> sqlite3.Connection:
+    return db.conn if hasattr(db, "conn") else db
+
+
+class Ideas:
+    """The query's ideas as bits of an int, so that which of them a text expresses is one set
+    intersection (its stems with the query's) plus a phrase check, for every signal alike."""
+
+    def __init__(self, groups: list[Group], total: float) -> None:
+        self.bits: dict[str, int] = {}
+        for number, group in enumerate(groups):
+            for stem in group.stems:
+                self.bits[stem] = self.bits.get(stem, 0) | 1 << number
+        self.stems = frozenset(self.bits)
+        self.phrases = [(1 << number, group.phrases) for number, group in enumerate(groups) if group.phrases]
+        self.weights = [g.weight / total for g in groups]
+        self._weighted: dict[int, float] = {}
+
+    def mask(self, body: tuple[str, frozenset[str]]) -> int:
+        """The ideas a text (padded words, stems) expresses, as bits."""
+        text, stems = body
+        found = 0
+        for stem in self.stems & stems:
+            found |= self.bits[stem]
+        for bit, phrases in self.phrases:
+            if not found & bit and any(p in text for p in phrases):
+                found |= bit
+        return found
+
+    def indices(self, found: int) -> frozenset[int]:
+        """The ideas' numbers (the groups' positions) in a mask."""
+        return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+
+    def weighted(self, found: int) -> float:
+        """The share of the query's weight these ideas carry."""
+        if found not in self._weighted:
+            self._weighted[found] = sum(w for i, w in enumerate(self.weights) if found >> i & 1)
+        return self._weighted[found]
+
+    def f1(self, found: int, size: int) -> float:
+        """Recall (weighted share of the query) against precision (share of the text's ideas matched)."""
+        if not found or not size:
+            return 0.0
+        recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
+        return 2 * recall * precision / (recall + precision)
+
+
+class Index:
+    """The in-memory side of search: phrases, cards, governance and clause facts (bodies on demand)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self.conn = _connection(db)
+        rows = self._rows_if("select value from search_meta where key = 'index'")
+        state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
+        self.synonyms: dict[str, list[str]] = state["synonyms"]
+        self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
+        # only the phrases whose first word the query has are tried, in the same longest-first order
+        # (the player vocabulary holds hundreds of phrases: trying each at every position of a query
+        # cost more than the rest of the reading)
+        self.phrases_by_first: dict[str, list[tuple[int, str]]] = {}
+        for order, phrase in enumerate(self.phrases):
+            self.phrases_by_first.setdefault(phrase.split()[0], []).append((order, phrase))
+        fields = ("rowid", "doc", "edition", "kind", "heading", "doc_kind", "rank")
+        self.clauses: dict[str, dict[str, Any]] = {
+            cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
+        }
+        self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
+        self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
+        self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
+        self.absent_topics: dict[str, Any] = state["absent_topics"]
+        events = state.get("event_words", {})
+        self.topic_words = frozenset(_stem(w) for w in events.get("words", []))
+        self.topic_docs = frozenset(events.get("documents", []))
+        self.size = {int(k): v for k, v in state["size"].items()}
+        self.cards: list[dict[str, Any]] = [
+            {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
+        ]
+        self.card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
+        for number, card in enumerate(self.cards):
+            for required, _ in card["keys"]:
+                for word in required:
+                    self.card_words.setdefault(word, set()).add(number)
+        self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
+        self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
+        self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
+        self._vocab_list: dict[int | None, list[str]] = {}
+        self._word_facts: dict[str, tuple[int, int, bool]] = {}
+        self._stem_df: dict[str, tuple[int, int]] = {}
+        self._rules_df: dict[str, tuple[int, int]] = {}
+        self._corrections: dict[tuple[str, int | None], str | None] = {}
+        self._counts: dict[str, tuple[Counter[str], int]] = {}
+        self._leads: dict[str, tuple[str, frozenset[str]]] = {}
+        self._says_more: dict[str, bool] = {}  # does the text say anything beyond its own heading?
+        self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
+        self._headings: dict[str, tuple[str, frozenset[str]]] = {}
+        self._questions: dict[str, tuple[str, frozenset[str]]] = {}
+        self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
+
+    @classmethod
+    def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
+        """Everything the index holds in memory, as JSON-able data: computed once at build time."""
+
+        def rows(sql: str, args: list[Any] | None = None) -> list[tuple[Any, ...]]:
+            try:
+                return conn.execute(sql, args or []).fetchall()
+            except sqlite3.OperationalError:  # a table an older database does not have
+                return []
+
+        synonyms: dict[str, list[str]] = {}
+        for term, expansion in rows("select term, expansion from glossary"):
+            synonyms.setdefault(term, []).append(expansion)
+        clauses = {
+            cid: list(rest)
+            for cid, *rest in rows(
+                "select c.id, c.rowid, c.doc, c.edition, c.kind, c.heading, d.kind, d.rank "
+                "from clauses c join documents d on d.id = c.doc"
+            )
+        }
+        if not questions:
+            questions = {
+                cid: q
+                for cid, kind, h, t in rows("select id, kind, heading, text from clauses")
+                if (q := question_of(kind, h or "", t or ""))
+            }
+        governors: dict[str, list[list[str]]] = {}
+        for clause, governor, relation in rows("select clause, governor, relation from governors order by clause, governor"):
+            governors.setdefault(clause, []).append([governor, relation])
+        for src, dst, text, target_heading, target_text in rows(
+            "select l.src, l.dst, c.text, t.heading, t.text from links l join clauses c on c.id = l.src "
+            "join clauses t on t.id = l.dst where l.type = 'cites' order by l.src, l.dst"
+        ):
+            # (not under a phase's bare title, "6. Standing phase": that answers less than the entry itself)
+            container = words_of(target_text or "") == words_of(target_heading or "")
+            if REDIRECT.match((text or "").strip()) and src not in governors and not container:
+                governors[src] = [[dst, "redirects"]]
+        for old, new in cls._successors(rows, questions).items():
+            if not any(r == "superseded" for _, r in governors.get(old, [])):
+                governors[old] = [[new, "superseded"]]
+        for entries in governors.values():  # restating a superseded text is restating its successor
+            for entry in entries:
+                if entry[1] == "restates" and entry[0] in governors and governors[entry[0]][0][1] == "superseded":
+                    entry[0] = governors[entry[0]][0][0]
+        meta = dict(rows("select key, value from search_meta"))
+        cards = []
+        for cid, name, edition, spellings in rows("select id, name, edition, spellings from cards"):
+            names = [name, *json.loads(spellings or "[]")]
+            cards.append({"id": cid, "edition": edition, "names": names, "keys": [[sorted(r), p] for r, p in map(cls._card_keys, names)]})
+        cls._short_names(cards)
+        mentioned: dict[str, list[str]] = {}
+        for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
+            mentioned.setdefault(dst, []).append(src)
+        return {
+            "synonyms": synonyms,
+            "clauses": clauses,
+            "questions": sorted(questions),
+            "governors": governors,
+            "absent_topics": json.loads(meta.get("absent_topics", "{}")),
+            "event_words": json.loads(meta.get("event_words", "{}")),
+            "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
+            "cards": cards,
+            "mentioned": mentioned,
+        }
+
+    def warm(self) -> Index:
+        """Load every clause's words and the typo vocabularies now (a long-running server's start),
+        so that no lookup pays for them; a one-off command-line lookup skips this."""
+        self._body(list(self.clauses))
+        for edition in (1, 2, None):
+            self._vocab_words(edition)
+        from rapidfuzz import fuzz, process  # noqa: F401 - imported now rather than at the first typo
+
+        return self
+
+    @classmethod
+    def open(cls, db_path: Path) -> Index:
+        """An index over a read-only connection, without loading sqlite-utils (fast start-up)."""
+        return cls(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False))
+
+    def _rows(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, args).fetchall()
+
+    def _rows_if(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._rows(sql, args)
+        except sqlite3.OperationalError:  # an optional table (imported cards) that does not exist
+            return []
+
+    @staticmethod
+    def _card_keys(name: str) -> tuple[frozenset[str], str]:
+        """The title words a query must contain to name the card, and the title as a phrase.
+
+        When most of a title is small words ("I Am No One", "No Surprises") its one remaining word is
+        too common to name the card alone, so the whole title must appear as a phrase.
+        """
+        words = [_stem(w) for w in words_of(name)]
+        content = frozenset(w for w in words if w not in STOPWORDS and w not in {"no", "not", "all", "then", "one"})
+        phrase = " ".join(words)
+        if not content or len(content) * 2 < len(words):
+            return frozenset(words), phrase
+        return content, ""
+
+    @staticmethod
+    def _short_names(cards: list[dict[str, Any]]) -> None:
+        """Players name a card by its first word ("Rhaegar", "Euron", "Jaqen"): that word alone names
+        the card when it begins no other title of the edition and is not an English word ("narrow" in
+        Narrow Escape, "robert" are not)."""
+        english = set(_english_words(set()))
+        if not english:  # without the word list every first word would look like a name
+            return
+        titled: dict[tuple[int, str], set[str]] = {}  # a word -> the cards whose title has it anywhere
+        firsts: dict[tuple[int, str], dict[str, Any]] = {}
+        for card in cards:
+            for name in card["names"]:
+                words = [w for w in words_of(name) if w not in STOPWORDS]
+                for word in words:
+                    titled.setdefault((card["edition"], word), set()).add(card["id"])
+                if words:
+                    firsts[(card["edition"], words[0])] = card
+        for (edition, word), card in firsts.items():
+            if len(titled[(edition, word)]) == 1 and len(word) >= 4 and word.isalpha() and word not in english:
+                named = [card]
+                key = [[_stem(word)], ""]
+                if key not in named[0]["keys"]:
+                    named[0]["keys"].append(key)
+
+    @staticmethod
+    def _successors(rows: Any, questions: dict[str, str]) -> dict[str, str]:
+        """Entry-by-entry successors when a document supersedes another (FAQ v4.1 over v2.3):
+        the same entry id, else the same heading, else (Q&A) the closest question."""
+        from rapidfuzz import fuzz, process
+
+        successors: dict[str, str] = {}
+        for new_doc, old_doc in rows("select id, supersedes from documents where coalesce(supersedes, '') != ''"):
+            new = {cid: (kind, (heading or "").casefold()) for cid, kind, heading in rows(DOC_CLAUSES, [new_doc])}
+            by_heading = {(kind, heading): cid for cid, (kind, heading) in new.items()}
+            new_questions = {cid: questions[cid] for cid in new if cid in questions}
+            for cid, kind, heading in rows(DOC_CLAUSES + " and kind != 'preamble'", [old_doc]):
+                same = f"{new_doc}/{cid.split('/', 1)[1]}"
+                if same in new:
+                    successors[cid] = same
+                elif (kind, (heading or "").casefold()) in by_heading:
+                    successors[cid] = by_heading[(kind, (heading or "").casefold())]
+                elif kind == "qa" and cid in questions and new_questions:
+                    best = process.extractOne(questions[cid], new_questions, scorer=fuzz.token_set_ratio, score_cutoff=85)
+                    if best:
+                        successors[cid] = best[2]
+        return successors
+
+    # ------------------------------------------------------------------ word facts
+
+    def _facts(self, words: list[str]) -> None:
+        """Load document frequencies and English-word status of the query's words (cached)."""
+        missing = [w for w in set(words) if w not in self._word_facts]
+        if not missing:
+            return
+        marks = ",".join("?" * len(missing))
+        found = {w: rest for w, *rest in self._rows(f"select word, df1, df2, rules1, rules2 from vocab where word in ({marks})", missing)}
+        english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
+        for word in missing:
+            d1, d2, r1, r2 = found.get(word, (0, 0, 0, 0))
+            self._word_facts[word] = (d1, d2, word in english)
+            self._rules_df[word] = (r1, r2)
+        stems = [t for t in {_stem(w) for w in missing} if t not in self._stem_df]
+        if stems:
+            marks = ",".join("?" * len(stems))
+            known = {t: (d1, d2) for t, d1, d2 in self._rows_if(f"select stem, df1, df2 from stems where stem in ({marks})", stems)}
+            for stem in stems:
+                self._stem_df[stem] = known.get(stem, (0, 0))
+
+    def stem_df(self, word: str, edition: int | None) -> int:
+        d1, d2 = self._stem_df.get(_stem(word), (0, 0))
+        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
+
+    def df(self, word: str, edition: int | None) -> int:
+        d1, d2, _ = self._word_facts.get(word, (0, 0, False))
+        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
+
+    def _vocab_words(self, edition: int | None) -> list[str]:
+        if edition not in self._vocab_list:
+            where = "df1 > 0" if edition == 1 else "df2 > 0" if edition == 2 else "1"
+            self._vocab_list[edition] = [w for (w,) in self._rows(f"select word from vocab where {where} and length(word) >= 3")]
+        return self._vocab_list[edition]
+
+    def correct(self, word: str, edition: int | None = None) -> str | None:
+        """The corpus word a typo most likely meant — only for a word that is neither in this
+        edition's texts nor a real English word (so "tapped" never becomes "applied")."""
+        if len(word) < 4 or not word.isalpha() or word in self.synonyms:
+            return None
+        if (word, edition) not in self._corrections:
+            self._corrections[(word, edition)] = self._correct(word, edition)
+        return self._corrections[(word, edition)]
+
+    def _correct(self, word: str, edition: int | None) -> str | None:
+        self._facts([word])
+        d1, d2, english = self._word_facts[word]
+        if english or d1 or d2:  # a real word (English, or in either edition's texts) is never "corrected"
+            return None
+        from rapidfuzz import fuzz, process
+
+        matches = process.extract(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75, limit=8)
+        if not matches:
+            return None
+        best = max(score for _, score, _ in matches)
+        tied = [m for m, score, _ in matches if score == best]
+        self._facts(tied)
+        return max(tied, key=lambda m: (self.df(m, edition), m))  # equally close: the more common rules word
+
+    # ------------------------------------------------------------------ query analysis
+
+    def analyse(self, text: str, edition: int | None = None, keep: set[str] | None = None) -> dict[str, Any]:
+        """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity.
+        ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
+        words = words_of(text)
+        lowered = " ".join(words)
+        self._facts(words)
+        taken = [False] * len(words)
+        groups: list[Group] = []
+        candidates = sorted(c for w in set(words) for c in self.phrases_by_first.get(w, ()))
+        for _, phrase in candidates:  # longest phrases first; a phrase replaces its words
+            parts = phrase.split()
+            for start in range(len(words) - len(parts) + 1):
+                if words[start : start + len(parts)] == parts and not any(taken[start : start + len(parts)]):
+                    for i in range(start, start + len(parts)):
+                        taken[i] = True
+                    groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
+        content = [w for i, w in enumerate(words) if not taken[i] and (w not in STOPWORDS or w in (keep or ()))]
+        if not content and not groups:
+            content = words
+        for word in content:
+            group = Group(word, {word, *self.synonyms.get(word, [])})
+            if word.endswith("'s"):
+                group.terms.add(word[:-2])
+            fixed = self.correct(word, edition)
+            if fixed:
+                group.terms.add(fixed)
+                group.terms.update(self.synonyms.get(fixed, []))
+                group.corrected = True
+            groups.append(group)
+        if edition in (1, 2):  # the other edition's term: its nearest words in this edition are searched too
+            for entry in self.absent_topics.get("other_edition", []):
+                if entry["edition"] != edition and entry.get("instead"):
+                    for group in groups:
+                        if group.said == entry["term"] or entry["term"] in group.terms:
+                            group.terms.update(entry["instead"])
+        self._facts([w for g in groups for t in g.terms for w in t.split()])
+        size = self.size.get(edition or 0, self.size[1] + self.size[2])
+        for group in groups:
+            # a player's word is weighed by the rules' words it stands for, when it has any
+            rules_terms = [t for t in group.terms if t != group.said] or list(group.terms)
+            known = [f for f in (self._term_df(t, edition) for t in rules_terms) if f > 0]
+            if not known:
+                known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
+            group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
+        return {"words": words, "content": content, "groups": groups, "text": lowered}
+
+    def _term_df(self, term: str, edition: int | None) -> int:
+        """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
+        return min((self.stem_df(p, edition) for p in term.split()), default=0)
+
+    def cards_named(self, analysis: dict[str, Any], edition: int | None) -> set[str]:
+        """Cards whose title the query spells out, in the words the player typed (a corrected
+        typo never names a card, and a title of small words must appear whole)."""
+        typed = {_stem(w) for w in analysis["words"]}
+        text = " ".join(_stem(w) for w in analysis["words"])
+        found = set()
+        for number in {i for w in typed for i in self.card_words.get(w, ())}:
+            card = self.cards[number]
+            if edition and card["edition"] != edition:
+                continue
+            for required, phrase in card["keys"]:
+                if required <= typed and (not phrase or re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text)):
+                    found.add(card["id"])
+        return found
+
+    def absent(self, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+        """Notices for answers that live in a document the corpus does not hold."""
+        notices = []
+        text = f" {analysis['text']} "
+        for topic in self.absent_topics.get("topics", []):
+            if edition and topic.get("edition") not in (None, edition):
+                continue
+            if any(f" {w.lower()} " in text for w in topic.get("when", [])):
+                notices.append(
+                    f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
+                    f"look for {topic['look_for']}. Closest clauses below."
+                )
+        card_text = self.absent_topics.get("card_text")
+        if card_text and edition in self.imported_editions:
+            notices += self._card_page_pointer(analysis, edition, card_text, cards)
+        elif card_text:
+            # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
+            titled = {w for number, card in enumerate(self.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
+            unknown = [
+                w for w in analysis["content"]
+                if len(w) >= 4 and w.replace("'", "").isalpha() and _stem(w) not in titled
+                and not self._known(w, edition) and not self.correct(w, edition)
+            ]  # fmt: skip
+            asks_text = any(f" {w} " in text for w in card_text.get("when", []))
+            # asked about what the corpus itself holds of a card (its errata, its list entries): no notice
+            asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
+            if not unknown and not cards and self._asks_wording(analysis, card_text):
+                # asked for a card's words: a word this edition's rules never use names the card
+                unknown = self._name_words(analysis, edition, card_text)
+            how = f"because {card_text['document']}: {card_text['look_for']}"
+            if unknown:
+                said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
+                said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
+                notices.append(
+                    f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
+                    f"abilities) is not in the corpus {how}. Closest clauses below."
+                )
+            elif cards and asks_text and not asks_corpus and len(analysis["groups"]) <= 4:
+                name = " / ".join(sorted(self._card_name(c) for c in cards))
+                notices.append(
+                    f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
+                    "The clauses below are what the corpus says about it."
+                )
+        return _latin1(notices)
+
+    @staticmethod
+    def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
+        """Does the query ask for a card's own words ("exact wording of …", "what does Ghost do")?"""
+        text = f" {analysis['text']} "
+        return any(f" {w} " in text for w in card_text.get("wording", [])) or any(
+            re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
+        )
+
+    def _name_words(self, analysis: dict[str, Any], edition: int | None, card_text: dict[str, Any]) -> list[str]:
+        """In a query asking for a card's words, the words that can only be its name: those the
+        edition's rules never use, besides the words asking for the wording."""
+        cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
+        return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
+                and w not in self.synonyms and not self._rules_word(w, edition)]  # fmt: skip
+
+    def _card_page_pointer(self, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
+        """With the edition's card database imported, a question asking for a card's words is pointed to
+        the card's page, which shows them (the rules clauses below do not): a card the corpus names, or
+        else the longest run of the query's words that is an imported card's title."""
+        if not self._asks_wording(analysis, card_text):
+            return []
+        from judgekb.cards.corpus_cards import normalise_name
+
+        def page(name: str) -> str:
+            return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
+
+        corpus_named = sorted(self._card_name(c) for c in cards)
+        imported = [
+            row[0]
+            for name in corpus_named
+            if (row := self.conn.execute(
+                "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(name)]
+            ).fetchone())
+        ]  # fmt: skip
+        if imported:
+            return [page(name) for name in imported]
+        named = set(self._name_words(analysis, edition, card_text))
+        words = analysis["words"]
+        for size in range(min(6, len(words)), 0, -1):  # the longest run of words that is a card's title
+            for start in range(len(words) - size + 1):
+                run = words[start : start + size]
+                if not named & set(run):
+                    continue
+                for key in (normalise_name(" ".join(run)), "the " + normalise_name(" ".join(run))):
+                    row = self.conn.execute(
+                        "select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]
+                    ).fetchone()
+                    if row:
+                        return [page(row[0])]
+        return []
+
+    def other_edition(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
+        """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
+        with the words searched in their place when the edition has near ones."""
+        if edition not in (1, 2):
+            return []
+        text, notices = f" {analysis['text']} ", []
+        for entry in self.absent_topics.get("other_edition", []):
+            if entry["edition"] != edition and f" {entry['term']} " in text:
+                notice = (
+                    f'other edition: "{entry["term"]}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term; '
+                    f"the {EDITION_NAMES[edition].replace(' ', '-')} texts never use it"
+                )
+                if instead := entry.get("instead"):
+                    notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
+                    notice += " searched as well"
+                notices.append(notice + ". Closest clauses below.")
+        return notices
+
+    def list_status(self, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
+        """Second edition, when the dated restricted lists are imported: each card the query names,
+        with its status under the list in force, cited by list name, issuer and date."""
+        if edition == 1:
+            return []
+        if self._list_notes is None:
+            if not self._rows("select 1 from sqlite_master where name = 'restricted_lists'"):
+                self._list_notes = False  # no lists imported: nothing to load, ever
+            else:
+                from judgekb.cards.restricted_lists import CardStatusNotes
+
+                self._list_notes = CardStatusNotes(self.conn)
+        if not self._list_notes:
+            return []
+
+        def common(word: str) -> bool:
+            self._facts([word])
+            r1, r2 = self._rules_df[word]
+            return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
+
+        notes = self._list_notes.notes(analysis["words"], common)
+        # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
+        others = sorted(self._card_name(c) for c in cards or () if c.startswith("card:2:"))
+        for note in self._list_notes.notes_for_titles(others):
+            if note not in notes:
+                notes.append(note)
+        return _latin1(notes)
+
+    def _known(self, word: str, edition: int | None) -> bool:
+        """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
+        base = word[:-2] if word.endswith("'s") else word
+        if word in self.synonyms or base in self.synonyms:
+            return True
+        self._facts([word, base])
+        for w in (word, base):
+            r1, r2 = self._rules_df.get(w, (0, 0))
+            if (r1 if edition == 1 else r2 if edition == 2 else r1 + r2) or self._word_facts[w][2]:
+                return True
+        return False
+
+    def _rules_word(self, word: str, edition: int | None) -> bool:
+        """Do the rules of this edition (any edition when none is chosen) use the word?"""
+        base = word[:-2] if word.endswith("'s") else word
+        self._facts([word, base])
+        for w in (word, base):
+            r1, r2 = self._rules_df.get(w, (0, 0))
+            if r1 if edition == 1 else r2 if edition == 2 else r1 + r2:
+                return True
+        return False
+
+    def _card_name(self, card_id: str) -> str:
+        return next((c["names"][0] for c in self.cards if c["id"] == card_id), card_id)
+
+    # ------------------------------------------------------------------ retrieval and ranking
+
+    def _fts(self, groups: list[Group], edition: int | None, kinds: list[str] | None) -> list[tuple[str, float]]:
+        terms = sorted({t for g in groups for t in g.terms if t.strip()})
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql = (
+            "select c.id, bm25(clauses_fts, 4.0, 1.0) as rank from clauses_fts "
+            "join clauses c on c.rowid = clauses_fts.rowid where clauses_fts match ?"
+        )
+        args: list[Any] = [match]
+        if edition:
+            sql += " and c.edition = ?"
+            args.append(edition)
+        if kinds:
+            sql += f" and c.kind in ({','.join('?' * len(kinds))})"
+            args.extend(kinds)
+        sql += " order by rank limit ?"
+        args.append(CANDIDATES)
+        return [(cid, -rank) for cid, rank in self._rows(sql, args)]
+
+    def _asked_fts(
+        self, groups: list[Group], edition: int | None, kinds: list[str] | None
+    ) -> tuple[dict[str, float], dict[str, list[tuple[str, frozenset[str], int, str]]]]:
+        """Clauses whose players' questions match the query: the best BM25 per clause, and the
+        matching questions themselves (padded words, stems) for the finer match.  The query's
+        commonest words ("card", "play") are left out of the match when rarer ones remain: they
+        match thousands of questions and decide none."""
+        telling = [g for g in groups if g.weight >= ASKED_COMMON] or groups
+        terms = sorted({t for g in telling for t in g.terms if t.strip()})
+        if not terms or not self.has_asked:
+            return {}, {}
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        found: list[tuple[Any, ...]] = []
+        for number in [edition] if edition in (1, 2) else [1, 2]:
+            sql = (
+                f"select a.id, a.question, a.expanded, bm25(asked_{number}_fts) as rank from asked_{number}_fts "
+                f"join asked_{number} a on a.rowid = asked_{number}_fts.rowid where asked_{number}_fts match ? "
+                "order by rank limit ?"
+            )
+            found += self._rows(sql, [match, ASKED_MATCHES])
+        if kinds:
+            found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
+        best: dict[str, float] = {}
+        matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
+        for cid, question, expanded, rank in found:
+            best[cid] = max(best.get(cid, 0.0), -rank)
+            matched.setdefault(cid, []).append(_asked_words(question, expanded))
+        return best, matched
+
+    def _body(self, clause_ids: list[str]) -> None:
+        missing = list({c for c in clause_ids if c not in self._bodies})
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            for cid, words, stems, questions_text in self._rows(
+                f"select id, words, stems, question from clause_words where id in ({','.join('?' * len(chunk))})", chunk
+            ):
+                counts = Counter(stems.split())
+                self._bodies[cid] = (f" {words} ", frozenset(counts))
+                self._counts[cid] = (counts, sum(counts.values()))
+                lead = " ".join(words.split()[:LEAD_WORDS])
+                self._leads[cid] = (f" {lead} ", _stems_of(lead))
+                heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
+                self._headings[cid] = (f" {heading} ", _content_stems(heading))
+                self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
+                question = questions_text or ""
+                q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
+                self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
+
+    def search(
+        self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
+    ) -> tuple[list[Hit], list[str]]:
+        """Ranked hits (governing clauses first, restatements folded) and notes for the user."""
+        hits, notes, _ = self.ranked(query, edition, kinds, limit)
+        return hits, notes
+
+    def ranked(
+        self, query: str, edition: int | None, kinds: list[str] | None, limit: int, explain: dict[str, Any] | None = None
+    ) -> tuple[list[Hit], list[str], list[set[str]]]:
+        """``search`` plus the query's word groups (for snippets), so the query is analysed once.
+
+        ``explain``, when given, receives each candidate's signals (for tuning and debugging)."""
+        text, notes = clean(query)
+        named = named_edition(text)
+        if named and edition is None:
+            edition = named
+            notes.append(f"searching {EDITION_NAMES[named]} only: the query names it")
+        elif named and edition and named != edition:
+            notes.append(
+                f"the query names {EDITION_NAMES[named]}, but this search is of {EDITION_NAMES[edition]}: "
+                "choose the edition to search"
+            )
+        quoted = [" ".join(words_of(q)) for q in QUOTED.findall(text)]
+        quoted = [q for q in quoted if q and len(quoted) == 1]  # one quoted term: the topic, small words too
+        analysis = self.analyse(EDITION_SAID.sub(" ", text).strip() or text, edition, keep={w for q in quoted for w in q.split()})
+        if not analysis["words"]:
+            notes.append("the query has no words to look up")
+            return [], notes, []
+        groups: list[Group] = analysis["groups"]
+        term_sets = [g.terms for g in groups]
+        cards = self.cards_named(analysis, edition)
+        notes = [
+            *self.absent(analysis, edition, cards), *self.other_edition(analysis, edition),
+            *self.list_status(analysis, edition, cards), *notes,
+        ]  # fmt: skip
+        candidates = self._fts(groups, edition, kinds)
+        for card in cards:  # clauses about a named card are candidates even without word hits
+            for clause_id in self.mentioned.get(card, ()):
+                meta = self.clauses[clause_id]
+                if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
+                    candidates.append((clause_id, 0.0))
+        asked_scores, asked_matched = self._asked_fts(groups, edition, kinds)
+        seen = {c for c, _ in candidates}
+        candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in seen]
+        if not candidates:
+            which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
+            said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
+            notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if which else ""))
+            return [], notes, term_sets
+        self._body([c for c, _ in candidates])
+        for group in groups:
+            group.prepare()
+        matched = {c: self._bm25(groups, c) for c, _ in candidates}
+        top = max(matched.values()) or 1.0
+        question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
+        total = sum(g.weight for g in groups) or 1.0
+        query_stems = frozenset(t for g in groups for t in g.stems) | {_stem(w) for g in groups for p in g.phrases for w in p.split()}
+        padded_query = f" {analysis['text']} " if len(analysis["words"]) >= 2 else None
+        scored: dict[str, float] = {}
+        covers: dict[str, frozenset[int]] = {}
+        fts = dict(candidates)
+        fts_top = max(fts.values()) or 1.0
+        tournament = bool(self.topic_words & {_stem(w) for w in analysis["words"]})
+
+        ideas = Ideas(groups, total)
+        weighted, f1 = ideas.weighted, ideas.f1
+        spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
+        coverage: dict[str, float] = {}
+        for clause_id in fts:
+            found = ideas.mask(self._bodies[clause_id])
+            covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
+        # the full set of signals only for the candidates that text matching already favours
+        asked_top = max(asked_scores.values(), default=0.0) or 1.0
+        shortlist = sorted(
+            fts, key=lambda c: -(fts[c] / fts_top + matched[c] / top + coverage[c] + asked_scores.get(c, 0.0) / asked_top)
+        )[:SHORTLIST]
+        shortlist += [c for c in fts if c not in shortlist and any(c in self.mentioned.get(card, ()) for card in cards)]
+        # a superseded clause lends its successor nothing (it folds under it): the successor is scored on its own text
+        successors = [s for s in self._successors_of(shortlist, edition, kinds) if s not in shortlist]
+        if successors:
+            self._body(successors)
+            for clause_id in successors:
+                if clause_id not in fts:  # recalled only through what it supersedes
+                    fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
+                    found = ideas.mask(self._bodies[clause_id])
+                    covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
+            shortlist += successors
+        for clause_id in shortlist:
+            meta, body = self.clauses[clause_id], self._bodies[clause_id]
+            head = self._headings[clause_id]
+            heading = f1(ideas.mask(head), len(head[1]))
+            if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
+                asked_q = self._questions[clause_id]
+                heading = max(heading, f1(ideas.mask(asked_q), len(asked_q[1])))
+            card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
+            _, length = self._counts[clause_id]
+            lead = self._leads[clause_id]
+            said = asked_matched.get(clause_id, ())
+            asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
+            features = {
+                "asked_like": max((ASKED_LIKE(analysis["text"], a[3]) / 100 for a in said), default=0.0) * spoken,
+                "asked": asked_f1,
+                "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
+                "bm25": matched[clause_id] / top,
+                "fts": max(0.0, fts[clause_id]) / fts_top,
+                "cover": coverage[clause_id],
+                "heading": heading,
+                "question": heading if question and clause_id in self.questions else 0.0,
+                "phrase": float(padded_query is not None and padded_query in body[0]),
+                "card": float(card),
+                "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
+                "card_kind": float(not card and meta["kind"] in CARD_KINDS),
+                "rank": meta["rank"] / 30,
+                "qa": float(meta["kind"] == "qa"),
+                "preamble": float(meta["kind"] == "preamble"),
+                "unofficial": float(meta["doc_kind"].startswith("unofficial")),
+                "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
+                # a container's title ("6. Standing phase"): it answers nothing, its steps do
+                "title_only": float(not self._says_more[clause_id] and meta["kind"] not in CARD_KINDS),
+                "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
+                "length": math.log(1 + length) / 6,
+                "lead": weighted(ideas.mask(lead)),
+                "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
+                "rules": float(meta["kind"] in ("rules", "section", "timing")),
+                "quoted": float(any(f" {q} " in head[0] for q in quoted)),
+            }
+            if explain is not None:
+                explain[clause_id] = features
+            score = sum(WEIGHTS.get(k, 0.0) * v for k, v in features.items())
+            scored[clause_id] = max(scored.get(clause_id, 0.0), score)
+
+        def cover_of(clause_id: str) -> frozenset[int]:
+            if clause_id not in covers:
+                self._body([clause_id])
+                body = self._bodies.get(clause_id, ("", frozenset()))
+                covers[clause_id] = ideas.indices(ideas.mask(body))
+            return covers[clause_id]
+
+        return self._fold(scored, cover_of, edition, limit), notes, term_sets
+
+    @staticmethod
+    def _drop_redundant_unofficial(hits: list[Hit], cover_of: Any, limit: int) -> list[Hit]:
+        """The first ``limit`` hits, without an unofficial text standing alone when the official hits
+        shown cover every idea of the query it covers (page chrome, an introduction that merges
+        into a copied entry): it answers nothing they do not."""
+        while True:
+            shown = hits[:limit]
+            official: set[int] = set().union(*(cover_of(h.id) for h in shown if not h.unofficial))
+            redundant = {h.id for h in shown if h.unofficial and cover_of(h.id) <= official}
+            if not redundant:
+                return shown
+            hits = [h for h in hits if h.id not in redundant]
+
+    def _successors_of(self, clause_ids: list[str], edition: int | None, kinds: list[str] | None) -> list[str]:
+        """The clauses that supersede these, within the search's edition and kinds (first seen first)."""
+        out: dict[str, None] = {}
+        for clause_id in clause_ids:
+            for governor, relation in self.governors.get(clause_id, ()):
+                meta = self.clauses.get(governor)
+                if relation != "superseded" or not meta:
+                    continue
+                if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
+                    out[governor] = None
+        return list(out)
+
+    def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
+        """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
+        counts, length = self._counts.get(clause_id, (Counter(), 0))
+        text = self._bodies.get(clause_id, ("", frozenset()))[0]
+        norm = k1 * (1 - b + b * length / average)
+        score = 0.0
+        for group in groups:
+            tf = sum(counts.get(t, 0) for t in group.stems) + sum(text.count(p) for p in group.phrases)
+            if tf:
+                score += group.weight * tf * (k1 + 1) / (tf + norm)
+        return score
+
+    def _fold(self, scored: dict[str, float], cover_of: Any, edition: int | None, limit: int) -> list[Hit]:
+        """Fold superseded clauses under their successors, and restatements under what they restate
+        when they add nothing for this query; a restatement that covers more of the query than its
+        governor and the official texts folded with it stands on its own, flagged unofficial."""
+        governing: dict[str, list[str]] = {}
+        for clause_id in scored:
+            governors = [g for g, _ in self.governors.get(clause_id, []) if g in self.clauses]
+            if edition:
+                governors = [g for g in governors if self.clauses[g]["edition"] == edition]
+            if governors:  # the governor that answers most of this query first
+                governing[clause_id] = sorted(governors, key=lambda g: (-len(cover_of(g)), governors.index(g)))
+        family: dict[str, set[int]] = {}  # what a governor and the official texts under it cover
+        for clause_id, governors in governing.items():
+            if not self.clauses[clause_id]["doc_kind"].startswith("unofficial"):
+                for governor in governors:
+                    family.setdefault(governor, set(cover_of(governor))).update(cover_of(clause_id))
+        hits: dict[str, Hit] = {}
+        for clause_id, score in sorted(scored.items(), key=lambda kv: -kv[1]):
+            governor = governing[clause_id][0] if clause_id in governing else None
+            relation = dict(self.governors[clause_id])[governor] if governor else ""
+            if governor and relation not in ("superseded", "redirects"):
+                known = set().union(*(family.get(g) or cover_of(g) for g in governing[clause_id]))
+                if not cover_of(clause_id) <= known:
+                    governor = None  # it answers something its governors do not: it stands on its own
+            if not governor:
+                hit = hits.setdefault(clause_id, Hit(clause_id, score))
+                hit.score = max(hit.score, score)
+                hit.unofficial = self.clauses[clause_id]["doc_kind"].startswith("unofficial")
+                continue
+            hit = hits.setdefault(governor, Hit(governor, scored.get(governor, score)))
+            if relation != "superseded" or governor not in scored:  # a superseded (or removed) entry adds nothing
+                hit.score = max(hit.score, score)
+            hit.folded.append({"id": clause_id, "relation": relation, "citation": ""})
+        ranked = self._drop_redundant_unofficial(sorted(hits.values(), key=lambda h: (-h.score, h.id)), cover_of, limit)
+        folded = [f for h in ranked for f in h.folded]
+        if folded:
+            marks = ",".join("?" * len(folded))
+            citations = dict(self._rows(f"select id, citation from clauses where id in ({marks})", [f["id"] for f in folded]))
+            for entry in folded:
+                entry["citation"] = citations.get(entry["id"], "")
+        return ranked
+
+
+def _latin1(notices: list[str]) -> list[str]:
+    """Notices travel in an HTTP header too (the JSON API): keep them to Latin-1."""
+    return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
+
+
+@lru_cache(maxsize=256)
+def _snippet_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")", re.IGNORECASE)
+
+
+def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
+    """About ``width`` words around the densest run of query words, matched words in [brackets]."""
+    tokens = text.split()
+    # a phrase's small words ("the" in "until the end of the phase") mark nothing on their own
+    stems = tuple(
+        sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}, key=len, reverse=True)
+    )
+    if not stems:
+        return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
+    pattern = _snippet_pattern(stems)
+    flags = [bool(pattern.search(t)) for t in tokens]
+    best = count = sum(flags[:width])  # a sliding window: each step adds one word and drops one
+    start = 0
+    for i in range(1, max(1, len(tokens) - width + 1)):
+        count += flags[i + width - 1] - flags[i - 1]
+        if count > best:
+            best, start = count, i
+    window = [f"[{t}]" if flags[start + j] else t for j, t in enumerate(tokens[start : start + width])]
+    prefix = "… " if start > 0 else ""
+    suffix = " …" if start + width < len(tokens) else ""
+    return prefix + " ".join(window) + suffix
+
+
+def results(
+    index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
+    question, which its heading may only name —, snippet, folded, unofficial)."""
+    hits, notes, groups = index.ranked(query, edition, kinds, limit)
+    if not hits:
+        return [], notes
+    rows = {
+        r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text"), r, strict=True))
+        for r in index._rows(
+            f"select id, citation, edition, kind, heading, text from clauses where id in ({','.join('?' * len(hits))})",
+            [h.id for h in hits],
+        )
+    }
+    out = []
+    for hit in hits:
+        row = rows[hit.id]
+        question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
+        answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
+        out.append(
+            {
+                **row,
+                "score": round(hit.score, 4),
+                "question": question,
+                "snippet": snippet(answer or row["text"], groups),
+                "folded": hit.folded,
+                "unofficial": hit.unofficial,
+            }
+        )
+    return out, notes

@@ -1,0 +1,384 @@
+"""The web app judges use at the table: search, clauses, cards, version changes and scenarios.
+
+Pages are server-rendered (Jinja2, autoescaped) and work without JavaScript; a small script adds
+search-as-you-type and the copy-citation button.  JSON endpoints under ``/api/`` mirror the
+command line's ``--json`` output.  The database is opened read-only, one connection per thread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from judgekb import store
+from judgekb.authority import graph as authority
+from judgekb.cards import cardpage
+from judgekb.corpus.model import KINDS
+from judgekb.engine import guard
+from judgekb.lookup import search
+from judgekb.web import offline, views, webguard, webtext
+
+NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)
+
+MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
+MAX_NAME_CHARS = guard.MAX_NAME_CHARS
+MAX_SCENARIO_STEPS = guard.WEB.max_steps
+MAX_SCENARIO_CARDS = guard.WEB.max_cards
+LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits: "²" and "٣" are not limits
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+pages = Blueprint("pages", __name__)
+
+
+class Resources:
+    """Per-thread read-only database connection, search index and authority graph."""
+
+    def __init__(self, db_path: Path, corpus: Path) -> None:
+        self.db_path = db_path
+        self.corpus = corpus
+        self.local = threading.local()
+        from judgekb.engine.core import runner
+
+        self.titles = runner.load_titles(corpus)
+        self.memo = webguard.Memo()
+        slots = int(os.environ.get("JUDGEKB_SCENARIO_SLOTS", "0")) or max(1, (os.cpu_count() or 2) // 2)
+        self.scenario_slots = webguard.Slots(str(db_path.resolve()), slots)
+
+    def _get(self, name: str, make: Any) -> Any:
+        value = getattr(self.local, name, None)
+        if value is None:
+            value = make()
+            setattr(self.local, name, value)
+        return value
+
+    @property
+    def db(self) -> Any:
+        return self._get("db", lambda: store.connect(self.db_path, read_only=True))
+
+    @property
+    def index(self) -> search.Index:
+        return self._get("index", lambda: search.Index(self.db).warm())
+
+    @property
+    def graph(self) -> Any:
+        return self._get("graph", lambda: authority.load(self.db))
+
+    @property
+    def governance(self) -> Any:
+        """The governance view of the graph, built once per thread (the data never changes while serving)."""
+        return self._get("governance", lambda: authority.governance(self.graph))
+
+    def cached(self, key: tuple[Any, ...], make: Any) -> Any:
+        """Memo of finished results, bounded in bytes: the database is read-only, so a result never goes stale."""
+        return self.memo.get(key, make)
+
+
+def res() -> Resources:
+    return current_app.config["JUDGEKB"]
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(message: str, status: int = 400) -> Any:
+    abort(status, description=message)
+
+
+# ---------------------------------------------------------------------------- shared lookups
+
+
+def _edition_arg() -> int | None:
+    value = request.args.get("edition", "")
+    if value in ("", "all"):
+        return None
+    if value not in ("1", "2"):
+        bad_request("edition must be 1, 2 or all")
+    return int(value)
+
+
+def _search(query: str, edition: int | None, limit: int = 10) -> tuple[list[dict[str, Any]], list[str]]:
+    kinds = request.args.getlist("kind") or None
+    if kinds and any(k not in KINDS for k in kinds):
+        bad_request(f"unknown kind; kinds are: {', '.join(KINDS)}")
+    try:
+        key = ("search", query, edition, tuple(kinds or ()), limit)
+        return res().cached(key, lambda: search.results(res().index, query, edition, kinds, limit))
+    except search.QueryError as exc:
+        bad_request(str(exc))
+    raise AssertionError("unreachable")
+
+
+def _clause(clause_id: str) -> dict[str, Any]:
+    from judgekb.authority.verify import renamed_to
+
+    row = store.clause(res().db, clause_id)
+    if row is None and (new_id := renamed_to(res().db, clause_id)):
+        row = store.clause(res().db, new_id)
+    if row is None:
+        near = store.nearest_ids(res().db, clause_id)
+        g.near_ids = near  # the 404 page links them
+        shown = clause_id if len(clause_id) <= 80 else clause_id[:80] + "…"
+        abort(404, description=f"no clause '{shown}'. Nearest ids: {', '.join(near)}")
+    return row
+
+
+def _card_name() -> str:
+    name = request.args.get("name", "").strip()
+    if len(name) > MAX_NAME_CHARS:
+        bad_request(f"a card name has at most {MAX_NAME_CHARS} characters")
+    return name
+
+
+def clause_json(row: dict[str, Any]) -> dict[str, Any]:
+    """The same object `judgekb show --json` prints."""
+    return views.clause_object(res().db, res().graph, row, res().governance)
+
+
+def governing_json(row: dict[str, Any]) -> dict[str, Any]:
+    """The same object `judgekb governing --json` prints."""
+    return views.governing_object(res().db, res().graph, row, res().governance)
+
+
+def node_label(node: str) -> str:
+    return views.node_label(res().db, node)
+
+
+def _run_scenario(text: str, name: str) -> dict[str, Any]:
+    """One bounded run (guard.WEB limits), in one of a few scenario slots shared by all workers."""
+    if not text.strip():
+        bad_request("paste or upload a scenario (YAML)")
+    from judgekb.cards import cardfill
+
+    with res().scenario_slots.take() as free:
+        if not free:
+            abort(429, description="the server is running other scenarios; try again in a moment")
+        try:
+            prepare = res()._get("card_preparer", lambda: cardfill.preparer(res().db, res().corpus))  # per thread: card books load once
+            return guard.run(Path(name), text, res().titles, guard.WEB, res().db, prepare)[1]
+        except guard.ScenarioError as exc:
+            bad_request(str(exc), 422)
+    raise AssertionError("unreachable")
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+@pages.get("/")
+def home() -> Any:
+    query = request.args.get("q", "")
+    edition = _edition_arg()
+    hits, notes = ([], [])
+    if query.strip():
+        hits, notes = _search(query, edition)
+    return render_template("search.html", query=query, edition=edition, hits=hits, notes=notes)
+
+
+@pages.get("/c/<path:clause_id>")
+def clause_page(clause_id: str) -> Any:
+    from judgekb.authority.verify import renamed_to  # permalinks survive a renamed id
+
+    if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id)):
+        return redirect(url_for("pages.clause_page", clause_id=new_id, **request.args), code=301)
+    pinned = request.args.get("sha256", "")[:64]  # a permalink pinned to the text it was made for
+
+    def render() -> str:
+        row = _clause(clause_id)
+        c = clause_json(row)
+        changed = bool(pinned) and not c["sha256"].startswith(pinned.lower())
+        return render_template("clause.html", c=c, gov=governing_json(row), label=node_label, pinned_changed=changed)
+
+    return res().cached(("clause page", clause_id, pinned), render)
+
+
+@pages.get("/card")
+def card_page() -> Any:
+    name = _card_name()
+    edition = _edition_arg()
+    found = cardpage.find(res().db, name, edition) if name else []
+    near = cardpage.suggestions(res().db, name, edition) if name and not found else []
+    return render_template("card.html", name=name, edition=edition, pages=found, near=near)
+
+
+@pages.get("/changes")
+def changes_page() -> Any:
+    doc = request.args.get("doc", "agot1-faq")
+    since = request.args.get("since", "")
+    docs = list(res().db.query("select id, title, short from documents order by id"))
+    current = next((d for d in docs if d["id"] == doc), None)
+    if current is None:
+        bad_request(f"unknown document '{doc}'")
+    rows = []
+    if since:
+        if not authority.is_version(since):
+            bad_request("since must be a version such as v5.4")
+        rows = authority.changes(res().db, doc, since)
+    found = {r["version"] for r in res().db.query("select distinct version from clauses where doc = ? and version is not null", [doc])}
+    versions = sorted(found, key=authority.version_key)
+    return render_template("changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions)
+
+
+def _error_line(message: str) -> int | None:
+    """The line a scenario error names ("file.yaml:12: ..."), to point at it beside the text."""
+    head = message.split(": ", 1)[0]
+    number = head.rsplit(":", 1)[-1] if ":" in head else ""
+    return int(number) if number.isascii() and number.isdigit() and len(number) < 10 else None
+
+
+@pages.route("/scenario", methods=["GET", "POST"])
+def scenario_page() -> Any:
+    result, text = None, ""
+    if request.method == "POST":
+        upload = request.files.get("file")
+        if upload and upload.filename:
+            try:
+                text = webguard.read_body(upload.stream, MAX_REQUEST_BYTES).decode("utf-8")
+            except UnicodeDecodeError:
+                bad_request("the uploaded file is not UTF-8 text")
+            name = Path(upload.filename).name
+        else:
+            text, name = request.form.get("scenario", ""), "pasted-scenario.yaml"
+        try:
+            result = _run_scenario(text, name)
+        except HTTPException as exc:  # keep what was typed; show the problem beside it
+            if exc.code not in (400, 413, 422):
+                raise
+            error = exc.description or "the scenario could not be run"
+            return render_template("scenario.html", result=None, text=text, error=error, error_line=_error_line(error)), exc.code
+    example = res().corpus.parent / "scenarios" / "001-darrell-brian-military-challenge.yaml"
+    sample = example.read_text(encoding="utf-8") if example.is_file() else ""
+    return render_template("scenario.html", result=result, text=text or sample)
+
+
+# ---------------------------------------------------------------------------- JSON API
+
+
+@pages.get("/api/search")
+def api_search() -> Any:
+    limit = request.args.get("limit", "10")
+    if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
+        bad_request("limit must be a whole number from 1 to 100")
+    hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
+    response = jsonify(hits)
+    if notes:
+        header = "; ".join(notes)  # the notes are in the body too; the header is a bounded summary
+        response.headers["X-Judgekb-Notes"] = header if len(header) <= NOTES_HEADER else header[: NOTES_HEADER - 3] + "..."
+    return response
+
+
+@pages.get("/api/clause/<path:clause_id>")
+def api_clause(clause_id: str) -> Any:
+    return jsonify(clause_json(_clause(clause_id)))
+
+
+@pages.get("/api/governing/<path:clause_id>")
+def api_governing(clause_id: str) -> Any:
+    return jsonify(governing_json(_clause(clause_id)))
+
+
+@pages.get("/api/card")
+def api_card() -> Any:
+    name = _card_name()
+    if not name:
+        bad_request("name is required")
+    found = cardpage.find(res().db, name, _edition_arg())
+    if not found:
+        abort(404, description=f"no card matching '{name}'")
+    return jsonify(found)
+
+
+@pages.get("/api/changes/<doc>")
+def api_changes(doc: str) -> Any:
+    since = request.args.get("since", "")
+    if not authority.is_version(since):
+        bad_request("since must be a version such as v5.4")
+    if store.document(res().db, doc) is None:
+        abort(404, description=f"no document '{doc}'")
+    return jsonify(authority.changes(res().db, doc, since))
+
+
+@pages.post("/api/run")
+def api_run() -> Any:
+    try:
+        text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        bad_request("the scenario is not UTF-8 text")
+    return jsonify(_run_scenario(text, "posted-scenario.yaml"))
+
+
+# ---------------------------------------------------------------------------- app
+
+
+def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask:
+    """The app factory: builds the database if needed, then serves it read-only."""
+    from judgekb.corpus.sources import default_corpus
+
+    corpus = corpus or default_corpus()
+    db_path = db_path or store.default_db()
+    store.ensure(corpus, db_path)  # also PRAGMA quick_check: a damaged file is rebuilt once before serving
+    here = Path(__file__).resolve().parent
+    app = Flask("judgekb", template_folder=str(here / "templates"), static_folder=str(here / "static"))
+    app.config["JUDGEKB"] = Resources(db_path, corpus)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    app.config["JSON_SORT_KEYS"] = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.register_blueprint(pages)
+    app.register_blueprint(offline.offline)  # service worker, manifest, offline search index
+    webtext.register(app)  # text filters: emphasis, highlights, card symbols
+    from judgekb.web.webbuilder import builder
+
+    app.register_blueprint(builder)
+    from judgekb.web.deckweb import deck_pages
+
+    app.register_blueprint(deck_pages)
+    app.jinja_env.globals["zip"] = zip
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        status = exc.code or 500
+        message = exc.description or exc.name
+        if status == 413:
+            message = f"the request is larger than {MAX_REQUEST_BYTES // 1024} KB"
+        if wants_json():
+            return jsonify({"error": message, "status": status}), status
+        near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
+        return render_template("error.html", status=status, message=message, near=near), status
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged(exc: sqlite3.DatabaseError) -> Any:
+        app.logger.error("database error: %s", exc)
+        message = f"the knowledge base could not be read ({exc}); if the file is damaged, stop the server and run `judgekb build`"
+        if wants_json():
+            return jsonify({"error": message, "status": 503}), 503
+        return render_template("error.html", status=503, message=message), 503
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:  # never show a traceback to a judge
+        app.logger.exception("unexpected error")
+        if wants_json():
+            return jsonify({"error": "internal error", "status": 500}), 500
+        return render_template("error.html", status=500, message="internal error"), 500
+
+    app.jinja_env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
+    return app

@@ -1,0 +1,76 @@
+"""The deck-check page and its JSON twin: paste or upload a decklist, get a one-page sheet.
+
+``/deckcheck`` (GET form, POST check) renders ``deckcheck.html``, which prints as a one-page
+deck-check sheet; ``POST /api/deckcheck`` takes the decklist as the request body and returns
+the same report ``judgekb deckcheck --json`` prints.  Requests are bounded by the app's
+``MAX_CONTENT_LENGTH`` and the parser's ``decklists.MAX_LINES``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
+
+from judgekb.cards import deckcheck, decklists, restricted_lists
+from judgekb.yamlio import DataError
+
+deck_pages = Blueprint("deck", __name__)
+
+
+def _db() -> Any:
+    return current_app.config["JUDGEKB"].db
+
+
+def _options(values: Any) -> dict[str, Any]:
+    """Edition, format, list and --as-of from a form or query string; bad values are a 400."""
+    edition = values.get("edition", "") or ""
+    if edition not in ("", "auto", "1", "2"):
+        abort(400, description="edition must be auto, 1 or 2")
+    fmt = values.get("format", "") or "joust"
+    if fmt not in ("joust", "melee"):
+        abort(400, description="format must be joust or melee")
+    return {
+        "edition": int(edition) if edition in ("1", "2") else None,
+        "fmt": fmt,
+        "list_name": (values.get("list") or "").strip() or None,
+        "as_of": (values.get("as_of") or "").strip() or None,
+    }
+
+
+def _check(text: str, source: str, options: dict[str, Any]) -> deckcheck.Report:
+    try:
+        deck = decklists.parse(text, source)
+        return deckcheck.check(_db(), deck, **options)
+    except DataError as exc:
+        abort(422, description=str(exc))
+
+
+@deck_pages.route("/deckcheck", methods=["GET", "POST"])
+def deckcheck_page() -> Any:
+    report, text = None, ""
+    options = _options(request.form if request.method == "POST" else request.args)
+    if request.method == "POST":
+        upload = request.files.get("file")
+        if upload and upload.filename:
+            source = Path(upload.filename).name
+            try:
+                text = decklists.decode(upload.read(), source)
+            except DataError as exc:
+                abort(422, description=str(exc))
+        else:
+            text, source = request.form.get("decklist", ""), "pasted decklist"
+        report = _check(text, source, options)
+    lists = [rl.name for rl in reversed(restricted_lists.load(_db()))]
+    return render_template("deckcheck.html", report=report, text=text, options=options, lists=lists)
+
+
+@deck_pages.post("/api/deckcheck")
+def api_deckcheck() -> Any:
+    from judgekb.web import webguard
+    from judgekb.web.app import MAX_REQUEST_BYTES
+
+    text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8", "replace")  # chunked or not: 413 over the cap
+    report = _check(text, "posted decklist", _options(request.args))
+    return jsonify(report.as_json()), (422 if report.verdict == "cannot be checked" else 200)

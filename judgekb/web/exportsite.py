@@ -1,0 +1,198 @@
+"""``judgekb export-site DIR``: the web pages as static files that open from a folder, a USB stick or any
+static host — no Python, no server, no network.
+
+On a static host served over https (or localhost) the copy also installs a service worker
+(``sw.js``) that saves every file on the device, so phones keep it without the network.
+
+Every page is rendered by the same Flask app and templates the server uses, then its links are
+rewritten to relative file paths (``c/agot1-faq/3.30.html``, ``card/1/val.html``), so the copy reads
+exactly like the live site.  Search runs in the browser over ``search-index.js`` (a script, not a
+JSON fetch, because browsers refuse fetches from file:// pages).  The copy is written to a
+temporary folder beside DIR and renamed into place; an existing folder is replaced only when it
+is an earlier export.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from judgekb.corpus.parsers.linemap import slug
+from judgekb.web import offline
+from judgekb.yamlio import DataError
+
+MARKER = ".judgekb-export"
+STATIC_FILES = ("style.css", "app.js", "icon.svg")
+LINK = re.compile(r'(href|src|action)="(/[^"]*)"')
+
+
+class Site:
+    """Where each server URL lives in the exported folder."""
+
+    def __init__(self, db: Any) -> None:
+        self.cards: dict[tuple[str, int], str] = {}
+        taken: set[str] = set()
+        for name, edition in offline.card_names(db):
+            base = f"card/{edition}/{slug(name) or 'card'}"
+            path, n = f"{base}.html", 2
+            while path in taken:
+                path, n = f"{base}-{n}.html", n + 1
+            taken.add(path)
+            self.cards[(name, edition)] = path
+        self.by_name: dict[str, list[tuple[int, str]]] = {}
+        for (name, edition), path in self.cards.items():
+            self.by_name.setdefault(name.casefold(), []).append((edition, path))
+        self.docs = [r["id"] for r in db.query("select id from documents order by id")]
+        self.versions = {
+            d: sorted(
+                {r["version"] for r in db.query("select distinct version from clauses where doc = ? and version is not null", [d])},
+                key=_version_key,
+            )
+            for d in self.docs
+        }
+
+    def file_for(self, url: str) -> str | None:
+        """The exported file for a server URL (relative to the site root), or None when it has none."""
+        parts = urlsplit(html.unescape(url))
+        path, query = parts.path, {k: v[0] for k, v in parse_qs(parts.query).items()}
+        if path == "/":
+            return "index.html" + (f"?{parts.query}" if parts.query else "")
+        if path.startswith("/c/"):
+            return f"c/{path[3:]}.html"
+        if path.startswith("/static/"):
+            return path[1:]
+        if path == "/card":
+            name = query.get("name")
+            if not name:
+                return "cards.html"
+            found = self.by_name.get(name.casefold(), [])
+            edition = query.get("edition")
+            for ed, file in found:
+                if edition in (None, "all") or str(ed) == edition:
+                    return file
+            return "cards.html"
+        if path == "/changes":
+            doc, since = query.get("doc"), query.get("since")
+            if doc in self.docs and since:
+                return f"changes/{doc}/{since}.html"
+            return f"changes/{doc}.html" if doc in self.docs else "changes.html"
+        if path in ("/scenario", "/deckcheck", "/build"):
+            return "needs-server.html"
+        return None
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    from judgekb.authority.graph import version_key
+
+    return version_key(version)
+
+
+def _relative(page_file: str) -> str:
+    return "../" * page_file.count("/")
+
+
+def rewrite(page: str, page_file: str, site: Site) -> str:
+    """Server links -> relative file links; the page switched to the exported (static) mode."""
+    root = _relative(page_file)
+    page = re.sub(r'<link rel="manifest"[^>]*>\n?', "", page)
+    page = re.sub(r' · <a class="api-link"[^>]*>JSON</a>', "", page)
+    page = page.replace('data-mode="server" data-root="/"', f'data-mode="static" data-root="{root}"', 1)
+    if 'id="search-form"' in page or 'id="card-form"' in page:  # only pages that search carry the index
+        index = f'<script src="{root}search-index.js" defer></script>\n'
+        page = page.replace('<script src="/static/app.js"', index + '<script src="/static/app.js"', 1)
+
+    def link(match: re.Match[str]) -> str:
+        target = site.file_for(match[2])
+        return f'{match[1]}="{root}{html.escape(target, quote=True)}"' if target else f'{match[1]}="#"'
+
+    return LINK.sub(link, page)
+
+
+def _check_target(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise DataError(f"{out}: exists and is not a folder; choose another DIR")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise DataError(f"{out}: folder is not empty and is not an earlier judgekb export; nothing was written (choose a new DIR)")
+
+
+def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
+    """Write the static site to ``out``; returns counts, bytes and seconds for the report."""
+    from judgekb.web.app import create_app
+
+    started = time.perf_counter()
+    out = out.resolve()
+    _check_target(out)
+    app = create_app(db_path, corpus)
+    client = app.test_client()
+    db = app.config["JUDGEKB"].db
+    site = Site(db)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    pages = 0
+    try:
+
+        def write(file: str, text: str) -> None:
+            target = tmp / file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+
+        def render(url: str, file: str) -> None:
+            nonlocal pages
+            response = client.get(url)
+            if response.status_code != 200:
+                raise DataError(f"export: {url} answered {response.status_code}")
+            write(file, rewrite(response.get_data(as_text=True), file, site))
+            pages += 1
+
+        render("/", "index.html")
+        render("/card", "cards.html")
+        render("/changes", "changes.html")
+        with app.test_request_context():
+            from flask import url_for
+
+            for row in db.query("select id from clauses order by doc, seq"):
+                render(url_for("pages.clause_page", clause_id=row["id"]), f"c/{row['id']}.html")
+            for (name, edition), file in site.cards.items():
+                render(url_for("pages.card_page", name=name, edition=edition), file)
+            for doc in site.docs:
+                render(url_for("pages.changes_page", doc=doc), f"changes/{doc}.html")
+                for version in site.versions[doc]:
+                    render(url_for("pages.changes_page", doc=doc, since=f"v{version}"), f"changes/{doc}/v{version}.html")
+            message = (
+                "Scenarios, the scenario builder and deck checks run in judgekb itself, which this copy does not carry: use judgekb serve, "
+                "or judgekb run FILE / judgekb deckcheck FILE on the laptop."
+            )
+            note = app.jinja_env.get_template("error.html").render(status=200, message=message, near=[])
+        write("needs-server.html", rewrite(note, "needs-server.html", site))
+        index = offline.search_index(db)
+        index["cards"] = [[name, edition, site.cards[(name, edition)]] for name, edition in offline.card_names(db)]
+        write("search-index.js", "window.JUDGEKB_INDEX = " + json.dumps(index, ensure_ascii=False, separators=(",", ":")) + ";\n")
+        static = Path(app.static_folder or "")
+        (tmp / "static").mkdir(exist_ok=True)
+        for name in STATIC_FILES:
+            shutil.copyfile(static / name, tmp / "static" / name)
+        shutil.copyfile(static / "sw-export.js", tmp / "sw.js")  # at the root, so its scope is the whole copy
+        files = sorted(str(f.relative_to(tmp)) for f in tmp.rglob("*") if f.is_file() and f.name != "sw.js")
+        (tmp / "offline-files.json").write_text(json.dumps({"version": index["version"], "files": files}), encoding="utf-8")
+        (tmp / MARKER).write_text(f"judgekb export of {db_path}\nversion {index['version']}\n", encoding="utf-8")
+        size = sum(f.stat().st_size for f in tmp.rglob("*") if f.is_file())
+        files = sum(1 for f in tmp.rglob("*") if f.is_file())
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            out.rename(old)
+            tmp.rename(out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return {"pages": pages, "files": files, "bytes": size, "seconds": time.perf_counter() - started, "path": str(out)}

@@ -1,0 +1,225 @@
+"""What a phone keeps for when the network drops: the search index and every clause and card page.
+
+The service worker (``static/sw.js``) saves the search index and one bundle holding every clause
+page and card page; ``exportsite`` writes the same pages and index as static files.  Offline
+search is a plain word match in the browser (``static/app.js``): no glossary, only near-spelling
+corrections and a simpler ranking than the server's lookup, and the page says so whenever it is
+used (``bench/offline.py`` measures the difference).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
+
+offline = Blueprint("offline", __name__)
+
+SHELL = ("/", "/card", "/changes", "/static/style.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest")
+
+
+def version(db: Any) -> str:
+    """Changes whenever the database is rebuilt or cards are imported, so phones refresh their copy."""
+    meta = {r["key"]: r["value"] for r in db.query("select key, value from meta")}
+    imported = next(db.query("select count(*) as n from imported_cards"))["n"] if db["imported_cards"].exists() else 0
+    return f"{meta.get('fingerprint', '')[:16]}-{meta.get('built', '')}-{imported}"
+
+
+def card_names(db: Any) -> list[tuple[str, int]]:
+    """Every card title a card page exists for: those the corpus names, then imported ones."""
+    names = {(r["name"], r["edition"]) for r in db.query("select name, edition from cards")}
+    keys = {(r["key"], r["edition"]) for r in db.query("select key, edition from cards")}
+    if db["imported_cards"].exists():
+        for row in db.query("select distinct name, key, edition from imported_cards"):
+            if (row["key"], row["edition"]) not in keys:
+                names.add((row["name"], row["edition"]))
+                keys.add((row["key"], row["edition"]))
+    return sorted(names, key=lambda n: (n[1], n[0].casefold()))
+
+
+def search_index(db: Any) -> dict[str, Any]:
+    """Clauses (id, edition, kind, heading, citation, text, governing id) and card titles, compactly."""
+    governors: dict[str, str] = {}
+    for row in db.query("select clause, governor from governors order by clause, governor"):
+        governors.setdefault(row["clause"], row["governor"])
+    clauses = [
+        [r["id"], r["edition"], r["kind"], r["heading"], r["citation"], r["text"], governors.get(r["id"], "")]
+        for r in db.query("select id, edition, kind, heading, citation, text from clauses order by doc, seq")
+    ]
+    return {"version": version(db), "clauses": clauses, "cards": [[n, e] for n, e in card_names(db)]}
+
+
+def page_urls(db: Any) -> list[str]:
+    """The URL of every clause page and card page (as the pages link them)."""
+    urls = [url_for("pages.clause_page", clause_id=r["id"]) for r in db.query("select id from clauses order by doc, seq")]
+    urls += [url_for("pages.card_page", name=name, edition=edition) for name, edition in card_names(db)]
+    return urls
+
+
+def _db() -> Any:
+    return current_app.config["JUDGEKB"].db
+
+
+def _cached(key: str, make: Any) -> Any:
+    return current_app.config["JUDGEKB"].cached(("offline", key), make)
+
+
+def _json_response(body: bytes) -> Response:
+    """Gzipped JSON (the body is stored compressed) for every browser; plain for a client that cannot take it."""
+    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+        return Response(gzip.decompress(body), mimetype="application/json", headers={"Cache-Control": "no-cache"})
+    headers = {"Content-Encoding": "gzip", "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    return Response(body, mimetype="application/json", headers=headers)
+
+
+@offline.get("/offline/index.json")
+def index_json() -> Any:
+    def make() -> bytes:
+        text = json.dumps(search_index(_db()), ensure_ascii=False, separators=(",", ":"))
+        return gzip.compress(text.encode("utf-8"), compresslevel=6)
+
+    return _json_response(_cached("index", make))
+
+
+@offline.get("/offline/urls.json")
+def urls_json() -> Any:
+    _ensure_rendering(current_app._get_current_object())  # type: ignore[attr-defined]  # the bundle is asked for next
+    db = _db()
+    pages = _cached("urls", lambda: page_urls(db))
+    shell = list(SHELL)
+    return jsonify({"version": _cached("version", lambda: version(db)), "shell": shell, "pages": pages, "bundle": "/offline/bundle.json"})
+
+
+def bundle(app: Any, db: Any) -> bytes:
+    """Every clause and card page in one gzipped JSON document: one download per phone, not thousands of requests.
+
+    Rendered through the app itself, so the saved pages are exactly the served ones.
+    """
+    client = app.test_client()
+    pages = {}
+    for url in page_urls(db):
+        response = client.get(url)
+        if response.status_code == 200:
+            pages[url] = response.get_data(as_text=True)
+    body = json.dumps({"version": version(db), "pages": pages}, ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(body.encode("utf-8"), compresslevel=6)
+
+
+BUNDLE_WAIT_SECONDS = 15.0  # below the server's 30 s worker timeout; the service worker retries on 503
+STALE_LOCK_SECONDS = 600
+_renderers: list[subprocess.Popen[bytes]] = []
+_loaded: dict[str, bytes] = {}
+
+
+def bundle_path(db_path: Path, version_text: str) -> Path:
+    """Where the rendered bundle of one database version is kept: beside the database, else in the temp folder."""
+    name = f"{db_path.stem}.offline-{re.sub(r'[^A-Za-z0-9]+', '-', version_text).strip('-')}.json.gz"
+    folder = db_path.parent if os.access(db_path.parent, os.W_OK) else Path(tempfile.gettempdir()) / "judgekb-offline"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
+
+
+def render_to_file(db_path: Path, corpus: Path, out: Path) -> None:
+    """Render the bundle in this (separate, low-priority) process and write it with a temp file and a rename."""
+    from judgekb.web.app import create_app
+
+    try:
+        os.nice(10)  # the server's own requests come first
+    except OSError:
+        pass
+    lock = out.with_name(out.name + ".lock")
+    try:
+        app = create_app(db_path, corpus)
+        with app.test_request_context():
+            body = bundle(app, app.config["JUDGEKB"].db)
+        tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+        tmp.write_bytes(body)
+        os.replace(tmp, out)
+        stem = out.name.split(".offline-")[0]
+        for old in out.parent.glob(f"{stem}.offline-*.json.gz"):  # bundles of earlier database versions
+            if old != out:
+                old.unlink(missing_ok=True)
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+def _ensure_rendering(app: Any) -> Path:
+    """Start rendering the bundle once, in a separate low-priority process, unless it exists or is being made.
+
+    It starts when the first phone asks for the offline copy (``/offline/urls.json``), so a server
+    nobody installs the copy from never spends the time; a separate process keeps the rendering
+    off the workers' own time, and a lock file makes one renderer serve every worker.
+    """
+    resources = app.config["JUDGEKB"]
+    path = bundle_path(resources.db_path, resources.cached(("offline", "version"), lambda: version(resources.db)))
+    for done in [p for p in _renderers if p.poll() is not None]:
+        _renderers.remove(done)
+    if path.exists():
+        return path
+    lock = path.with_name(path.name + ".lock")
+    try:
+        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK_SECONDS:
+            lock.unlink(missing_ok=True)  # a renderer that died without cleaning up
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return path  # another worker is rendering it
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+    code = "import sys; from pathlib import Path; from judgekb.web.offline import render_to_file; render_to_file(*map(Path, sys.argv[1:]))"
+    _renderers.append(
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(resources.db_path), str(resources.corpus), str(path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            cwd=str(Path(__file__).resolve().parents[2]),
+        )
+    )
+    return path
+
+
+@offline.get("/offline/bundle.json")
+def bundle_json() -> Any:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    path = _ensure_rendering(app)
+    deadline = time.monotonic() + app.config.get("JUDGEKB_BUNDLE_WAIT", BUNDLE_WAIT_SECONDS)
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    if not path.exists():
+        return Response("the offline copy is still being prepared; try again shortly", status=503, headers={"Retry-After": "10"})
+    key = str(path)
+    if key not in _loaded:
+        _loaded.clear()
+        _loaded[key] = path.read_bytes()
+    return _json_response(_loaded[key])
+
+
+@offline.get("/sw.js")
+def service_worker() -> Any:
+    """Served from the root so its scope covers every page."""
+    response = send_from_directory(current_app.static_folder or "", "sw.js", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@offline.get("/manifest.webmanifest")
+def manifest() -> Any:
+    body = {
+        "name": "judgekb — AGoT rules for judges",
+        "short_name": "judgekb",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbfaf7",
+        "theme_color": "#7a1f1f",
+        "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+    }
+    return Response(json.dumps(body), mimetype="application/manifest+json")

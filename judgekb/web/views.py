@@ -1,0 +1,81 @@
+"""The JSON objects judgekb serves — built once here so the CLI's --json and the web API match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekb import store
+from judgekb.authority import graph as authority
+from judgekb.authority import versions
+
+CLAUSE_KEYS = ("id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text")
+
+
+def node_label(db: Any, node: str) -> str:
+    """What to call a link target: a clause's citation, a card's name, an absent document's title."""
+    if node.startswith("card:"):
+        rows = list(db.query("select name from cards where id = ?", [node]))
+        return f"card: {rows[0]['name']}" if rows else node
+    if node.startswith("absent:"):
+        rows = list(db.query("select title from absent_documents where id = ?", [node]))
+        return rows[0]["title"] if rows else node
+    row = store.clause(db, node)
+    return row["citation"] if row else node
+
+
+def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> dict[str, Any]:
+    """`judgekb show --json`: the clause, its document's authority, its links and what governs it."""
+    doc = store.document(db, row["doc"])
+    out: dict[str, Any] = {k: row.get(k) for k in CLAUSE_KEYS}
+    out["data"] = row.get("data") or {}
+    found = authority.governing(graph, row["id"], gov)
+    from judgekb.authority.verify import checksum, permalink
+    from judgekb.corpus.glyphs import reader_notes
+
+    out |= {
+        "notes": reader_notes(out["data"]),  # glyphs explained, misprints, undetermined pages
+        "permalink": permalink(row["id"]),
+        "sha256": checksum(row["text"]),
+        "authority": doc["authority"],
+        "document": doc["title"],
+        "links": authority.links_of(graph, row["id"]),
+        "governed_by": sorted({r["id"] for r in found if r["id"] != row["id"]}) or None,
+        "versions": versions.trail(db, row["id"]),
+    }
+    return out
+
+
+def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> dict[str, Any]:
+    """`judgekb governing --json`: the governing texts with their chains, and what this text supersedes."""
+    out: dict[str, Any] = {
+        "id": row["id"],
+        "citation": row["citation"],
+        "governing": [],
+        "supersedes": [i for i in authority.links_of(graph, row["id"]) if i["type"] == "supersedes" and i["direction"] == "out"],
+    }
+    for result in authority.governing(graph, row["id"], gov):
+        target = None if result["id"].startswith(("card:", "absent:")) else store.clause(db, result["id"])
+        out["governing"].append(
+            {
+                "id": result["id"],
+                "citation": target["citation"] if target else node_label(db, result["id"]),
+                "text": target["text"] if target else None,
+                "chain": result["chain"],
+            }
+        )
+    return out
+
+
+def trail_line(trail: list[dict[str, Any]], current: str) -> str:
+    """``v2.3 agot2-faq/2.6 (this text, superseded) → v4.1 agot2-faq41/2.6 (same words; in force)``."""
+    parts = []
+    for item in trail:
+        notes = [item["relation"] + (" words" if item["relation"] == "same" else "")] if item["relation"] else []
+        if item["relation"] == "removed":
+            parts.append(f"removed in v{item['version']} (see {item['id']})")
+            continue
+        if item["id"] == current:
+            notes.append("this text")
+        notes.append("in force" if item["in_force"] else "superseded")
+        parts.append(f"v{item['version']} {item['id']} ({'; '.join(notes)})")
+    return " → ".join(parts)
