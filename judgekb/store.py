@@ -187,11 +187,11 @@ def _write_search_tables(
 ) -> list[str]:
     """What lookup needs precomputed: the corpus vocabulary and who governs whom (returns warnings)."""
     from judgekb.authority import graph as authority
-    from judgekb.lookup import search
+    from judgekb.lookup import tables
 
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
     db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
-    return search.build_tables(db, clause_rows, corpus)
+    return tables.build_tables(db, clause_rows, corpus)
 
 
 def _uri(db_path: Path) -> str:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from judgekb.lookup import evaluation, search
+from judgekb.lookup import evaluation, search, words
 from tests.conftest import ROOT, SHARED_CARDS, run_cli
 
 EVAL = ROOT / "tests" / "eval" / "lookup.yaml"
@@ -456,7 +456,7 @@ def test_naming_the_edition_is_a_filter_not_words_to_match(index):
     for query in ("minimum deck size first edition?", "1st ed deck size", "deck size in 1.0"):
         hits, _ = index.search(query, 1, None, 3)
         assert not [h.id for h in hits if "edition-booster-set" in h.id], (query, [h.id for h in hits])
-    assert search.EDITION_SAID.sub(" ", "can i draw 2 cards").split() == ["can", "i", "draw", "2", "cards"]
+    assert words.EDITION_SAID.sub(" ", "can i draw 2 cards").split() == ["can", "i", "draw", "2", "cards"]
 
 
 def test_a_query_that_names_its_edition_searches_that_edition(index):
@@ -465,7 +465,7 @@ def test_a_query_that_names_its_edition_searches_that_edition(index):
     assert any("searching first edition only" in n for n in notes)
     _, notes = index.search("stealth first edition", 2, None, 3)  # chosen edition 2: said, not switched
     assert any("names first edition" in n and "second edition" in n for n in notes)
-    assert search.named_edition("1e vs 2e kneel") is None and search.named_edition("2.0 stealth") == 2
+    assert words.named_edition("1e vs 2e kneel") is None and words.named_edition("2.0 stealth") == 2
 
 
 def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_path):
@@ -475,7 +475,7 @@ def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_
     response = client.get("/api/search", query_string={"q": "x" + "q" * 20_000, "edition": "2"})
     assert response.status_code in (200, 400)
     assert len(response.headers.get("X-Judgekb-Notes", "")) <= 1000
-    assert search.clean("kneel \ud800 x")[0].startswith("kneel")
+    assert words.clean("kneel \ud800 x")[0].startswith("kneel")
 
 
 def test_snippet_marks_the_query_words_not_a_phrase_s_small_words(index):

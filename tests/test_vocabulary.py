@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from judgekb.lookup import search
-from judgekb.lookup.search import _stem, words_of
+from judgekb.lookup.words import stem_of, words_of
 from tests.conftest import CORPUS
 
 VOCABULARY = CORPUS / "player-vocabulary.yaml"
@@ -47,14 +47,14 @@ def test_every_entry_is_written_as_queries_are_read(phrases):
 def test_every_rules_word_is_in_the_rules(phrases, clauses):
     """A mapping to a word or phrase no clause uses finds nothing and only dilutes the query."""
     texts = [f" {' '.join(words_of(str(c['heading']) + ' ' + str(c['text'])))} " for c in clauses]
-    stems = {_stem(w) for text in texts for w in text.split()}
+    stems = {stem_of(w) for text in texts for w in text.split()}
     missing = []
     for key, terms in phrases.items():
         for term in terms:
             words = words_of(term)
             if term == key:  # the player's own word kept beside the rules' words
                 continue
-            found = _stem(words[0]) in stems if len(words) == 1 else any(f" {' '.join(words)} " in t for t in texts)
+            found = stem_of(words[0]) in stems if len(words) == 1 else any(f" {' '.join(words)} " in t for t in texts)
             if not found:
                 missing.append(f"{key}: {term}")
     assert not missing, missing

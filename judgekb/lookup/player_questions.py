@@ -26,7 +26,7 @@ MAX_CHARACTERS = 300  # a long table dispute is a real question; a paragraph is 
 
 def words(text: str) -> str:
     """A question as lookup reads it: lower-case words, punctuation and capitals aside."""
-    from judgekb.lookup.search import words_of
+    from judgekb.lookup.words import words_of
 
     return " ".join(words_of(text))
 

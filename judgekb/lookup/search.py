@@ -21,7 +21,7 @@ restates only when it adds nothing for this query — otherwise it stands as its
 unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
 Alternate Format Regulations, a card's own text), a notice says so first.
 
-Everything the index needs at start is computed at build time (:func:`build_tables`) and read
+Everything the index needs at start is computed at build time (:mod:`judgekb.lookup.tables`) and read
 from the database, so a one-off lookup from the command line starts fast.
 """
 
@@ -40,32 +40,29 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-MAX_WORDS = 64
-# A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
-# edition becomes the search's filter (when none was chosen), not words to match (they would find
-# the "Iron Throne Edition" blurbs).
-EDITION_SAID = re.compile(
-    r"(?<![\w.])(?:(?:in|for)\s+)?(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
-    re.IGNORECASE,
+from judgekb.lookup.words import (
+    EDITION_NAMES,
+    EDITION_SAID,
+    QUESTION_START,
+    QUOTED,
+    STOPWORDS,
+    Group,
+    Ideas,
+    asked_words,
+    clean,
+    content_stems,
+    named_edition,
+    question_of,
+    stem_of,
+    stems_in,
+    words_of,
 )
+from judgekb.lookup.words import (
+    QueryError as QueryError,  # raised by clean(); callers catch it here, where the lookup is
+)
+
 CANDIDATES = 60  # FTS recall
 SHORTLIST = 30  # candidates scored on every signal
-WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
-# Words that carry no rules meaning, in keyword lookups and in spoken questions alike.
-STOPWORDS = frozenset(
-    "the a an of to in is are am was were be been being do does did doing i my me mine it its on for and or if with at "
-    "by as what whats how who whom when where why can could would should will shall that this these those there their "
-    "they them he she his her we our us from into than so any about which while new "
-    "have has had having get gets got getting use uses using work works working happen happens happened mean means meant "
-    "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
-    "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
-    "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
-    "say says said many much make makes made lot lots whether".split()
-)
-# A question's leading words; questions are matched against Q&A entries' own questions.
-QUESTION_START = re.compile(
-    r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
-)
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
 # tests/eval/judge-review.yaml; title_only and asked_like were then set by hand on the dev half.
@@ -77,7 +74,6 @@ WEIGHTS = {
     "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
-LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
 # a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
 # the standing phase"): like a container's title, it answers nothing the phase's other steps do not
@@ -85,23 +81,6 @@ FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
-# Words that are English (so never "corrected") must be at least this frequent in the word list.
-ENGLISH_MIN_FREQUENCY = 50
-
-
-EDITION_NAMES = {1: "first edition", 2: "second edition"}
-# a quoted word or phrase ('how does "reveal" work'): the term the question is about
-QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’']{2,40})[\"”’'](?=[\s?.,!:;]|$)")
-
-
-def named_edition(text: str) -> int | None:
-    """The edition a query names ("first edition", "1e", "2.0"), or None when it names none or both."""
-    named = {1 if re.search(r"1|first", m.group(0), re.IGNORECASE) else 2 for m in EDITION_SAID.finditer(text)}
-    return named.pop() if len(named) == 1 else None
-
-
-class QueryError(ValueError):
-    """A query that cannot be searched (empty, or nothing but whitespace)."""
 
 
 @dataclass
@@ -112,205 +91,6 @@ class Hit:
     unofficial: bool = False
 
 
-@dataclass
-class Group:
-    """One idea of the query: the words the player typed and the rules' words for it."""
-
-    said: str
-    terms: set[str]  # single words and phrases that express it in the rules
-    weight: float = 1.0
-    corrected: bool = False
-    stems: frozenset[str] = frozenset()  # the single-word terms, stemmed
-    phrases: tuple[str, ...] = ()  # the multi-word terms, padded with spaces for whole-word matching
-
-    def prepare(self) -> None:
-        """Precompute what matching needs, once per query."""
-        parts = [(term, _term_stems(term)) for term in self.terms]
-        self.stems = frozenset(p[0] for _, p in parts if len(p) == 1)
-        self.phrases = tuple(f" {' '.join(words_of(t))} " for t, p in parts if len(p) > 1)
-
-
-def clean(query: str) -> tuple[str, list[str]]:
-    """Make any input searchable: valid UTF-8, no control characters, bounded length.
-
-    Returns the cleaned text and notes for the user (e.g. that a long query was shortened).
-    """
-    notes = []
-    text = query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # lone surrogates become U+FFFD
-    text = "".join(" " if ch in "\t\n\r\f\v" else "" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
-    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
-    if not text.strip():
-        raise QueryError("empty query: type a word, a card name or a question")
-    words = text.split()
-    if len(words) > MAX_WORDS:
-        notes.append(f"query shortened to its first {MAX_WORDS} words")
-        text = " ".join(words[:MAX_WORDS])
-    return " ".join(text.split()), notes
-
-
-def words_of(text: str) -> list[str]:
-    return WORD.findall(text.lower().replace("’", "'"))
-
-
-# Irregular forms the suffix rules cannot reach ("chosen" is "choose", "knelt" is "kneel").
-IRREGULAR = {
-    "chosen": "choose", "chose": "choose", "won": "win", "paid": "pay", "drawn": "draw", "drew": "draw",
-    "knelt": "kneel", "took": "take", "taken": "take", "lost": "lose", "went": "go", "gone": "go",
-    "dealt": "deal", "held": "hold", "gave": "give", "given": "give", "stood": "stand", "brought": "bring",
-    "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
-    "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
-    "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
-    "controlled": "control", "controlling": "control",
-}  # fmt: skip
-
-
-# Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
-DOUBLED = frozenset("bdgmnprt")
-# Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
-UNSTEMMED = frozenset({"limited"})
-
-
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    """A crude stem for coverage checks (FTS5 does the real stemming): suffixes off, a final e off."""
-    if word.endswith("'s"):
-        word = word[:-2]
-    word = word.replace("'", "")
-    word = IRREGULAR.get(word, word)
-    if word in UNSTEMMED:
-        return word
-    for suffix in ("ing", "ed", "es", "s"):
-        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "sui"  # wins -> win (not this, pass)
-        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
-                word = word[:-1]  # winning -> win, stopped -> stop, setting -> set
-            break
-    return word[:-1] if len(word) > 4 and word.endswith("e") else word
-
-
-@lru_cache(maxsize=1 << 14)
-def _stems_of(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in words_of(text))
-
-
-def _term_stems(term: str) -> tuple[str, ...]:
-    return tuple(_stem(w) for w in words_of(term))
-
-
-def question_of(kind: str, heading: str, text: str) -> str:
-    """The question a Q&A entry answers: its heading when that is the question, else its opening question."""
-    if kind != "qa":
-        return ""
-    if heading.rstrip().endswith("?"):
-        return heading
-    end = text.find("?")
-    return text[: end + 1] if 0 < end < 600 else heading
-
-
-# ---------------------------------------------------------------------------- build time
-
-
-def load_phrases(corpus: Path) -> list[tuple[str, str]]:
-    """(term, expansion) rows: the glossary's synonyms, the player vocabulary and set abbreviations."""
-    import yaml
-
-    rows: list[tuple[str, str]] = []
-    glossary = yaml.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
-    rows += [(str(k).lower(), str(v).lower()) for k, vs in glossary.get("synonyms", {}).items() for v in vs]
-    players = corpus / "player-vocabulary.yaml"
-    if players.is_file():
-        data = yaml.safe_load(players.read_text(encoding="utf-8")) or {}
-        rows += [(str(k).lower(), str(v).lower()) for k, vs in (data.get("phrases") or {}).items() for v in vs]
-    sets = yaml.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
-    for entry in sets.get("edition1", []):
-        for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
-            if alias and len(alias) <= 5:
-                rows += [(alias.lower(), w) for w in words_of(entry["name"])]
-    return rows
-
-
-def glossary_rows(corpus: Path) -> list[dict[str, str]]:
-    """The glossary as (term, expansion) rows for the store."""
-    return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
-
-
-def _english_words(known: set[str]) -> list[str]:
-    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
-    try:
-        from spellchecker import SpellChecker
-    except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
-        return []
-    frequencies = SpellChecker().word_frequency.dictionary
-    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
-
-
-def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> list[str]:
-    """Persist what lookup needs at start: vocabulary with document frequencies per edition, the
-    glossary and player phrases, English words, absent-document topics, each clause's facts and
-    its players' questions.  Returns warnings for the build report (players' questions skipped)."""
-    import yaml
-
-    df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
-    count: dict[str, int] = {}
-    for row in clause_rows:
-        words = words_of(f"{row['heading']} {row['text']}")
-        for word in words:
-            count[word] = count.get(word, 0) + 1
-        for word in set(words):
-            entry = df.setdefault(word, [0, 0, 0, 0])
-            entry[row["edition"] - 1] += 1
-            if row["kind"] not in CARD_KINDS:
-                entry[row["edition"] + 1] += 1
-    db["vocab"].insert_all(
-        ({"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3]} for w, d in df.items()), pk="word"
-    )
-    stem_df: dict[str, list[int]] = {}
-    for row in clause_rows:
-        for stem in {_stem(w) for w in words_of(f"{row['heading']} {row['text']}")}:
-            stem_df.setdefault(stem, [0, 0])[row["edition"] - 1] += 1
-    db["stems"].insert_all(({"stem": k, "df1": d[0], "df2": d[1]} for k, d in stem_df.items()), pk="stem")
-    db["glossary"].insert_all(glossary_rows(corpus))
-    conn = _connection(db)
-    conn.execute("create table english (word text primary key) without rowid")
-    # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
-    # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
-    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
-    conn.executemany("insert or ignore into english values (?)", ((w,) for w in _english_words(set(df) - lower)))
-    players = corpus / "player-vocabulary.yaml"
-    events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
-    topics_file = corpus / "absent-topics.yaml"
-    topics = yaml.safe_load(topics_file.read_text(encoding="utf-8")) if topics_file.is_file() else {}
-    db["search_meta"].insert_all(
-        [
-            {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
-            {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
-        ],
-        pk="key",
-    )
-    from judgekb.lookup import player_questions
-
-    asked, warnings = player_questions.load(corpus, {r["id"]: r for r in clause_rows})
-    expand = player_questions.expander(load_phrases(corpus))
-    edition_of = {r["id"]: r["edition"] for r in clause_rows}
-    for edition in (1, 2):  # one FTS5 table an edition: a lookup scores only its own edition's questions
-        table = db[f"asked_{edition}"]
-        table.insert_all(
-            ({**row, "expanded": expand(row["question"])} for row in asked if edition_of[row["id"]] == edition),
-            columns={"id": str, "question": str, "expanded": str},
-        )
-        table.enable_fts(["expanded"], tokenize="porter", create_triggers=False)
-    db.create_view("asked", "select id, question, expanded from asked_1 union all select id, question, expanded from asked_2")
-    questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
-    conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
-    conn.executemany(
-        "insert into clause_words values (?, ?, ?, ?)",
-        ((r["id"], *_body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
-    )
-    db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
-    return warnings
-
-
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
@@ -319,75 +99,11 @@ SPOKEN_WORDS = 4
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
-def _content_stems(text: str) -> frozenset[str]:
-    """The stems of a text's words that carry meaning (no stopwords, no single letters)."""
-    return frozenset(t for t in _stems_of(text) if t not in STOPWORDS and len(t) > 1)
-
-
-@lru_cache(maxsize=1 << 14)
-def _asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int, str]:
-    """A player's question for matching: its words with their rules' words (padded) and their content
-    stems (coverage), how many content stems the question itself has (its length, for precision),
-    and the question as lower-case words (read-alike, whatever its capitals and punctuation)."""
-    said = " ".join(words_of(question))
-    both = " ".join(words_of(expanded))
-    return f" {both} ", _content_stems(both), len(_content_stems(said)), said
-
-
-def _body_words(body: str) -> tuple[str, str]:
-    """A clause's words (lower-cased, for phrase checks) and their stems in order (coverage, term counts)."""
-    words = words_of(body)
-    return " ".join(words), " ".join(_stem(w) for w in words)
-
-
 # ---------------------------------------------------------------------------- the index
 
 
-def _connection(db: Any) -> sqlite3.Connection:
+def connection(db: Any) -> sqlite3.Connection:
     return db.conn if hasattr(db, "conn") else db
-
-
-class Ideas:
-    """The query's ideas as bits of an int, so that which of them a text expresses is one set
-    intersection (its stems with the query's) plus a phrase check, for every signal alike."""
-
-    def __init__(self, groups: list[Group], total: float) -> None:
-        self.bits: dict[str, int] = {}
-        for number, group in enumerate(groups):
-            for stem in group.stems:
-                self.bits[stem] = self.bits.get(stem, 0) | 1 << number
-        self.stems = frozenset(self.bits)
-        self.phrases = [(1 << number, group.phrases) for number, group in enumerate(groups) if group.phrases]
-        self.weights = [g.weight / total for g in groups]
-        self._weighted: dict[int, float] = {}
-
-    def mask(self, body: tuple[str, frozenset[str]]) -> int:
-        """The ideas a text (padded words, stems) expresses, as bits."""
-        text, stems = body
-        found = 0
-        for stem in self.stems & stems:
-            found |= self.bits[stem]
-        for bit, phrases in self.phrases:
-            if not found & bit and any(p in text for p in phrases):
-                found |= bit
-        return found
-
-    def indices(self, found: int) -> frozenset[int]:
-        """The ideas' numbers (the groups' positions) in a mask."""
-        return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
-
-    def weighted(self, found: int) -> float:
-        """The share of the query's weight these ideas carry."""
-        if found not in self._weighted:
-            self._weighted[found] = sum(w for i, w in enumerate(self.weights) if found >> i & 1)
-        return self._weighted[found]
-
-    def f1(self, found: int, size: int) -> float:
-        """Recall (weighted share of the query) against precision (share of the text's ideas matched)."""
-        if not found or not size:
-            return 0.0
-        recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
-        return 2 * recall * precision / (recall + precision)
 
 
 class Index:
@@ -395,7 +111,7 @@ class Index:
 
     def __init__(self, db: Any) -> None:
         self.db = db
-        self.conn = _connection(db)
+        self.conn = connection(db)
         rows = self._rows_if("select value from search_meta where key = 'index'")
         state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
         self.synonyms: dict[str, list[str]] = state["synonyms"]
@@ -415,7 +131,7 @@ class Index:
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
         self.absent_topics: dict[str, Any] = state["absent_topics"]
         events = state.get("event_words", {})
-        self.topic_words = frozenset(_stem(w) for w in events.get("words", []))
+        self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
         self.topic_docs = frozenset(events.get("documents", []))
         self.size = {int(k): v for k, v in state["size"].items()}
         self.cards: list[dict[str, Any]] = [
@@ -538,7 +254,7 @@ class Index:
         When most of a title is small words ("I Am No One", "No Surprises") its one remaining word is
         too common to name the card alone, so the whole title must appear as a phrase.
         """
-        words = [_stem(w) for w in words_of(name)]
+        words = [stem_of(w) for w in words_of(name)]
         content = frozenset(w for w in words if w not in STOPWORDS and w not in {"no", "not", "all", "then", "one"})
         phrase = " ".join(words)
         if not content or len(content) * 2 < len(words):
@@ -550,7 +266,9 @@ class Index:
         """Players name a card by its first word ("Rhaegar", "Euron", "Jaqen"): that word alone names
         the card when it begins no other title of the edition and is not an English word ("narrow" in
         Narrow Escape, "robert" are not)."""
-        english = set(_english_words(set()))
+        from judgekb.lookup.tables import english_words
+
+        english = set(english_words(set()))
         if not english:  # without the word list every first word would look like a name
             return
         titled: dict[tuple[int, str], set[str]] = {}  # a word -> the cards whose title has it anywhere
@@ -565,7 +283,7 @@ class Index:
         for (edition, word), card in firsts.items():
             if len(titled[(edition, word)]) == 1 and len(word) >= 4 and word.isalpha() and word not in english:
                 named = [card]
-                key = [[_stem(word)], ""]
+                key = [[stem_of(word)], ""]
                 if key not in named[0]["keys"]:
                     named[0]["keys"].append(key)
 
@@ -606,7 +324,7 @@ class Index:
             d1, d2, r1, r2 = found.get(word, (0, 0, 0, 0))
             self._word_facts[word] = (d1, d2, word in english)
             self._rules_df[word] = (r1, r2)
-        stems = [t for t in {_stem(w) for w in missing} if t not in self._stem_df]
+        stems = [t for t in {stem_of(w) for w in missing} if t not in self._stem_df]
         if stems:
             marks = ",".join("?" * len(stems))
             known = {t: (d1, d2) for t, d1, d2 in self._rows_if(f"select stem, df1, df2 from stems where stem in ({marks})", stems)}
@@ -614,7 +332,7 @@ class Index:
                 self._stem_df[stem] = known.get(stem, (0, 0))
 
     def stem_df(self, word: str, edition: int | None) -> int:
-        d1, d2 = self._stem_df.get(_stem(word), (0, 0))
+        d1, d2 = self._stem_df.get(stem_of(word), (0, 0))
         return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
 
     def df(self, word: str, edition: int | None) -> int:
@@ -706,8 +424,8 @@ class Index:
     def cards_named(self, analysis: dict[str, Any], edition: int | None) -> set[str]:
         """Cards whose title the query spells out, in the words the player typed (a corrected
         typo never names a card, and a title of small words must appear whole)."""
-        typed = {_stem(w) for w in analysis["words"]}
-        text = " ".join(_stem(w) for w in analysis["words"])
+        typed = {stem_of(w) for w in analysis["words"]}
+        text = " ".join(stem_of(w) for w in analysis["words"])
         found = set()
         for number in {i for w in typed for i in self.card_words.get(w, ())}:
             card = self.cards[number]
@@ -738,7 +456,7 @@ class Index:
             titled = {w for number, card in enumerate(self.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
             unknown = [
                 w for w in analysis["content"]
-                if len(w) >= 4 and w.replace("'", "").isalpha() and _stem(w) not in titled
+                if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled
                 and not self._known(w, edition) and not self.correct(w, edition)
             ]  # fmt: skip
             asks_text = any(f" {w} " in text for w in card_text.get("when", []))
@@ -933,7 +651,7 @@ class Index:
         matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
         for cid, question, expanded, rank in found:
             best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append(_asked_words(question, expanded))
+            matched.setdefault(cid, []).append(asked_words(question, expanded))
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
@@ -947,12 +665,12 @@ class Index:
                 self._bodies[cid] = (f" {words} ", frozenset(counts))
                 self._counts[cid] = (counts, sum(counts.values()))
                 lead = " ".join(words.split()[:LEAD_WORDS])
-                self._leads[cid] = (f" {lead} ", _stems_of(lead))
+                self._leads[cid] = (f" {lead} ", stems_in(lead))
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
-                self._headings[cid] = (f" {heading} ", _content_stems(heading))
+                self._headings[cid] = (f" {heading} ", content_stems(heading))
                 self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
                 question = questions_text or ""
-                q_stems = frozenset(t for t in _stems_of(question) if t not in STOPWORDS and len(t) > 2)
+                q_stems = frozenset(t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
 
     def search(
@@ -1012,13 +730,13 @@ class Index:
         top = max(matched.values()) or 1.0
         question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
         total = sum(g.weight for g in groups) or 1.0
-        query_stems = frozenset(t for g in groups for t in g.stems) | {_stem(w) for g in groups for p in g.phrases for w in p.split()}
+        query_stems = frozenset(t for g in groups for t in g.stems) | {stem_of(w) for g in groups for p in g.phrases for w in p.split()}
         padded_query = f" {analysis['text']} " if len(analysis["words"]) >= 2 else None
         scored: dict[str, float] = {}
         covers: dict[str, frozenset[int]] = {}
         fts = dict(candidates)
         fts_top = max(fts.values()) or 1.0
-        tournament = bool(self.topic_words & {_stem(w) for w in analysis["words"]})
+        tournament = bool(self.topic_words & {stem_of(w) for w in analysis["words"]})
 
         ideas = Ideas(groups, total)
         weighted, f1 = ideas.weighted, ideas.f1
@@ -1191,7 +909,7 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     tokens = text.split()
     # a phrase's small words ("the" in "until the end of the phase") mark nothing on their own
     stems = tuple(
-        sorted({_stem(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}, key=len, reverse=True)
+        sorted({stem_of(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}, key=len, reverse=True)
     )
     if not stems:
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")

@@ -1,0 +1,124 @@
+"""What lookup persists at build time, so that a one-off lookup starts fast: vocabulary with document
+frequencies per edition, the glossary and player phrases, English words, absent-document topics, each
+clause's words and stems, the players' questions in FTS5 tables, and the index's snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from judgekb.lookup.search import CARD_KINDS, Index, connection
+from judgekb.lookup.words import LOWER_WORD, question_of, stem_of, words_of
+
+# Words that are English (so never "corrected") must be at least this frequent in the word list.
+ENGLISH_MIN_FREQUENCY = 50
+
+
+
+
+def load_phrases(corpus: Path) -> list[tuple[str, str]]:
+    """(term, expansion) rows: the glossary's synonyms, the player vocabulary and set abbreviations."""
+    import yaml
+
+    rows: list[tuple[str, str]] = []
+    glossary = yaml.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
+    rows += [(str(k).lower(), str(v).lower()) for k, vs in glossary.get("synonyms", {}).items() for v in vs]
+    players = corpus / "player-vocabulary.yaml"
+    if players.is_file():
+        data = yaml.safe_load(players.read_text(encoding="utf-8")) or {}
+        rows += [(str(k).lower(), str(v).lower()) for k, vs in (data.get("phrases") or {}).items() for v in vs]
+    sets = yaml.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
+    for entry in sets.get("edition1", []):
+        for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
+            if alias and len(alias) <= 5:
+                rows += [(alias.lower(), w) for w in words_of(entry["name"])]
+    return rows
+
+
+def glossary_rows(corpus: Path) -> list[dict[str, str]]:
+    """The glossary as (term, expansion) rows for the store."""
+    return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
+
+
+def english_words(known: set[str]) -> list[str]:
+    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
+    try:
+        from spellchecker import SpellChecker
+    except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
+        return []
+    frequencies = SpellChecker().word_frequency.dictionary
+    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
+
+
+def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> list[str]:
+    """Persist what lookup needs at start: vocabulary with document frequencies per edition, the
+    glossary and player phrases, English words, absent-document topics, each clause's facts and
+    its players' questions.  Returns warnings for the build report (players' questions skipped)."""
+    import yaml
+
+    df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
+    count: dict[str, int] = {}
+    for row in clause_rows:
+        words = words_of(f"{row['heading']} {row['text']}")
+        for word in words:
+            count[word] = count.get(word, 0) + 1
+        for word in set(words):
+            entry = df.setdefault(word, [0, 0, 0, 0])
+            entry[row["edition"] - 1] += 1
+            if row["kind"] not in CARD_KINDS:
+                entry[row["edition"] + 1] += 1
+    db["vocab"].insert_all(
+        ({"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3]} for w, d in df.items()), pk="word"
+    )
+    stem_df: dict[str, list[int]] = {}
+    for row in clause_rows:
+        for stem in {stem_of(w) for w in words_of(f"{row['heading']} {row['text']}")}:
+            stem_df.setdefault(stem, [0, 0])[row["edition"] - 1] += 1
+    db["stems"].insert_all(({"stem": k, "df1": d[0], "df2": d[1]} for k, d in stem_df.items()), pk="stem")
+    db["glossary"].insert_all(glossary_rows(corpus))
+    conn = connection(db)
+    conn.execute("create table english (word text primary key) without rowid")
+    # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
+    # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
+    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
+    conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(set(df) - lower)))
+    players = corpus / "player-vocabulary.yaml"
+    events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
+    topics_file = corpus / "absent-topics.yaml"
+    topics = yaml.safe_load(topics_file.read_text(encoding="utf-8")) if topics_file.is_file() else {}
+    db["search_meta"].insert_all(
+        [
+            {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
+            {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
+        ],
+        pk="key",
+    )
+    from judgekb.lookup import player_questions
+
+    asked, warnings = player_questions.load(corpus, {r["id"]: r for r in clause_rows})
+    expand = player_questions.expander(load_phrases(corpus))
+    edition_of = {r["id"]: r["edition"] for r in clause_rows}
+    for edition in (1, 2):  # one FTS5 table an edition: a lookup scores only its own edition's questions
+        table = db[f"asked_{edition}"]
+        table.insert_all(
+            ({**row, "expanded": expand(row["question"])} for row in asked if edition_of[row["id"]] == edition),
+            columns={"id": str, "question": str, "expanded": str},
+        )
+        table.enable_fts(["expanded"], tokenize="porter", create_triggers=False)
+    db.create_view("asked", "select id, question, expanded from asked_1 union all select id, question, expanded from asked_2")
+    questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
+    conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
+    conn.executemany(
+        "insert into clause_words values (?, ?, ?, ?)",
+        ((r["id"], *body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
+    )
+    db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
+    return warnings
+
+
+def body_words(body: str) -> tuple[str, str]:
+    """A clause's words (lower-cased, for phrase checks) and their stems in order (coverage, term counts)."""
+    words = words_of(body)
+    return " ".join(words), " ".join(stem_of(w) for w in words)

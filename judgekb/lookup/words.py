@@ -1,0 +1,206 @@
+"""Reading text into words: how a query is cleaned and split into ideas, and how clause and
+question texts are stemmed for matching — the vocabulary every part of lookup shares.
+
+Stemming here is deliberately crude (suffixes off, a final e off, a few irregular forms): FTS5 does
+the real stemming for recall; these stems only decide which of the query's ideas a text expresses.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+MAX_WORDS = 64
+# A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
+# edition becomes the search's filter (when none was chosen), not words to match (they would find
+# the "Iron Throne Edition" blurbs).
+EDITION_SAID = re.compile(
+    r"(?<![\w.])(?:(?:in|for)\s+)?(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
+    re.IGNORECASE,
+)
+WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+# Words that carry no rules meaning, in keyword lookups and in spoken questions alike.
+STOPWORDS = frozenset(
+    "the a an of to in is are am was were be been being do does did doing i my me mine it its on for and or if with at "
+    "by as what whats how who whom when where why can could would should will shall that this these those there their "
+    "they them he she his her we our us from into than so any about which while new "
+    "have has had having get gets got getting use uses using work works working happen happens happened mean means meant "
+    "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
+    "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
+    "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
+    "say says said many much make makes made lot lots whether".split()
+)
+# A question's leading words; questions are matched against Q&A entries' own questions.
+QUESTION_START = re.compile(
+    r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
+)
+LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
+EDITION_NAMES = {1: "first edition", 2: "second edition"}
+# a quoted word or phrase ('how does "reveal" work'): the term the question is about
+QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’']{2,40})[\"”’'](?=[\s?.,!:;]|$)")
+
+
+def named_edition(text: str) -> int | None:
+    """The edition a query names ("first edition", "1e", "2.0"), or None when it names none or both."""
+    named = {1 if re.search(r"1|first", m.group(0), re.IGNORECASE) else 2 for m in EDITION_SAID.finditer(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+class QueryError(ValueError):
+    """A query that cannot be searched (empty, or nothing but whitespace)."""
+
+
+@dataclass
+class Group:
+    """One idea of the query: the words the player typed and the rules' words for it."""
+
+    said: str
+    terms: set[str]  # single words and phrases that express it in the rules
+    weight: float = 1.0
+    corrected: bool = False
+    stems: frozenset[str] = frozenset()  # the single-word terms, stemmed
+    phrases: tuple[str, ...] = ()  # the multi-word terms, padded with spaces for whole-word matching
+
+    def prepare(self) -> None:
+        """Precompute what matching needs, once per query."""
+        parts = [(term, term_stems(term)) for term in self.terms]
+        self.stems = frozenset(p[0] for _, p in parts if len(p) == 1)
+        self.phrases = tuple(f" {' '.join(words_of(t))} " for t, p in parts if len(p) > 1)
+
+
+def clean(query: str) -> tuple[str, list[str]]:
+    """Make any input searchable: valid UTF-8, no control characters, bounded length.
+
+    Returns the cleaned text and notes for the user (e.g. that a long query was shortened).
+    """
+    notes = []
+    text = query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # lone surrogates become U+FFFD
+    text = "".join(" " if ch in "\t\n\r\f\v" else "" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    if not text.strip():
+        raise QueryError("empty query: type a word, a card name or a question")
+    words = text.split()
+    if len(words) > MAX_WORDS:
+        notes.append(f"query shortened to its first {MAX_WORDS} words")
+        text = " ".join(words[:MAX_WORDS])
+    return " ".join(text.split()), notes
+
+
+def words_of(text: str) -> list[str]:
+    return WORD.findall(text.lower().replace("’", "'"))
+
+
+# Irregular forms the suffix rules cannot reach ("chosen" is "choose", "knelt" is "kneel").
+IRREGULAR = {
+    "chosen": "choose", "chose": "choose", "won": "win", "paid": "pay", "drawn": "draw", "drew": "draw",
+    "knelt": "kneel", "took": "take", "taken": "take", "lost": "lose", "went": "go", "gone": "go",
+    "dealt": "deal", "held": "hold", "gave": "give", "given": "give", "stood": "stand", "brought": "bring",
+    "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
+    "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
+    "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
+    "controlled": "control", "controlling": "control",
+}  # fmt: skip
+
+
+# Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
+DOUBLED = frozenset("bdgmnprt")
+# Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
+UNSTEMMED = frozenset({"limited"})
+
+
+@lru_cache(maxsize=1 << 16)
+def stem_of(word: str) -> str:
+    """A crude stem for coverage checks (FTS5 does the real stemming): suffixes off, a final e off."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    word = word.replace("'", "")
+    word = IRREGULAR.get(word, word)
+    if word in UNSTEMMED:
+        return word
+    for suffix in ("ing", "ed", "es", "s"):
+        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "sui"  # wins -> win (not this, pass)
+        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
+                word = word[:-1]  # winning -> win, stopped -> stop, setting -> set
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+@lru_cache(maxsize=1 << 14)
+def stems_in(text: str) -> frozenset[str]:
+    return frozenset(stem_of(w) for w in words_of(text))
+
+
+def term_stems(term: str) -> tuple[str, ...]:
+    return tuple(stem_of(w) for w in words_of(term))
+
+
+def question_of(kind: str, heading: str, text: str) -> str:
+    """The question a Q&A entry answers: its heading when that is the question, else its opening question."""
+    if kind != "qa":
+        return ""
+    if heading.rstrip().endswith("?"):
+        return heading
+    end = text.find("?")
+    return text[: end + 1] if 0 < end < 600 else heading
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """The stems of a text's words that carry meaning (no stopwords, no single letters)."""
+    return frozenset(t for t in stems_in(text) if t not in STOPWORDS and len(t) > 1)
+
+
+@lru_cache(maxsize=1 << 14)
+def asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int, str]:
+    """A player's question for matching: its words with their rules' words (padded) and their content
+    stems (coverage), how many content stems the question itself has (its length, for precision),
+    and the question as lower-case words (read-alike, whatever its capitals and punctuation)."""
+    said = " ".join(words_of(question))
+    both = " ".join(words_of(expanded))
+    return f" {both} ", content_stems(both), len(content_stems(said)), said
+
+
+class Ideas:
+    """The query's ideas as bits of an int, so that which of them a text expresses is one set
+    intersection (its stems with the query's) plus a phrase check, for every signal alike."""
+
+    def __init__(self, groups: list[Group], total: float) -> None:
+        self.bits: dict[str, int] = {}
+        for number, group in enumerate(groups):
+            for stem in group.stems:
+                self.bits[stem] = self.bits.get(stem, 0) | 1 << number
+        self.stems = frozenset(self.bits)
+        self.phrases = [(1 << number, group.phrases) for number, group in enumerate(groups) if group.phrases]
+        self.weights = [g.weight / total for g in groups]
+        self._weighted: dict[int, float] = {}
+
+    def mask(self, body: tuple[str, frozenset[str]]) -> int:
+        """The ideas a text (padded words, stems) expresses, as bits."""
+        text, stems = body
+        found = 0
+        for stem in self.stems & stems:
+            found |= self.bits[stem]
+        for bit, phrases in self.phrases:
+            if not found & bit and any(p in text for p in phrases):
+                found |= bit
+        return found
+
+    def indices(self, found: int) -> frozenset[int]:
+        """The ideas' numbers (the groups' positions) in a mask."""
+        return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+
+    def weighted(self, found: int) -> float:
+        """The share of the query's weight these ideas carry."""
+        if found not in self._weighted:
+            self._weighted[found] = sum(w for i, w in enumerate(self.weights) if found >> i & 1)
+        return self._weighted[found]
+
+    def f1(self, found: int, size: int) -> float:
+        """Recall (weighted share of the query) against precision (share of the text's ideas matched)."""
+        if not found or not size:
+            return 0.0
+        recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
+        return 2 * recall * precision / (recall + precision)
