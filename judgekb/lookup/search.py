@@ -19,7 +19,8 @@ whether they concern a card the query names.  A superseded clause is
 folded under its successor; a restatement (summary, web copy) is folded under the clause it
 restates only when it adds nothing for this query — otherwise it stands as its own hit, flagged
 unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
-Alternate Format Regulations, a card's own text), a notice says so first.
+Alternate Format Regulations, a card's own text), a notice says so first (:mod:`judgekb.lookup.notices`);
+how text is read into words and stems is :mod:`judgekb.lookup.words`.
 
 Everything the index needs at start is computed at build time (:mod:`judgekb.lookup.tables`) and read
 from the database, so a one-off lookup from the command line starts fast.
@@ -31,7 +32,6 @@ import json
 import math
 import re
 import sqlite3
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -40,6 +40,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from judgekb.lookup import notices
 from judgekb.lookup.words import (
     EDITION_NAMES,
     EDITION_SAID,
@@ -156,7 +157,7 @@ class Index:
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
-        self._list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
+        self.list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -436,149 +437,7 @@ class Index:
                     found.add(card["id"])
         return found
 
-    def absent(self, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
-        """Notices for answers that live in a document the corpus does not hold."""
-        notices = []
-        text = f" {analysis['text']} "
-        for topic in self.absent_topics.get("topics", []):
-            if edition and topic.get("edition") not in (None, edition):
-                continue
-            if any(f" {w.lower()} " in text for w in topic.get("when", [])):
-                notices.append(
-                    f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
-                    f"look for {topic['look_for']}. Closest clauses below."
-                )
-        card_text = self.absent_topics.get("card_text")
-        if card_text and edition in self.imported_editions:
-            notices += self._card_page_pointer(analysis, edition, card_text, cards)
-        elif card_text:
-            # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
-            titled = {w for number, card in enumerate(self.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
-            unknown = [
-                w for w in analysis["content"]
-                if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled
-                and not self._known(w, edition) and not self.correct(w, edition)
-            ]  # fmt: skip
-            asks_text = any(f" {w} " in text for w in card_text.get("when", []))
-            # asked about what the corpus itself holds of a card (its errata, its list entries): no notice
-            asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
-            if not unknown and not cards and self._asks_wording(analysis, card_text):
-                # asked for a card's words: a word this edition's rules never use names the card
-                unknown = self._name_words(analysis, edition, card_text)
-            how = f"because {card_text['document']}: {card_text['look_for']}"
-            if unknown:
-                said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
-                said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
-                notices.append(
-                    f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
-                    f"abilities) is not in the corpus {how}. Closest clauses below."
-                )
-            elif cards and asks_text and not asks_corpus and len(analysis["groups"]) <= 4:
-                name = " / ".join(sorted(self._card_name(c) for c in cards))
-                notices.append(
-                    f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
-                    "The clauses below are what the corpus says about it."
-                )
-        return _latin1(notices)
-
-    @staticmethod
-    def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
-        """Does the query ask for a card's own words ("exact wording of …", "what does Ghost do")?"""
-        text = f" {analysis['text']} "
-        return any(f" {w} " in text for w in card_text.get("wording", [])) or any(
-            re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
-        )
-
-    def _name_words(self, analysis: dict[str, Any], edition: int | None, card_text: dict[str, Any]) -> list[str]:
-        """In a query asking for a card's words, the words that can only be its name: those the
-        edition's rules never use, besides the words asking for the wording."""
-        cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
-        return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
-                and w not in self.synonyms and not self._rules_word(w, edition)]  # fmt: skip
-
-    def _card_page_pointer(self, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
-        """With the edition's card database imported, a question asking for a card's words is pointed to
-        the card's page, which shows them (the rules clauses below do not): a card the corpus names, or
-        else the longest run of the query's words that is an imported card's title."""
-        if not self._asks_wording(analysis, card_text):
-            return []
-        from judgekb.cards.corpus_cards import normalise_name
-
-        def page(name: str) -> str:
-            return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
-
-        corpus_named = sorted(self._card_name(c) for c in cards)
-        imported = [
-            row[0]
-            for name in corpus_named
-            if (row := self.conn.execute(
-                "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(name)]
-            ).fetchone())
-        ]  # fmt: skip
-        if imported:
-            return [page(name) for name in imported]
-        named = set(self._name_words(analysis, edition, card_text))
-        words = analysis["words"]
-        for size in range(min(6, len(words)), 0, -1):  # the longest run of words that is a card's title
-            for start in range(len(words) - size + 1):
-                run = words[start : start + size]
-                if not named & set(run):
-                    continue
-                for key in (normalise_name(" ".join(run)), "the " + normalise_name(" ".join(run))):
-                    row = self.conn.execute(
-                        "select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]
-                    ).fetchone()
-                    if row:
-                        return [page(row[0])]
-        return []
-
-    def other_edition(self, analysis: dict[str, Any], edition: int | None) -> list[str]:
-        """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
-        with the words searched in their place when the edition has near ones."""
-        if edition not in (1, 2):
-            return []
-        text, notices = f" {analysis['text']} ", []
-        for entry in self.absent_topics.get("other_edition", []):
-            if entry["edition"] != edition and f" {entry['term']} " in text:
-                notice = (
-                    f'other edition: "{entry["term"]}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term; '
-                    f"the {EDITION_NAMES[edition].replace(' ', '-')} texts never use it"
-                )
-                if instead := entry.get("instead"):
-                    notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
-                    notice += " searched as well"
-                notices.append(notice + ". Closest clauses below.")
-        return notices
-
-    def list_status(self, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
-        """Second edition, when the dated restricted lists are imported: each card the query names,
-        with its status under the list in force, cited by list name, issuer and date."""
-        if edition == 1:
-            return []
-        if self._list_notes is None:
-            if not self._rows("select 1 from sqlite_master where name = 'restricted_lists'"):
-                self._list_notes = False  # no lists imported: nothing to load, ever
-            else:
-                from judgekb.cards.restricted_lists import CardStatusNotes
-
-                self._list_notes = CardStatusNotes(self.conn)
-        if not self._list_notes:
-            return []
-
-        def common(word: str) -> bool:
-            self._facts([word])
-            r1, r2 = self._rules_df[word]
-            return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
-
-        notes = self._list_notes.notes(analysis["words"], common)
-        # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
-        others = sorted(self._card_name(c) for c in cards or () if c.startswith("card:2:"))
-        for note in self._list_notes.notes_for_titles(others):
-            if note not in notes:
-                notes.append(note)
-        return _latin1(notes)
-
-    def _known(self, word: str, edition: int | None) -> bool:
+    def known(self, word: str, edition: int | None) -> bool:
         """Is a word one the rules (not merely a card's errata or list entry), English or players use?"""
         base = word[:-2] if word.endswith("'s") else word
         if word in self.synonyms or base in self.synonyms:
@@ -590,7 +449,14 @@ class Index:
                 return True
         return False
 
-    def _rules_word(self, word: str, edition: int | None) -> bool:
+    def common_word(self, word: str) -> bool:
+        """Is a word one the rules of either edition or everyday English use (so a one-word card title
+        it spells, "Taxation", names the card only when it is the whole query)?"""
+        self._facts([word])
+        r1, r2 = self._rules_df[word]
+        return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
+
+    def rules_word(self, word: str, edition: int | None) -> bool:
         """Do the rules of this edition (any edition when none is chosen) use the word?"""
         base = word[:-2] if word.endswith("'s") else word
         self._facts([word, base])
@@ -600,7 +466,7 @@ class Index:
                 return True
         return False
 
-    def _card_name(self, card_id: str) -> str:
+    def card_name(self, card_id: str) -> str:
         return next((c["names"][0] for c in self.cards if c["id"] == card_id), card_id)
 
     # ------------------------------------------------------------------ retrieval and ranking
@@ -706,8 +572,8 @@ class Index:
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
         notes = [
-            *self.absent(analysis, edition, cards), *self.other_edition(analysis, edition),
-            *self.list_status(analysis, edition, cards), *notes,
+            *notices.absent(self, analysis, edition, cards), *notices.other_edition(self, analysis, edition),
+            *notices.list_status(self, analysis, edition, cards), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
         for card in cards:  # clauses about a named card are candidates even without word hits
@@ -892,11 +758,6 @@ class Index:
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
         return ranked
-
-
-def _latin1(notices: list[str]) -> list[str]:
-    """Notices travel in an HTTP header too (the JSON API): keep them to Latin-1."""
-    return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,163 @@
+"""What lookup says besides its hits, first: that the answer lives in a document the corpus does not
+hold (Learn to Play, the Alternate Format Regulations, a card's own text), that a word is the other
+edition's term, and each named card's status under the restricted list in force.
+
+The topics and terms are data (``corpus/absent-topics.yaml``); these functions read a query's analysis
+(:meth:`judgekb.lookup.search.Index.analyse`) against them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from judgekb.lookup.words import EDITION_NAMES, stem_of
+
+if TYPE_CHECKING:
+    from judgekb.lookup.search import Index
+
+
+def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+    """Notices for answers that live in a document the corpus does not hold."""
+    notices = []
+    text = f" {analysis['text']} "
+    for topic in index.absent_topics.get("topics", []):
+        if edition and topic.get("edition") not in (None, edition):
+            continue
+        if any(f" {w.lower()} " in text for w in topic.get("when", [])):
+            notices.append(
+                f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
+                f"look for {topic['look_for']}. Closest clauses below."
+            )
+    card_text = index.absent_topics.get("card_text")
+    if card_text and edition in index.imported_editions:
+        notices += _card_page_pointer(index, analysis, edition, card_text, cards)
+    elif card_text:
+        # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
+        titled = {w for number, card in enumerate(index.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
+        unknown = [
+            w for w in analysis["content"]
+            if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled
+            and not index.known(w, edition) and not index.correct(w, edition)
+        ]  # fmt: skip
+        asks_text = any(f" {w} " in text for w in card_text.get("when", []))
+        # asked about what the corpus itself holds of a card (its errata, its list entries): no notice
+        asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
+        if not unknown and not cards and _asks_wording(analysis, card_text):
+            # asked for a card's words: a word this edition's rules never use names the card
+            unknown = _name_words(index, analysis, edition, card_text)
+        how = f"because {card_text['document']}: {card_text['look_for']}"
+        if unknown:
+            said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
+            said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
+            notices.append(
+                f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
+                f"abilities) is not in the corpus {how}. Closest clauses below."
+            )
+        elif cards and asks_text and not asks_corpus and len(analysis["groups"]) <= 4:
+            name = " / ".join(sorted(index.card_name(c) for c in cards))
+            notices.append(
+                f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
+                "The clauses below are what the corpus says about it."
+            )
+    return _latin1(notices)
+
+
+def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
+    """Does the query ask for a card's own words ("exact wording of …", "what does Ghost do")?"""
+    text = f" {analysis['text']} "
+    return any(f" {w} " in text for w in card_text.get("wording", [])) or any(
+        re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
+    )
+
+
+def _name_words(index: Index, analysis: dict[str, Any], edition: int | None, card_text: dict[str, Any]) -> list[str]:
+    """In a query asking for a card's words, the words that can only be its name: those the
+    edition's rules never use, besides the words asking for the wording."""
+    cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
+    return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
+            and w not in index.synonyms and not index.rules_word(w, edition)]  # fmt: skip
+
+
+def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
+    """With the edition's card database imported, a question asking for a card's words is pointed to
+    the card's page, which shows them (the rules clauses below do not): a card the corpus names, or
+    else the longest run of the query's words that is an imported card's title."""
+    if not _asks_wording(analysis, card_text):
+        return []
+    from judgekb.cards.corpus_cards import normalise_name
+
+    def page(name: str) -> str:
+        return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
+
+    corpus_named = sorted(index.card_name(c) for c in cards)
+    imported = [
+        row[0]
+        for name in corpus_named
+        if (row := index.conn.execute(
+            "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(name)]
+        ).fetchone())
+    ]  # fmt: skip
+    if imported:
+        return [page(name) for name in imported]
+    named = set(_name_words(index, analysis, edition, card_text))
+    words = analysis["words"]
+    for size in range(min(6, len(words)), 0, -1):  # the longest run of words that is a card's title
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if not named & set(run):
+                continue
+            for key in (normalise_name(" ".join(run)), "the " + normalise_name(" ".join(run))):
+                row = index.conn.execute("select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]).fetchone()
+                if row:
+                    return [page(row[0])]
+    return []
+
+
+def other_edition(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:
+    """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
+    with the words searched in their place when the edition has near ones."""
+    if edition not in (1, 2):
+        return []
+    text, notices = f" {analysis['text']} ", []
+    for entry in index.absent_topics.get("other_edition", []):
+        if entry["edition"] != edition and f" {entry['term']} " in text:
+            notice = (
+                f'other edition: "{entry["term"]}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term; '
+                f"the {EDITION_NAMES[edition].replace(' ', '-')} texts never use it"
+            )
+            if instead := entry.get("instead"):
+                notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
+                notice += " searched as well"
+            notices.append(notice + ". Closest clauses below.")
+    return notices
+
+
+def list_status(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
+    """Second edition, when the dated restricted lists are imported: each card the query names,
+    with its status under the list in force, cited by list name, issuer and date."""
+    if edition == 1:
+        return []
+    if index.list_notes is None:
+        if not index.conn.execute("select 1 from sqlite_master where name = 'restricted_lists'").fetchone():
+            index.list_notes = False  # no lists imported: nothing to load, ever
+        else:
+            from judgekb.cards.restricted_lists import CardStatusNotes
+
+            index.list_notes = CardStatusNotes(index.conn)
+    if not index.list_notes:
+        return []
+
+    notes = index.list_notes.notes(analysis["words"], index.common_word)
+    # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
+    others = sorted(index.card_name(c) for c in cards or () if c.startswith("card:2:"))
+    for note in index.list_notes.notes_for_titles(others):
+        if note not in notes:
+            notes.append(note)
+    return _latin1(notes)
+
+
+def _latin1(notices: list[str]) -> list[str]:
+    """Notices travel in an HTTP header too (the JSON API): keep them to Latin-1."""
+    return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
