@@ -73,8 +73,25 @@ class Text(click.ParamType):
 TEXT = Text()
 
 
+# Commands whose module is imported only when the command runs (click's lazy-group pattern): the
+# stale-citation checks read YAML, which a plain lookup should not pay for at start-up.
+LAZY_COMMANDS = {"lock": ("judgekb.authority.verify", "lock_command"), "verify": ("judgekb.authority.verify", "verify_command")}
+
+
 class Commands(click.Group):
     """The command group, plus what every command shares: store problems become messages, not tracebacks."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, name = LAZY_COMMANDS[cmd_name]
+            command: click.Command = getattr(importlib.import_module(module), name)
+            return command
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
@@ -579,9 +596,3 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
-
-
-from judgekb.authority.verify import lock_command, verify_command  # noqa: E402  (stale-citation checks)
-
-main.add_command(lock_command)
-main.add_command(verify_command)
