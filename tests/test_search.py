@@ -272,7 +272,10 @@ def test_asking_for_a_cards_wording_says_card_text_is_not_held(index, edition):
 def test_a_card_the_corpus_holds_is_never_called_absent(index):
     """Asking for a card's errata or list entry asks for what the corpus holds: no notice may say the
     card is not in the corpus, and its title words ("viper") are not unknown words."""
-    for query, edition in (("what does Val errata say", 1), ("is the red viper restricted", 2), ("is Val on the restricted list", 1)):
+    for query, edition in (
+        ("what does Val errata say", 1), ("is the red viper restricted", 2), ("is Val on the restricted list", 1),
+        ("is Robb Stark restricted", 2),  # a name the corpus does not know, asked about a list: not about its text
+    ):  # fmt: skip
         hits, notes = index.search(query, edition, None, 5)
         assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
     # asking for its printed values still says where they are, and that the clauses shown are about it
@@ -311,6 +314,9 @@ def test_other_edition_term_is_said_and_its_counterpart_searched(index):
     assert {"agot2-rr/reactions", "agot2-rr/interrupts"} & {h.id for h in hits}
     _, notes = index.search("what is moribund", 2, None, 5)
     assert notes and "first-edition term" in notes[0] and "searched as well" not in notes[0], notes
+    hits, notes = index.search("what is a house card", 2, None, 5)  # a two-word term is one idea, and so searched
+    assert notes[0].startswith('other edition: "house card"') and '"faction card" was searched' in notes[0], notes
+    assert "agot2-rr/faction" in [h.id for h in hits]
     _, notes = index.search("what is moribund", 1, None, 5)  # in its own edition: no notice
     assert not [n for n in notes if n.startswith("other edition")], notes
     _, notes = index.search("how does pillage work", None, None, 5)  # no edition chosen: nothing to say
@@ -340,7 +346,8 @@ def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(i
     """With a card database imported the card's words are on its card page: the lookup says so,
     whether the corpus names the card (The Hound) or only the import does (Ghost, an English word)."""
     index = imported_index
-    for query, edition, card in (("what does Ghost do", 2, "Ghost"), ("card text of the hound", 1, "The Hound")):
+    asked = (("what does Ghost do", 2, "Ghost"), ("card text of the hound", 1, "The Hound"), ("what does Ghost do", None, "Ghost"))
+    for query, edition, card in asked:  # (no edition chosen: both editions' databases are imported)
         _, notes = index.search(query, edition, None, 3)
         assert f"card text: {card} is a card" in notes[0] and f'judgekb card "{card}"' in notes[0], notes
     _, notes = index.search("what does renown do", 2, None, 3)  # a rules word is not read as a card's name

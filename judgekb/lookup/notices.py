@@ -31,8 +31,13 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 f"look for {topic['look_for']}. Closest clauses below."
             )
     card_text = index.absent_topics.get("card_text")
-    if card_text and edition in index.imported_editions:
-        notices += _card_page_pointer(index, analysis, edition, card_text, cards)
+    # the editions whose card database is imported, of those searched (no edition chosen: both)
+    imported = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
+    if card_text and imported:
+        for ed in imported:
+            for pointer in _card_page_pointer(index, analysis, ed, card_text, {c for c in cards if c.startswith(f"card:{ed}:")}):
+                if pointer not in notices:
+                    notices.append(pointer)
     elif card_text:
         # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
         titled = {w for number, card in enumerate(index.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
@@ -42,13 +47,13 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             and not index.known(w, edition) and not index.correct(w, edition)
         ]  # fmt: skip
         asks_text = any(f" {w} " in text for w in card_text.get("when", []))
-        # asked about what the corpus itself holds of a card (its errata, its list entries): no notice
+        # asked about what the corpus itself holds of a card (its errata, its list entries): no card-text notice
         asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
         if not unknown and not cards and _asks_wording(analysis, card_text):
             # asked for a card's words: a word this edition's rules never use names the card
             unknown = _name_words(index, analysis, edition, card_text)
         how = f"because {card_text['document']}: {card_text['look_for']}"
-        if unknown:
+        if unknown and not asks_corpus:
             said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
             said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
             notices.append(
@@ -127,7 +132,7 @@ def other_edition(index: Index, analysis: dict[str, Any], edition: int | None) -
                 f'other edition: "{entry["term"]}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term; '
                 f"the {EDITION_NAMES[edition].replace(' ', '-')} texts never use it"
             )
-            if instead := entry.get("instead"):
+            if instead := analysis.get("instead", {}).get(entry["term"]):  # only what was searched
                 notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
                 notice += " searched as well"
             notices.append(notice + ". Closest clauses below.")

@@ -116,6 +116,9 @@ class Index:
         rows = self._rows_if("select value from search_meta where key = 'index'")
         state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
         self.synonyms: dict[str, list[str]] = state["synonyms"]
+        self.absent_topics: dict[str, Any] = state["absent_topics"]
+        for entry in self.absent_topics.get("other_edition", []):  # "house card" is read as one idea
+            self.synonyms.setdefault(entry["term"], [])
         self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
         # only the phrases whose first word the query has are tried, in the same longest-first order
         # (the player vocabulary holds hundreds of phrases: trying each at every position of a query
@@ -130,7 +133,6 @@ class Index:
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
         self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
-        self.absent_topics: dict[str, Any] = state["absent_topics"]
         events = state.get("event_words", {})
         self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
         self.topic_docs = frozenset(events.get("documents", []))
@@ -401,12 +403,14 @@ class Index:
                 group.terms.update(self.synonyms.get(fixed, []))
                 group.corrected = True
             groups.append(group)
-        if edition in (1, 2):  # the other edition's term: its nearest words in this edition are searched too
+        instead: dict[str, list[str]] = {}  # the other edition's terms, and the words searched in their place
+        if edition in (1, 2):
             for entry in self.absent_topics.get("other_edition", []):
                 if entry["edition"] != edition and entry.get("instead"):
                     for group in groups:
                         if group.said == entry["term"] or entry["term"] in group.terms:
                             group.terms.update(entry["instead"])
+                            instead[entry["term"]] = entry["instead"]
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
         for group in groups:
@@ -416,7 +420,7 @@ class Index:
             if not known:
                 known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
-        return {"words": words, "content": content, "groups": groups, "text": lowered}
+        return {"words": words, "content": content, "groups": groups, "text": lowered, "instead": instead}
 
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
