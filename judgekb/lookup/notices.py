@@ -9,7 +9,6 @@ The topics and terms are data (``corpus/absent-topics.yaml``); these functions r
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from judgekb.lookup.words import EDITION_NAMES, stem_of
@@ -66,7 +65,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
                 "The clauses below are what the corpus says about it."
             )
-    return _latin1(notices)
+    return notices
 
 
 def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
@@ -160,9 +159,4 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     for note in index.list_notes.notes_for_titles(others):
         if note not in notes:
             notes.append(note)
-    return _latin1(notes)
-
-
-def _latin1(notices: list[str]) -> list[str]:
-    """Notices travel in an HTTP header too (the JSON API): keep them to Latin-1."""
-    return [unicodedata.normalize("NFKD", n.replace("’", "'")).encode("latin-1", "ignore").decode("latin-1") for n in notices]
+    return notes

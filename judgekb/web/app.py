@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import threading
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from judgekb.engine import guard
 from judgekb.lookup import search
 from judgekb.web import offline, views, webguard, webtext
 
-NOTES_HEADER = 1000  # characters of notes repeated in a response header (proxies refuse huge headers)
+NOTES_HEADER = 1000  # characters of notes in the API's response header (proxies refuse huge headers)
 
 MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
 MAX_NAME_CHARS = guard.MAX_NAME_CHARS
@@ -276,7 +277,8 @@ def api_search() -> Any:
     hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
     response = jsonify(hits)
     if notes:
-        header = "; ".join(notes)  # the notes are in the body too; the header is a bounded summary
+        # the JSON body is the list of hits; the notes travel in this header, bounded and in Latin-1 (as headers must be)
+        header = unicodedata.normalize("NFKD", "; ".join(notes).replace("’", "'")).encode("latin-1", "ignore").decode("latin-1")
         response.headers["X-Judgekb-Notes"] = header if len(header) <= NOTES_HEADER else header[: NOTES_HEADER - 3] + "..."
     return response
 
