@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -507,3 +508,26 @@ def test_a_quoted_word_is_what_the_question_asks_about(index, query, first):
     headed by it comes first."""
     hits, _ = index.search(query, 2, None, 5)
     assert hits[0].id == first, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("topics:\n  - document: Learn to Play book\n    when: [tutorial]\n", ":2: an absent-document topic is missing field 'look_for'"),
+        ("other_edition:\n  - {term: moribund}\n", ":2: an other_edition entry is missing field 'edition'"),
+        ("other_edition:\n  - {term: moribund, edition: 3}\n", ":2: an other_edition entry field 'edition' must be 1 or 2"),
+        ("card_text:\n  document: x\n  look_for: y\n  when: [text]\n  wording_questions: ['(']\n", "does not compile"),
+        ("topics:\n  - {document: a, look_for: b, when: [1]}\n", "field 'when' must be a list of words"),
+        ("absent:\n  x: y\n", "unknown section 'absent'"),
+    ],
+)
+def test_a_broken_absent_topics_file_is_refused_at_build_with_its_line(tmp_path, text, message):
+    """A topic without the text its notice needs would otherwise crash every lookup that meets it."""
+    from judgekb.errors import DataError
+    from judgekb.lookup import notices
+
+    path = tmp_path / "absent-topics.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=re.escape(message)):
+        notices.load_topics(path)
+    assert notices.load_topics(ROOT / "corpus" / "absent-topics.yaml")["other_edition"]  # the real file passes

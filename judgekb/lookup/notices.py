@@ -9,6 +9,7 @@ The topics and terms are data (``corpus/absent-topics.yaml``); these functions r
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judgekb.lookup.words import EDITION_NAMES, stem_of
@@ -160,3 +161,57 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
         if note not in notes:
             notes.append(note)
     return notes
+
+
+TOPIC_FIELDS = ({"document", "look_for", "when"}, {"edition"})
+CARD_TEXT_FIELDS = ({"document", "look_for", "when"}, {"corpus_holds", "wording", "wording_questions"})
+OTHER_EDITION_FIELDS = ({"term", "edition"}, {"instead"})
+
+
+def load_topics(path: Path) -> dict[str, Any]:
+    """``corpus/absent-topics.yaml``, checked at build time: a missing or unknown field, a word list that
+    is not a list of words, an edition other than 1 or 2 or a pattern that does not compile is refused
+    with its file and line, instead of surfacing later as a lookup's crash."""
+    from judgekb import yamlio
+    from judgekb.errors import DataError
+
+    if not path.is_file():
+        return {}
+    data = yamlio.load(path) or {}
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: must be a mapping of topics, card_text and other_edition")
+    unknown = sorted(set(data) - {"topics", "card_text", "other_edition", "__line__"})
+    if unknown:
+        raise DataError(f"{path}: unknown section '{unknown[0]}' (expected topics, card_text, other_edition)")
+
+    def words(item: dict[str, Any], key: str, what: str) -> None:
+        value = item.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
+            raise DataError(f"{yamlio.where(path, item)}: {what} field '{key}' must be a list of words or phrases")
+
+    def edition(item: dict[str, Any], what: str) -> None:
+        if "edition" in item and item["edition"] not in (1, 2):
+            raise DataError(f"{yamlio.where(path, item)}: {what} field 'edition' must be 1 or 2, got {item['edition']!r}")
+
+    for topic in data.get("topics") or []:
+        yamlio.check_fields(path, topic, *TOPIC_FIELDS, "an absent-document topic")
+        words(topic, "when", "an absent-document topic")
+        edition(topic, "an absent-document topic")
+    card_text = data.get("card_text")
+    if card_text is not None:
+        yamlio.check_fields(path, card_text, *CARD_TEXT_FIELDS, "card_text")
+        for key in ("when", "corpus_holds", "wording", "wording_questions"):
+            words(card_text, key, "card_text")
+        for pattern in card_text.get("wording_questions", []):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise DataError(f"{yamlio.where(path, card_text)}: card_text pattern {pattern!r} does not compile ({exc})") from None
+    for entry in data.get("other_edition") or []:
+        yamlio.check_fields(path, entry, *OTHER_EDITION_FIELDS, "an other_edition entry")
+        if not isinstance(entry["term"], str) or not entry["term"].strip():
+            raise DataError(f"{yamlio.where(path, entry)}: an other_edition entry field 'term' must be a word or phrase")
+        edition(entry, "an other_edition entry")
+        words(entry, "instead", "an other_edition entry")
+    cleaned: dict[str, Any] = yamlio.strip_lines(data)
+    return cleaned

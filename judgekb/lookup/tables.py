@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from judgekb.lookup import notices
 from judgekb.lookup.search import CARD_KINDS, Index, connection
 from judgekb.lookup.words import LOWER_WORD, question_of, stem_of, words_of
 
@@ -86,8 +87,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(set(df) - lower)))
     players = corpus / "player-vocabulary.yaml"
     events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
-    topics_file = corpus / "absent-topics.yaml"
-    topics = yaml.safe_load(topics_file.read_text(encoding="utf-8")) if topics_file.is_file() else {}
+    topics = notices.load_topics(corpus / "absent-topics.yaml")
     db["search_meta"].insert_all(
         [
             {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
