@@ -1,1 +1,3 @@
-"""Lookup by keyword: the search itself, the players' questions it matches against, and its evaluation set."""
+"""Lookup by keyword: the index and its ranking (search), how text is read into words (words), what a
+lookup says first (notices), what the build persists for it (tables), the players' questions it matches
+against (player_questions), and its evaluation sets (evaluation)."""

@@ -1,4 +1,6 @@
-"""Measuring lookup: an evaluation set of judge queries, each with a phrase its answer contains."""
+"""Measuring lookup: the player set (questions as players ask them, the clause ids that answer each,
+split into a dev half and a frozen test half) and the heading-built regression set (each query with a
+phrase its answer contains)."""
 
 from __future__ import annotations
 
@@ -54,6 +56,8 @@ def score(items: list[Item], lookup: Callable[[Item], list[dict[str, Any]]]) -> 
 # ---------------------------------------------------------------------------- the player set
 # tests/eval/players.yaml: queries written question-first the way players ask, each with the
 # clause ids that answer it (or ``absent:<document>`` when the answer is outside the corpus).
+# QUESTION and GENERAL sort items into the bench's categories.  They are kept apart from the lookup's own
+# QUESTION_START and STOPWORDS on purpose: tuning the lookup must never move an item between categories.
 
 QUESTION = re.compile(
     r"^(who|what|what's|whats|wat|when|where|why|how|can|could|do|does|did|is|are|was|were|if|may|should|will|would|am|which)\b",

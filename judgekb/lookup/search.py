@@ -22,8 +22,9 @@ unofficial.  When the answer lives in a document the corpus does not hold (Learn
 Alternate Format Regulations, a card's own text), a notice says so first (:mod:`judgekb.lookup.notices`);
 how text is read into words and stems is :mod:`judgekb.lookup.words`.
 
-Everything the index needs at start is computed at build time (:mod:`judgekb.lookup.tables`) and read
-from the database, so a one-off lookup from the command line starts fast.
+Everything the index needs at start is computed at build time — the tables in
+:mod:`judgekb.lookup.tables`, and :meth:`Index.snapshot` (the in-memory state, stored as JSON) — and
+read from the database, so a one-off lookup from the command line starts fast.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ CANDIDATES = 60  # FTS recall
 SHORTLIST = 30  # candidates scored on every signal
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
-# tests/eval/judge-review.yaml; title_only and asked_like were then set by hand on the dev half.
+# tests/eval/judge-review.yaml; title_only, asked_like and quoted were then set by hand on the dev half.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
@@ -267,7 +268,7 @@ class Index:
     @staticmethod
     def _short_names(cards: list[dict[str, Any]]) -> None:
         """Players name a card by its first word ("Rhaegar", "Euron", "Jaqen"): that word alone names
-        the card when it begins no other title of the edition and is not an English word ("narrow" in
+        the card when no other title of the edition has it and it is not an English word ("narrow" in
         Narrow Escape, "robert" are not)."""
         from judgekb.lookup.tables import english_words
 
@@ -349,8 +350,8 @@ class Index:
         return self._vocab_list[edition]
 
     def correct(self, word: str, edition: int | None = None) -> str | None:
-        """The corpus word a typo most likely meant — only for a word that is neither in this
-        edition's texts nor a real English word (so "tapped" never becomes "applied")."""
+        """The corpus word a typo most likely meant — only for a word that is in neither edition's
+        texts nor a real English word (so "tapped" never becomes "applied")."""
         if len(word) < 4 or not word.isalpha() or word in self.synonyms:
             return None
         if (word, edition) not in self._corrections:

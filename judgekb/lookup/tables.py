@@ -39,7 +39,7 @@ def load_phrases(corpus: Path) -> list[tuple[str, str]]:
 
 
 def glossary_rows(corpus: Path) -> list[dict[str, str]]:
-    """The glossary as (term, expansion) rows for the store."""
+    """The glossary's synonyms, the player vocabulary and set abbreviations as (term, expansion) rows for the store."""
     return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
 
 
