@@ -398,16 +398,16 @@ def test_players_questions_are_indexed_and_never_copied_from_the_evaluation(db):
     """Each clause's players' questions are in the store; none reads as an evaluation query (same
     words, capitals and punctuation aside): they are written from the clause outward, so the
     evaluation measures lookup, not memory (tools/drop_evaluation_questions.py removes any)."""
-    from judgekb.lookup.player_questions import words
+    from judgekb.lookup.words import joined_words
 
     asked = list(db.query("select id, question from asked"))
     assert len(asked) >= 1000 and len({a["id"] for a in asked}) >= 400
     known = {r["id"] for r in db.query("select id from clauses")}
     assert {a["id"] for a in asked} <= known
-    queries = {words(i.query) for i in evaluation.load_players(PLAYERS)}
-    queries |= {words(i.query) for i in evaluation.load_players(ROOT / "tests" / "eval" / "judge-review.yaml")}
-    queries |= {words(i.query) for i in evaluation.load(EVAL)}
-    copied = [a["question"] for a in asked if words(a["question"]) in queries]
+    queries = {joined_words(i.query) for i in evaluation.load_players(PLAYERS)}
+    queries |= {joined_words(i.query) for i in evaluation.load_players(ROOT / "tests" / "eval" / "judge-review.yaml")}
+    queries |= {joined_words(i.query) for i in evaluation.load(EVAL)}
+    copied = [a["question"] for a in asked if joined_words(a["question"]) in queries]
     assert not copied
 
 
@@ -421,7 +421,7 @@ def test_a_query_reads_the_same_whatever_its_capitals_and_question_mark(index):
 def test_a_players_question_finds_its_clause_in_other_words(index):
     """A clause is found through what players ask of it, even when the query shares few words with
     its text: the questions are recalled through their own FTS5 table."""
-    question = next(iter(index._rows("select question from asked where id = 'agot2-rr/removed-from-game' order by question limit 1")))[0]
+    question = next(iter(index.rows("select question from asked where id = 'agot2-rr/removed-from-game' order by question limit 1")))[0]
     hits, _ = index.search(question, 2, None, 5)
     assert "agot2-rr/removed-from-game" in [h.id for h in hits]
 

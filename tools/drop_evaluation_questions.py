@@ -21,16 +21,16 @@ sys.path.insert(0, str(ROOT))
 
 from judgekb.files import write_text_atomic  # noqa: E402
 from judgekb.lookup import evaluation  # noqa: E402
-from judgekb.lookup.player_questions import words  # noqa: E402
+from judgekb.lookup.words import joined_words  # noqa: E402
 
 EVAL = ROOT / "tests" / "eval"
 ITEM = re.compile(r"^\s*-\s+(.*)$")
 
 
 def evaluation_queries() -> set[str]:
-    queries = {words(i.query) for i in evaluation.load(EVAL / "lookup.yaml")}
+    queries = {joined_words(i.query) for i in evaluation.load(EVAL / "lookup.yaml")}
     for name in ("players.yaml", "judge-review.yaml"):
-        queries |= {words(i.query) for i in evaluation.load_players(EVAL / name)}
+        queries |= {joined_words(i.query) for i in evaluation.load_players(EVAL / name)}
     return queries
 
 
@@ -43,7 +43,7 @@ def main() -> None:
         for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
             match = ITEM.match(line)
             value = yaml.safe_load(match.group(1)) if match else None
-            if isinstance(value, str) and words(value) in queries:
+            if isinstance(value, str) and joined_words(value) in queries:
                 removed += 1
                 continue
             kept.append(line)

@@ -48,7 +48,7 @@ def collect(index: search.Index, items: list, names: list[str]) -> list[tuple[di
         index.ranked(query, edition, None, 10, explain)
         if isinstance(expect, str):
             marks = ",".join("?" * len(explain))
-            rows = index._rows(f"select id, heading, text from clauses where id in ({marks})", list(explain))
+            rows = index.rows(f"select id, heading, text from clauses where id in ({marks})", list(explain))
             expect = tuple(c for c, h, t in rows if evaluation.folded(expect) in evaluation.folded(f"{h} {t}"))
         if any(c in explain for c in expect):
             out.append(({c: np.array([f.get(n, 0.0) for n in names]) for c, f in explain.items()}, expect))

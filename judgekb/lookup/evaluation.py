@@ -23,12 +23,15 @@ def folded(text: str) -> str:
 
 @dataclass(frozen=True)
 class Item:
+    """A regression query, its edition and a phrase its answer contains."""
+
     query: str
     edition: int
     expect: str
 
 
 def load(path: Path) -> list[Item]:
+    """The heading-built regression set (tests/eval/lookup.yaml)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return [Item(str(d["q"]), int(d["ed"]), str(d["expect"])) for d in data]
 
@@ -80,6 +83,8 @@ ABSENT_NAMES = {
 
 @dataclass(frozen=True)
 class PlayerItem:
+    """A player's query, its edition, the clause ids that answer it (any one) and its tags."""
+
     query: str
     edition: int
     expect: tuple[str, ...]
@@ -106,6 +111,7 @@ def half(query: str) -> str:
 
 
 def load_players(path: Path) -> list[PlayerItem]:
+    """The player set (tests/eval/players.yaml, or a file of the same shape)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return [PlayerItem(str(d["q"]), int(d["ed"]), tuple(d["expect"]), tuple(d.get("tags", []))) for d in data]
 

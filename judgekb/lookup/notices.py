@@ -40,7 +40,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                     notices.append(pointer)
     elif card_text:
         # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
-        titled = {w for number, card in enumerate(index.cards) if card["id"] in cards for r, _ in card["keys"] for w in r}
+        titled = {w for card in index.cards if card["id"] in cards for r, _ in card["keys"] for w in r}
         unknown = [
             w for w in analysis["content"]
             if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled
@@ -144,20 +144,13 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     with its status under the list in force, cited by list name, issuer and date."""
     if edition == 1:
         return []
-    if index.list_notes is None:
-        if not index.conn.execute("select 1 from sqlite_master where name = 'restricted_lists'").fetchone():
-            index.list_notes = False  # no lists imported: nothing to load, ever
-        else:
-            from judgekb.cards.restricted_lists import CardStatusNotes
-
-            index.list_notes = CardStatusNotes(index.conn)
-    if not index.list_notes:
+    status = index.card_status_notes()
+    if status is None:
         return []
-
-    notes = index.list_notes.notes(analysis["words"], index.common_word)
+    notes = status.notes(analysis["words"], index.common_word)
     # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
     others = sorted(index.card_name(c) for c in cards or () if c.startswith("card:2:"))
-    for note in index.list_notes.notes_for_titles(others):
+    for note in status.notes_for_titles(others):
         if note not in notes:
             notes.append(note)
     return notes

@@ -19,16 +19,10 @@ from typing import Any
 import yaml
 
 from judgekb.errors import DataError
+from judgekb.lookup.words import joined_words
 
 FOLDER = "player-questions"
 MAX_CHARACTERS = 300  # a long table dispute is a real question; a paragraph is not
-
-
-def words(text: str) -> str:
-    """A question as lookup reads it: lower-case words, punctuation and capitals aside."""
-    from judgekb.lookup.words import words_of
-
-    return " ".join(words_of(text))
 
 
 def load(corpus: Path, clauses: dict[str, Any]) -> tuple[list[dict[str, str]], list[str]]:
@@ -93,10 +87,10 @@ def expander(phrases: list[tuple[str, str]]) -> Callable[[str], str]:
     a query and a question meet in the rules' words."""
     table: dict[str, list[str]] = {}
     for term, expansion in phrases:
-        table.setdefault(words(term), []).append(expansion)
+        table.setdefault(joined_words(term), []).append(expansion)
 
     def expand(question: str) -> str:
-        said = words(question)
+        said = joined_words(question)
         padded = f" {said} "
         extra = [e for term, expansions in table.items() if term and f" {term} " in padded for e in expansions]
         return " ".join([said, *dict.fromkeys(extra)])

@@ -34,12 +34,13 @@ import math
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from judgekb.lookup import notices
 from judgekb.lookup.words import (
@@ -53,15 +54,14 @@ from judgekb.lookup.words import (
     asked_words,
     clean,
     content_stems,
+    english_words,
     named_edition,
     question_of,
     stem_of,
     stems_in,
     words_of,
 )
-from judgekb.lookup.words import (
-    QueryError as QueryError,  # raised by clean(); callers catch it here, where the lookup is
-)
+from judgekb.lookup.words import QueryError as QueryError  # raised by clean(); callers catch it here
 
 CANDIDATES = 60  # FTS recall
 SHORTLIST = 30  # candidates scored on every signal
@@ -83,16 +83,6 @@ FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
-
-
-@dataclass
-class Hit:
-    id: str
-    score: float
-    folded: list[dict[str, str]] = field(default_factory=list)
-    unofficial: bool = False
-
-
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
@@ -101,10 +91,21 @@ SPOKEN_WORDS = 4
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
+@dataclass
+class Hit:
+    """One result: a clause, its score, the clauses folded under it, and whether its text is unofficial."""
+
+    id: str
+    score: float
+    folded: list[dict[str, str]] = field(default_factory=list)
+    unofficial: bool = False
+
+
 # ---------------------------------------------------------------------------- the index
 
 
 def connection(db: Any) -> sqlite3.Connection:
+    """The plain sqlite3 connection under a sqlite-utils database (or the connection itself)."""
     return db.conn if hasattr(db, "conn") else db
 
 
@@ -112,14 +113,11 @@ class Index:
     """The in-memory side of search: phrases, cards, governance and clause facts (bodies on demand)."""
 
     def __init__(self, db: Any) -> None:
-        self.db = db
         self.conn = connection(db)
         rows = self._rows_if("select value from search_meta where key = 'index'")
         state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
         self.synonyms: dict[str, list[str]] = state["synonyms"]
         self.absent_topics: dict[str, Any] = state["absent_topics"]
-        for entry in self.absent_topics.get("other_edition", []):  # "house card" is read as one idea
-            self.synonyms.setdefault(entry["term"], [])
         self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
         # only the phrases whose first word the query has are tried, in the same longest-first order
         # (the player vocabulary holds hundreds of phrases: trying each at every position of a query
@@ -160,7 +158,7 @@ class Index:
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
-        self.list_notes: Any = None  # restricted_lists.CardStatusNotes, made at the first lookup that may name a card
+        self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -233,8 +231,6 @@ class Index:
         self._body(list(self.clauses))
         for edition in (1, 2, None):
             self._vocab_words(edition)
-        from rapidfuzz import fuzz, process  # noqa: F401 - imported now rather than at the first typo
-
         return self
 
     @classmethod
@@ -242,12 +238,12 @@ class Index:
         """An index over a read-only connection, without loading sqlite-utils (fast start-up)."""
         return cls(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False))
 
-    def _rows(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def rows(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, args).fetchall()
 
     def _rows_if(self, sql: str, args: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
-            return self._rows(sql, args)
+            return self.rows(sql, args)
         except sqlite3.OperationalError:  # an optional table (imported cards) that does not exist
             return []
 
@@ -270,8 +266,6 @@ class Index:
         """Players name a card by its first word ("Rhaegar", "Euron", "Jaqen"): that word alone names
         the card when no other title of the edition has it and it is not an English word ("narrow" in
         Narrow Escape, "robert" are not)."""
-        from judgekb.lookup.tables import english_words
-
         english = set(english_words(set()))
         if not english:  # without the word list every first word would look like a name
             return
@@ -286,17 +280,14 @@ class Index:
                     firsts[(card["edition"], words[0])] = card
         for (edition, word), card in firsts.items():
             if len(titled[(edition, word)]) == 1 and len(word) >= 4 and word.isalpha() and word not in english:
-                named = [card]
                 key = [[stem_of(word)], ""]
-                if key not in named[0]["keys"]:
-                    named[0]["keys"].append(key)
+                if key not in card["keys"]:
+                    card["keys"].append(key)
 
     @staticmethod
     def _successors(rows: Any, questions: dict[str, str]) -> dict[str, str]:
         """Entry-by-entry successors when a document supersedes another (FAQ v4.1 over v2.3):
         the same entry id, else the same heading, else (Q&A) the closest question."""
-        from rapidfuzz import fuzz, process
-
         successors: dict[str, str] = {}
         for new_doc, old_doc in rows("select id, supersedes from documents where coalesce(supersedes, '') != ''"):
             new = {cid: (kind, (heading or "").casefold()) for cid, kind, heading in rows(DOC_CLAUSES, [new_doc])}
@@ -322,7 +313,7 @@ class Index:
         if not missing:
             return
         marks = ",".join("?" * len(missing))
-        found = {w: rest for w, *rest in self._rows(f"select word, df1, df2, rules1, rules2 from vocab where word in ({marks})", missing)}
+        found = {w: rest for w, *rest in self.rows(f"select word, df1, df2, rules1, rules2 from vocab where word in ({marks})", missing)}
         english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
         for word in missing:
             d1, d2, r1, r2 = found.get(word, (0, 0, 0, 0))
@@ -336,17 +327,19 @@ class Index:
                 self._stem_df[stem] = known.get(stem, (0, 0))
 
     def stem_df(self, word: str, edition: int | None) -> int:
+        """How many clauses of the edition (both when None) use the word's stem."""
         d1, d2 = self._stem_df.get(stem_of(word), (0, 0))
         return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
 
     def df(self, word: str, edition: int | None) -> int:
+        """How many clauses of the edition (both when None) use the word as written."""
         d1, d2, _ = self._word_facts.get(word, (0, 0, False))
         return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
 
     def _vocab_words(self, edition: int | None) -> list[str]:
         if edition not in self._vocab_list:
             where = "df1 > 0" if edition == 1 else "df2 > 0" if edition == 2 else "1"
-            self._vocab_list[edition] = [w for (w,) in self._rows(f"select word from vocab where {where} and length(word) >= 3")]
+            self._vocab_list[edition] = [w for (w,) in self.rows(f"select word from vocab where {where} and length(word) >= 3")]
         return self._vocab_list[edition]
 
     def correct(self, word: str, edition: int | None = None) -> str | None:
@@ -363,8 +356,6 @@ class Index:
         d1, d2, english = self._word_facts[word]
         if english or d1 or d2:  # a real word (English, or in either edition's texts) is never "corrected"
             return None
-        from rapidfuzz import fuzz, process
-
         matches = process.extract(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75, limit=8)
         if not matches:
             return None
@@ -402,16 +393,18 @@ class Index:
             if fixed:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
-                group.corrected = True
             groups.append(group)
         instead: dict[str, list[str]] = {}  # the other edition's terms, and the words searched in their place
         if edition in (1, 2):
+            padded = f" {lowered} "
             for entry in self.absent_topics.get("other_edition", []):
-                if entry["edition"] != edition and entry.get("instead"):
-                    for group in groups:
-                        if group.said == entry["term"] or entry["term"] in group.terms:
-                            group.terms.update(entry["instead"])
-                            instead[entry["term"]] = entry["instead"]
+                term = entry["term"]
+                if entry["edition"] != edition and entry.get("instead") and f" {term} " in padded:
+                    # the idea the term is (or, for "house card", the idea its first word is)
+                    said = [g for g in groups if g.said == term or term in g.terms] or [g for g in groups if g.said == term.split()[0]]
+                    for group in said[:1]:
+                        group.terms.update(entry["instead"])
+                        instead[term] = entry["instead"]
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
         for group in groups:
@@ -454,6 +447,18 @@ class Index:
                 return True
         return False
 
+    def card_status_notes(self) -> Any:
+        """The imported restricted lists' status notes (restricted_lists.CardStatusNotes), made at the
+        first lookup that may name a card; None when no lists are imported."""
+        if self._card_status is None:
+            if not self._rows_if("select 1 from sqlite_master where name = 'restricted_lists'"):
+                self._card_status = False  # no lists imported: nothing to load, ever
+            else:
+                from judgekb.cards.restricted_lists import CardStatusNotes
+
+                self._card_status = CardStatusNotes(self.conn)
+        return self._card_status or None
+
     def common_word(self, word: str) -> bool:
         """Is a word one the rules of either edition or everyday English use (so a one-word card title
         it spells, "Taxation", names the card only when it is the whole query)?"""
@@ -472,6 +477,7 @@ class Index:
         return False
 
     def card_name(self, card_id: str) -> str:
+        """A corpus card's printed title, for notices (the id itself when unknown)."""
         return next((c["names"][0] for c in self.cards if c["id"] == card_id), card_id)
 
     # ------------------------------------------------------------------ retrieval and ranking
@@ -494,7 +500,7 @@ class Index:
             args.extend(kinds)
         sql += " order by rank limit ?"
         args.append(CANDIDATES)
-        return [(cid, -rank) for cid, rank in self._rows(sql, args)]
+        return [(cid, -rank) for cid, rank in self.rows(sql, args)]
 
     def _asked_fts(
         self, groups: list[Group], edition: int | None, kinds: list[str] | None
@@ -515,7 +521,7 @@ class Index:
                 f"join asked_{number} a on a.rowid = asked_{number}_fts.rowid where asked_{number}_fts match ? "
                 "order by rank limit ?"
             )
-            found += self._rows(sql, [match, ASKED_MATCHES])
+            found += self.rows(sql, [match, ASKED_MATCHES])
         if kinds:
             found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
         best: dict[str, float] = {}
@@ -529,7 +535,7 @@ class Index:
         missing = list({c for c in clause_ids if c not in self._bodies})
         for start in range(0, len(missing), 500):
             chunk = missing[start : start + 500]
-            for cid, words, stems, questions_text in self._rows(
+            for cid, words, stems, questions_text in self.rows(
                 f"select id, words, stems, question from clause_words where id in ({','.join('?' * len(chunk))})", chunk
             ):
                 counts = Counter(stems.split())
@@ -686,7 +692,7 @@ class Index:
         return self._fold(scored, cover_of, edition, limit), notes, term_sets
 
     @staticmethod
-    def _drop_redundant_unofficial(hits: list[Hit], cover_of: Any, limit: int) -> list[Hit]:
+    def _drop_redundant_unofficial(hits: list[Hit], cover_of: Callable[[str], frozenset[int]], limit: int) -> list[Hit]:
         """The first ``limit`` hits, without an unofficial text standing alone when the official hits
         shown cover every idea of the query it covers (page chrome, an introduction that merges
         into a copied entry): it answers nothing they do not."""
@@ -722,7 +728,7 @@ class Index:
                 score += group.weight * tf * (k1 + 1) / (tf + norm)
         return score
 
-    def _fold(self, scored: dict[str, float], cover_of: Any, edition: int | None, limit: int) -> list[Hit]:
+    def _fold(self, scored: dict[str, float], cover_of: Callable[[str], frozenset[int]], edition: int | None, limit: int) -> list[Hit]:
         """Fold superseded clauses under their successors, and restatements under what they restate
         when they add nothing for this query; a restatement that covers more of the query than its
         governor and the official texts folded with it stands on its own, flagged unofficial."""
@@ -759,7 +765,7 @@ class Index:
         folded = [f for h in ranked for f in h.folded]
         if folded:
             marks = ",".join("?" * len(folded))
-            citations = dict(self._rows(f"select id, citation from clauses where id in ({marks})", [f["id"] for f in folded]))
+            citations = dict(self.rows(f"select id, citation from clauses where id in ({marks})", [f["id"] for f in folded]))
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
         return ranked
@@ -803,7 +809,7 @@ def results(
         return [], notes
     rows = {
         r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text"), r, strict=True))
-        for r in index._rows(
+        for r in index.rows(
             f"select id, citation, edition, kind, heading, text from clauses where id in ({','.join('?' * len(hits))})",
             [h.id for h in hits],
         )

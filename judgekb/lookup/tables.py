@@ -11,12 +11,7 @@ from typing import Any
 
 from judgekb.lookup import notices
 from judgekb.lookup.search import CARD_KINDS, Index, connection
-from judgekb.lookup.words import LOWER_WORD, question_of, stem_of, words_of
-
-# Words that are English (so never "corrected") must be at least this frequent in the word list.
-ENGLISH_MIN_FREQUENCY = 50
-
-
+from judgekb.lookup.words import LOWER_WORD, english_words, question_of, stem_of, words_of
 
 
 def load_phrases(corpus: Path) -> list[tuple[str, str]]:
@@ -41,16 +36,6 @@ def load_phrases(corpus: Path) -> list[tuple[str, str]]:
 def glossary_rows(corpus: Path) -> list[dict[str, str]]:
     """The glossary's synonyms, the player vocabulary and set abbreviations as (term, expansion) rows for the store."""
     return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
-
-
-def english_words(known: set[str]) -> list[str]:
-    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
-    try:
-        from spellchecker import SpellChecker
-    except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
-        return []
-    frequencies = SpellChecker().word_frequency.dictionary
-    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
 
 
 def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> list[str]:

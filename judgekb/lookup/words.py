@@ -59,7 +59,6 @@ class Group:
     said: str
     terms: set[str]  # single words and phrases that express it in the rules
     weight: float = 1.0
-    corrected: bool = False
     stems: frozenset[str] = frozenset()  # the single-word terms, stemmed
     phrases: tuple[str, ...] = ()  # the multi-word terms, padded with spaces for whole-word matching
 
@@ -89,6 +88,7 @@ def clean(query: str) -> tuple[str, list[str]]:
 
 
 def words_of(text: str) -> list[str]:
+    """A text's words, lower-cased, apostrophes kept inside words ("tyrion's", "don't")."""
     return WORD.findall(text.lower().replace("’", "'"))
 
 
@@ -131,10 +131,12 @@ def stem_of(word: str) -> str:
 
 @lru_cache(maxsize=1 << 14)
 def stems_in(text: str) -> frozenset[str]:
+    """The set of stems of a text's words."""
     return frozenset(stem_of(w) for w in words_of(text))
 
 
 def term_stems(term: str) -> tuple[str, ...]:
+    """A term's stems in order (one for a word, several for a phrase)."""
     return tuple(stem_of(w) for w in words_of(term))
 
 
@@ -153,13 +155,17 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(t for t in stems_in(text) if t not in STOPWORDS and len(t) > 1)
 
 
+def joined_words(text: str) -> str:
+    """A text as lookup reads it: lower-case words, punctuation and capitals aside."""
+    return " ".join(words_of(text))
+
+
 @lru_cache(maxsize=1 << 14)
 def asked_words(question: str, expanded: str) -> tuple[str, frozenset[str], int, str]:
     """A player's question for matching: its words with their rules' words (padded) and their content
     stems (coverage), how many content stems the question itself has (its length, for precision),
     and the question as lower-case words (read-alike, whatever its capitals and punctuation)."""
-    said = " ".join(words_of(question))
-    both = " ".join(words_of(expanded))
+    said, both = joined_words(question), joined_words(expanded)
     return f" {both} ", content_stems(both), len(content_stems(said)), said
 
 
@@ -204,3 +210,17 @@ class Ideas:
             return 0.0
         recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
         return 2 * recall * precision / (recall + precision)
+
+
+# Words that are English (so never "corrected") must be at least this frequent in the word list.
+ENGLISH_MIN_FREQUENCY = 50
+
+
+def english_words(known: set[str]) -> list[str]:
+    """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
+    try:
+        from spellchecker import SpellChecker
+    except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
+        return []
+    frequencies = SpellChecker().word_frequency.dictionary
+    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
