@@ -139,7 +139,7 @@ def _spin(*args, **kwargs):
         pass
 
 
-@pytest.mark.parametrize("stage", ["judgekb.engine.scenario.load_scenario", "judgekb.engine.runner.Ruling.as_json"])
+@pytest.mark.parametrize("stage", ["judgekb.engine.scenario.load_scenario", "judgekb.engine.core.runner.Ruling.as_json"])
 def test_the_deadline_covers_parsing_checks_and_serialisation(monkeypatch, stage):
     from judgekb.engine import guard
 

@@ -140,7 +140,7 @@ def run(
 
 
 def _site(exc: BaseException) -> str:
-    """Where in judgekb an unexpected exception was raised (``judgekb/engine/runner.py:123``), for the report."""
+    """Where in judgekb an unexpected exception was raised (``judgekb/engine/core/runner.py:123``), for the report."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "judgekb" in f.filename]
     if not frames:
         return "unknown"
