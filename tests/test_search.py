@@ -315,6 +315,7 @@ def test_other_edition_term_is_said_and_its_counterpart_searched(index):
     assert {"agot2-rr/reactions", "agot2-rr/interrupts"} & {h.id for h in hits}
     _, notes = index.search("what is moribund", 2, None, 5)
     assert notes and "first-edition term" in notes[0] and "searched as well" not in notes[0], notes
+    assert not [n for n in notes if "check the spelling" in n], notes  # the spelling is right; the edition is not
     hits, notes = index.search("what is a house card", 2, None, 5)  # a two-word term is one idea, and so searched
     assert notes[0].startswith('other edition: "house card"') and '"faction card" was searched' in notes[0], notes
     assert "agot2-rr/faction" in [h.id for h in hits]

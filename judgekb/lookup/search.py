@@ -598,7 +598,11 @@ class Index:
         if not candidates:
             which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
             said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
-            notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if which else ""))
+            notes = [n.removesuffix(" Closest clauses below.") for n in notes]  # there are none
+            if any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
+                notes.append(f"no {which}clause uses {said}: search the other edition")
+            else:
+                notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if which else ""))
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
         for group in groups:
