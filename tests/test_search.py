@@ -532,3 +532,41 @@ def test_a_broken_absent_topics_file_is_refused_at_build_with_its_line(tmp_path,
     with pytest.raises(DataError, match=re.escape(message)):
         notices.load_topics(path)
     assert notices.load_topics(ROOT / "corpus" / "absent-topics.yaml")["other_edition"]  # the real file passes
+
+
+def test_other_edition_notice_keeps_to_the_term_itself(index):
+    """Part of a card's name ("Vengeful Lordling", "Deadly Khalasar") or everyday English ("in response
+    to") is not the other edition's rule; a bare use of the term still is."""
+    for query in ("Vengeful Lordling", "Deadly Khalasar", "can I play an interrupt in response to a character being killed"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("other edition")], (query, notes)
+        assert not [n for n in notes if "search the other edition" in n and n.startswith("no ")], (query, notes)
+    _, notes = index.search("can I play a response", 2, None, 5)
+    assert notes[0].startswith('other edition: "response" is a first-edition term, not a second-edition one'), notes
+    assert words.named_edition("reaction errata in FAQ 1.0") is None and words.named_edition("faq v2.0 changes") is None
+
+
+def test_an_empty_result_with_a_kind_filter_says_so(index):
+    hits, notes = index.search("kneel", 2, ["errata"], 5)
+    assert not hits and notes[-1] == 'no second-edition errata clause uses "kneel": search without the kind filter', notes
+
+
+def test_rules_words_are_never_read_as_a_card_name(index):
+    """'tiebreaker' is a rules word (the Tournament Regulations say "Tiebreakers"); a trait's question is a rules question."""
+    for query, edition in (("what does the tiebreaker do", 2), ("what does the Knight trait do", 2), ("what does the glossary say", 1)):
+        _, notes = index.search(query, edition, None, 5)
+        assert not [n for n in notes if n.startswith(("not in the corpus", "card text"))], (query, notes)
+
+
+def test_card_pages_are_found_by_full_title_or_first_name(imported_index):
+    for query, edition, card in (
+        ("what does the Knights of the Realm card say", 2, "Knights of the Realm"),  # the title, not Knighted
+        ("what does Highgarden do", 2, "Highgarden"),  # not Highgarden Minstrel
+        ("what does Euron do", 1, "Euron Crow's Eye"),  # a first name
+        ("what does Jaqen do", 2, "Jaqen H'ghar"),
+    ):
+        _, notes = imported_index.search(query, edition, None, 5)
+        assert notes[0].startswith(f"card text: {card} is a card"), (query, notes)
+        assert not [n for n in notes if "check the spelling" in n], (query, notes)
+    _, notes = imported_index.search("what does the Knight trait do", 2, None, 5)
+    assert not notes, notes  # a trait's question: no card page, no list status

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judgekb.lookup.words import EDITION_NAMES, stem_of
+from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of
 
 if TYPE_CHECKING:
     from judgekb.lookup.search import Index
@@ -31,6 +31,8 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 f"look for {topic['look_for']}. Closest clauses below."
             )
     card_text = index.absent_topics.get("card_text")
+    if card_text and _asks_rules(analysis, card_text):  # "what does the Knight trait do": a rules question
+        return notices
     # the editions whose card database is imported, of those searched (no edition chosen: both)
     imported = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
     if card_text and imported:
@@ -69,6 +71,15 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     return notices
 
 
+def _asks_rules(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
+    """Does the query ask about a rule a card's word names ("what does the Knight trait do") or about
+    what the corpus itself holds of a card (its errata, its list entry)?  Then no card-text notice."""
+    text = f" {analysis['text']} "
+    return any(f" {w} " in text for w in card_text.get("corpus_holds", [])) or any(
+        re.search(pattern, analysis["text"]) for pattern in card_text.get("rules_questions", [])
+    )
+
+
 def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
     """Does the query ask for a card's own words ("exact wording of …", "what does Ghost do")?"""
     text = f" {analysis['text']} "
@@ -82,7 +93,7 @@ def _name_words(index: Index, analysis: dict[str, Any], edition: int | None, car
     edition's rules never use, besides the words asking for the wording."""
     cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
     return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
-            and w not in index.synonyms and not index.rules_word(w, edition)]  # fmt: skip
+            and w not in index.synonyms and not index.rules_word(w, None) and not index.stem_df(w, None)]  # fmt: skip
 
 
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
@@ -96,47 +107,84 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     def page(name: str) -> str:
         return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
 
-    corpus_named = sorted(index.card_name(c) for c in cards)
-    imported = [
-        row[0]
-        for name in corpus_named
-        if (row := index.conn.execute(
-            "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(name)]
-        ).fetchone())
-    ]  # fmt: skip
-    if imported:
-        return [page(name) for name in imported]
-    named = set(_name_words(index, analysis, edition, card_text))
+    def title(key: str) -> str | None:
+        row = index.conn.execute("select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]).fetchone()
+        return str(row[0]) if row else None
+
+    cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"what", "does", "do", "say", "says"}
     words = analysis["words"]
-    for size in range(min(6, len(words)), 0, -1):  # the longest run of words that is a card's title
+    for size in range(min(8, len(words)), 0, -1):  # the longest run of the query's words that is a title
         for start in range(len(words) - size + 1):
-            run = words[start : start + size]
-            if not named & set(run):
+            if set(words[start : start + size]) <= cue_words | STOPWORDS:
                 continue
-            for key in (normalise_name(" ".join(run)), "the " + normalise_name(" ".join(run))):
-                row = index.conn.execute("select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]).fetchone()
-                if row:
-                    return [page(row[0])]
+            run = normalise_name(" ".join(words[start : start + size]))
+            if found := title(run) or title("the " + run):
+                return [page(found)]
+    corpus_named = [t for c in sorted(cards) if (t := title(normalise_name(index.card_name(c))))]
+    if corpus_named:  # a card the corpus knows, named by fewer words than its title
+        return [page(name) for name in corpus_named]
+    first_names = [w for w in words if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
+    for word in first_names:  # a first name: "Euron", "Jaqen" (a word no English list has)
+        names = [r[0] for r in index.conn.execute(
+            "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
+        )]  # fmt: skip
+        if len(names) == 1:
+            return [page(names[0])]
     return []
 
 
-def other_edition(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:
+def other_edition(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
     """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
     with the words searched in their place when the edition has near ones."""
     if edition not in (1, 2):
         return []
     text, notices = f" {analysis['text']} ", []
+    words = analysis["words"]
     for entry in index.absent_topics.get("other_edition", []):
-        if entry["edition"] != edition and f" {entry['term']} " in text:
-            notice = (
-                f'other edition: "{entry["term"]}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term; '
-                f"the {EDITION_NAMES[edition].replace(' ', '-')} texts never use it"
-            )
-            if instead := analysis.get("instead", {}).get(entry["term"]):  # only what was searched
-                notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
-                notice += " searched as well"
-            notices.append(notice + ". Closest clauses below.")
+        term = entry["term"]
+        if entry["edition"] == edition or f" {term} " not in text:
+            continue
+        if _names_or_idiom(index, words, term, edition, cards):
+            continue
+        notice = (
+            f'other edition: "{term}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term, '
+            f"not a {EDITION_NAMES[edition].replace(' ', '-')} one"
+        )
+        if instead := analysis.get("instead", {}).get(term):  # only what was searched
+            notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
+            notice += " searched as well"
+        notices.append(notice + ". Closest clauses below.")
     return notices
+
+
+IDIOM_BEFORE = frozenset({"in"})  # "in response to", "in reserve": everyday English, not a rule's name
+
+
+def _names_or_idiom(index: Index, words: list[str], term: str, edition: int, cards: set[str] | None) -> bool:
+    """Is the term, here, part of a name ("Vengeful Lordling", "Deadly Khalasar", "Stalwart Shields":
+    a card of the searched edition) or an idiom ("in response to")?  Then the query does not ask
+    about the other edition's rule of that name."""
+    parts = term.split()
+    for start in range(len(words) - len(parts) + 1):
+        if words[start : start + len(parts)] != parts:
+            continue
+        before = words[start - 1] if start else ""
+        after = words[start + len(parts)] if start + len(parts) < len(words) else ""
+        if before in IDIOM_BEFORE:
+            return True
+        for neighbour in (before, after):  # a word no rules text of either edition uses: part of a name
+            if neighbour and neighbour not in STOPWORDS and not index.stem_df(neighbour, None) and neighbour not in index.synonyms:
+                return True
+    if any(c.startswith(f"card:{edition}:") and term in index.card_name(c).lower() for c in cards or ()):
+        return True
+    if edition in index.imported_editions:  # an imported title of the searched edition that the query spells out
+        padded = f" {' '.join(words)} "
+        for (key,) in index.conn.execute(
+            "select distinct key from imported_cards where edition = ? and key like ? limit 200", [edition, f"%{term}%"]
+        ):
+            if f" {key.removeprefix('the ')} " in padded:
+                return True
+    return False
 
 
 def list_status(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
@@ -145,8 +193,9 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     if edition == 1:
         return []
     status = index.card_status_notes()
-    if status is None:
-        return []
+    card_text = index.absent_topics.get("card_text") or {}
+    if status is None or any(re.search(p, analysis["text"]) for p in card_text.get("rules_questions", [])):
+        return []  # (no lists imported, or a question about a trait or keyword, not a card)
     notes = status.notes(analysis["words"], index.common_word)
     # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
     others = sorted(index.card_name(c) for c in cards or () if c.startswith("card:2:"))
@@ -157,7 +206,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
 
 
 TOPIC_FIELDS = ({"document", "look_for", "when"}, {"edition"})
-CARD_TEXT_FIELDS = ({"document", "look_for", "when"}, {"corpus_holds", "wording", "wording_questions"})
+CARD_TEXT_FIELDS = ({"document", "look_for", "when"}, {"corpus_holds", "wording", "wording_questions", "rules_questions"})
 OTHER_EDITION_FIELDS = ({"term", "edition"}, {"instead"})
 
 
@@ -193,9 +242,9 @@ def load_topics(path: Path) -> dict[str, Any]:
     card_text = data.get("card_text")
     if card_text is not None:
         yamlio.check_fields(path, card_text, *CARD_TEXT_FIELDS, "card_text")
-        for key in ("when", "corpus_holds", "wording", "wording_questions"):
+        for key in ("when", "corpus_holds", "wording", "wording_questions", "rules_questions"):
             words(card_text, key, "card_text")
-        for pattern in card_text.get("wording_questions", []):
+        for pattern in [*card_text.get("wording_questions", []), *card_text.get("rules_questions", [])]:
             try:
                 re.compile(pattern)
             except re.error as exc:

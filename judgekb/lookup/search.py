@@ -459,6 +459,11 @@ class Index:
                 self._card_status = CardStatusNotes(self.conn)
         return self._card_status or None
 
+    def english(self, word: str) -> bool:
+        """Is the word in the English word list (the corpus's own names aside)?"""
+        self._facts([word])
+        return self._word_facts[word][2]
+
     def common_word(self, word: str) -> bool:
         """Is a word one the rules of either edition or everyday English use (so a one-word card title
         it spells, "Taxation", names the card only when it is the whole query)?"""
@@ -583,7 +588,7 @@ class Index:
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
         notes = [
-            *notices.absent(self, analysis, edition, cards), *notices.other_edition(self, analysis, edition),
+            *notices.absent(self, analysis, edition, cards), *notices.other_edition(self, analysis, edition, cards),
             *notices.list_status(self, analysis, edition, cards), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
@@ -599,10 +604,15 @@ class Index:
             which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
             said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
             notes = [n.removesuffix(" Closest clauses below.") for n in notes]  # there are none
-            if any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
+            which += f"{' or '.join(kinds)} " if kinds else ""
+            if kinds:  # the words may well be in other kinds of clause
+                notes.append(f"no {which}clause uses {said}: search without the kind filter")
+            elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
+            elif any(n.startswith(("card text:", "not in the corpus")) for n in notes):  # a card's name, said above
+                notes.append(f"no {which}clause uses {said}")
             else:
-                notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if which else ""))
+                notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if edition else ""))
             return [], notes, term_sets
         self._body([c for c, _ in candidates])
         for group in groups:

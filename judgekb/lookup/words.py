@@ -15,9 +15,10 @@ from functools import lru_cache
 MAX_WORDS = 64
 # A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
 # edition becomes the search's filter (when none was chosen), not words to match (they would find
-# the "Iron Throne Edition" blurbs).
+# the "Iron Throne Edition" blurbs).  A document's version ("FAQ 1.0", "version 2.0") names no edition.
 EDITION_SAID = re.compile(
-    r"(?<![\w.])(?:(?:in|for)\s+)?(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
+    r"(?<![\w.])(?<!faq )(?<!faq v)(?<!version )(?:(?:in|for)\s+)?"
+    r"(?:(?:1st|2nd|first|second)\s+ed(?:ition|\.|\b)|[12]\.0|[12]e|[12]\s*ed\b|agot\s*[12])(?![\w.])",
     re.IGNORECASE,
 )
 WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
