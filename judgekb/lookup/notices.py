@@ -93,7 +93,14 @@ def _name_words(index: Index, analysis: dict[str, Any], edition: int | None, car
     edition's rules never use, besides the words asking for the wording."""
     cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
     return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
-            and w not in index.synonyms and not index.rules_word(w, None) and not index.stem_df(w, None)]  # fmt: skip
+            and w not in index.synonyms and not _rules_word_anywhere(index, w, edition)]  # fmt: skip
+
+
+def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
+    """Is the word the rules' own: either edition's rules use it as written ("golden", "swiss"), or it
+    is an English word some text uses in another form ("tiebreaker": "Tiebreakers")?  A name the texts
+    only mention in a card's entries ("Tyrion's") can still name a card."""
+    return index.rules_word(word, None) or (index.english(word) and bool(index.stem_df(word, None)))
 
 
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
