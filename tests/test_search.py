@@ -570,3 +570,8 @@ def test_card_pages_are_found_by_full_title_or_first_name(imported_index):
         assert not [n for n in notes if "check the spelling" in n], (query, notes)
     _, notes = imported_index.search("what does the Knight trait do", 2, None, 5)
     assert not notes, notes  # a trait's question: no card page, no list status
+    # the list status follows the title spelled out, not a card the corpus knows by one of its words
+    _, notes = imported_index.search("what does Highgarden do", 2, None, 5)
+    assert any(n.startswith("Highgarden (") for n in notes) and not [n for n in notes if "Highgarden Minstrel" in n], notes
+    _, notes = imported_index.search("what does the Knights of the Realm card say", 2, None, 5)
+    assert not [n for n in notes if n.startswith("Knighted")], notes

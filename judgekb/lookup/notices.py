@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of
+from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
     from judgekb.lookup.search import Index
@@ -103,10 +103,43 @@ def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
     return index.rules_word(word, None) or (index.english(word) and bool(index.stem_df(word, None)))
 
 
+def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset()) -> list[str]:
+    """The imported card titles of an edition that the query spells out word for word ("knights of the
+    realm", "hand's judgment" for The Hand's Judgment), longest first and not overlapping; runs made only
+    of ``ignore`` or small words are not tried, and a one-word title that is an everyday or rules word
+    ("Taxation", "Summer") counts only when it is the whole query (or all of it but ``ignore`` words)."""
+    from judgekb.cards.corpus_cards import normalise_name
+
+    runs = {}  # every run of the query's words worth trying, as the key a title would have
+    for size in range(min(8, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if not set(run) <= ignore | STOPWORDS:
+                runs[(start, size)] = normalise_name(" ".join(run))
+    keys = sorted({k for key in runs.values() for k in (key, "the " + key)})
+    titles: dict[str, str] = {}
+    for chunk in range(0, len(keys), 500):  # one indexed query for all of them
+        part = keys[chunk : chunk + 500]
+        titles.update(index.conn.execute(
+            f"select key, name from imported_cards where edition = ? and key in ({','.join('?' * len(part))})", [edition, *part]
+        ).fetchall())  # fmt: skip
+    found, taken = [], [False] * len(words)
+    for (start, size), key in runs.items():  # longest runs first (the order they were made in)
+        name = titles.get(key) or titles.get("the " + key)
+        if not name or any(taken[start : start + size]):
+            continue
+        alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in words[start : start + size]]
+        if size == 1 and index.common_word(words[start]) and not alone:
+            continue
+        found.append(name)
+        taken[start : start + size] = [True] * size
+    return found
+
+
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
-    the card's page, which shows them (the rules clauses below do not): a card the corpus names, or
-    else the longest run of the query's words that is an imported card's title."""
+    the card's page, which shows them (the rules clauses below do not): the longest imported title the
+    query spells out, else a card the corpus knows named by fewer words, else a first name."""
     if not _asks_wording(analysis, card_text):
         return []
     from judgekb.cards.corpus_cards import normalise_name
@@ -114,20 +147,16 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     def page(name: str) -> str:
         return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
 
-    def title(key: str) -> str | None:
-        row = index.conn.execute("select name from imported_cards where edition = ? and key = ? limit 1", [edition, key]).fetchone()
-        return str(row[0]) if row else None
-
-    cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"what", "does", "do", "say", "says"}
+    cue_words = frozenset({w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"what", "does", "do", "say", "says"})
     words = analysis["words"]
-    for size in range(min(8, len(words)), 0, -1):  # the longest run of the query's words that is a title
-        for start in range(len(words) - size + 1):
-            if set(words[start : start + size]) <= cue_words | STOPWORDS:
-                continue
-            run = normalise_name(" ".join(words[start : start + size]))
-            if found := title(run) or title("the " + run):
-                return [page(found)]
-    corpus_named = [t for c in sorted(cards) if (t := title(normalise_name(index.card_name(c))))]
+    if spelled := spelled_titles(index, words, edition, cue_words):
+        return [page(spelled[0])]
+    corpus_named = [
+        str(row[0]) for c in sorted(cards)
+        if (row := index.conn.execute(
+            "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(c))]
+        ).fetchone())
+    ]  # fmt: skip
     if corpus_named:  # a card the corpus knows, named by fewer words than its title
         return [page(name) for name in corpus_named]
     first_names = [w for w in words if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
@@ -204,9 +233,13 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     if status is None or any(re.search(p, analysis["text"]) for p in card_text.get("rules_questions", [])):
         return []  # (no lists imported, or a question about a trait or keyword, not a card)
     notes = status.notes(analysis["words"], index.common_word)
-    # the cards the corpus knows the query names by fewer words (a first name, a title without "The")
-    others = sorted(index.card_name(c) for c in cards or () if c.startswith("card:2:"))
-    for note in status.notes_for_titles(others):
+    # titles the query spells out ("hand's judgment"), and the cards the corpus knows it names by fewer
+    # words ("euron") unless a spelled-out title took their words (Highgarden is not Highgarden Minstrel)
+    spelled = spelled_titles(index, analysis["words"], 2)
+    spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
+    others = [index.card_name(c) for c in sorted(cards or ()) if c.startswith("card:2:")]
+    others = [name for name in others if name in spelled or not {stem_of(w) for w in words_of(name)} & spelled_stems]
+    for note in status.notes_for_titles(sorted({*spelled, *others})):
         if note not in notes:
             notes.append(note)
     return notes
