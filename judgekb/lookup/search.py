@@ -104,6 +104,11 @@ class Hit:
 # ---------------------------------------------------------------------------- the index
 
 
+def _in_edition(counts: tuple[int, ...], edition: int | None) -> int:
+    """A (first edition, second edition) count for one edition, or both added when none is chosen."""
+    return counts[0] if edition == 1 else counts[1] if edition == 2 else counts[0] + counts[1]
+
+
 def connection(db: Any) -> sqlite3.Connection:
     """The plain sqlite3 connection under a sqlite-utils database (or the connection itself)."""
     return db.conn if hasattr(db, "conn") else db
@@ -328,13 +333,11 @@ class Index:
 
     def stem_df(self, word: str, edition: int | None) -> int:
         """How many clauses of the edition (both when None) use the word's stem."""
-        d1, d2 = self._stem_df.get(stem_of(word), (0, 0))
-        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
+        return _in_edition(self._stem_df.get(stem_of(word), (0, 0)), edition)
 
     def df(self, word: str, edition: int | None) -> int:
         """How many clauses of the edition (both when None) use the word as written."""
-        d1, d2, _ = self._word_facts.get(word, (0, 0, False))
-        return d1 if edition == 1 else d2 if edition == 2 else d1 + d2
+        return _in_edition(self._word_facts.get(word, (0, 0, False))[:2], edition)
 
     def _vocab_words(self, edition: int | None) -> list[str]:
         if edition not in self._vocab_list:
@@ -440,12 +443,7 @@ class Index:
         base = word[:-2] if word.endswith("'s") else word
         if word in self.synonyms or base in self.synonyms:
             return True
-        self._facts([word, base])
-        for w in (word, base):
-            r1, r2 = self._rules_df.get(w, (0, 0))
-            if (r1 if edition == 1 else r2 if edition == 2 else r1 + r2) or self._word_facts[w][2]:
-                return True
-        return False
+        return self.rules_word(word, edition) or self.english(word) or self.english(base)
 
     def card_status_notes(self) -> Any:
         """The imported restricted lists' status notes (restricted_lists.CardStatusNotes), made at the
@@ -475,11 +473,7 @@ class Index:
         """Do the rules of this edition (any edition when none is chosen) use the word?"""
         base = word[:-2] if word.endswith("'s") else word
         self._facts([word, base])
-        for w in (word, base):
-            r1, r2 = self._rules_df.get(w, (0, 0))
-            if r1 if edition == 1 else r2 if edition == 2 else r1 + r2:
-                return True
-        return False
+        return any(_in_edition(self._rules_df.get(w, (0, 0)), edition) for w in (word, base))
 
     def card_name(self, card_id: str) -> str:
         """A corpus card's printed title, for notices (the id itself when unknown)."""
