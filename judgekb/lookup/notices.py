@@ -49,20 +49,18 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             and not index.known(w, edition) and not index.correct(w, edition)
         ]  # fmt: skip
         asks_text = any(f" {w} " in text for w in card_text.get("when", []))
-        # asked about what the corpus itself holds of a card (its errata, its list entries): no card-text notice
-        asks_corpus = any(f" {w} " in text for w in card_text.get("corpus_holds", []))
         if not unknown and not cards and _asks_wording(analysis, card_text):
             # asked for a card's words: a word this edition's rules never use names the card
             unknown = _name_words(index, analysis, edition, card_text)
         how = f"because {card_text['document']}: {card_text['look_for']}"
-        if unknown and not asks_corpus:
+        if unknown:
             said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
             said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
             notices.append(
                 f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
                 f"abilities) is not in the corpus {how}. Closest clauses below."
             )
-        elif cards and asks_text and not asks_corpus and len(analysis["groups"]) <= 4:
+        elif cards and asks_text and len(analysis["groups"]) <= 4:
             name = " / ".join(sorted(index.card_name(c) for c in cards))
             notices.append(
                 f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
@@ -71,27 +69,33 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     return notices
 
 
+def _asks(analysis: dict[str, Any], phrases: list[str], patterns: list[str]) -> bool:
+    """Does the query contain one of the phrases (whole words), or match one of the patterns?"""
+    text = f" {analysis['text']} "
+    return any(f" {w} " in text for w in phrases) or any(re.search(p, analysis["text"]) for p in patterns)
+
+
 def _asks_rules(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
     """Does the query ask about a rule a card's word names ("what does the Knight trait do") or about
     what the corpus itself holds of a card (its errata, its list entry)?  Then no card-text notice."""
-    text = f" {analysis['text']} "
-    return any(f" {w} " in text for w in card_text.get("corpus_holds", [])) or any(
-        re.search(pattern, analysis["text"]) for pattern in card_text.get("rules_questions", [])
-    )
+    return _asks(analysis, card_text.get("corpus_holds", []), card_text.get("rules_questions", []))
 
 
 def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
     """Does the query ask for a card's own words ("exact wording of …", "what does Ghost do")?"""
-    text = f" {analysis['text']} "
-    return any(f" {w} " in text for w in card_text.get("wording", [])) or any(
-        re.search(pattern, analysis["text"]) for pattern in card_text.get("wording_questions", [])
-    )
+    return _asks(analysis, card_text.get("wording", []), card_text.get("wording_questions", []))
+
+
+def _cue_words(card_text: dict[str, Any]) -> frozenset[str]:
+    """The words that ask for a card's wording ("exact", "text", "say"): never part of its name."""
+    words = {w for phrase in card_text.get("wording", []) for w in phrase.split()}
+    return frozenset(words | {"exact", "card", "cards", "what", "does", "do", "say", "says"})
 
 
 def _name_words(index: Index, analysis: dict[str, Any], edition: int | None, card_text: dict[str, Any]) -> list[str]:
     """In a query asking for a card's words, the words that can only be its name: those the
     edition's rules never use, besides the words asking for the wording."""
-    cue_words = {w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"exact", "card", "cards"}
+    cue_words = _cue_words(card_text)
     return [w for w in analysis["content"] if w.replace("'", "").isalpha() and len(w) >= 3 and w not in cue_words
             and w not in index.synonyms and not _rules_word_anywhere(index, w, edition)]  # fmt: skip
 
@@ -147,7 +151,7 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     def page(name: str) -> str:
         return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
 
-    cue_words = frozenset({w for phrase in card_text.get("wording", []) for w in phrase.split()} | {"what", "does", "do", "say", "says"})
+    cue_words = _cue_words(card_text)
     words = analysis["words"]
     if spelled := spelled_titles(index, words, edition, cue_words):
         return [page(spelled[0])]
@@ -214,12 +218,7 @@ def _names_or_idiom(index: Index, words: list[str], term: str, edition: int, car
     if any(c.startswith(f"card:{edition}:") and term in index.card_name(c).lower() for c in cards or ()):
         return True
     if edition in index.imported_editions:  # an imported title of the searched edition that the query spells out
-        padded = f" {' '.join(words)} "
-        for (key,) in index.conn.execute(
-            "select distinct key from imported_cards where edition = ? and key like ? limit 200", [edition, f"%{term}%"]
-        ):
-            if f" {key.removeprefix('the ')} " in padded:
-                return True
+        return any(term in name.lower() for name in spelled_titles(index, words, edition))
     return False
 
 
@@ -230,7 +229,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
         return []
     status = index.card_status_notes()
     card_text = index.absent_topics.get("card_text") or {}
-    if status is None or any(re.search(p, analysis["text"]) for p in card_text.get("rules_questions", [])):
+    if status is None or _asks(analysis, [], card_text.get("rules_questions", [])):
         return []  # (no lists imported, or a question about a trait or keyword, not a card)
     notes = status.notes(analysis["words"], index.common_word)
     # titles the query spells out ("hand's judgment"), and the cards the corpus knows it names by fewer
