@@ -541,6 +541,7 @@ def test_other_edition_notice_keeps_to_the_term_itself(index):
         _, notes = index.search(query, 2, None, 5)
         assert not [n for n in notes if n.startswith("other edition")], (query, notes)
         assert not [n for n in notes if "search the other edition" in n and n.startswith("no ")], (query, notes)
+        assert not index.analyse(query, 2)["instead"], query  # nor are its words searched in its place, unsaid
     _, notes = index.search("can I play a response", 2, None, 5)
     assert notes[0].startswith('other edition: "response" is a first-edition term, not a second-edition one'), notes
     assert words.named_edition("reaction errata in FAQ 1.0") is None and words.named_edition("faq v2.0 changes") is None

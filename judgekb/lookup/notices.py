@@ -173,24 +173,31 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     return []
 
 
-def other_edition(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str] | None = None) -> list[str]:
-    """Notices for the other edition's terms ("moribund" in a second-edition search): said first,
-    with the words searched in their place when the edition has near ones."""
+def other_edition_terms(index: Index, words: list[str], edition: int | None) -> list[dict[str, Any]]:
+    """The other edition's terms ("moribund" in a second-edition search) this query uses as terms: not
+    as part of a name or an idiom.  Decided once, when the query is read: the lookup searches their
+    ``instead`` words and the notice says so."""
     if edition not in (1, 2):
         return []
-    text, notices = f" {analysis['text']} ", []
-    words = analysis["words"]
-    for entry in index.absent_topics.get("other_edition", []):
+    padded = f" {' '.join(words)} "
+    used = [e for e in index.absent_topics.get("other_edition", []) if e["edition"] != edition and f" {e['term']} " in padded]
+    if not used:
+        return []
+    cards = index.cards_named({"words": words}, edition)
+    return [e for e in used if not _names_or_idiom(index, words, e["term"], edition, cards)]
+
+
+def other_edition(analysis: dict[str, Any]) -> list[str]:
+    """Notices for the other edition's terms the query uses: said first, with the words searched in
+    their place when the edition has near ones."""
+    notices = []
+    for entry in analysis.get("other_edition", []):
         term = entry["term"]
-        if entry["edition"] == edition or f" {term} " not in text:
-            continue
-        if _names_or_idiom(index, words, term, edition, cards):
-            continue
         notice = (
             f'other edition: "{term}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term, '
-            f"not a {EDITION_NAMES[edition].replace(' ', '-')} one"
+            f"not a {EDITION_NAMES[3 - entry['edition']].replace(' ', '-')} one"
         )
-        if instead := analysis.get("instead", {}).get(term):  # only what was searched
+        if instead := analysis["instead"].get(term):  # only what was searched
             notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
             notice += " searched as well"
         notices.append(notice + ". Closest clauses below.")

@@ -397,17 +397,15 @@ class Index:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
             groups.append(group)
-        instead: dict[str, list[str]] = {}  # the other edition's terms, and the words searched in their place
-        if edition in (1, 2):
-            padded = f" {lowered} "
-            for entry in self.absent_topics.get("other_edition", []):
-                term = entry["term"]
-                if entry["edition"] != edition and entry.get("instead") and f" {term} " in padded:
-                    # the idea the term is (or, for "house card", the idea its first word is)
-                    said = [g for g in groups if g.said == term or term in g.terms] or [g for g in groups if g.said == term.split()[0]]
-                    for group in said[:1]:
-                        group.terms.update(entry["instead"])
-                        instead[term] = entry["instead"]
+        other = notices.other_edition_terms(self, words, edition)  # the other edition's terms this query uses
+        instead: dict[str, list[str]] = {}  # and the words searched in their place
+        for entry in other:
+            term = entry["term"]
+            # the idea the term is (or, for "house card", the idea its first word is)
+            said = [g for g in groups if g.said == term or term in g.terms] or [g for g in groups if g.said == term.split()[0]]
+            for group in said[:1] if entry.get("instead") else []:
+                group.terms.update(entry["instead"])
+                instead[term] = entry["instead"]
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
         for group in groups:
@@ -417,7 +415,7 @@ class Index:
             if not known:
                 known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
-        return {"words": words, "content": content, "groups": groups, "text": lowered, "instead": instead}
+        return {"words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead}
 
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
@@ -582,7 +580,7 @@ class Index:
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
         notes = [
-            *notices.absent(self, analysis, edition, cards), *notices.other_edition(self, analysis, edition, cards),
+            *notices.absent(self, analysis, edition, cards), *notices.other_edition(analysis),
             *notices.list_status(self, analysis, edition, cards), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
