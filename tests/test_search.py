@@ -576,3 +576,16 @@ def test_card_pages_are_found_by_full_title_or_first_name(imported_index):
     assert any(n.startswith("Highgarden (") for n in notes) and not [n for n in notes if "Highgarden Minstrel" in n], notes
     _, notes = imported_index.search("what does the Knights of the Realm card say", 2, None, 5)
     assert not [n for n in notes if n.startswith("Knighted")], notes
+
+
+def test_a_named_cards_clause_keeps_the_text_score_it_matched_with(index):
+    """A clause about a card the query names is recalled even without word hits; when its words did
+    match, it must keep that score (a card's errata that answers the question is not ranked as if its
+    text said nothing)."""
+    query = "if Rhaegar Targaryen ends the round mid challenge, is the challenge resolved"
+    errata = "agot1-faq/errata/rhaegar-targaryen-acoa-f82"
+    assert index.cards_named(index.analyse(query, 1), 1)
+    explain: dict[str, dict[str, float]] = {}
+    hits, _, _ = index.ranked(query, 1, None, 5, explain)
+    assert explain[errata]["fts"] > 0.5
+    assert hits[0].id == errata
