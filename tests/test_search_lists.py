@@ -107,3 +107,59 @@ def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, size):
             page.screenshot(path=str(SHOTS / f"search-list-note-{size}.png"), full_page=True)
         finally:
             browser.close()
+
+
+POINTER_QUERY = "how much does robb stark cost"
+
+
+def test_api_gives_the_notes_whole_in_the_body_on_request(listed_db):
+    """The search page asks for the notes in the body (notes=1): whole, with their own "; " and any
+    character, where the header folds them to Latin-1 and joins them with "; "; without it the body
+    stays the list of hits."""
+    client = web.create_app(listed_db, CORPUS).test_client()
+    body = client.get(f"/api/search?q={POINTER_QUERY}&edition=2&notes=1").get_json()
+    assert set(body) == {"hits", "notes"} and body["hits"]
+    assert body["notes"][0].startswith("card text: Robb Stark is a card; its own text is on its card page"), body["notes"]
+    assert any(n.startswith("Robb Stark (Core Set 146)") for n in body["notes"]), body["notes"]
+    assert isinstance(client.get(f"/api/search?q={POINTER_QUERY}&edition=2").get_json(), list)
+    response = client.get(f"/api/search?q={POINTER_QUERY}&notes=yes")
+    assert response.status_code == 400 and "notes must be 0 or 1" in response.get_data(as_text=True)
+
+
+def test_a_card_page_pointer_links_the_card_on_the_web_page(listed_db):
+    client = web.create_app(listed_db, CORPUS).test_client()
+    page = client.get(f"/?q={POINTER_QUERY}&edition=2").get_data(as_text=True)
+    notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
+    assert '<a class="card-link" href="/card?name=Robb+Stark&amp;edition=2">Robb Stark</a> is a card;' in notes
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(listed_db, size):
+    """Typed in the search box (results as you type): the pointer is one note, not split at its "; ",
+    and tapping the card's name opens its card page with its text."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, no_horizontal_scroll, serving
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with serving(listed_db) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        try:
+            width, height = WIDTHS[size]
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/")
+            page.select_option("#edition", "2")
+            page.fill("#q", POINTER_QUERY)
+            link = page.locator("#notes p.note a.card-link")
+            link.wait_for(timeout=10_000)
+            notes = page.locator("#notes p.note").all_inner_texts()
+            assert notes[0].startswith("card text: Robb Stark is a card; its own text is on its card page"), notes
+            status = [n for n in notes if n.startswith("Robb Stark (Core Set 146)")]
+            assert len(status) == 1 and " - " in status[0], notes  # the list status whole, with its list named
+            no_horizontal_scroll(page)
+            page.screenshot(path=str(SHOTS / f"search-card-pointer-{size}.png"), full_page=True)
+            link.click()
+            page.wait_for_selector("article.card h1")
+            assert "Robb Stark" in page.inner_text("article.card h1")
+        finally:
+            browser.close()

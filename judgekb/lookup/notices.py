@@ -146,6 +146,16 @@ def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozens
     return found
 
 
+CARD_POINTER_START = "card text: "
+CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; ")
+
+
+def pointed_card(note: str) -> str | None:
+    """The card a card-page pointer names ("card text: Robb Stark is a card; …"), so a page can link it."""
+    match = CARD_POINTER.match(note)
+    return match["name"] if match else None
+
+
 def _possessives(run: list[str]) -> list[str]:
     """A run of words as written, then with the apostrophe players leave out of a title's possessive
     ("tyrions chain" for Tyrion's Chain): each of its first two words ending in "s" may be one."""
@@ -170,7 +180,7 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
-        return f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
+        return f'{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]

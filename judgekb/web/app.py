@@ -274,8 +274,13 @@ def api_search() -> Any:
     limit = request.args.get("limit", "10")
     if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
         bad_request("limit must be a whole number from 1 to 100")
+    with_notes = request.args.get("notes", "0")
+    if with_notes not in ("0", "1"):
+        bad_request("notes must be 0 or 1")
     hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
-    response = jsonify(hits)
+    # notes=1: {"hits": [...], "notes": [...]}, the notes whole (the search page shows them as said);
+    # otherwise the body is the list of hits, as it always was
+    response = jsonify({"hits": hits, "notes": notes} if with_notes == "1" else hits)
     if notes:
         # the JSON body is the list of hits; the notes travel in this header, bounded and in Latin-1 (as headers must be)
         header = unicodedata.normalize("NFKD", "; ".join(notes).replace("’", "'")).encode("latin-1", "ignore").decode("latin-1")

@@ -99,6 +99,20 @@ def hit_source(hit: dict[str, Any]) -> str:
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
+def note_html(note: str, edition: int | None = None) -> Markup:
+    """A lookup's note, escaped; a pointer to a card's page links the card's name to that page."""
+    from flask import url_for
+
+    from judgekb.lookup.notices import pointed_card
+
+    name = pointed_card(note)
+    if not name:
+        return escape(note)
+    href = url_for("pages.card_page", name=name, **({"edition": edition} if edition else {}))
+    start = note.index(name)
+    return Markup(f'{escape(note[:start])}<a class="card-link" href="{escape(href)}">{escape(name)}</a>{escape(note[start + len(name):])}')
+
+
 def register(app: Any) -> None:
-    app.jinja_env.filters.update(rich=rich, snippet=snippet, card_text=card_text, hit_source=hit_source)
+    app.jinja_env.filters.update(rich=rich, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html)
     app.jinja_env.globals["EDITION_BADGE"] = EDITION_BADGE

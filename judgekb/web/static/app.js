@@ -225,6 +225,19 @@
     if (!params.has("edition")) { var kept = load("judgekb.edition", null); if (kept) edition.value = kept; }
     if (!q.value && params.get("q")) q.value = params.get("q"); // a cached or exported page: the query is only in the address
     function setMode(text) { modeNote.textContent = text || ""; modeNote.hidden = !text; }
+    function showNotes(said, ed) {
+      var notes = document.getElementById("notes");
+      if (!notes) return;
+      notes.textContent = "";
+      said.forEach(function (n) {
+        var p = el("p", "note"), m = /^card text: (.+?) is a card; /.exec(n);  // a pointer to a card's page links the card
+        if (!m) { p.textContent = n; notes.appendChild(p); return; }
+        var at = n.indexOf(m[1], "card text: ".length), a = el("a", "card-link", m[1]);
+        a.href = "/card?name=" + encodeURIComponent(m[1]) + (ed !== "all" ? "&edition=" + ed : "");
+        p.appendChild(document.createTextNode(n.slice(0, at))); p.appendChild(a); p.appendChild(document.createTextNode(n.slice(at + m[1].length)));
+        notes.appendChild(p);
+      });
+    }
     function render(hits) {
       list.textContent = "";
       var empty = document.getElementById("empty"); if (empty) empty.remove();
@@ -265,6 +278,7 @@
         var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
         setMode(MODE === "static" ? STATIC_NOTE : OFFLINE_NOTE);
+        showNotes([], ed);  // the server's notes were for another search
         render(hits);
         renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
       }).catch(function () {
@@ -275,24 +289,21 @@
       var value = q.value.trim(), ed = edition.value, key = value + "|" + ed;
       save("judgekb.edition", ed);
       if (key === last) return; last = key;
-      if (!value) { render([]); renderCards([]); setMode(""); return; }
+      if (!value) { render([]); renderCards([]); setMode(""); showNotes([], ed); return; }
       if (MODE !== "static") history.replaceState(null, "", searchHref(value, ed));
       if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key); return; }
-      var url = "/api/search?limit=10&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
+      var url = "/api/search?limit=10&notes=1&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
       // a venue network that hangs rather than fails: after a few seconds, search on the device instead
       var abort = window.AbortController ? new AbortController() : null;
       var slow = setTimeout(function () { if (abort) abort.abort(); }, 5000);
       fetch(url, abort ? { signal: abort.signal } : {}).then(function (r) {
         clearTimeout(slow);
         if (r.status >= 500 || r.type === "error") throw new Error("server");
-        var notes = document.getElementById("notes"), said = r.headers.get("X-Judgekb-Notes");  // e.g. "query shortened"
-        if (notes && key === last) {
-          notes.textContent = "";
-          if (said) said.split("; ").forEach(function (n) { notes.appendChild(el("p", "note", n)); });
-        }
-        return r.ok ? r.json() : [];
-      }).then(function (hits) {
+        return r.ok ? r.json() : { hits: [], notes: [] };
+      }).then(function (body) {
         if (key !== last) return;
+        showNotes(body.notes || [], ed);  // whole, as said (e.g. "query shortened", a card's list status)
+        var hits = body.hits || [];
         setMode(""); render(hits);
         getIndex().then(function (data) { if (key === last) renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4)); }).catch(function () {});
       }).catch(function () { clearTimeout(slow); if (key === last) searchHere(value, ed, key); });
