@@ -1,0 +1,31 @@
+"""Lookup on the real corpus, where a judge's answer used to hide: word forms that stem apart, an
+entry that only spells out an abbreviation, a card title the import knows, a list entry that alone
+answers, a term only the other edition's rules use."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekb.lookup import search
+from judgekb.lookup.words import stem_of
+
+
+@pytest.fixture(scope="module")
+def index(db):
+    return search.Index(db)
+
+
+def test_a_verb_and_its_ed_and_ing_forms_meet():
+    """'moved' and 'moving' are 'move' (the silent e comes back on a short root), while the double
+    consonant still tells 'tapped' (tap) from 'taped' (tape), and 'bleed' or 'string' lose nothing."""
+    for forms in (("move", "moved", "moving", "moves"), ("save", "saved", "saving", "saves"), ("place", "placed", "placing")):
+        assert len({stem_of(w) for w in forms}) == 1, forms
+    assert stem_of("tapped") == stem_of("tap") != stem_of("taped")
+    assert stem_of("asked") == stem_of("ask") and stem_of("paying") == stem_of("pay")
+    assert stem_of("bleed") == "bleed" and stem_of("string") == "string"
+    assert stem_of("timing") != stem_of("time")  # the order things resolve in is not the clock
+
+
+def test_can_attachments_be_moved_finds_the_move_entry(index):
+    hits, _ = index.search("can attachments be moved", 2, None, 5)
+    assert "agot2-rr/move" in [h.id for h in hits[:3]], [h.id for h in hits]
