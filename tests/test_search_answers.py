@@ -29,3 +29,15 @@ def test_a_verb_and_its_ed_and_ing_forms_meet():
 def test_can_attachments_be_moved_finds_the_move_entry(index):
     hits, _ = index.search("can attachments be moved", 2, None, 5)
     assert "agot2-rr/move" in [h.id for h in hits[:3]], [h.id for h in hits]
+
+
+def test_an_entry_that_only_spells_out_an_abbreviation_folds_under_the_entry_it_names(index, db):
+    """'STR: The abbreviation for "strength."' answers nothing about strength: it is shown folded under
+    Strength ("pointed to by"), which it lends its score, never as the first hit of its own."""
+    hits, _ = index.search("+1 STR until end of phase", 2, None, 5)
+    assert hits[0].id == "agot2-rr/strength-strength-modifiers", [h.id for h in hits]
+    assert {"id": "agot2-rr/str", "relation": "redirects"}.items() <= hits[0].folded[0].items()
+    spelled = [r["id"] for r in db.query("select id, text from clauses") if search.ABBREVIATION.match(r["text"].strip())]
+    assert "agot2-rr/str" in spelled
+    for clause_id in spelled:
+        assert clause_id not in [h.id for h in index.search(clause_id.rsplit("/", 1)[1], None, None, 10)[0]], clause_id

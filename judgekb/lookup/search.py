@@ -82,6 +82,9 @@ LEAD_WORDS = 30  # a clause's opening words, where a definition states what a te
 FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase$")
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
+# an entry that only spells out an abbreviation ('STR: The abbreviation for "strength."'): it folds
+# under the entry of its document headed by the word it stands for, as a "See" entry does
+ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
@@ -202,6 +205,14 @@ class Index:
             container = words_of(target_text or "") == words_of(target_heading or "")
             if REDIRECT.match((text or "").strip()) and src not in governors and not container:
                 governors[src] = [[dst, "redirects"]]
+        for src, doc, text in rows("select id, doc, text from clauses where text like 'The abbreviation for %'"):
+            spelled = ABBREVIATION.match((text or "").strip())
+            named = spelled and [
+                cid for cid, _, heading in rows(DOC_CLAUSES, [doc])
+                if cid != src and (heading or "").split(",")[0].strip().casefold() == spelled.group(1).casefold()
+            ]  # fmt: skip
+            if named and src not in governors:
+                governors[src] = [[named[0], "redirects"]]
         for old, new in cls._successors(rows, questions).items():
             if not any(r == "superseded" for _, r in governors.get(old, [])):
                 governors[old] = [[new, "superseded"]]
