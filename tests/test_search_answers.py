@@ -41,3 +41,22 @@ def test_an_entry_that_only_spells_out_an_abbreviation_folds_under_the_entry_it_
     assert "agot2-rr/str" in spelled
     for clause_id in spelled:
         assert clause_id not in [h.id for h in index.search(clause_id.rsplit("/", 1)[1], None, None, 10)[0]], clause_id
+
+
+@pytest.fixture(scope="module")
+def carded_index(carded_db_path):
+    return search.Index.open(carded_db_path)
+
+
+def test_a_card_title_no_clause_names_is_called_a_card_not_a_misspelling(carded_index):
+    """With the card databases imported, an empty result for a real title says the card is known and
+    where its text is, instead of "check the spelling"; a title of the other edition's cards says to
+    search that edition; words that are no title keep the spelling advice."""
+    hits, notes = carded_index.search("Vengeful Lordling", 2, None, 5)
+    assert not hits and "Vengeful Lordling is a second-edition card" in notes[-1], notes
+    assert 'judgekb card "Vengeful Lordling"' in notes[-1] and "spelling" not in notes[-1], notes
+    hits, notes = carded_index.search("Pentoshi Guildmaster", 2, None, 5)
+    assert not hits and "Pentoshi Guildmaster is a first-edition card" in notes[-1], notes
+    assert "search the other edition" in notes[-1] and "spelling" not in notes[-1], notes
+    hits, notes = carded_index.search("kne*", 2, None, 5)
+    assert not hits and "check the spelling" in notes[-1], notes

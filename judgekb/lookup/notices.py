@@ -140,6 +140,22 @@ def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozens
     return found
 
 
+def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) -> str | None:
+    """For a query no clause answers: when it spells out an imported card's title, what to say instead
+    of "check the spelling" — the card is real, the corpus only says nothing about it (its page shows
+    what the import holds); a title of the other edition's cards says to search that edition."""
+    searched = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
+    others = sorted(index.imported_editions - set(searched))
+    for ed in [*searched, *others]:
+        if spelled := spelled_titles(index, analysis["words"], ed):
+            name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
+            page = f'its card page (judgekb card "{name}" --edition {ed})'
+            if ed in searched:
+                return f"{name} is a {which} card (imported card database) that no clause names: its text and list status are on {page}"
+            return f"{name} is a {which} card (imported card database): search the other edition, or see {page}"
+    return None
+
+
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
     the card's page, which shows them (the rules clauses below do not): the longest imported title the

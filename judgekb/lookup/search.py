@@ -610,6 +610,8 @@ class Index:
             which += f"{' or '.join(kinds)} " if kinds else ""
             if kinds:  # the words may well be in other kinds of clause
                 notes.append(f"no {which}clause uses {said}: search without the kind filter")
+            elif card_page := notices.imported_title(self, analysis, edition):  # a real card the corpus never names
+                notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
             elif any(n.startswith(("card text:", "not in the corpus")) for n in notes):  # a card's name, said above
