@@ -8,6 +8,7 @@ import pytest
 
 from judgekb.lookup import search
 from judgekb.lookup.words import stem_of
+from tests.conftest import CORPUS, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +61,28 @@ def test_a_card_title_no_clause_names_is_called_a_card_not_a_misspelling(carded_
     assert "search the other edition" in notes[-1] and "spelling" not in notes[-1], notes
     hits, notes = carded_index.search("kne*", 2, None, 5)
     assert not hits and "check the spelling" in notes[-1], notes
+
+
+def test_a_removed_list_entry_about_the_named_card_stands_marked_superseded(index, db_path):
+    """v2.3's Melee Restricted List entry for Doran's Game is the only text that names the card, and
+    v4.1 removed the lists (its Card Legality section only says where they are now): asked about the
+    card, the entry is its own hit, marked superseded with the clause in force; asked about the
+    lists, the entries stay folded under Card Legality."""
+    entry, in_force = "agot2-faq/restricted/melee/dorans-game-core-119", "agot2-faq41/card-legality/introduction"
+    for query in ("doran's game", "is doran's game restricted in melee"):
+        hits, _ = index.search(query, 2, None, 5)
+        standing = {h.id: h for h in hits[:3]}
+        assert entry in standing and standing[entry].superseded_by == in_force, (query, [h.id for h in hits])
+    hits, _ = index.search("melee restricted list", 2, None, 10)
+    assert not [h.id for h in hits if h.id in index.removed]
+    assert entry in [f["id"] for h in hits for f in h.folded]
+    shown = run_cli("search", "--edition", "2", "--limit", "3", "doran's game", db=db_path).stdout
+    assert f"superseded: the later version no longer prints this entry; in force: [{in_force}]" in shown
+
+
+def test_the_web_page_marks_a_removed_entry_superseded(db_path):
+    from judgekb.web import app as web
+
+    client = web.create_app(db_path, CORPUS).test_client()
+    page = client.get("/?q=doran%27s+game&edition=2").get_data(as_text=True)
+    assert "Superseded: the later version no longer prints this entry" in page
