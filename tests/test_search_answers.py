@@ -86,3 +86,24 @@ def test_the_web_page_marks_a_removed_entry_superseded(db_path):
     client = web.create_app(db_path, CORPUS).test_client()
     page = client.get("/?q=doran%27s+game&edition=2").get_data(as_text=True)
     assert "Superseded: the later version no longer prints this entry" in page
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, size):
+    """In the browser the results typed into the search box say what the server's page says: a removed
+    entry standing on its own is marked superseded, and the STR entry is 'pointed to by' under Strength."""
+    from tests.browser_support import WIDTHS, launched, no_horizontal_scroll, serving
+
+    with serving(db_path) as base, launched() as browser:
+        width, height = WIDTHS[size]
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(base + "/")
+        page.select_option("#edition", "2")
+        page.fill("#q", "doran's game")
+        page.wait_for_selector("#results li.hit p.unofficial:has-text('Superseded')", timeout=10_000)
+        assert page.locator("#results li.hit p.unofficial a").first.get_attribute("href").endswith("agot2-faq41/card-legality/introduction")
+        no_horizontal_scroll(page)
+        page.fill("#q", "+1 STR until end of phase")
+        page.wait_for_selector("#results li.hit p.folded:has-text('pointed to by')", timeout=10_000)
+        context.close()
