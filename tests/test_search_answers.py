@@ -107,3 +107,15 @@ def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, size):
         page.fill("#q", "+1 STR until end of phase")
         page.wait_for_selector("#results li.hit p.folded:has-text('pointed to by')", timeout=10_000)
         context.close()
+
+
+def test_the_golden_rules_asked_in_first_edition_are_called_a_second_edition_term(index):
+    """First edition has no "golden rules": the notice says the term is the second edition's (its
+    Rules Reference heads an entry so), not that "golden" is an unknown word or a card's name."""
+    for query in ("exact wording of the golden rule", "what are the golden rules"):
+        _, notes = index.search(query, 1, None, 5)
+        assert notes and notes[0].startswith('other edition: "golden rule'), (query, notes)
+        assert "second-edition term" in notes[0], notes
+        assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
+    _, notes = index.search("what are the golden rules", 2, None, 5)
+    assert not [n for n in notes if n.startswith(("other edition", "not in the corpus"))], notes

@@ -41,11 +41,13 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 if pointer not in notices:
                     notices.append(pointer)
     elif card_text:
-        # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
+        # a named card's title words ("viper" in The Red Viper) name that card, and the other edition's
+        # terms ("golden" in golden rules) are said to be that edition's: neither are unknown words
         titled = {w for card in index.cards if card["id"] in cards for r, _ in card["keys"] for w in r}
+        explained = {w for entry in analysis.get("other_edition", []) for w in entry["term"].split()}
         unknown = [
             w for w in analysis["content"]
-            if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled
+            if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
             and not index.known(w, edition) and not index.correct(w, edition)
         ]  # fmt: skip
         asks_text = any(f" {w} " in text for w in card_text.get("when", []))
