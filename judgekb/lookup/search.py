@@ -16,7 +16,8 @@ Candidates are re-ranked by the weighted share of the query's ideas they cover, 
 heading matches, how well a Q&A entry's own question matches the query, how closely the query
 reads like one of the clause's players' questions, whether they contain the query as a phrase and
 whether they concern a card the query names.  A superseded clause is
-folded under its successor; a restatement (summary, web copy) is folded under the clause it
+folded under its successor (an entry the later version removed, about a card the query names, stands
+marked superseded when it says more than its successor); a restatement (summary, web copy) is folded under the clause it
 restates only when it adds nothing for this query — otherwise it stands as its own hit, flagged
 unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
 Alternate Format Regulations, a card's own text), a notice says so first (:mod:`judgekb.lookup.notices`);
@@ -781,9 +782,9 @@ class Index:
             governor = governing[clause_id][0] if clause_id in governing else None
             relation = dict(self.governors[clause_id])[governor] if governor else ""
             superseded_by = ""
-            if relation == "superseded" and clause_id in self.removed and clause_id in about_named:
-                if not cover_of(clause_id) <= cover_of(governor or ""):
-                    governor, superseded_by = None, governor or ""
+            if governor and relation == "superseded" and clause_id in self.removed and clause_id in about_named:
+                if not cover_of(clause_id) <= cover_of(governor):
+                    governor, superseded_by = None, governor
             if governor and relation not in ("superseded", "redirects"):
                 known = set().union(*(family.get(g) or cover_of(g) for g in governing[clause_id]))
                 if not cover_of(clause_id) <= known:
