@@ -77,7 +77,7 @@ def test_a_removed_list_entry_about_the_named_card_stands_marked_superseded(inde
     assert not [h.id for h in hits if h.id in index.removed]
     assert entry in [f["id"] for h in hits for f in h.folded]
     shown = run_cli("search", "--edition", "2", "--limit", "3", "doran's game", db=db_path).stdout
-    assert f"superseded: the later version no longer prints this entry; in force: [{in_force}]" in shown
+    assert f"not in force: a later version no longer carries it; see [{in_force}]" in shown
 
 
 def test_the_web_page_marks_a_removed_entry_superseded(db_path):
@@ -85,7 +85,7 @@ def test_the_web_page_marks_a_removed_entry_superseded(db_path):
 
     client = web.create_app(db_path, CORPUS).test_client()
     page = client.get("/?q=doran%27s+game&edition=2").get_data(as_text=True)
-    assert "Superseded: the later version no longer prints this entry" in page
+    assert "Not in force: a later version no longer carries it" in page
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -101,7 +101,7 @@ def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, size):
         page.goto(base + "/")
         page.select_option("#edition", "2")
         page.fill("#q", "doran's game")
-        page.wait_for_selector("#results li.hit p.unofficial:has-text('Superseded')", timeout=10_000)
+        page.wait_for_selector("#results li.hit p.unofficial:has-text('Not in force')", timeout=10_000)
         assert page.locator("#results li.hit p.unofficial a").first.get_attribute("href").endswith("agot2-faq41/card-legality/introduction")
         no_horizontal_scroll(page)
         page.fill("#q", "+1 STR until end of phase")

@@ -234,7 +234,7 @@
         a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         if (hit.superseded_by) {
-          var gone = el("p", "unofficial", "Superseded: the later version no longer prints this entry (in force: "), now = el("a", "", hit.superseded_by);
+          var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = el("a", "", hit.superseded_by);
           now.href = clauseHref(hit.superseded_by); gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
         }
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
