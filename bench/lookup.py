@@ -1,6 +1,6 @@
 """Lookup benchmark: judgekb against plain BM25 on the player evaluation set, measured in one run.
 
-    python bench/lookup.py [--repeat N] [--misses] [--no-cold] [--dev-only]
+    python bench/lookup.py [--repeat N] [--misses] [--no-cold] [--dev-only] [--cards DIR]
 
 Prints, for the dev half and the frozen test half of tests/eval/players.yaml, top-1, top-5 and
 MRR of judgekb and of plain BM25 (rank-bm25 over each clause's heading and text), overall and
@@ -10,6 +10,9 @@ beside a bare interpreter start.  Targets (frozen half): top-1 >= 92 %, top-5 >=
 warm p99 <= 5 ms, judgekb ahead of BM25 in every category; cold search < 150 ms.
 
 ``--misses`` lists the dev half's misses (never the test half's: no change is tuned on it).
+``--cards DIR`` also measures the event setting: the same set over a database with the card databases
+in DIR (``../shared/cards``: agot1/ and agot2-throneteki/) imported, where card-name questions get
+card-page pointers and list status instead of the "no card database" notice.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the dev half's misses")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold command-line timing")
     parser.add_argument("--dev-only", action="store_true", help="print the dev half only (while tuning: the frozen half stays unseen)")
+    parser.add_argument("--cards", type=Path, metavar="DIR", help="also measure with the card databases in DIR imported")
     args = parser.parse_args()
 
     corpus = default_corpus()
@@ -126,6 +130,21 @@ def main() -> None:
                     f"  {ranks['judgekb'][it]} ed{it.edition} {it.query!r} want {list(it.expect)}"
                     f" got {[h['id'] for h in hits[:3]]} {notes[:1]}"
                 )
+
+    if args.cards:
+        imports = [args.cards / "agot1", args.cards / "agot2-throneteki"]
+        missing_dbs = [str(p) for p in imports if not p.exists()]
+        if missing_dbs:
+            parser.error(f"--cards {args.cards}: no {', '.join(missing_dbs)}")
+        store.build(corpus, workdir / "cards.sqlite", imports=imports)
+        with_cards = search.Index(store.connect(workdir / "cards.sqlite")).warm()
+        carded = {"with cards": {}, "no cards": ranks["judgekb"]}
+        for item in items:
+            hits, notes = search.results(with_cards, item.query, item.edition, None, 5)
+            carded["with cards"][item] = evaluation.player_rank(item, hits, notes)
+        for half in ("dev",) if args.dev_only else ("dev", "test"):
+            chosen = [it for it in items if it.half == half]
+            table(f"event setting, {half} half: card databases imported from {args.cards}", chosen, carded, cats)
 
     legacy = evaluation.load(ROOT / "tests" / "eval" / "lookup.yaml")
     quality = evaluation.score(legacy, lambda it: search.results(index, it.query, it.edition, None, 5)[0])

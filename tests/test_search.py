@@ -361,6 +361,30 @@ def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(i
     assert not [n for n in notes if n.startswith("card text")], notes
 
 
+def test_a_short_question_about_a_cards_printed_text_points_to_its_page(imported_index):
+    """"how much does Robb Stark cost" asks what the card prints, as "what does Ghost do" does: with
+    the cards imported it is pointed to the card's page; a longer rules question that uses such a word
+    ("strength" in a question about dominance) is not."""
+    _, notes = imported_index.search("how much does robb stark cost", 2, None, 3)
+    assert notes[0].startswith("card text: Robb Stark is a card"), notes
+    _, notes = imported_index.search("does robb stark's strength count for dominance while he is kneeling", 2, None, 3)
+    assert not [n for n in notes if n.startswith("card text")], notes
+
+
+def test_a_title_is_found_without_its_apostrophe(imported_index):
+    """Players type "maesters chain" for Maester's Chain."""
+    _, notes = imported_index.search("whats the text on maesters chain", 2, None, 3)
+    assert notes[0].startswith("card text: Maester's Chain is a card"), notes
+    assert any(n.startswith("Maester's Chain (") for n in notes), notes
+
+
+def test_a_title_spelled_out_takes_its_words_from_shorter_titles(imported_index):
+    """"rains of castamere" names the agenda "The Rains of Castamere", not also the location Castamere."""
+    _, notes = imported_index.search("is rains of castamere still legal in joust", 2, None, 3)
+    status = [n for n in notes if "Standard" in n]
+    assert len(status) == 1 and "Rains of Castamere" in status[0], notes
+
+
 def test_a_see_entry_folds_under_the_entry_it_points_to(index, db):
     """'Negative Quantities: See "Modifiers".' answers nothing itself: searched by its own heading it is
     shown folded under Modifiers ("pointed to by"), never as a hit of its own."""
@@ -581,3 +605,16 @@ def test_card_pages_are_found_by_full_title_or_first_name(imported_index):
     assert any(n.startswith("Highgarden (") for n in notes) and not [n for n in notes if "Highgarden Minstrel" in n], notes
     _, notes = imported_index.search("what does the Knights of the Realm card say", 2, None, 5)
     assert not [n for n in notes if n.startswith("Knighted")], notes
+
+
+def test_a_named_cards_clause_keeps_the_text_score_it_matched_with(index):
+    """A clause about a card the query names is recalled even without word hits; when its words did
+    match, it must keep that score (a card's errata that answers the question is not ranked as if its
+    text said nothing)."""
+    query = "if Rhaegar Targaryen ends the round mid challenge, is the challenge resolved"
+    errata = "agot1-faq/errata/rhaegar-targaryen-acoa-f82"
+    assert index.cards_named(index.analyse(query, 1), 1)
+    explain: dict[str, dict[str, float]] = {}
+    hits, _, _ = index.ranked(query, 1, None, 5, explain)
+    assert explain[errata]["fts"] > 0.5
+    assert hits[0].id == errata

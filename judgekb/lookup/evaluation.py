@@ -73,11 +73,13 @@ GENERAL = frozenset(
     "which while have has had get got use work happen happens happened mean means you your still ever just question "
     "whats what's i'm i've it's dont don't there's wat".split()
 )
-ABSENT_NAMES = {
-    "alternate-format-regulations": "alternate format regulations",
-    "learn-to-play": "learn to play",
-    "card-text": "card's own text",
-    "fundamental-event-document": "fundamental event document",
+# how a notice names each absent document; a card's text is also named by the pointer to its card
+# page that a lookup gives once a card database is imported ("card text: X is a card; …")
+ABSENT_NAMES: dict[str, tuple[str, ...]] = {
+    "alternate-format-regulations": ("alternate format regulations",),
+    "learn-to-play": ("learn to play",),
+    "card-text": ("card's own text", "card text:"),
+    "fundamental-event-document": ("fundamental event document",),
 }
 
 
@@ -141,8 +143,8 @@ def player_rank(item: PlayerItem, results: list[dict[str, Any]], notes: list[str
     """1-based rank of the first answering result; a hit answers when it, or a clause folded under
     it, is an expected id.  For an answer outside the corpus, rank 1 when a notice names the document."""
     if item.absent:
-        name = ABSENT_NAMES.get(item.absent, item.absent.replace("-", " "))
-        return 1 if any(name in n.lower() for n in notes) else None
+        names = ABSENT_NAMES.get(item.absent, (item.absent.replace("-", " "),))
+        return 1 if any(name in n.lower() for n in notes for name in names) else None
     for rank, result in enumerate(results, 1):
         ids = {result["id"], *(f["id"] for f in result.get("folded", []))}
         if ids & set(item.expect):

@@ -50,7 +50,6 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
             and not index.known(w, edition) and not index.correct(w, edition)
         ]  # fmt: skip
-        asks_text = any(f" {w} " in text for w in card_text.get("when", []))
         if not unknown and not cards and _asks_wording(analysis, card_text):
             # asked for a card's words: a word this edition's rules never use names the card
             unknown = _name_words(index, analysis, edition, card_text)
@@ -62,7 +61,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
                 f"abilities) is not in the corpus {how}. Closest clauses below."
             )
-        elif cards and asks_text and len(analysis["groups"]) <= 4:
+        elif cards and _asks_text(analysis, card_text):
             name = " / ".join(sorted(index.card_name(c) for c in cards))
             notices.append(
                 f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
@@ -81,6 +80,13 @@ def _asks_rules(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
     """Does the query ask about a rule a card's word names ("what does the Knight trait do") or about
     what the corpus itself holds of a card (its errata, its list entry)?  Then no card-text notice."""
     return _asks(analysis, card_text.get("corpus_holds", []), card_text.get("rules_questions", []))
+
+
+def _asks_text(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
+    """Does a short query ask about a card's printed text ("robert baratheon's strength", "X what does
+    it do")?  A longer one that uses such a word ("does Tywin's gold strength count for dominance")
+    asks a rule about it."""
+    return _asks(analysis, card_text.get("when", []), []) and len(analysis["groups"]) <= 4
 
 
 def _asks_wording(analysis: dict[str, Any], card_text: dict[str, Any]) -> bool:
@@ -116,13 +122,13 @@ def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozens
     ("Taxation", "Summer") counts only when it is the whole query (or all of it but ``ignore`` words)."""
     from judgekb.cards.corpus_cards import normalise_name
 
-    runs = {}  # every run of the query's words worth trying, as the key a title would have
+    runs: dict[tuple[int, int], list[str]] = {}  # every run of the query's words worth trying, as the keys a title would have
     for size in range(min(8, len(words)), 0, -1):
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
             if not set(run) <= ignore | STOPWORDS:
-                runs[(start, size)] = normalise_name(" ".join(run))
-    keys = sorted({k for key in runs.values() for k in (key, "the " + key)})
+                runs[(start, size)] = [k for key in _possessives(run) for k in (normalise_name(key), "the " + normalise_name(key))]
+    keys = sorted({k for spellings in runs.values() for k in spellings})
     titles: dict[str, str] = {}
     for chunk in range(0, len(keys), 500):  # one indexed query for all of them
         part = keys[chunk : chunk + 500]
@@ -130,8 +136,8 @@ def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozens
             f"select key, name from imported_cards where edition = ? and key in ({','.join('?' * len(part))})", [edition, *part]
         ).fetchall())  # fmt: skip
     found, taken = [], [False] * len(words)
-    for (start, size), key in runs.items():  # longest runs first (the order they were made in)
-        name = titles.get(key) or titles.get("the " + key)
+    for (start, size), spellings in runs.items():  # longest runs first (the order they were made in)
+        name = next((titles[k] for k in spellings if k in titles), None)
         if not name or any(taken[start : start + size]):
             continue
         alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in words[start : start + size]]
@@ -158,11 +164,26 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     return None
 
 
+def _possessives(run: list[str]) -> list[str]:
+    """A run of words as written, then with the apostrophe players leave out of a title's possessive
+    ("tyrions chain" for Tyrion's Chain): each of its first two words ending in "s" may be one."""
+    spellings = [" ".join(run)]
+    plural = [i for i, w in enumerate(run) if len(w) > 3 and w.endswith("s") and "'" not in w][:2]
+    for mask in range(1, 1 << len(plural)):
+        words = list(run)
+        for bit, i in enumerate(plural):
+            if mask >> bit & 1:
+                words[i] = words[i][:-1] + "'s"
+        spellings.append(" ".join(words))
+    return spellings
+
+
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
     the card's page, which shows them (the rules clauses below do not): the longest imported title the
-    query spells out, else a card the corpus knows named by fewer words, else a first name."""
-    if not _asks_wording(analysis, card_text):
+    query spells out, else a card the corpus knows named by fewer words, else a first name.  A short
+    question about a card's printed text ("robert baratheon's strength") is pointed there too."""
+    if not (_asks_wording(analysis, card_text) or _asks_text(analysis, card_text)):
         return []
     from judgekb.cards.corpus_cards import normalise_name
 
@@ -256,10 +277,12 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     card_text = index.absent_topics.get("card_text") or {}
     if status is None or _asks(analysis, [], card_text.get("rules_questions", [])):
         return []  # (no lists imported, or a question about a trait or keyword, not a card)
-    notes = status.notes(analysis["words"], index.common_word)
     # titles the query spells out ("hand's judgment"), and the cards the corpus knows it names by fewer
-    # words ("euron") unless a spelled-out title took their words (Highgarden is not Highgarden Minstrel)
+    # words ("euron") unless a spelled-out title took their words (Highgarden is not Highgarden Minstrel,
+    # "rains of castamere" is not Castamere)
     spelled = spelled_titles(index, analysis["words"], 2)
+    spelled_words = {v for name in spelled for w in words_of(name) for v in (w, w.replace("'", ""))}
+    notes = status.notes([w if w not in spelled_words else "" for w in analysis["words"]], index.common_word)
     spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
     others = [index.card_name(c) for c in sorted(cards or ()) if c.startswith("card:2:")]
     others = [name for name in others if name in spelled or not {stem_of(w) for w in words_of(name)} & spelled_stems]

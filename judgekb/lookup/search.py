@@ -600,14 +600,17 @@ class Index:
             *notices.list_status(self, analysis, edition, cards), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
+        recalled = {c for c, _ in candidates}
         for card in cards:  # clauses about a named card are candidates even without word hits
             for clause_id in self.mentioned.get(card, ()):
                 meta = self.clauses[clause_id]
+                if clause_id in recalled:  # its text matched: it keeps the score it matched with
+                    continue
                 if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
                     candidates.append((clause_id, 0.0))
+                    recalled.add(clause_id)
         asked_scores, asked_matched = self._asked_fts(groups, edition, kinds)
-        seen = {c for c, _ in candidates}
-        candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in seen]
+        candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in recalled]
         if not candidates:
             which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
             said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
