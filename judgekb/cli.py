@@ -445,6 +445,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             click.echo(f"   Q: {hit.get('question') or hit['heading']}")
         if hit.get("unofficial"):
             click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
+        if hit.get("superseded_by"):
+            click.echo(f"   (not in force: a later version no longer carries it; see [{hit['superseded_by']}])")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"][:FOLDED_SHOWN]:
             how = {"superseded": "superseded by this", "redirects": "pointed to by"}.get(folded["relation"], "restated by")

@@ -41,11 +41,13 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 if pointer not in notices:
                     notices.append(pointer)
     elif card_text:
-        # a named card's title words ("viper" in The Red Viper) name that card: they are not unknown words
+        # a named card's title words ("viper" in The Red Viper) name that card, and the other edition's
+        # terms ("golden" in golden rules) are said to be that edition's: neither are unknown words
         titled = {w for card in index.cards if card["id"] in cards for r, _ in card["keys"] for w in r}
+        explained = {w for entry in analysis.get("other_edition", []) for w in entry["term"].split()}
         unknown = [
             w for w in analysis["content"]
-            if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled
+            if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
             and not index.known(w, edition) and not index.correct(w, edition)
         ]  # fmt: skip
         if not unknown and not cards and _asks_wording(analysis, card_text):
@@ -154,6 +156,22 @@ def pointed_card(note: str) -> str | None:
     """The card a card-page pointer names ("card text: Robb Stark is a card; …"), so a page can link it."""
     match = CARD_POINTER.match(note)
     return match["name"] if match else None
+
+
+def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) -> str | None:
+    """For a query no clause answers: when it spells out an imported card's title, what to say instead
+    of "check the spelling" — the card is real, the corpus only says nothing about it (its page shows
+    what the import holds); a title of the other edition's cards says to search that edition."""
+    searched = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
+    others = sorted(index.imported_editions - set(searched))
+    for ed in [*searched, *others]:
+        if spelled := spelled_titles(index, analysis["words"], ed):
+            name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
+            page = f'its card page (judgekb card "{name}" --edition {ed})'
+            if ed in searched:
+                return f"{name} is a {which} card (imported card database) that no clause names: its text and list status are on {page}"
+            return f"{name} is a {which} card (imported card database): search the other edition, or see {page}"
+    return None
 
 
 def _possessives(run: list[str]) -> list[str]:

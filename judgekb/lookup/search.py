@@ -16,7 +16,8 @@ Candidates are re-ranked by the weighted share of the query's ideas they cover, 
 heading matches, how well a Q&A entry's own question matches the query, how closely the query
 reads like one of the clause's players' questions, whether they contain the query as a phrase and
 whether they concern a card the query names.  A superseded clause is
-folded under its successor; a restatement (summary, web copy) is folded under the clause it
+folded under its successor (an entry the later version removed, about a card the query names, stands
+marked superseded when it says more than its successor); a restatement (summary, web copy) is folded under the clause it
 restates only when it adds nothing for this query — otherwise it stands as its own hit, flagged
 unofficial.  When the answer lives in a document the corpus does not hold (Learn to Play, the
 Alternate Format Regulations, a card's own text), a notice says so first (:mod:`judgekb.lookup.notices`);
@@ -82,6 +83,9 @@ LEAD_WORDS = 30  # a clause's opening words, where a definition states what a te
 FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase$")
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
+# an entry that only spells out an abbreviation ('STR: The abbreviation for "strength."'): it folds
+# under the entry of its document headed by the word it stands for, as a "See" entry does
+ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
@@ -99,6 +103,7 @@ class Hit:
     score: float
     folded: list[dict[str, str]] = field(default_factory=list)
     unofficial: bool = False
+    superseded_by: str = ""  # a removed entry standing on its own: the clause in force that says where it went
 
 
 # ---------------------------------------------------------------------------- the index
@@ -137,6 +142,7 @@ class Index:
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
         self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
+        self.removed: frozenset[str] = frozenset(state.get("removed", []))  # entries a later version no longer prints
         events = state.get("event_words", {})
         self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
         self.topic_docs = frozenset(events.get("documents", []))
@@ -202,6 +208,14 @@ class Index:
             container = words_of(target_text or "") == words_of(target_heading or "")
             if REDIRECT.match((text or "").strip()) and src not in governors and not container:
                 governors[src] = [[dst, "redirects"]]
+        for src, doc, text in rows("select id, doc, text from clauses where text like 'The abbreviation for %'"):
+            spelled = ABBREVIATION.match((text or "").strip())
+            named = spelled and [
+                cid for cid, _, heading in rows(DOC_CLAUSES, [doc])
+                if cid != src and (heading or "").split(",")[0].strip().casefold() == spelled.group(1).casefold()
+            ]  # fmt: skip
+            if named and src not in governors:
+                governors[src] = [[named[0], "redirects"]]
         for old, new in cls._successors(rows, questions).items():
             if not any(r == "superseded" for _, r in governors.get(old, [])):
                 governors[old] = [[new, "superseded"]]
@@ -218,6 +232,7 @@ class Index:
         mentioned: dict[str, list[str]] = {}
         for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
             mentioned.setdefault(dst, []).append(src)
+        removed = "select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed' order by dst"
         return {
             "synonyms": synonyms,
             "clauses": clauses,
@@ -228,6 +243,7 @@ class Index:
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,
+            "removed": [dst for (dst,) in rows(removed)],
         }
 
     def warm(self) -> Index:
@@ -602,6 +618,8 @@ class Index:
             which += f"{' or '.join(kinds)} " if kinds else ""
             if kinds:  # the words may well be in other kinds of clause
                 notes.append(f"no {which}clause uses {said}: search without the kind filter")
+            elif card_page := notices.imported_title(self, analysis, edition):  # a real card the corpus never names
+                notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
             elif any(n.startswith(("card text:", "not in the corpus")) for n in notes):  # a card's name, said above
@@ -698,7 +716,8 @@ class Index:
                 covers[clause_id] = ideas.indices(ideas.mask(body))
             return covers[clause_id]
 
-        return self._fold(scored, cover_of, edition, limit), notes, term_sets
+        about_named = {c for card in cards for c in self.mentioned.get(card, ())}
+        return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
 
     @staticmethod
     def _drop_redundant_unofficial(hits: list[Hit], cover_of: Callable[[str], frozenset[int]], limit: int) -> list[Hit]:
@@ -737,10 +756,18 @@ class Index:
                 score += group.weight * tf * (k1 + 1) / (tf + norm)
         return score
 
-    def _fold(self, scored: dict[str, float], cover_of: Callable[[str], frozenset[int]], edition: int | None, limit: int) -> list[Hit]:
+    def _fold(
+        self, scored: dict[str, float], cover_of: Callable[[str], frozenset[int]], edition: int | None, limit: int,
+        about_named: set[str] | frozenset[str] = frozenset(),
+    ) -> list[Hit]:
         """Fold superseded clauses under their successors, and restatements under what they restate
         when they add nothing for this query; a restatement that covers more of the query than its
-        governor and the official texts folded with it stands on its own, flagged unofficial."""
+        governor and the official texts folded with it stands on its own, flagged unofficial.
+
+        An entry a later version removed (v2.3's restricted lists: v4.1's Card Legality only says
+        where the lists are now) about a card the query names (``about_named``) stands on its own,
+        marked superseded, when it covers more of the query than its successor: it alone says
+        anything about that card, and folded under a text that never names it, it was out of reach."""
         governing: dict[str, list[str]] = {}
         for clause_id in scored:
             governors = [g for g, _ in self.governors.get(clause_id, []) if g in self.clauses]
@@ -757,6 +784,10 @@ class Index:
         for clause_id, score in sorted(scored.items(), key=lambda kv: -kv[1]):
             governor = governing[clause_id][0] if clause_id in governing else None
             relation = dict(self.governors[clause_id])[governor] if governor else ""
+            superseded_by = ""
+            if governor and relation == "superseded" and clause_id in self.removed and clause_id in about_named:
+                if not cover_of(clause_id) <= cover_of(governor):
+                    governor, superseded_by = None, governor
             if governor and relation not in ("superseded", "redirects"):
                 known = set().union(*(family.get(g) or cover_of(g) for g in governing[clause_id]))
                 if not cover_of(clause_id) <= known:
@@ -765,6 +796,7 @@ class Index:
                 hit = hits.setdefault(clause_id, Hit(clause_id, score))
                 hit.score = max(hit.score, score)
                 hit.unofficial = self.clauses[clause_id]["doc_kind"].startswith("unofficial")
+                hit.superseded_by = superseded_by
                 continue
             hit = hits.setdefault(governor, Hit(governor, scored.get(governor, score)))
             if relation != "superseded" or governor not in scored:  # a superseded (or removed) entry adds nothing
@@ -812,7 +844,8 @@ def results(
     index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
-    question, which its heading may only name —, snippet, folded, unofficial)."""
+    question, which its heading may only name —, snippet, folded, unofficial, superseded_by — the clause
+    in force, when the hit is an entry a later version removed)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
@@ -836,6 +869,7 @@ def results(
                 "snippet": snippet(answer or row["text"], groups),
                 "folded": hit.folded,
                 "unofficial": hit.unofficial,
+                "superseded_by": hit.superseded_by,
             }
         )
     return out, notes

@@ -107,8 +107,9 @@ IRREGULAR = {
 
 # Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
 DOUBLED = frozenset("bdgmnprt")
-# Words whose stem would merge two rules ideas: the Limited keyword is not a limit.
-UNSTEMMED = frozenset({"limited"})
+# Words whose stem would merge two rules ideas: the Limited keyword is not a limit, timing (the
+# order things resolve in) is not time (a tournament round's clock).
+UNSTEMMED = frozenset({"limited", "timing"})
 
 
 @lru_cache(maxsize=1 << 16)
@@ -127,7 +128,25 @@ def stem_of(word: str) -> str:
             if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
                 word = word[:-1]  # winning -> win, stopped -> stop, setting -> set
             break
+        if suffix in ("ing", "ed") and len(word) == len(suffix) + 3 and word.endswith(suffix):
+            short = _short_verb(word[: -len(suffix)])
+            if short:
+                return short
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+VOWELS = frozenset("aeiou")
+
+
+def _short_verb(root: str) -> str | None:
+    """The verb of a three-letter root left by -ed/-ing ("mov" in moved, "ask" in asking): with its
+    silent e back when the root is consonant-vowel-consonant (moved, moving -> move; saved -> save;
+    but taped -> tape, tapped -> tap), or None when the root is no verb's ("bleed", "string")."""
+    if root[-1] in VOWELS or not VOWELS & set(root):
+        return None
+    if root[0] not in VOWELS and root[1] in VOWELS and root[2] not in "wxy":
+        return root + "e"
+    return root
 
 
 @lru_cache(maxsize=1 << 14)

@@ -246,12 +246,16 @@
         title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
         a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
+        if (hit.superseded_by) {
+          var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = el("a", "", hit.superseded_by);
+          now.href = clauseHref(hit.superseded_by); gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
+        }
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
         var folded = hit.folded || [], more = folded.length > 5 ? el("details", "folded-more") : null;
         if (more) more.appendChild(el("summary", "", (folded.length - 5) + " more folded under it"));
         folded.forEach(function (f, i) {
-          var p = el("p", "folded", (f.relation === "superseded" ? "supersedes" : "restated in") + ": "), fa = el("a", "", f.citation);
+          var p = el("p", "folded", ({superseded: "supersedes", redirects: "pointed to by"}[f.relation] || "restated in") + ": "), fa = el("a", "", f.citation);
           fa.href = clauseHref(f.id); p.appendChild(fa); (i < 5 ? li : more).appendChild(p);
         });
         if (more) li.appendChild(more);

@@ -1,0 +1,121 @@
+"""Lookup on the real corpus, where a judge's answer used to hide: word forms that stem apart, an
+entry that only spells out an abbreviation, a card title the import knows, a list entry that alone
+answers, a term only the other edition's rules use."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekb.lookup import search
+from judgekb.lookup.words import stem_of
+from tests.conftest import CORPUS, run_cli
+
+
+@pytest.fixture(scope="module")
+def index(db):
+    return search.Index(db)
+
+
+def test_a_verb_and_its_ed_and_ing_forms_meet():
+    """'moved' and 'moving' are 'move' (the silent e comes back on a short root), while the double
+    consonant still tells 'tapped' (tap) from 'taped' (tape), and 'bleed' or 'string' lose nothing."""
+    for forms in (("move", "moved", "moving", "moves"), ("save", "saved", "saving", "saves"), ("place", "placed", "placing")):
+        assert len({stem_of(w) for w in forms}) == 1, forms
+    assert stem_of("tapped") == stem_of("tap") != stem_of("taped")
+    assert stem_of("asked") == stem_of("ask") and stem_of("paying") == stem_of("pay")
+    assert stem_of("bleed") == "bleed" and stem_of("string") == "string"
+    assert stem_of("timing") != stem_of("time")  # the order things resolve in is not the clock
+
+
+def test_can_attachments_be_moved_finds_the_move_entry(index):
+    hits, _ = index.search("can attachments be moved", 2, None, 5)
+    assert "agot2-rr/move" in [h.id for h in hits[:3]], [h.id for h in hits]
+
+
+def test_an_entry_that_only_spells_out_an_abbreviation_folds_under_the_entry_it_names(index, db):
+    """'STR: The abbreviation for "strength."' answers nothing about strength: it is shown folded under
+    Strength ("pointed to by"), which it lends its score, never as the first hit of its own."""
+    hits, _ = index.search("+1 STR until end of phase", 2, None, 5)
+    assert hits[0].id == "agot2-rr/strength-strength-modifiers", [h.id for h in hits]
+    assert {"id": "agot2-rr/str", "relation": "redirects"}.items() <= hits[0].folded[0].items()
+    spelled = [r["id"] for r in db.query("select id, text from clauses") if search.ABBREVIATION.match(r["text"].strip())]
+    assert "agot2-rr/str" in spelled
+    for clause_id in spelled:
+        assert clause_id not in [h.id for h in index.search(clause_id.rsplit("/", 1)[1], None, None, 10)[0]], clause_id
+
+
+@pytest.fixture(scope="module")
+def carded_index(carded_db_path):
+    return search.Index.open(carded_db_path)
+
+
+def test_a_card_title_no_clause_names_is_called_a_card_not_a_misspelling(carded_index):
+    """With the card databases imported, an empty result for a real title says the card is known and
+    where its text is, instead of "check the spelling"; a title of the other edition's cards says to
+    search that edition; words that are no title keep the spelling advice."""
+    hits, notes = carded_index.search("Vengeful Lordling", 2, None, 5)
+    assert not hits and "Vengeful Lordling is a second-edition card" in notes[-1], notes
+    assert 'judgekb card "Vengeful Lordling"' in notes[-1] and "spelling" not in notes[-1], notes
+    hits, notes = carded_index.search("Pentoshi Guildmaster", 2, None, 5)
+    assert not hits and "Pentoshi Guildmaster is a first-edition card" in notes[-1], notes
+    assert "search the other edition" in notes[-1] and "spelling" not in notes[-1], notes
+    hits, notes = carded_index.search("kne*", 2, None, 5)
+    assert not hits and "check the spelling" in notes[-1], notes
+
+
+def test_a_removed_list_entry_about_the_named_card_stands_marked_superseded(index, db_path):
+    """v2.3's Melee Restricted List entry for Doran's Game is the only text that names the card, and
+    v4.1 removed the lists (its Card Legality section only says where they are now): asked about the
+    card, the entry is its own hit, marked superseded with the clause in force; asked about the
+    lists, the entries stay folded under Card Legality."""
+    entry, in_force = "agot2-faq/restricted/melee/dorans-game-core-119", "agot2-faq41/card-legality/introduction"
+    for query in ("doran's game", "is doran's game restricted in melee"):
+        hits, _ = index.search(query, 2, None, 5)
+        standing = {h.id: h for h in hits[:3]}
+        assert entry in standing and standing[entry].superseded_by == in_force, (query, [h.id for h in hits])
+    hits, _ = index.search("melee restricted list", 2, None, 10)
+    assert not [h.id for h in hits if h.id in index.removed]
+    assert entry in [f["id"] for h in hits for f in h.folded]
+    shown = run_cli("search", "--edition", "2", "--limit", "3", "doran's game", db=db_path).stdout
+    assert f"not in force: a later version no longer carries it; see [{in_force}]" in shown
+
+
+def test_the_web_page_marks_a_removed_entry_superseded(db_path):
+    from judgekb.web import app as web
+
+    client = web.create_app(db_path, CORPUS).test_client()
+    page = client.get("/?q=doran%27s+game&edition=2").get_data(as_text=True)
+    assert "Not in force: a later version no longer carries it" in page
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, size):
+    """In the browser the results typed into the search box say what the server's page says: a removed
+    entry standing on its own is marked superseded, and the STR entry is 'pointed to by' under Strength."""
+    from tests.browser_support import WIDTHS, launched, no_horizontal_scroll, serving
+
+    with serving(db_path) as base, launched() as browser:
+        width, height = WIDTHS[size]
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(base + "/")
+        page.select_option("#edition", "2")
+        page.fill("#q", "doran's game")
+        page.wait_for_selector("#results li.hit p.unofficial:has-text('Not in force')", timeout=10_000)
+        assert page.locator("#results li.hit p.unofficial a").first.get_attribute("href").endswith("agot2-faq41/card-legality/introduction")
+        no_horizontal_scroll(page)
+        page.fill("#q", "+1 STR until end of phase")
+        page.wait_for_selector("#results li.hit p.folded:has-text('pointed to by')", timeout=10_000)
+        context.close()
+
+
+def test_the_golden_rules_asked_in_first_edition_are_called_a_second_edition_term(index):
+    """First edition has no "golden rules": the notice says the term is the second edition's (its
+    Rules Reference heads an entry so), not that "golden" is an unknown word or a card's name."""
+    for query in ("exact wording of the golden rule", "what are the golden rules"):
+        _, notes = index.search(query, 1, None, 5)
+        assert notes and notes[0].startswith('other edition: "golden rule'), (query, notes)
+        assert "second-edition term" in notes[0], notes
+        assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
+    _, notes = index.search("what are the golden rules", 2, None, 5)
+    assert not [n for n in notes if n.startswith(("other edition", "not in the corpus"))], notes
