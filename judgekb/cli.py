@@ -337,11 +337,14 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
     if len(name) > MAX_NAME_CHARS:
         fail(f"a card name has at most {MAX_NAME_CHARS} characters (got {len(name):,})")
     db = obj.db()
-    pages = cardpage.find(db, name, int(edition) if edition else None)
+    found = cardpage.lookup(db, name, int(edition) if edition else None)
+    pages = found.pages
     if not pages:
-        near = cardpage.suggestions(db, name, int(edition) if edition else None)
-        fail(f"no card matching '{name}'." + (" Nearest: " + ", ".join(near) if near else ""))
+        fail(f"no card matching '{name}'." + (" Did you mean: " + "; ".join(found.near) if found.near else ""))
     if as_json:
+        for page in pages:
+            if page.get("shown_for"):  # the JSON carries it too; a reader of the terminal must not miss it
+                click.echo(cardpage.shown_for_line(page), err=True)
         click.echo(json.dumps(pages if not edition else pages[0], ensure_ascii=False, indent=2))
         return
     for page in pages:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import fuzz, process
-
 from judgekb.authority.citation import document_part
-from judgekb.cards import restricted_lists
-from judgekb.cards.corpus_cards import normalise_name, printing_number
+from judgekb.cards import cardnames, restricted_lists
+from judgekb.cards.corpus_cards import printing_number
 from judgekb.corpus.parsers.linemap import slug
 from judgekb.web.webtext import plain_card_text
 
@@ -18,44 +17,10 @@ FORMATS = ("joust", "melee")
 ORDINAL = {1: "1st", 2: "2nd"}
 
 
-def _cards(db: Any, edition: int | None) -> list[dict[str, Any]]:
-    sql = "select * from cards" + (" where edition = ?" if edition else "")
-    rows = list(db.query(sql, [edition] if edition else []))
-    for row in rows:
-        row["spellings"] = json.loads(row.get("spellings") or "[]")
-    return rows
-
-
 def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
     if not db["imported_cards"].exists():
         return []
     return list(db.query("select * from imported_cards where edition = ? and key = ? order by code", [edition, key]))
-
-
-def _exact(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
-    """Cards whose title or another printed spelling is exactly the name (one indexed query, not a scan)."""
-    key = normalise_name(name)
-    sql = "select * from cards where (key = ? or spellings != '[]')" + (" and edition = ?" if edition else "") + " order by edition, id"
-    rows = list(db.query(sql, [key, edition] if edition else [key]))
-    for row in rows:
-        row["spellings"] = json.loads(row.get("spellings") or "[]")
-    return [c for c in rows if c["key"] == key or key in {normalise_name(s) for s in c["spellings"]}]
-
-
-def _match(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
-    cards = _cards(db, edition)
-    found = []
-    for ed in [edition] if edition else [1, 2]:
-        pool = [c for c in cards if c["edition"] == ed]
-        best = process.extractOne(name, [c["name"] for c in pool], scorer=fuzz.WRatio, score_cutoff=80)
-        if best:
-            found.append(pool[best[2]])
-    return found
-
-
-def suggestions(db: Any, name: str, edition: int | None) -> list[str]:
-    cards = _cards(db, edition)
-    return [m[0] for m in process.extract(name, [c["name"] for c in cards], scorer=fuzz.WRatio, limit=5)]
 
 
 LIST_KINDS = ("restricted", "banned", "list-change")
@@ -204,35 +169,50 @@ def _imported_page(db: Any, row: dict[str, Any], edition: int) -> dict[str, Any]
     return page(db, card)
 
 
-def find(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
-    """Pages for the cards the corpus names; failing that, imported cards the corpus never mentions.
+@dataclass
+class Lookup:
+    """A typed name's card pages, or the titles to offer when it opens none (``cardnames.resolve``)."""
 
-    An exact title wins over a near one in either source, so "Daenerys's Favor" never opens
-    "Daenerys Targaryen" just because the corpus happens to name only the latter.
-    """
-    exact = _exact(db, name, edition)
-    if exact:
-        return [page(db, card) for card in exact]
-    imported = db["imported_cards"].exists()
-    if imported:
-        key = normalise_name(name)
-        rows = list(db.query("select distinct name, key, edition from imported_cards where key = ? order by edition", [key]))
-        rows = [r for r in rows if not edition or r["edition"] == edition]
-        if rows:
-            return [_imported_page(db, r, r["edition"]) for r in rows]
-    found = [page(db, card) for card in _match(db, name, edition)]
-    if found or not imported:
-        return found
-    for ed in [edition] if edition else [1, 2]:
-        pool = list(db.query("select distinct name, key from imported_cards where edition = ?", [ed]))
-        best = process.extractOne(name, [r["name"] for r in pool], scorer=fuzz.WRatio, score_cutoff=86)
-        if best:
-            found.append(_imported_page(db, pool[best[2]], ed))
-    return found
+    pages: list[dict[str, Any]]
+    near: list[str]  # did you mean: best first; beside a page opened for a near title, the other contenders
+
+
+def lookup(db: Any, name: str, edition: int | None) -> Lookup:
+    """The one look-up behind ``judgekb card`` and ``/card``: a page opened for a near title says so."""
+    found = cardnames.resolve(db, name, edition)
+    pages = []
+    for match in found.matches:
+        title = match.title
+        if title.card_id:
+            row = next(db.query("select * from cards where id = ?", [title.card_id]))
+            row["spellings"] = json.loads(row.get("spellings") or "[]")
+            shown = page(db, row)
+        else:
+            shown = _imported_page(db, {"name": title.name, "key": title.key}, title.edition)
+        if match.how == "near":  # never another card's page silently
+            shown["shown_for"] = {"query": name, "score": match.score}
+        pages.append(shown)
+    return Lookup(pages, found.near)
+
+
+def find(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
+    """The pages a typed name opens (see ``lookup``)."""
+    return lookup(db, name, edition).pages
+
+
+def suggestions(db: Any, name: str, edition: int | None) -> list[str]:
+    """Titles to offer for a typed name, best first."""
+    return cardnames.resolve(db, name, edition).near
+
+
+def shown_for_line(p: dict[str, Any]) -> str:
+    """The warning over a page opened for a near title rather than the typed one."""
+    return f"Showing {p['name']} for '{p['shown_for']['query']}': no card has that name; this is the nearest title."
 
 
 def render(p: dict[str, Any]) -> str:
-    lines = [f"{p['name']} — {ORDINAL[p['edition']]} edition  [{p['id']}]"]
+    lines = [shown_for_line(p)] if p.get("shown_for") else []
+    lines.append(f"{p['name']} — {ORDINAL[p['edition']]} edition  [{p['id']}]")
     if p["spellings"]:
         lines.append(f"Also printed as: {', '.join(p['spellings'])}")
     if p.get("lists"):  # the dated list in force today comes before the FAQ's own (older) lists

@@ -211,9 +211,8 @@ def clause_page(clause_id: str) -> Any:
 def card_page() -> Any:
     name = _card_name()
     edition = _edition_arg()
-    found = cardpage.find(res().db, name, edition) if name else []
-    near = cardpage.suggestions(res().db, name, edition) if name and not found else []
-    return render_template("card.html", name=name, edition=edition, pages=found, near=near)
+    found = cardpage.lookup(res().db, name, edition) if name else cardpage.Lookup([], [])
+    return render_template("card.html", name=name, edition=edition, pages=found.pages, near=found.near)
 
 
 @pages.get("/changes")
