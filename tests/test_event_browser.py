@@ -121,6 +121,39 @@ def test_card_status_per_printing(cards_server, chromium, size, scheme):
     context.close()
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_card_typed_loosely_or_misspelled(cards_server, chromium, size):
+    context, page = _context(chromium, size)
+    page.goto(cards_server + "/card")
+    page.fill("#name", "Littlefnger")
+    page.select_option("#card-edition", "2")
+    page.click("#card-form button")
+    page.wait_for_selector("article.card h1")
+    # a near title opens, and says so above its title, with the other contenders one tap away
+    note = page.locator("article.card .shown-for")
+    assert note.inner_text().startswith("Showing Littlefinger for “Littlefnger”: no card has that name")
+    assert note.bounding_box()["y"] < page.locator("article.card h1").bounding_box()["y"]
+    assert page.inner_text("article.card h1").startswith("Littlefinger")
+    assert note.locator("a.chip").first.inner_text() == "Littlefinger's Meddling"
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"card-near-{size}.png"), full_page=True)
+
+    page.goto(cards_server + "/card?name=tyrion&edition=2")  # half a name: nothing opens, the Tyrion cards are offered
+    assert page.locator("article.card").count() == 0
+    chips = page.locator("#no-card a.chip")
+    assert [chips.nth(i).inner_text() for i in range(2)] == ["Tyrion Lannister", "Tyrion's Chain"]
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"card-did-you-mean-{size}.png"), full_page=True)
+    chips.nth(1).click()
+    page.wait_for_selector("article.card h1")
+    assert page.inner_text("article.card h1").startswith("Tyrion's Chain") and page.locator(".shown-for").count() == 0
+
+    page.goto(cards_server + "/card?name=cask+of+ale&edition=2")  # the same name, without its article and quotes
+    assert page.inner_text("article.card h1").startswith('"A Cask of Ale"') and page.locator(".shown-for").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 2. governing text first
 
 
