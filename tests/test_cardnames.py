@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from judgekb import store
 from judgekb.cards import cardnames, cardpage
@@ -204,3 +206,32 @@ def test_card_api_carries_the_near_title_warning(client):
 )
 def test_title_keys_answer_to_what_players_type(title, typed):
     assert cardnames.loose_key(typed) in cardnames.title_keys(title)
+
+
+# ---------------------------------------------------------------------------- every title, and any text
+
+
+def test_every_imported_title_opens_its_own_page_typed_exactly_or_loosely(carded):
+    titles = sorted({(r["name"], r["edition"]) for r in carded.query("select distinct name, edition from imported_cards")})
+    assert len(titles) > 3000
+    missed = []
+    for name, edition in titles:
+        for typed in (name, cardnames.loose_key(name)):
+            found = cardpage.lookup(carded, typed, edition)
+            opened = {cardnames.loose_key(p["name"]) for p in found.pages}
+            # typed loosely, two cards may share a name once punctuation and articles are gone: then it is offered
+            if opened != {cardnames.loose_key(name)} and cardnames.loose_key(name) not in {cardnames.loose_key(n) for n in found.near[:2]}:
+                missed.append((typed, edition, [p["name"] for p in found.pages], found.near[:2]))
+            assert all("shown_for" not in p for p in found.pages), typed
+    assert not missed, missed[:10]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=60), edition=st.sampled_from([None, 1, 2]))
+def test_any_text_opens_pages_that_say_how_or_offers_titles(carded, text, edition):
+    found = cardpage.lookup(carded, text, edition)
+    for page in found.pages:
+        assert page["edition"] in ((edition,) if edition else (1, 2))
+        if "shown_for" in page:
+            assert page["shown_for"]["query"] == text and page["shown_for"]["score"] >= cardnames.OPEN_SCORE
+    assert len(found.near) <= cardnames.NEAR_LIMIT

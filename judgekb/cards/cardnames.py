@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -123,6 +124,7 @@ class Resolution:
 
 
 _INDEXES: OrderedDict[tuple[Any, ...], dict[int, EditionIndex]] = OrderedDict()
+_INDEXES_LOCK = threading.Lock()  # the web server answers on several threads
 
 
 def _stamp(db: Any) -> tuple[Any, ...]:
@@ -137,9 +139,18 @@ def _stamp(db: Any) -> tuple[Any, ...]:
 def index(db: Any) -> dict[int, EditionIndex]:
     """Both editions' titles, built once per database state."""
     stamp = _stamp(db)
-    if stamp in _INDEXES:
-        _INDEXES.move_to_end(stamp)
-        return _INDEXES[stamp]
+    with _INDEXES_LOCK:
+        if stamp in _INDEXES:
+            _INDEXES.move_to_end(stamp)
+            return _INDEXES[stamp]
+        built = _build(db)
+        _INDEXES[stamp] = built
+        while len(_INDEXES) > INDEX_CACHE:
+            _INDEXES.popitem(last=False)
+        return built
+
+
+def _build(db: Any) -> dict[int, EditionIndex]:
     out = {1: EditionIndex(), 2: EditionIndex()}
     corpus_keys: set[tuple[int, str]] = set()
     for row in db.query("select id, edition, name, key, spellings from cards order by edition, id"):
@@ -155,9 +166,6 @@ def index(db: Any) -> dict[int, EditionIndex]:
                 continue  # the corpus card's page already shows the imported printings
             names = [r["name"] for r in group]
             out.setdefault(edition, EditionIndex()).add(Title(edition, names[0], key, None), names[1:])
-    _INDEXES[stamp] = out
-    while len(_INDEXES) > INDEX_CACHE:
-        _INDEXES.popitem(last=False)
     return out
 
 
