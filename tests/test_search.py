@@ -385,6 +385,49 @@ def test_a_title_spelled_out_takes_its_words_from_shorter_titles(imported_index)
     assert len(status) == 1 and "Rains of Castamere" in status[0], notes
 
 
+def _status(index, query, edition=2):
+    _, notes = index.search(query, edition, None, 3)
+    return notes, [n for n in notes if " - Standard v" in n]
+
+
+def test_list_status_names_the_card_the_query_names(imported_index):
+    """A judge's review in the event setting: the status shown must be the named card's, never a card
+    that shares a word with it."""
+    index = imported_index
+    notes, status = _status(index, "is oldtown banned in joust")  # Oldtown, not Oldtown Scholar
+    assert len(status) == 1 and status[0].startswith("Oldtown (Journey to Oldtown 24): banned"), notes
+    notes, status = _status(index, "varys riddle copying a when revealed")  # Varys's Riddle, not Varys
+    assert len(status) == 1 and status[0].startswith("Varys's Riddle ("), notes
+    notes, status = _status(index, "tunels of the red keep restricted?")  # misspelled: not The Red Keep
+    assert len(status) == 1 and status[0].startswith("Tunnels of the Red Keep ("), notes
+    notes, status = _status(index, "ghaston grey vs an attacking knight")  # "knight" does not name Knighted
+    assert len(status) == 1 and status[0].startswith("Ghaston Grey ("), notes
+    notes, status = _status(index, "is Sparrows restricted in melee")  # a one-word title asked about
+    assert len(status) == 1 and status[0].startswith("Sparrows ("), notes
+    for typed, title in (("jaqen hghar legal?", "Jaqen H'ghar"), ("cask of ale banned?", '"A Cask of Ale"'), ("littlefnger banned?", "Littlefinger")):
+        notes, status = _status(index, typed)
+        assert len(status) == 1 and status[0].startswith(f"{title} ("), notes
+
+
+def test_a_card_of_the_other_edition_is_said_to_be_one(imported_index):
+    notes, status = _status(imported_index, "is hellholt engineer on the list")  # a first-edition card
+    assert not status and notes[0].startswith("Hellholt Engineer is a first-edition card"), notes
+    assert 'judgekb card "Hellholt Engineer" --edition 1' in notes[0], notes
+    _, notes = imported_index.search("timing of seen in flames", 1, None, 3)
+    assert notes[0].startswith("Seen In Flames is a second-edition card"), notes
+
+
+def test_with_no_edition_chosen_the_notes_say_which_edition(imported_index):
+    _, notes = imported_index.search("ser gregor clegane", None, None, 3)
+    status = [n for n in notes if " - Standard v" in n]
+    assert status and all(n.startswith("second edition: ") for n in status), notes
+    _, notes = imported_index.search("what does Val say", None, None, 3)
+    pointers = [n for n in notes if n.startswith("card text: Val is a card")]
+    assert {p[-len("--edition 1)"):] for p in pointers} == {"--edition 1)", "--edition 2)"}, notes
+    _, notes = imported_index.search('what does "A Cask of Ale" say', 2, None, 3)
+    assert notes[0].endswith('judgekb card "A Cask of Ale" --edition 2)'), notes  # pastes into a shell
+
+
 def test_a_see_entry_folds_under_the_entry_it_points_to(index, db):
     """'Negative Quantities: See "Modifiers".' answers nothing itself: searched by its own heading it is
     shown folded under Modifiers ("pointed to by"), never as a hit of its own."""

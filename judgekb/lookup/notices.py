@@ -115,47 +115,106 @@ def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
     return index.rules_word(word, None) or (index.english(word) and bool(index.stem_df(word, None)))
 
 
-def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset()) -> list[str]:
-    """The imported card titles of an edition that the query spells out word for word ("knights of the
-    realm", "hand's judgment" for The Hand's Judgment), longest first and not overlapping; runs made only
-    of ``ignore`` or small words are not tried, and a one-word title that is an everyday or rules word
-    ("Taxation", "Summer") counts only when it is the whole query (or all of it but ``ignore`` words)."""
-    from judgekb.cards.corpus_cards import normalise_name
+FORMAT_WORDS = ("joust", "melee")  # "can I play Oldtown in melee": a question about the card's list status
+TITLE_ARTICLES = ("", "the ", "a ", "an ")  # "cask of ale" for "A Cask of Ale"
+FUZZY_TITLE = 88  # rapidfuzz ratio a misspelled run ("tunels of the red keep") needs to name a title
 
-    runs: dict[tuple[int, int], list[str]] = {}  # every run of the query's words worth trying, as the keys a title would have
-    for size in range(min(8, len(words)), 0, -1):
+
+def spelled_titles(
+    index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset(), any_word: bool = False
+) -> list[str]:
+    """The titles of ``title_spans`` (which see), longest first."""
+    return [name for name, _, _ in title_spans(index, words, edition, ignore, any_word)]
+
+
+def title_spans(
+    index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset(), any_word: bool = False
+) -> list[tuple[str, int, int]]:
+    """The imported card titles of an edition that the query spells out ("knights of the realm", "hand's
+    judgment" for The Hand's Judgment, "tyrions chain", "jaqen hghar", "cask of ale"), longest first and
+    not overlapping; runs made only of ``ignore`` or small words are not tried.  A one-word title that is
+    an everyday or rules word ("Taxation", "Summer") counts only when it is the whole query (or all of it
+    but ``ignore`` words), or when ``any_word`` (a question about a card's list status: "is Sparrows
+    restricted").  A run with a word no text or dictionary knows is matched to the closest title of as
+    many words when it is close enough ("tunels of the red keep", "littlefnger"), so that a shorter title
+    inside it ("The Red Keep") does not stand for it."""
+    titles = index.imported_titles(edition)
+    if not titles:
+        return []
+    key = (tuple(words), edition, ignore, any_word)  # a lookup's notices ask the same more than once
+    if key not in index.title_spans_seen:
+        if len(index.title_spans_seen) > 64:
+            index.title_spans_seen.clear()
+        index.title_spans_seen[key] = _title_spans(index, titles, words, edition, ignore, any_word)
+    return index.title_spans_seen[key]
+
+
+def _title_spans(
+    index: Index, titles: dict[str, str], words: list[str], edition: int, ignore: frozenset[str], any_word: bool
+) -> list[tuple[str, int, int]]:
+    from rapidfuzz import fuzz, process
+
+    loose = [" ".join(LOOSE.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]  # bare_name, word by word
+    firsts = index.imported_title_first_words(edition)
+    unknown = [len(w) >= 4 and w.isalpha() and not index.known(w, None) and not index.english(w) for w in words]
+    found, taken = [], [False] * len(words)
+    for size in range(min(8, len(words)), 0, -1):  # longest runs first
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
-            if not set(run) <= ignore | STOPWORDS:
-                runs[(start, size)] = [k for key in _possessives(run) for k in (normalise_name(key), "the " + normalise_name(key))]
-    keys = sorted({k for spellings in runs.values() for k in spellings})
-    titles: dict[str, str] = {}
-    for chunk in range(0, len(keys), 500):  # one indexed query for all of them
-        part = keys[chunk : chunk + 500]
-        titles.update(index.conn.execute(
-            f"select key, name from imported_cards where edition = ? and key in ({','.join('?' * len(part))})", [edition, *part]
-        ).fetchall())  # fmt: skip
-    found, taken = [], [False] * len(words)
-    for (start, size), spellings in runs.items():  # longest runs first (the order they were made in)
-        name = next((titles[k] for k in spellings if k in titles), None)
-        if not name or any(taken[start : start + size]):
-            continue
-        alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in words[start : start + size]]
-        if size == 1 and index.common_word(words[start]) and not alone:
-            continue
-        found.append(name)
-        taken[start : start + size] = [True] * size
+            if any(taken[start : start + size]) or set(run) <= ignore | STOPWORDS:
+                continue
+            said = loose[start : start + size]
+            first = said[1] if said[0] in ("the", "a", "an") and size > 1 else said[0]
+            name = None
+            if first in firsts or f"{first}s" in firsts:  # (a title begins so: worth spelling out)
+                name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
+            if not name and any(unknown[start : start + size]) and (size > 1 or len(run[0]) >= 6) and size <= 6:
+                near = index.imported_titles_of_length(edition, size)
+                best = process.extractOne(_no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
+                name = near[best[0]] if best else None
+            if not name:
+                continue
+            alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
+            if size == 1 and index.common_word(run[0]) and not alone and not any_word:
+                continue
+            found.append((name, start, size))
+            taken[start : start + size] = [True] * size
     return found
 
 
+LOOSE = re.compile(r"[\W_]+")  # what judgekb.cards.corpus_cards.bare_name turns into a space
+
+
+def _no_article(key: str) -> str:
+    return key.split(" ", 1)[1] if key.startswith(("the ", "a ", "an ")) and " " in key else key
+
+
+def _spellings(said: list[str], last: str) -> list[str]:
+    """The loose keys (``bare_name``) a title spelled by these words may have: as written (a closing
+    "'s" aside: "robert baratheon's"), with a possessive's "s" players leave off ("varys riddle" for
+    Varys's Riddle), and with "The" or "A" before it."""
+    forms = [" ".join(said)]
+    if last.endswith(("'s", "’s")):
+        forms.append(forms[0][:-1])
+    plural = [i for i, w in enumerate(said) if len(w) > 3 and w.endswith("s")][:2]
+    for mask in range(1, 1 << len(plural)):
+        words = list(said)
+        for bit, i in enumerate(plural):
+            if mask >> bit & 1:
+                words[i] += "s"
+        forms.append(" ".join(words))
+    return [article + form for form in forms for article in TITLE_ARTICLES]
+
+
 CARD_POINTER_START = "card text: "
-CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; ")
+CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; .*--edition (?P<edition>[12])\)$")
 
 
-def pointed_card(note: str) -> str | None:
-    """The card a card-page pointer names ("card text: Robb Stark is a card; …"), so a page can link it."""
+def pointed_card(note: str) -> tuple[str, int] | None:
+    """The card and edition a card-page pointer names ("card text: Robb Stark is a card; … --edition 2)"),
+    so a page can link it."""
     match = CARD_POINTER.match(note)
-    return match["name"] if match else None
+    return (match["name"], int(match["edition"])) if match else None
 
 
 def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) -> str | None:
@@ -174,19 +233,6 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     return None
 
 
-def _possessives(run: list[str]) -> list[str]:
-    """A run of words as written, then with the apostrophe players leave out of a title's possessive
-    ("tyrions chain" for Tyrion's Chain): each of its first two words ending in "s" may be one."""
-    spellings = [" ".join(run)]
-    plural = [i for i, w in enumerate(run) if len(w) > 3 and w.endswith("s") and "'" not in w][:2]
-    for mask in range(1, 1 << len(plural)):
-        words = list(run)
-        for bit, i in enumerate(plural):
-            if mask >> bit & 1:
-                words[i] = words[i][:-1] + "'s"
-        spellings.append(" ".join(words))
-    return spellings
-
 
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
@@ -198,7 +244,8 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
-        return f'{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
+        command = f'judgekb card "{name.strip(chr(34))}" --edition {edition}'
+        return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {command})"
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
@@ -287,18 +334,57 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     card_text = index.absent_topics.get("card_text") or {}
     if status is None or _asks(analysis, [], card_text.get("rules_questions", [])):
         return []  # (no lists imported, or a question about a trait or keyword, not a card)
-    # titles the query spells out ("hand's judgment"), and the cards the corpus knows it names by fewer
-    # words ("euron") unless a spelled-out title took their words (Highgarden is not Highgarden Minstrel,
-    # "rains of castamere" is not Castamere)
-    spelled = spelled_titles(index, analysis["words"], 2)
-    spelled_words = {v for name in spelled for w in words_of(name) for v in (w, w.replace("'", ""))}
-    notes = status.notes([w if w not in spelled_words else "" for w in analysis["words"]], index.common_word)
+    # titles the query spells out ("hand's judgment"; asked about its status, a one-word title that is
+    # also a word: "is Sparrows restricted"), but not one inside a longer first-edition title ("hellholt
+    # engineer" is not Hellholt)
+    words = analysis["words"]
+    asks_status = _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], [])
+    spans = title_spans(index, words, 2, any_word=asks_status)
+    longer = [(s, n) for _, s, n in (title_spans(index, words, 1) if 1 in index.imported_editions else []) if n > 1]
+    spans = [t for t in spans if not any(s <= t[1] and t[1] + t[2] <= s + n and n > t[2] for s, n in longer)]
+    spelled = [name for name, _, _ in spans]
+    covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
+    notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], index.common_word)
+    # and the cards the corpus knows it names by fewer words ("euron"), by a word of the title as
+    # written that is no everyday word ("knight" does not name Knighted), unless a spelled-out title
+    # took their words (Highgarden is not Highgarden Minstrel, "rains of castamere" is not Castamere,
+    # "oldtown" is not Oldtown Scholar)
     spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
-    others = [index.card_name(c) for c in sorted(cards or ()) if c.startswith("card:2:")]
-    others = [name for name in others if name in spelled or not {stem_of(w) for w in words_of(name)} & spelled_stems]
+    others = []
+    for name in [index.card_name(c) for c in sorted(cards or ()) if c.startswith("card:2:")]:
+        title_words = {v for w in words_of(name) for v in (w, w.replace("'", ""), w.removesuffix("'s"))}
+        naming = [w for w in words if w in title_words and w not in STOPWORDS and not index.english(w)]
+        if name in spelled or (naming and not {stem_of(w) for w in words_of(name)} & spelled_stems):
+            others.append(name)
     for note in status.notes_for_titles(sorted({*spelled, *others})):
         if note not in notes:
             notes.append(note)
+    if edition is None:  # both editions searched: the lists are second edition's
+        notes = [f"second edition: {note}" for note in notes]
+    return notes
+
+
+def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:
+    """A card of the other edition's imported cards that the query names by its full title, when this
+    edition has no card of that title ("Hellholt Engineer" in a second-edition search): said first,
+    since the clauses below are this edition's."""
+    if edition not in (1, 2) or 3 - edition not in index.imported_editions:
+        return []
+    from judgekb.cards.corpus_cards import bare_name
+
+    words, other = analysis["words"], 3 - edition
+    own = {bare_name(t) for t in spelled_titles(index, words, edition)}
+    notes = []
+    for name in spelled_titles(index, words, other):
+        if bare_name(name) in own or bare_name(name) in index.imported_titles(edition):
+            continue
+        if len(words_of(name)) == 1 and index.common_word(bare_name(name)):
+            continue  # "Sparrows" in a first-edition question is the word, not surely the card
+        notes.append(
+            f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
+            f'{EDITION_NAMES[edition].replace(" ", "-")} one: search the other edition, or see its card page '
+            f'(judgekb card "{name.strip(chr(34))}" --edition {other})'
+        )
     return notes
 
 
