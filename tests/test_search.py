@@ -404,7 +404,9 @@ def test_list_status_names_the_card_the_query_names(imported_index):
     assert len(status) == 1 and status[0].startswith("Ghaston Grey ("), notes
     notes, status = _status(index, "is Sparrows restricted in melee")  # a one-word title asked about
     assert len(status) == 1 and status[0].startswith("Sparrows ("), notes
-    for typed, title in (("jaqen hghar legal?", "Jaqen H'ghar"), ("cask of ale banned?", '"A Cask of Ale"'), ("littlefnger banned?", "Littlefinger")):
+    typed_titles = (("jaqen hghar legal?", "Jaqen H'ghar"), ("cask of ale banned?", '"A Cask of Ale"'),
+                    ("littlefnger banned?", "Littlefinger"))  # fmt: skip
+    for typed, title in typed_titles:
         notes, status = _status(index, typed)
         assert len(status) == 1 and status[0].startswith(f"{title} ("), notes
 
@@ -415,6 +417,15 @@ def test_a_card_of_the_other_edition_is_said_to_be_one(imported_index):
     assert 'judgekb card "Hellholt Engineer" --edition 1' in notes[0], notes
     _, notes = imported_index.search("timing of seen in flames", 1, None, 3)
     assert notes[0].startswith("Seen In Flames is a second-edition card"), notes
+
+
+def test_asked_about_the_lists_themselves_the_list_in_force_is_named(imported_index, db):
+    _, notes = imported_index.search("which restricted list applies now", 2, None, 3)
+    (note,) = [n for n in notes if n.startswith("list in force: ")]
+    newest = imported_index.card_status_notes().current
+    assert f"{newest.name}, {newest.issuer}, {newest.date}" in note
+    hits, notes = imported_index.search("pods", 2, None, 3)
+    assert notes[0].startswith("list in force: ") and not [n for n in notes if "spelling" in n], notes
 
 
 def test_with_no_edition_chosen_the_notes_say_which_edition(imported_index):

@@ -115,6 +115,9 @@ def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
     return index.rules_word(word, None) or (index.english(word) and bool(index.stem_df(word, None)))
 
 
+# a question about the restricted and banned lists themselves ("what's the current restricted list")
+LIST_ASKED = ["restricted list", "restricted lists", "banned list", "banned lists", "ban list", "banned cards",
+              "restricted cards", "pod", "pods", "restricted pod", "restricted pods", "card pool"]  # fmt: skip
 FORMAT_WORDS = ("joust", "melee")  # "can I play Oldtown in melee": a question about the card's list status
 TITLE_ARTICLES = ("", "the ", "a ", "an ")  # "cask of ale" for "A Cask of Ale"
 FUZZY_TITLE = 88  # rapidfuzz ratio a misspelled run ("tunels of the red keep") needs to name a title
@@ -359,6 +362,12 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     for note in status.notes_for_titles(sorted({*spelled, *others})):
         if note not in notes:
             notes.append(note)
+    if not notes and status.current is not None and _asks(analysis, LIST_ASKED, []):  # the list itself
+        rl = status.current
+        notes.append(
+            f"list in force: {rl.name}, {rl.issuer}, {rl.date} (imported with the card data; the FAQ says only where "
+            "the lists are published): name a card here, or open its card page, for its status"
+        )
     if edition is None:  # both editions searched: the lists are second edition's
         notes = [f"second edition: {note}" for note in notes]
     return notes

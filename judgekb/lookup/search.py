@@ -658,7 +658,7 @@ class Index:
                 notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
-            elif any(n.startswith(("card text:", "not in the corpus")) for n in notes):  # a card's name, said above
+            elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
                 notes.append(f"no {which}clause uses {said}")
             else:
                 notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if edition else ""))
