@@ -428,6 +428,19 @@ def test_asked_about_the_lists_themselves_the_list_in_force_is_named(imported_in
     assert notes[0].startswith("list in force: ") and not [n for n in notes if "spelling" in n], notes
 
 
+def test_asked_for_a_cards_errata_the_lookup_says_when_there_is_none(index, imported_index, db):
+    """"Robb Stark errata": the FAQ has none for him, and the errata shown are other cards', so it says
+    so first (a card the corpus knows, or with card data imported any card); a card the FAQ does
+    erratum gets no such note (its entry ranks first)."""
+    errata_cards = {r["id"] for r in db.query("select id from clauses where kind = 'errata' and edition = 2")}
+    hits, notes = index.search("khal drogo errata please", 2, None, 3)
+    assert notes[0] == "no errata: the corpus's second-edition FAQ has no errata entry for Khal Drogo", notes
+    hits, notes = imported_index.search("Robb Stark errata please", 2, None, 3)
+    assert notes[0] == "no errata: the corpus's second-edition FAQ has no errata entry for Robb Stark", notes
+    hits, notes = index.search("balon greyjoy errata please", 2, None, 3)
+    assert not [n for n in notes if n.startswith("no errata")] and hits[0].id in errata_cards, (notes, hits[0].id)
+
+
 def test_with_no_edition_chosen_the_notes_say_which_edition(imported_index):
     _, notes = imported_index.search("ser gregor clegane", None, None, 3)
     status = [n for n in notes if " - Standard v" in n]

@@ -348,17 +348,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     spelled = [name for name, _, _ in spans]
     covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
     notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], index.common_word)
-    # and the cards the corpus knows it names by fewer words ("euron"), by a word of the title as
-    # written that is no everyday word ("knight" does not name Knighted), unless a spelled-out title
-    # took their words (Highgarden is not Highgarden Minstrel, "rains of castamere" is not Castamere,
-    # "oldtown" is not Oldtown Scholar)
-    spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
-    others = []
-    for name in [index.card_name(c) for c in sorted(cards or ()) if c.startswith("card:2:")]:
-        title_words = {v for w in words_of(name) for v in (w, w.replace("'", ""), w.removesuffix("'s"))}
-        naming = [w for w in words if w in title_words and w not in STOPWORDS and not index.english(w)]
-        if name in spelled or (naming and not {stem_of(w) for w in words_of(name)} & spelled_stems):
-            others.append(name)
+    others = corpus_named(index, words, cards or set(), 2, spelled)
     for note in status.notes_for_titles(sorted({*spelled, *others})):
         if note not in notes:
             notes.append(note)
@@ -370,6 +360,46 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
         )
     if edition is None:  # both editions searched: the lists are second edition's
         notes = [f"second edition: {note}" for note in notes]
+    return notes
+
+
+def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, spelled: list[str]) -> list[str]:
+    """The cards the corpus knows that the query names by fewer words than their titles ("euron"), by a
+    word of the title as written that is no everyday word ("knight" does not name Knighted, "iron" not
+    Iron Mines), unless a title the query spells out took their words (Highgarden is not Highgarden
+    Minstrel, "rains of castamere" is not Castamere, "oldtown" is not Oldtown Scholar)."""
+    spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
+    named: dict[str, frozenset[str]] = {}  # a card -> the query's words that name it
+    for name in [index.card_name(c) for c in sorted(cards) if c.startswith(f"card:{edition}:")]:
+        title_words = {v for w in words_of(name) for v in (w, w.replace("'", ""), w.removesuffix("'s"))}
+        naming = frozenset(w for w in words if w in title_words and w not in STOPWORDS)
+        if name in spelled or (
+            any(not index.english(w) for w in naming) and not {stem_of(w) for w in words_of(name)} & spelled_stems
+        ):
+            named[name] = naming
+    # a card named by some of the words that name another ("iron" of "the iron throne": not Iron Mines)
+    return [name for name, naming in named.items() if not any(naming < other for other in named.values())]
+
+
+ERRATA_ASKED = ["errata", "erratum", "errataed", "errata'd", "erratas"]
+
+
+def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+    """Asked for a named card's errata when the corpus has none for it ("Robb Stark errata"): say so
+    first, since the hits below are other cards' errata."""
+    if not _asks(analysis, ERRATA_ASKED, []):
+        return []
+    from judgekb.cards.corpus_cards import normalise_name
+
+    notes, words = [], analysis["words"]
+    for ed in [edition] if edition in (1, 2) else [1, 2]:
+        spelled = spelled_titles(index, words, ed, frozenset(ERRATA_ASKED)) if ed in index.imported_editions else []
+        for name in sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)}):
+            key = normalise_name(name)
+            ids = [c["id"] for c in index.cards if c["edition"] == ed and any(normalise_name(n) == key for n in c["names"])]
+            if not any(index.clauses[clause]["kind"] == "errata" for card in ids for clause in index.mentioned.get(card, ())):
+                which = EDITION_NAMES[ed].replace(" ", "-")
+                notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}")
     return notes
 
 

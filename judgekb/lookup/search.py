@@ -631,7 +631,8 @@ class Index:
         cards = self.cards_named(analysis, edition)
         notes = [
             *notices.absent(self, analysis, edition, cards), *notices.other_edition(analysis),
-            *notices.list_status(self, analysis, edition, cards), *notices.other_edition_cards(self, analysis, edition), *notes,
+            *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
+            *notices.other_edition_cards(self, analysis, edition), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
         recalled = {c for c, _ in candidates}
