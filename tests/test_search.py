@@ -364,11 +364,21 @@ def test_asking_for_a_cards_wording_points_to_its_page_once_cards_are_imported(i
 def test_a_short_question_about_a_cards_printed_text_points_to_its_page(imported_index):
     """"how much does Robb Stark cost" asks what the card prints, as "what does Ghost do" does: with
     the cards imported it is pointed to the card's page; a longer rules question that uses such a word
-    ("strength" in a question about dominance) is not."""
+    ("strength" in a question about dominance, naming a card the rules texts name) is not."""
     _, notes = imported_index.search("how much does robb stark cost", 2, None, 3)
     assert notes[0].startswith("card text: Robb Stark is a card"), notes
-    _, notes = imported_index.search("does robb stark's strength count for dominance while he is kneeling", 2, None, 3)
+    _, notes = imported_index.search("does catelyn stark's strength count for dominance while she is kneeling", 2, None, 3)
     assert not [n for n in notes if n.startswith("card text")], notes
+
+
+def test_a_title_with_a_word_the_rules_never_use_points_to_its_page(imported_index, index):
+    """Without card data "castamere" gets the "not a word the rules use … the card's own text" notice;
+    with it, the same question points to the card's page instead of saying nothing."""
+    query = "rains of castamere and the size of my plot deck"
+    _, notes = index.search(query, 2, None, 3)
+    assert notes[0].startswith('not in the corpus: "castamere" is not a word the rules use'), notes
+    _, notes = imported_index.search(query, 2, None, 3)
+    assert notes[0].startswith('card text: "The Rains of Castamere" is a card'), notes
 
 
 def test_a_title_is_found_without_its_apostrophe(imported_index):

@@ -188,6 +188,18 @@ def _title_spans(
 LOOSE = re.compile(r"[\W_]+")  # what judgekb.cards.corpus_cards.bare_name turns into a space
 
 
+def own_title_spans(
+    index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset(), any_word: bool = False
+) -> tuple[list[tuple[str, int, int]], list[tuple[int, int]]]:
+    """``title_spans`` of this edition without those inside a longer title of the other edition's cards
+    that the query spells out ("hellholt engineer" is Hellholt Engineer, first edition, not Hellholt),
+    and the (start, size) of those longer titles."""
+    spans = title_spans(index, words, edition, ignore, any_word)
+    other = 3 - edition
+    longer = [(s, n) for _, s, n in (title_spans(index, words, other) if other in index.imported_editions else []) if n > 1]
+    return [t for t in spans if not any(s <= t[1] and t[1] + t[2] <= s + n and n > t[2] for s, n in longer)], longer
+
+
 def _no_article(key: str) -> str:
     return key.split(" ", 1)[1] if key.startswith(("the ", "a ", "an ")) and " " in key else key
 
@@ -241,9 +253,11 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     """With the edition's card database imported, a question asking for a card's words is pointed to
     the card's page, which shows them (the rules clauses below do not): the longest imported title the
     query spells out, else a card the corpus knows named by fewer words, else a first name.  A short
-    question about a card's printed text ("robert baratheon's strength") is pointed there too."""
-    if not (_asks_wording(analysis, card_text) or _asks_text(analysis, card_text)):
-        return []
+    question about a card's printed text ("robert baratheon's strength") is pointed there too, and so
+    is any question naming a title with a word the rules never use ("rains of castamere how many plots
+    …"): without the card data that word gets the "not a word the rules use" notice, and the card's
+    text is what the rules clauses cannot give."""
+    asks = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
@@ -252,8 +266,11 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
-    if spelled := spelled_titles(index, words, edition, cue_words):
+    spelled = [name for name, _, _ in own_title_spans(index, words, edition, cue_words)[0]]
+    if spelled and (asks or any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(spelled[0]))):
         return [page(spelled[0])]
+    if not asks:
+        return []
     corpus_named = [
         str(row[0]) for c in sorted(cards)
         if (row := index.conn.execute(
@@ -342,9 +359,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     # engineer" is not Hellholt)
     words = analysis["words"]
     asks_status = _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], [])
-    spans = title_spans(index, words, 2, any_word=asks_status)
-    longer = [(s, n) for _, s, n in (title_spans(index, words, 1) if 1 in index.imported_editions else []) if n > 1]
-    spans = [t for t in spans if not any(s <= t[1] and t[1] + t[2] <= s + n and n > t[2] for s, n in longer)]
+    spans, longer = own_title_spans(index, words, 2, any_word=asks_status)
     spelled = [name for name, _, _ in spans]
     covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
     notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], index.common_word)
