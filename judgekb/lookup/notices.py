@@ -144,17 +144,26 @@ def title_spans(
     titles = index.imported_titles(edition)
     if not titles:
         return []
-    key = (tuple(words), edition, ignore, any_word)  # a lookup's notices ask the same more than once
+    key = (tuple(words), edition)  # a lookup's notices ask more than once: the runs are matched once
     if key not in index.title_spans_seen:
         if len(index.title_spans_seen) > 64:
             index.title_spans_seen.clear()
-        index.title_spans_seen[key] = _title_spans(index, titles, words, edition, ignore, any_word)
-    return index.title_spans_seen[key]
+        index.title_spans_seen[key] = _title_spans(index, titles, words, edition)
+    found: list[tuple[str, int, int]] = []
+    for name, start, size in index.title_spans_seen[key]:
+        run = words[start : start + size]
+        if set(run) <= ignore | STOPWORDS:
+            continue
+        alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
+        if size == 1 and index.common_word(run[0]) and not alone and not any_word:
+            continue
+        found.append((name, start, size))
+    return found
 
 
-def _title_spans(
-    index: Index, titles: dict[str, str], words: list[str], edition: int, ignore: frozenset[str], any_word: bool
-) -> list[tuple[str, int, int]]:
+def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition: int) -> list[tuple[str, int, int]]:
+    """Every title the query spells out, longest first, not overlapping (one-word titles, which come
+    last, are kept here whatever they are: ``title_spans`` decides whether they count)."""
     from rapidfuzz import fuzz, process
 
     loose = [" ".join(LOOSE.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]  # bare_name, word by word
@@ -164,7 +173,7 @@ def _title_spans(
     for size in range(min(8, len(words)), 0, -1):  # longest runs first
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
-            if any(taken[start : start + size]) or set(run) <= ignore | STOPWORDS:
+            if any(taken[start : start + size]) or set(run) <= STOPWORDS:
                 continue
             said = loose[start : start + size]
             first = said[1] if said[0] in ("the", "a", "an") and size > 1 else said[0]
@@ -175,13 +184,9 @@ def _title_spans(
                 near = index.imported_titles_of_length(edition, size)
                 best = process.extractOne(_no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
                 name = near[best[0]] if best else None
-            if not name:
-                continue
-            alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
-            if size == 1 and index.common_word(run[0]) and not alone and not any_word:
-                continue
-            found.append((name, start, size))
-            taken[start : start + size] = [True] * size
+            if name:
+                found.append((name, start, size))
+                taken[start : start + size] = [True] * size
     return found
 
 
