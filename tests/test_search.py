@@ -451,6 +451,20 @@ def test_asked_for_a_cards_errata_the_lookup_says_when_there_is_none(index, impo
     assert not [n for n in notes if n.startswith("no errata")] and hits[0].id in errata_cards, (notes, hits[0].id)
 
 
+def test_first_edition_status_questions_say_what_the_faqs_lists_hold(index):
+    """First edition: a restricted entry is a hit only where there is one; the note says so for each
+    card named, or that no list names it."""
+    source = "first edition, lists of AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17): "
+    _, notes = index.search("khal drogo restricted in joust?", 1, None, 3)
+    assert notes[0] == source + "Khal Drogo is on none of them (no printing restricted or banned)", notes
+    _, notes = index.search("harrenhal restricted in joust?", 1, None, 3)
+    assert notes[0] == source + "Harrenhal (CAD F78) is melee restricted", notes
+    _, notes = index.search("is jaqen hghar still banned", 1, None, 3)
+    assert notes[0] == source + "Jaqen H'ghar (ACOA F43) was removed from the banned list", notes
+    _, notes = index.search("khal drogo and the dothraki", 1, None, 3)  # not asked about the lists
+    assert not [n for n in notes if n.startswith("first edition, lists")], notes
+
+
 def test_with_no_edition_chosen_the_notes_say_which_edition(imported_index):
     _, notes = imported_index.search("ser gregor clegane", None, None, 3)
     status = [n for n in notes if " - Standard v" in n]

@@ -8,6 +8,7 @@ The topics and terms are data (``corpus/absent-topics.yaml``); these functions r
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -399,6 +400,46 @@ def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, 
             named[name] = naming
     # a card named by some of the words that name another ("iron" of "the iron throne": not Iron Mines)
     return [name for name, naming in named.items() if not any(naming < other for other in named.values())]
+
+
+def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+    """First edition, asked about a card's list status ("is khal drogo restricted in joust"): what the
+    last first-edition FAQ's lists say of each card named — the printings they list, or that they list
+    none (the hits show an entry only where there is one, never that there is none)."""
+    card_text = index.absent_topics.get("card_text") or {}
+    if edition == 2 or not _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], []):
+        return []
+    from judgekb.authority.citation import document_part
+    from judgekb.cards.corpus_cards import normalise_name
+
+    words = analysis["words"]
+    spelled = [name for name, _, _ in own_title_spans(index, words, 1, any_word=True)[0]] if 1 in index.imported_editions else []
+    names = sorted({*spelled, *corpus_named(index, words, cards, 1, spelled)})
+    if not names:
+        return []
+    listing = index.rows("select distinct doc from clauses where edition = 1 and kind in ('restricted', 'banned') order by doc")
+    documents = [d for (doc,) in listing for d in index.rows("select * from documents where id = ?", [doc])]
+    columns = [c[1] for c in index.rows("pragma table_info(documents)")]
+    source = ", ".join(document_part(dict(zip(columns, d, strict=True))) for d in documents)
+    notes = []
+    for name in names:
+        key = normalise_name(name)
+        ids = [c["id"] for c in index.cards if c["edition"] == 1 and any(normalise_name(n) == key for n in c["names"])]
+        listed = sorted({clause for card in ids for clause in index.mentioned.get(card, ())
+                         if index.clauses[clause]["kind"] in ("restricted", "banned", "list-change")})  # fmt: skip
+        said = []
+        marks = ",".join("?" * len(listed))
+        for kind, data in index.rows(f"select kind, data from clauses where id in ({marks})", listed) if listed else []:
+            entry = json.loads(data or "{}")
+            printing = f"{name} ({str(entry.get('set', '')).upper()} {entry.get('number', '')})"
+            if kind == "list-change":
+                which = "banned" if entry.get("list") == "banned" else f"{entry.get('list')} restricted"
+                said.append(f"{printing} was removed from the {which} list")
+            else:
+                said.append(f"{printing} is {entry.get('format')} restricted" if kind == "restricted" else f"{printing} is banned")
+        status = "; ".join(said) if said else f"{name} is on none of them (no printing restricted or banned)"
+        notes.append(f"first edition, lists of {source}: {status}")
+    return notes
 
 
 ERRATA_ASKED = ["errata", "erratum", "errataed", "errata'd", "erratas"]

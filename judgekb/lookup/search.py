@@ -632,6 +632,7 @@ class Index:
         notes = [
             *notices.absent(self, analysis, edition, cards), *notices.other_edition(analysis),
             *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
+            *notices.first_edition_status(self, analysis, edition, cards),
             *notices.other_edition_cards(self, analysis, edition), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
