@@ -160,7 +160,7 @@ class Index:
         self._imported_titles: dict[int, dict[str, str]] = {}
         self._titles_by_length: dict[tuple[int, int], dict[str, str]] = {}
         self._title_firsts: dict[int, frozenset[str]] = {}
-        self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # notices.title_spans, per query
+        self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
         self._vocab_list: dict[int | None, list[str]] = {}
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
