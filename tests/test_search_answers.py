@@ -57,8 +57,9 @@ def test_a_card_title_no_clause_names_is_called_a_card_not_a_misspelling(carded_
     assert not hits and "Vengeful Lordling is a second-edition card" in notes[-1], notes
     assert 'judgekb card "Vengeful Lordling"' in notes[-1] and "spelling" not in notes[-1], notes
     hits, notes = carded_index.search("Pentoshi Guildmaster", 2, None, 5)
-    assert not hits and "Pentoshi Guildmaster is a first-edition card" in notes[-1], notes
-    assert "search the other edition" in notes[-1] and "spelling" not in notes[-1], notes
+    assert not hits and notes[0].startswith("Pentoshi Guildmaster is a first-edition card"), notes  # said first
+    assert 'judgekb card "Pentoshi Guildmaster" --edition 1' in notes[0], notes
+    assert "search the other edition" in notes[-1] and not [n for n in notes if "spelling" in n], notes
     hits, notes = carded_index.search("kne*", 2, None, 5)
     assert not hits and "check the spelling" in notes[-1], notes
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,27 +89,35 @@ def test_api_header_and_web_page_show_the_note(listed_db):
     assert "Catelyn Stark (Core Set 143)" in notes and current["date"] in notes
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, size):
+@contextmanager
+def _browser_page(db_path: Path, size: str) -> Iterator[tuple[str, Any]]:
+    """`judgekb serve` over the database and a chromium page at phone or desktop width: (base URL, page)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, no_horizontal_scroll, serving
+    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, serving
 
-    current = in_force()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with serving(listed_db) as base, sync_playwright() as p:
+    with serving(db_path) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
         try:
             width, height = WIDTHS[size]
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(f"{base}/?q=is+Robb+Stark+restricted&edition=2")
-            notes = page.inner_text("#notes")
-            assert "Robb Stark (Core Set 146)" in notes and current["name"] in notes and current["date"] in notes
-            assert page.locator("#notes").bounding_box()["y"] < page.locator("#results").bounding_box()["y"]  # above the results
-            no_horizontal_scroll(page)
-            page.screenshot(path=str(SHOTS / f"search-list-note-{size}.png"), full_page=True)
+            yield base, browser.new_page(viewport={"width": width, "height": height})
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, size):
+    from tests.browser_support import SHOTS, no_horizontal_scroll
+
+    current = in_force()
+    with _browser_page(listed_db, size) as (base, page):
+        page.goto(f"{base}/?q=is+Robb+Stark+restricted&edition=2")
+        notes = page.inner_text("#notes")
+        assert "Robb Stark (Core Set 146)" in notes and current["name"] in notes and current["date"] in notes
+        assert page.locator("#notes").bounding_box()["y"] < page.locator("#results").bounding_box()["y"]  # above the results
+        no_horizontal_scroll(page)
+        page.screenshot(path=str(SHOTS / f"search-list-note-{size}.png"), full_page=True)
 
 
 POINTER_QUERY = "how much does robb stark cost"
@@ -137,29 +148,20 @@ def test_a_card_page_pointer_links_the_card_on_the_web_page(listed_db):
 def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(listed_db, size):
     """Typed in the search box (results as you type): the pointer is one note, not split at its "; ",
     and tapping the card's name opens its card page with its text."""
-    from playwright.sync_api import sync_playwright
+    from tests.browser_support import SHOTS, no_horizontal_scroll
 
-    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, no_horizontal_scroll, serving
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with serving(listed_db) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
-        try:
-            width, height = WIDTHS[size]
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(f"{base}/")
-            page.select_option("#edition", "2")
-            page.fill("#q", POINTER_QUERY)
-            link = page.locator("#notes p.note a.card-link")
-            link.wait_for(timeout=10_000)
-            notes = page.locator("#notes p.note").all_inner_texts()
-            assert notes[0].startswith("card text: Robb Stark is a card; its own text is on its card page"), notes
-            status = [n for n in notes if n.startswith("Robb Stark (Core Set 146)")]
-            assert len(status) == 1 and " - " in status[0], notes  # the list status whole, with its list named
-            no_horizontal_scroll(page)
-            page.screenshot(path=str(SHOTS / f"search-card-pointer-{size}.png"), full_page=True)
-            link.click()
-            page.wait_for_selector("article.card h1")
-            assert "Robb Stark" in page.inner_text("article.card h1")
-        finally:
-            browser.close()
+    with _browser_page(listed_db, size) as (base, page):
+        page.goto(f"{base}/")
+        page.select_option("#edition", "2")
+        page.fill("#q", POINTER_QUERY)
+        link = page.locator("#notes p.note a.card-link")
+        link.wait_for(timeout=10_000)
+        notes = page.locator("#notes p.note").all_inner_texts()
+        assert notes[0].startswith("card text: Robb Stark is a card; its own text is on its card page"), notes
+        status = [n for n in notes if n.startswith("Robb Stark (Core Set 146)")]
+        assert len(status) == 1 and " - " in status[0], notes  # the list status whole, with its list named
+        no_horizontal_scroll(page)
+        page.screenshot(path=str(SHOTS / f"search-card-pointer-{size}.png"), full_page=True)
+        link.click()
+        page.wait_for_selector("article.card h1")
+        assert "Robb Stark" in page.inner_text("article.card h1")

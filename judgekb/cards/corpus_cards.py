@@ -60,6 +60,13 @@ def normalise_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def bare_name(name: str) -> str:
+    """A looser key, for names as players type them: the normalised name without apostrophes and with
+    every other run of punctuation a space ("jaqen hghar" for Jaqen H'ghar, "newly made lord" for
+    Newly-Made Lord, "family duty honor" for "Family, Duty, Honor")."""
+    return " ".join(re.sub(r"[\W_]+", " ", normalise_name(name).replace("'", "")).split())
+
+
 @dataclass
 class SetIndex:
     """Set spellings of one edition mapped to a canonical slug and name."""

@@ -8,10 +8,12 @@ The topics and terms are data (``corpus/absent-topics.yaml``); these functions r
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judgekb.lookup.titles import own_title_spans, spelled_titles
 from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
@@ -115,47 +117,19 @@ def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
     return index.rules_word(word, None) or (index.english(word) and bool(index.stem_df(word, None)))
 
 
-def spelled_titles(index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset()) -> list[str]:
-    """The imported card titles of an edition that the query spells out word for word ("knights of the
-    realm", "hand's judgment" for The Hand's Judgment), longest first and not overlapping; runs made only
-    of ``ignore`` or small words are not tried, and a one-word title that is an everyday or rules word
-    ("Taxation", "Summer") counts only when it is the whole query (or all of it but ``ignore`` words)."""
-    from judgekb.cards.corpus_cards import normalise_name
-
-    runs: dict[tuple[int, int], list[str]] = {}  # every run of the query's words worth trying, as the keys a title would have
-    for size in range(min(8, len(words)), 0, -1):
-        for start in range(len(words) - size + 1):
-            run = words[start : start + size]
-            if not set(run) <= ignore | STOPWORDS:
-                runs[(start, size)] = [k for key in _possessives(run) for k in (normalise_name(key), "the " + normalise_name(key))]
-    keys = sorted({k for spellings in runs.values() for k in spellings})
-    titles: dict[str, str] = {}
-    for chunk in range(0, len(keys), 500):  # one indexed query for all of them
-        part = keys[chunk : chunk + 500]
-        titles.update(index.conn.execute(
-            f"select key, name from imported_cards where edition = ? and key in ({','.join('?' * len(part))})", [edition, *part]
-        ).fetchall())  # fmt: skip
-    found, taken = [], [False] * len(words)
-    for (start, size), spellings in runs.items():  # longest runs first (the order they were made in)
-        name = next((titles[k] for k in spellings if k in titles), None)
-        if not name or any(taken[start : start + size]):
-            continue
-        alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in words[start : start + size]]
-        if size == 1 and index.common_word(words[start]) and not alone:
-            continue
-        found.append(name)
-        taken[start : start + size] = [True] * size
-    return found
-
-
+# a question about the restricted and banned lists themselves ("what's the current restricted list")
+LIST_ASKED = ["restricted list", "restricted lists", "banned list", "banned lists", "ban list", "banned cards",
+              "restricted cards", "pod", "pods", "restricted pod", "restricted pods", "card pool"]  # fmt: skip
+FORMAT_WORDS = ("joust", "melee")  # "can I play Oldtown in melee": a question about the card's list status
 CARD_POINTER_START = "card text: "
-CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; ")
+CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; .*--edition (?P<edition>[12])\)$")
 
 
-def pointed_card(note: str) -> str | None:
-    """The card a card-page pointer names ("card text: Robb Stark is a card; …"), so a page can link it."""
+def pointed_card(note: str) -> tuple[str, int] | None:
+    """The card and edition a card-page pointer names ("card text: Robb Stark is a card; … --edition 2)"),
+    so a page can link it."""
     match = CARD_POINTER.match(note)
-    return match["name"] if match else None
+    return (match["name"], int(match["edition"])) if match else None
 
 
 def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) -> str | None:
@@ -174,36 +148,29 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     return None
 
 
-def _possessives(run: list[str]) -> list[str]:
-    """A run of words as written, then with the apostrophe players leave out of a title's possessive
-    ("tyrions chain" for Tyrion's Chain): each of its first two words ending in "s" may be one."""
-    spellings = [" ".join(run)]
-    plural = [i for i, w in enumerate(run) if len(w) > 3 and w.endswith("s") and "'" not in w][:2]
-    for mask in range(1, 1 << len(plural)):
-        words = list(run)
-        for bit, i in enumerate(plural):
-            if mask >> bit & 1:
-                words[i] = words[i][:-1] + "'s"
-        spellings.append(" ".join(words))
-    return spellings
-
 
 def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
     the card's page, which shows them (the rules clauses below do not): the longest imported title the
     query spells out, else a card the corpus knows named by fewer words, else a first name.  A short
-    question about a card's printed text ("robert baratheon's strength") is pointed there too."""
-    if not (_asks_wording(analysis, card_text) or _asks_text(analysis, card_text)):
-        return []
+    question about a card's printed text ("robert baratheon's strength") is pointed there too, and so
+    is any question naming a title with a word the rules never use ("rains of castamere how many plots
+    …"): without the card data that word gets the "not a word the rules use" notice, and the card's
+    text is what the rules clauses cannot give."""
+    asks = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
-        return f'{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}")'
+        command = f'judgekb card "{name.strip(chr(34))}" --edition {edition}'
+        return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {command})"
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
-    if spelled := spelled_titles(index, words, edition, cue_words):
+    spelled = [name for name, _, _ in own_title_spans(index, words, edition, cue_words)[0]]
+    if spelled and (asks or any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(spelled[0]))):
         return [page(spelled[0])]
+    if not asks:
+        return []
     corpus_named = [
         str(row[0]) for c in sorted(cards)
         if (row := index.conn.execute(
@@ -287,18 +254,131 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     card_text = index.absent_topics.get("card_text") or {}
     if status is None or _asks(analysis, [], card_text.get("rules_questions", [])):
         return []  # (no lists imported, or a question about a trait or keyword, not a card)
-    # titles the query spells out ("hand's judgment"), and the cards the corpus knows it names by fewer
-    # words ("euron") unless a spelled-out title took their words (Highgarden is not Highgarden Minstrel,
-    # "rains of castamere" is not Castamere)
-    spelled = spelled_titles(index, analysis["words"], 2)
-    spelled_words = {v for name in spelled for w in words_of(name) for v in (w, w.replace("'", ""))}
-    notes = status.notes([w if w not in spelled_words else "" for w in analysis["words"]], index.common_word)
-    spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
-    others = [index.card_name(c) for c in sorted(cards or ()) if c.startswith("card:2:")]
-    others = [name for name in others if name in spelled or not {stem_of(w) for w in words_of(name)} & spelled_stems]
+    # titles the query spells out ("hand's judgment"; asked about its status, a one-word title that is
+    # also a word: "is Sparrows restricted"), but not one inside a longer first-edition title ("hellholt
+    # engineer" is not Hellholt)
+    words = analysis["words"]
+    asks_status = _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], [])
+    spans, longer = own_title_spans(index, words, 2, any_word=asks_status)
+    spelled = [name for name, _, _ in spans]
+    covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
+    notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], index.common_word)
+    others = corpus_named(index, words, cards or set(), 2, spelled)
     for note in status.notes_for_titles(sorted({*spelled, *others})):
         if note not in notes:
             notes.append(note)
+    if not notes and status.current is not None and _asks(analysis, LIST_ASKED, []):  # the list itself
+        rl = status.current
+        notes.append(
+            f"list in force: {rl.name}, {rl.issuer}, {rl.date} (imported with the card data; the FAQ says only where "
+            "the lists are published): name a card here, or open its card page, for its status"
+        )
+    if edition is None:  # both editions searched: the lists are second edition's
+        notes = [f"second edition: {note}" for note in notes]
+    return notes
+
+
+def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, spelled: list[str]) -> list[str]:
+    """The cards the corpus knows that the query names by fewer words than their titles ("euron"), by a
+    word of the title as written that is no everyday word ("knight" does not name Knighted, "iron" not
+    Iron Mines), unless a title the query spells out took their words (Highgarden is not Highgarden
+    Minstrel, "rains of castamere" is not Castamere, "oldtown" is not Oldtown Scholar)."""
+    spelled_stems = {stem_of(w) for name in spelled for w in words_of(name)}
+    named: dict[str, frozenset[str]] = {}  # a card -> the query's words that name it
+    for name in [index.card_name(c) for c in sorted(cards) if c.startswith(f"card:{edition}:")]:
+        title_words = {v for w in words_of(name) for v in (w, w.replace("'", ""), w.removesuffix("'s"))}
+        naming = frozenset(w for w in words if w in title_words and w not in STOPWORDS)
+        if name in spelled or (
+            any(not index.english(w) for w in naming) and not {stem_of(w) for w in words_of(name)} & spelled_stems
+        ):
+            named[name] = naming
+    # a card named by some of the words that name another ("iron" of "the iron throne": not Iron Mines)
+    return [name for name, naming in named.items() if not any(naming < other for other in named.values())]
+
+
+def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+    """First edition, asked about a card's list status ("is khal drogo restricted in joust"): what the
+    last first-edition FAQ's lists say of each card named — the printings they list, or that they list
+    none (the hits show an entry only where there is one, never that there is none)."""
+    card_text = index.absent_topics.get("card_text") or {}
+    if edition == 2 or not _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], []):
+        return []
+    from judgekb.authority.citation import document_part
+    from judgekb.cards.corpus_cards import normalise_name
+
+    words = analysis["words"]
+    spelled = [name for name, _, _ in own_title_spans(index, words, 1, any_word=True)[0]] if 1 in index.imported_editions else []
+    names = sorted({*spelled, *corpus_named(index, words, cards, 1, spelled)})
+    if not names:
+        return []
+    listing = index.rows("select distinct doc from clauses where edition = 1 and kind in ('restricted', 'banned') order by doc")
+    documents = [d for (doc,) in listing for d in index.rows("select * from documents where id = ?", [doc])]
+    columns = [c[1] for c in index.rows("pragma table_info(documents)")]
+    source = ", ".join(document_part(dict(zip(columns, d, strict=True))) for d in documents)
+    notes = []
+    for name in names:
+        key = normalise_name(name)
+        ids = [c["id"] for c in index.cards if c["edition"] == 1 and any(normalise_name(n) == key for n in c["names"])]
+        listed = sorted({clause for card in ids for clause in index.mentioned.get(card, ())
+                         if index.clauses[clause]["kind"] in ("restricted", "banned", "list-change")})  # fmt: skip
+        said = []
+        marks = ",".join("?" * len(listed))
+        for kind, data in index.rows(f"select kind, data from clauses where id in ({marks})", listed) if listed else []:
+            entry = json.loads(data or "{}")
+            printing = f"{name} ({str(entry.get('set', '')).upper()} {entry.get('number', '')})"
+            if kind == "list-change":
+                which = "banned" if entry.get("list") == "banned" else f"{entry.get('list')} restricted"
+                said.append(f"{printing} was removed from the {which} list")
+            else:
+                said.append(f"{printing} is {entry.get('format')} restricted" if kind == "restricted" else f"{printing} is banned")
+        status = "; ".join(said) if said else f"{name} is on none of them (no printing restricted or banned)"
+        notes.append(f"first edition, lists of {source}: {status}")
+    return notes
+
+
+ERRATA_ASKED = ["errata", "erratum", "errataed", "errata'd", "erratas"]
+
+
+def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+    """Asked for a named card's errata when the corpus has none for it ("Robb Stark errata"): say so
+    first, since the hits below are other cards' errata."""
+    if not _asks(analysis, ERRATA_ASKED, []):
+        return []
+    from judgekb.cards.corpus_cards import normalise_name
+
+    notes, words = [], analysis["words"]
+    for ed in [edition] if edition in (1, 2) else [1, 2]:
+        spelled = spelled_titles(index, words, ed, frozenset(ERRATA_ASKED)) if ed in index.imported_editions else []
+        for name in sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)}):
+            key = normalise_name(name)
+            ids = [c["id"] for c in index.cards if c["edition"] == ed and any(normalise_name(n) == key for n in c["names"])]
+            if not any(index.clauses[clause]["kind"] == "errata" for card in ids for clause in index.mentioned.get(card, ())):
+                which = EDITION_NAMES[ed].replace(" ", "-")
+                notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}")
+    return notes
+
+
+def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:
+    """A card of the other edition's imported cards that the query names by its full title, when this
+    edition has no card of that title ("Hellholt Engineer" in a second-edition search): said first,
+    since the clauses below are this edition's."""
+    if edition not in (1, 2) or 3 - edition not in index.imported_editions:
+        return []
+    from judgekb.cards.corpus_cards import bare_name
+
+    words, other = analysis["words"], 3 - edition
+    own = {bare_name(t) for t in spelled_titles(index, words, edition)}
+    notes = []
+    for name in spelled_titles(index, words, other):
+        if bare_name(name) in own or bare_name(name) in index.imported_titles(edition):
+            continue
+        if len(words_of(name)) == 1 and index.common_word(bare_name(name)):
+            continue  # "Sparrows" in a first-edition question is the word, not surely the card
+        notes.append(
+            f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
+            f'{EDITION_NAMES[edition].replace(" ", "-")} one: search the other edition, or see its card page '
+            f'(judgekb card "{name.strip(chr(34))}" --edition {other})'
+        )
     return notes
 
 

@@ -157,6 +157,10 @@ class Index:
                     self.card_words.setdefault(word, set()).add(number)
         self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
         self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
+        self._imported_titles: dict[int, dict[str, str]] = {}
+        self._titles_by_length: dict[tuple[int, int], dict[str, str]] = {}
+        self._title_firsts: dict[int, frozenset[str]] = {}
+        self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
         self._vocab_list: dict[int | None, list[str]] = {}
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
@@ -459,6 +463,36 @@ class Index:
             return True
         return self.rules_word(word, edition) or self.english(word) or self.english(base)
 
+    def imported_titles(self, edition: int) -> dict[str, str]:
+        """The edition's imported card titles by their loose key (``bare_name``), each once; loaded at the
+        first lookup that looks for a title (about 2,000 rows an edition)."""
+        if edition not in self._imported_titles:
+            from judgekb.cards.corpus_cards import bare_name
+
+            names = [r[0] for r in self._rows_if("select distinct name from imported_cards where edition = ? order by name", [edition])]
+            self._imported_titles[edition] = {bare_name(n): n for n in names}
+        return self._imported_titles[edition]
+
+    def imported_title_first_words(self, edition: int) -> frozenset[str]:
+        """The first words of the edition's titles ("The" or "A" aside), as loose keys: a run of a
+        query's words that begins with none of them spells no title."""
+        if edition not in self._title_firsts:
+            self.imported_titles_of_length(edition, 1)
+            self._title_firsts[edition] = frozenset(
+                key.split()[0] for (ed, size), titles in self._titles_by_length.items() if ed == edition and size for key in titles
+            )
+        return self._title_firsts[edition]
+
+    def imported_titles_of_length(self, edition: int, size: int) -> dict[str, str]:
+        """The edition's titles of ``size`` words, "The" or "A" before them aside, by that article-less
+        loose key (a misspelled run is compared with titles of its own length only)."""
+        if (edition, 0) not in self._titles_by_length:  # (edition, 0): this edition's are sorted
+            self._titles_by_length[(edition, 0)] = {}
+            for key, name in self.imported_titles(edition).items():
+                plain = key.split(" ", 1)[1] if key.startswith(("the ", "a ", "an ")) and " " in key else key
+                self._titles_by_length.setdefault((edition, len(plain.split())), {})[plain] = name
+        return self._titles_by_length.get((edition, size), {})
+
     def card_status_notes(self) -> Any:
         """The imported restricted lists' status notes (restricted_lists.CardStatusNotes), made at the
         first lookup that may name a card; None when no lists are imported."""
@@ -597,7 +631,9 @@ class Index:
         cards = self.cards_named(analysis, edition)
         notes = [
             *notices.absent(self, analysis, edition, cards), *notices.other_edition(analysis),
-            *notices.list_status(self, analysis, edition, cards), *notes,
+            *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
+            *notices.first_edition_status(self, analysis, edition, cards),
+            *notices.other_edition_cards(self, analysis, edition), *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
         recalled = {c for c, _ in candidates}
@@ -618,11 +654,13 @@ class Index:
             which += f"{' or '.join(kinds)} " if kinds else ""
             if kinds:  # the words may well be in other kinds of clause
                 notes.append(f"no {which}clause uses {said}: search without the kind filter")
+            elif any(" card (imported card database), not a " in n for n in notes):  # the other edition's card, said above
+                notes.append(f"no {which}clause uses {said}: search the other edition")
             elif card_page := notices.imported_title(self, analysis, edition):  # a real card the corpus never names
                 notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
-            elif any(n.startswith(("card text:", "not in the corpus")) for n in notes):  # a card's name, said above
+            elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
                 notes.append(f"no {which}clause uses {said}")
             else:
                 notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if edition else ""))

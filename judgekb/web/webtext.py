@@ -99,16 +99,17 @@ def hit_source(hit: dict[str, Any]) -> str:
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
-def note_html(note: str, edition: int | None = None) -> Markup:
+def note_html(note: str) -> Markup:
     """A lookup's note, escaped; a pointer to a card's page links the card's name to that page."""
     from flask import url_for
 
     from judgekb.lookup.notices import pointed_card
 
-    name = pointed_card(note)
-    if not name:
+    pointed = pointed_card(note)
+    if not pointed:
         return escape(note)
-    href = url_for("pages.card_page", name=name, **({"edition": edition} if edition else {}))
+    name, card_edition = pointed
+    href = url_for("pages.card_page", name=name, edition=card_edition)
     start = note.index(name)
     return Markup(f'{escape(note[:start])}<a class="card-link" href="{escape(href)}">{escape(name)}</a>{escape(note[start + len(name):])}')
 

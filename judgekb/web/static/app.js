@@ -230,10 +230,10 @@
       if (!notes) return;
       notes.textContent = "";
       said.forEach(function (n) {
-        var p = el("p", "note"), m = /^card text: (.+?) is a card; /.exec(n);  // a pointer to a card's page links the card
+        var p = el("p", "note"), m = /^card text: (.+?) is a card; .*--edition ([12])\)$/.exec(n);  // a pointer to a card's page links the card
         if (!m) { p.textContent = n; notes.appendChild(p); return; }
         var at = n.indexOf(m[1], "card text: ".length), a = el("a", "card-link", m[1]);
-        a.href = "/card?name=" + encodeURIComponent(m[1]) + (ed !== "all" ? "&edition=" + ed : "");
+        a.href = "/card?name=" + encodeURIComponent(m[1]) + "&edition=" + m[2];
         p.appendChild(document.createTextNode(n.slice(0, at))); p.appendChild(a); p.appendChild(document.createTextNode(n.slice(at + m[1].length)));
         notes.appendChild(p);
       });

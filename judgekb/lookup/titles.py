@@ -1,0 +1,121 @@
+"""The imported card titles a query spells out, as players type them: without apostrophes or
+punctuation, without "The" or "A", a possessive's "s" left off, or misspelled ("tunels of the red
+keep").  Lookup's notes (``judgekb.lookup.notices``) name cards by these; a title is matched on the
+loose key ``judgekb.cards.corpus_cards.bare_name``, against the titles the index holds per edition.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from judgekb.lookup.words import STOPWORDS
+
+if TYPE_CHECKING:
+    from judgekb.lookup.search import Index
+
+TITLE_ARTICLES = ("", "the ", "a ", "an ")  # "cask of ale" for "A Cask of Ale"
+FUZZY_TITLE = 88  # rapidfuzz ratio a misspelled run ("tunels of the red keep") needs to name a title
+
+
+def spelled_titles(
+    index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset(), any_word: bool = False
+) -> list[str]:
+    """The titles of ``title_spans`` (which see), longest first."""
+    return [name for name, _, _ in title_spans(index, words, edition, ignore, any_word)]
+
+
+def title_spans(
+    index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset(), any_word: bool = False
+) -> list[tuple[str, int, int]]:
+    """The imported card titles of an edition that the query spells out ("knights of the realm", "hand's
+    judgment" for The Hand's Judgment, "tyrions chain", "jaqen hghar", "cask of ale"), longest first and
+    not overlapping; runs made only of ``ignore`` or small words are not tried.  A one-word title that is
+    an everyday or rules word ("Taxation", "Summer") counts only when it is the whole query (or all of it
+    but ``ignore`` words), or when ``any_word`` (a question about a card's list status: "is Sparrows
+    restricted").  A run with a word no text or dictionary knows is matched to the closest title of as
+    many words when it is close enough ("tunels of the red keep", "littlefnger"), so that a shorter title
+    inside it ("The Red Keep") does not stand for it."""
+    titles = index.imported_titles(edition)
+    if not titles:
+        return []
+    key = (tuple(words), edition)  # a lookup's notices ask more than once: the runs are matched once
+    if key not in index.title_spans_seen:
+        if len(index.title_spans_seen) > 64:
+            index.title_spans_seen.clear()
+        index.title_spans_seen[key] = _title_spans(index, titles, words, edition)
+    found: list[tuple[str, int, int]] = []
+    for name, start, size in index.title_spans_seen[key]:
+        run = words[start : start + size]
+        if set(run) <= ignore | STOPWORDS:
+            continue
+        alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
+        if size == 1 and index.common_word(run[0]) and not alone and not any_word:
+            continue
+        found.append((name, start, size))
+    return found
+
+
+def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition: int) -> list[tuple[str, int, int]]:
+    """Every title the query spells out, longest first, not overlapping (one-word titles, which come
+    last, are kept here whatever they are: ``title_spans`` decides whether they count)."""
+    from rapidfuzz import fuzz, process
+
+    loose = [" ".join(LOOSE.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]  # bare_name, word by word
+    firsts = index.imported_title_first_words(edition)
+    unknown = [len(w) >= 4 and w.isalpha() and not index.known(w, None) and not index.english(w) for w in words]
+    found, taken = [], [False] * len(words)
+    for size in range(min(8, len(words)), 0, -1):  # longest runs first
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if any(taken[start : start + size]) or set(run) <= STOPWORDS:
+                continue
+            said = loose[start : start + size]
+            first = said[1] if said[0] in ("the", "a", "an") and size > 1 else said[0]
+            name = None
+            if first in firsts or f"{first}s" in firsts:  # (a title begins so: worth spelling out)
+                name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
+            if not name and any(unknown[start : start + size]) and (size > 1 or len(run[0]) >= 6) and size <= 6:
+                near = index.imported_titles_of_length(edition, size)
+                best = process.extractOne(_no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
+                name = near[best[0]] if best else None
+            if name:
+                found.append((name, start, size))
+                taken[start : start + size] = [True] * size
+    return found
+
+
+LOOSE = re.compile(r"[\W_]+")  # what judgekb.cards.corpus_cards.bare_name turns into a space
+
+
+def own_title_spans(
+    index: Index, words: list[str], edition: int, ignore: frozenset[str] = frozenset(), any_word: bool = False
+) -> tuple[list[tuple[str, int, int]], list[tuple[int, int]]]:
+    """``title_spans`` of this edition without those inside a longer title of the other edition's cards
+    that the query spells out ("hellholt engineer" is Hellholt Engineer, first edition, not Hellholt),
+    and the (start, size) of those longer titles."""
+    spans = title_spans(index, words, edition, ignore, any_word)
+    other = 3 - edition
+    longer = [(s, n) for _, s, n in (title_spans(index, words, other) if other in index.imported_editions else []) if n > 1]
+    return [t for t in spans if not any(s <= t[1] and t[1] + t[2] <= s + n and n > t[2] for s, n in longer)], longer
+
+
+def _no_article(key: str) -> str:
+    return key.split(" ", 1)[1] if key.startswith(("the ", "a ", "an ")) and " " in key else key
+
+
+def _spellings(said: list[str], last: str) -> list[str]:
+    """The loose keys (``bare_name``) a title spelled by these words may have: as written (a closing
+    "'s" aside: "robert baratheon's"), with a possessive's "s" players leave off ("varys riddle" for
+    Varys's Riddle), and with "The" or "A" before it."""
+    forms = [" ".join(said)]
+    if last.endswith(("'s", "’s")):
+        forms.append(forms[0][:-1])
+    plural = [i for i, w in enumerate(said) if len(w) > 3 and w.endswith("s")][:2]
+    for mask in range(1, 1 << len(plural)):
+        words = list(said)
+        for bit, i in enumerate(plural):
+            if mask >> bit & 1:
+                words[i] += "s"
+        forms.append(" ".join(words))
+    return [article + form for form in forms for article in TITLE_ARTICLES]
