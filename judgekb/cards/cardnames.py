@@ -6,9 +6,9 @@ judge would read another card's text and list status), so a name opens a page on
 the same name or unmistakably a typo of one title:
 
 1. exact: the card's key (``normalise_name``: case, quote and apostrophe shapes) or a printed spelling;
-2. same name: the loose key (``loose_key``: accents, apostrophes, quotes, hyphens and other
-   punctuation, a leading the/a/an ignored; a possessive "'s" may be typed as "s", "'" or left
-   out) names exactly one card in that edition;
+2. same name: the loose key (``loose_key``: ``corpus_cards.bare_name``, the key lookup's notes
+   match titles by, without accents or a leading the/a/an; a possessive "'s" may be typed as "s",
+   "'" or left out) names exactly one card in that edition;
 3. near: ``fuzz.ratio`` between loose keys (plain edit similarity: a short title inside a longer
    query scores low, unlike ``WRatio``'s partial matching, which opened Sea of Blood for "tunels
    of the red keep") is at least ``OPEN_SCORE`` for one title and at least ``OPEN_MARGIN`` below
@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz, process
 
-from judgekb.cards.corpus_cards import normalise_name
+from judgekb.cards.corpus_cards import bare_name, normalise_name
 
 OPEN_SCORE = 90.0  # fuzz.ratio (0-100) between loose keys: about one character in ten differs, at most
 OPEN_MARGIN = 8.0  # ...and every other title of the edition scores this much lower: no coin-toss between two cards
@@ -50,12 +50,9 @@ ARTICLE = re.compile(r"^(?:the|a|an) (?=\S)")
 
 
 def loose_key(name: str) -> str:
-    """The name as a judge might type it: no accents, apostrophes, punctuation, case or leading article."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    text = APOSTROPHES.sub("", text)
-    text = " ".join(re.sub(r"[\W_]+", " ", text).split())
-    return ARTICLE.sub("", text)
+    """The name as a judge might type it: ``bare_name`` (no apostrophes, punctuation a space) without accents or a leading article."""
+    text = unicodedata.normalize("NFKD", APOSTROPHES.sub("'", name))
+    return ARTICLE.sub("", bare_name("".join(c for c in text if not unicodedata.combining(c))))
 
 
 def title_keys(name: str) -> set[str]:
