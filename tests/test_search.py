@@ -465,6 +465,32 @@ def test_first_edition_status_questions_say_what_the_faqs_lists_hold(index):
     assert not [n for n in notes if n.startswith("first edition, lists")], notes
 
 
+def test_event_setting_review_cases(imported_index):
+    """A second review at an event (cards and lists imported): no other-edition note where this edition
+    has the card under a near title, no card read from a definition question or a run that begins
+    with a small word, a card's word that is its own title names that card, and a first name that
+    only one title has names it."""
+    def notes(query, edition=2):
+        return imported_index.search(query, edition, None, 3)[1]
+
+    said = notes("is the golden company still legal?")  # Golden Company (ed. 2); The Golden Company is ed. 1
+    assert said and said[0].startswith("Golden Company (Hear My Words 31)") and len(said) == 1, said
+    assert not [n for n in notes("is the hands judgment legal", 1) if "second-edition card" in n]
+    said = notes("is botley crew legal")  # not Tris Botley ("is botley" read as a misspelling)
+    assert len(said) == 1 and said[0].startswith("Botley Crew ("), said
+    assert not notes("does nymeria get stealth")  # Nymeria is a title: not Nymeria Sand
+    assert not notes("what is taxation for") and not notes("left or right player in melee")
+    assert not [n for n in notes("valyrian steel armor") if "Alternate Format" in n]
+    said = notes("is xaro banned")
+    assert len(said) == 1 and said[0].startswith("Xaro Xhoan Daxos ("), said
+    said = notes("kraznys mo nakloz errata", 1)  # the FAQ spells him Naklos: its errata is his
+    assert not [n for n in said if n.startswith("no errata")], said
+    said = notes("harrenhal errata", 1)  # an errata question is no list-status question
+    assert not [n for n in said if n.startswith("first edition, lists")], said
+    said = notes("barristan")
+    assert "Ser Barristan Selmy is a second-edition card" in said[-1] and "spelling" not in said[-1], said
+
+
 def test_with_no_edition_chosen_the_notes_say_which_edition(imported_index):
     _, notes = imported_index.search("ser gregor clegane", None, None, 3)
     status = [n for n in notes if " - Standard v" in n]

@@ -53,9 +53,9 @@ def test_a_card_title_no_clause_names_is_called_a_card_not_a_misspelling(carded_
     """With the card databases imported, an empty result for a real title says the card is known and
     where its text is, instead of "check the spelling"; a title of the other edition's cards says to
     search that edition; words that are no title keep the spelling advice."""
-    hits, notes = carded_index.search("Vengeful Lordling", 2, None, 5)
-    assert not hits and "Vengeful Lordling is a second-edition card" in notes[-1], notes
-    assert 'judgekb card "Vengeful Lordling"' in notes[-1] and "spelling" not in notes[-1], notes
+    hits, notes = carded_index.search("Vengeful Lordling", 2, None, 5)  # (a card-page pointer says it first)
+    assert not hits and any('judgekb card "Vengeful Lordling"' in n for n in notes), notes
+    assert not [n for n in notes if "spelling" in n], notes
     hits, notes = carded_index.search("Pentoshi Guildmaster", 2, None, 5)
     assert not hits and notes[0].startswith("Pentoshi Guildmaster is a first-edition card"), notes  # said first
     assert 'judgekb card "Pentoshi Guildmaster" --edition 1' in notes[0], notes

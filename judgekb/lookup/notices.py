@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judgekb.lookup.titles import own_title_spans, spelled_titles
+from judgekb.lookup.titles import no_article, only_title_with, own_title_spans, spelled_titles, title_spans
 from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
@@ -117,10 +117,11 @@ def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
     return index.rules_word(word, None) or (index.english(word) and bool(index.stem_df(word, None)))
 
 
+# a question about a card's list status ("is Sparrows restricted", "Oldtown banned?")
+STATUS_ASKED = ["restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality"]
 # a question about the restricted and banned lists themselves ("what's the current restricted list")
 LIST_ASKED = ["restricted list", "restricted lists", "banned list", "banned lists", "ban list", "banned cards",
               "restricted cards", "pod", "pods", "restricted pod", "restricted pods", "card pool"]  # fmt: skip
-FORMAT_WORDS = ("joust", "melee")  # "can I play Oldtown in melee": a question about the card's list status
 CARD_POINTER_START = "card text: "
 CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; .*--edition (?P<edition>[12])\)$")
 
@@ -139,9 +140,12 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     searched = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
     others = sorted(index.imported_editions - set(searched))
     for ed in [*searched, *others]:
-        if spelled := spelled_titles(index, analysis["words"], ed):
+        spelled = spelled_titles(index, analysis["words"], ed)
+        if not spelled and ed in searched:  # a name the card's title has, and no other title ("barristan")
+            spelled = [t for w in analysis["words"] if (t := only_title_with(index, w, ed))][:1]
+        if spelled:
             name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
-            page = f'its card page (judgekb card "{name}" --edition {ed})'
+            page = f'its card page (judgekb card "{name.strip(chr(34))}" --edition {ed})'
             if ed in searched:
                 return f"{name} is a {which} card (imported card database) that no clause names: its text and list status are on {page}"
             return f"{name} is a {which} card (imported card database): search the other edition, or see {page}"
@@ -258,9 +262,11 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     # also a word: "is Sparrows restricted"), but not one inside a longer first-edition title ("hellholt
     # engineer" is not Hellholt)
     words = analysis["words"]
-    asks_status = _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], [])
+    asks_status = _asks(analysis, STATUS_ASKED, [])  # ("left or right in melee" is no card)
     spans, longer = own_title_spans(index, words, 2, any_word=asks_status)
     spelled = [name for name, _, _ in spans]
+    if asks_status and not spelled and not cards:  # "is xaro restricted": the one title with that name
+        spelled = [t for w in words if (t := only_title_with(index, w, 2))][:1]
     covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
     notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], index.common_word)
     others = corpus_named(index, words, cards or set(), 2, spelled)
@@ -288,6 +294,8 @@ def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, 
     for name in [index.card_name(c) for c in sorted(cards) if c.startswith(f"card:{edition}:")]:
         title_words = {v for w in words_of(name) for v in (w, w.replace("'", ""), w.removesuffix("'s"))}
         naming = frozenset(w for w in words if w in title_words and w not in STOPWORDS)
+        if any(w in index.imported_titles(edition) for w in naming) and name not in spelled:
+            continue  # the word is a title of its own ("nymeria": Nymeria, not Nymeria Sand)
         if name in spelled or (
             any(not index.english(w) for w in naming) and not {stem_of(w) for w in words_of(name)} & spelled_stems
         ):
@@ -300,11 +308,10 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     """First edition, asked about a card's list status ("is khal drogo restricted in joust"): what the
     last first-edition FAQ's lists say of each card named — the printings they list, or that they list
     none (the hits show an entry only where there is one, never that there is none)."""
-    card_text = index.absent_topics.get("card_text") or {}
-    if edition == 2 or not _asks(analysis, [*card_text.get("corpus_holds", []), *FORMAT_WORDS], []):
+    if edition == 2 or not _asks(analysis, STATUS_ASKED, []):
         return []
     from judgekb.authority.citation import document_part
-    from judgekb.cards.corpus_cards import normalise_name
+    from judgekb.cards.corpus_cards import bare_name
 
     words = analysis["words"]
     spelled = [name for name, _, _ in own_title_spans(index, words, 1, any_word=True)[0]] if 1 in index.imported_editions else []
@@ -317,8 +324,8 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     source = ", ".join(document_part(dict(zip(columns, d, strict=True))) for d in documents)
     notes = []
     for name in names:
-        key = normalise_name(name)
-        ids = [c["id"] for c in index.cards if c["edition"] == 1 and any(normalise_name(n) == key for n in c["names"])]
+        key = bare_name(name)
+        ids = [c["id"] for c in index.cards if c["edition"] == 1 and any(bare_name(n) == key for n in c["names"])]
         listed = sorted({clause for card in ids for clause in index.mentioned.get(card, ())
                          if index.clauses[clause]["kind"] in ("restricted", "banned", "list-change")})  # fmt: skip
         said = []
@@ -344,14 +351,19 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
     first, since the hits below are other cards' errata."""
     if not _asks(analysis, ERRATA_ASKED, []):
         return []
-    from judgekb.cards.corpus_cards import normalise_name
+    from judgekb.cards.corpus_cards import bare_name
 
     notes, words = [], analysis["words"]
     for ed in [edition] if edition in (1, 2) else [1, 2]:
-        spelled = spelled_titles(index, words, ed, frozenset(ERRATA_ASKED)) if ed in index.imported_editions else []
+        spans = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED))[0] if ed in index.imported_editions else []
+        spelled = [name for name, _, _ in spans]
         for name in sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)}):
-            key = normalise_name(name)
-            ids = [c["id"] for c in index.cards if c["edition"] == ed and any(normalise_name(n) == key for n in c["names"])]
+            key = bare_name(name)
+            ids = [c["id"] for c in index.cards if c["edition"] == ed and any(bare_name(n) == key for n in c["names"])]
+            # the corpus's cards of that name, or sharing a name's word with it (the FAQ's "Kraznys mo Naklos" is
+            # the card data's "Kraznys mo Nakloz"): any errata of theirs, and the corpus may hold this card's
+            named_words = set(words_of(name)) - STOPWORDS
+            ids += [c for c in cards if c.startswith(f"card:{ed}:") and named_words & set(words_of(index.card_name(c)))]
             if not any(index.clauses[clause]["kind"] == "errata" for card in ids for clause in index.mentioned.get(card, ())):
                 which = EDITION_NAMES[ed].replace(" ", "-")
                 notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}")
@@ -360,20 +372,29 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
 
 def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:
     """A card of the other edition's imported cards that the query names by its full title, when this
-    edition has no card of that title ("Hellholt Engineer" in a second-edition search): said first,
-    since the clauses below are this edition's."""
+    edition has no card of that name ("Hellholt Engineer" in a second-edition search): said first,
+    since the clauses below are this edition's.  Said only when sure: never where this edition's own
+    title covers any of the same words ("the golden company": Golden Company), nor where this edition
+    has a title of nearly the same spelling ("The Hand's Judgement", first edition, is The Hand's
+    Judgment in second) or with the same words and more ("Daven Lannister": Ser Daven Lannister)."""
     if edition not in (1, 2) or 3 - edition not in index.imported_editions:
         return []
+    from rapidfuzz import fuzz, process
+
     from judgekb.cards.corpus_cards import bare_name
 
     words, other = analysis["words"], 3 - edition
-    own = {bare_name(t) for t in spelled_titles(index, words, edition)}
+    own = {i for _, start, size in own_title_spans(index, words, edition, any_word=True)[0] for i in range(start, start + size)}
     notes = []
-    for name in spelled_titles(index, words, other):
-        if bare_name(name) in own or bare_name(name) in index.imported_titles(edition):
+    for name, start, size in title_spans(index, words, other):
+        key = no_article(bare_name(name))
+        if own & set(range(start, start + size)) or len(key.split()) == 1:
+            continue  # this edition's card, or one word (a word more often than a card)
+        near = index.imported_titles_of_length(edition, len(key.split()))
+        if process.extractOne(key, list(near), scorer=fuzz.ratio, score_cutoff=88):
             continue
-        if len(words_of(name)) == 1 and index.common_word(bare_name(name)):
-            continue  # "Sparrows" in a first-edition question is the word, not surely the card
+        if any(set(key.split()) < set(no_article(t).split()) for t in index.imported_titles(edition)):
+            continue
         notes.append(
             f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
             f'{EDITION_NAMES[edition].replace(" ", "-")} one: search the other edition, or see its card page '

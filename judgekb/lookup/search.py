@@ -656,12 +656,12 @@ class Index:
                 notes.append(f"no {which}clause uses {said}: search without the kind filter")
             elif any(" card (imported card database), not a " in n for n in notes):  # the other edition's card, said above
                 notes.append(f"no {which}clause uses {said}: search the other edition")
+            elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
+                notes.append(f"no {which}clause uses {said}")
             elif card_page := notices.imported_title(self, analysis, edition):  # a real card the corpus never names
                 notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
-            elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
-                notes.append(f"no {which}clause uses {said}")
             else:
                 notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if edition else ""))
             return [], notes, term_sets

@@ -14,6 +14,8 @@ from judgekb.lookup.words import STOPWORDS
 if TYPE_CHECKING:
     from judgekb.lookup.search import Index
 
+ARTICLES = frozenset({"the", "a", "an"})
+DEFINITION = re.compile(r"(what|whats|what's|wat) (is|are)\b")  # a word's meaning asked, not a card's
 TITLE_ARTICLES = ("", "the ", "a ", "an ")  # "cask of ale" for "A Cask of Ale"
 FUZZY_TITLE = 88  # rapidfuzz ratio a misspelled run ("tunels of the red keep") needs to name a title
 
@@ -32,9 +34,10 @@ def title_spans(
     judgment" for The Hand's Judgment, "tyrions chain", "jaqen hghar", "cask of ale"), longest first and
     not overlapping; runs made only of ``ignore`` or small words are not tried.  A one-word title that is
     an everyday or rules word ("Taxation", "Summer") counts only when it is the whole query (or all of it
-    but ``ignore`` words), or when ``any_word`` (a question about a card's list status: "is Sparrows
-    restricted").  A run with a word no text or dictionary knows is matched to the closest title of as
-    many words when it is close enough ("tunels of the red keep", "littlefnger"), so that a shorter title
+    but ``ignore`` words: "what is taxation" asks about the phase), or when ``any_word`` (a question
+    about a card's list status: "is Sparrows restricted").  A run with a word the searched edition's
+    texts never write, between content words, is matched to the closest title of as many words when it
+    is close enough ("tunels of the red keep", "littlefnger", "hands judgement"), so that a shorter title
     inside it ("The Red Keep") does not stand for it."""
     titles = index.imported_titles(edition)
     if not titles:
@@ -50,6 +53,7 @@ def title_spans(
         if set(run) <= ignore | STOPWORDS:
             continue
         alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
+        alone = alone and not DEFINITION.match(" ".join(words))  # "what is taxation" asks about the phase
         if size == 1 and index.common_word(run[0]) and not alone and not any_word:
             continue
         found.append((name, start, size))
@@ -63,7 +67,8 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
 
     loose = [" ".join(LOOSE.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]  # bare_name, word by word
     firsts = index.imported_title_first_words(edition)
-    unknown = [len(w) >= 4 and w.isalpha() and not index.known(w, None) and not index.english(w) for w in words]
+    # a word the texts never write ("tunels", "judgement"): a run with one may be a title misspelled
+    unknown = [len(w) >= 4 and w.isalpha() and not index.rules_word(w, edition) and w not in index.synonyms for w in words]
     found, taken = [], [False] * len(words)
     for size in range(min(8, len(words)), 0, -1):  # longest runs first
         for start in range(len(words) - size + 1):
@@ -75,9 +80,10 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
             name = None
             if first in firsts or f"{first}s" in firsts:  # (a title begins so: worth spelling out)
                 name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
-            if not name and any(unknown[start : start + size]) and (size > 1 or len(run[0]) >= 6) and size <= 6:
+            fuzzy = any(unknown[start : start + size]) and run[0] not in STOPWORDS and run[-1] not in STOPWORDS
+            if not name and fuzzy and (size > 1 or len(run[0]) >= 6) and size <= 6:  # ("is botley" is not Tris Botley)
                 near = index.imported_titles_of_length(edition, size)
-                best = process.extractOne(_no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
+                best = process.extractOne(no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
                 name = near[best[0]] if best else None
             if name:
                 found.append((name, start, size))
@@ -97,10 +103,20 @@ def own_title_spans(
     spans = title_spans(index, words, edition, ignore, any_word)
     other = 3 - edition
     longer = [(s, n) for _, s, n in (title_spans(index, words, other) if other in index.imported_editions else []) if n > 1]
-    return [t for t in spans if not any(s <= t[1] and t[1] + t[2] <= s + n and n > t[2] for s, n in longer)], longer
+
+    def inside(span: tuple[str, int, int], start: int, size: int) -> bool:
+        """Inside the longer title, which has a word of its own besides an article ("the golden company"
+        is Golden Company: the article adds nothing)."""
+        own = range(span[1], span[1] + span[2])
+        extra = [words[i] for i in range(start, start + size) if i not in own and words[i] not in ARTICLES]
+        return start <= span[1] and span[1] + span[2] <= start + size and bool(extra)
+
+    longer = [(s, n) for s, n in longer if any(inside(t, s, n) for t in spans)]
+    return [t for t in spans if not any(inside(t, s, n) for s, n in longer)], longer
 
 
-def _no_article(key: str) -> str:
+def no_article(key: str) -> str:
+    """A loose key without its leading "the", "a" or "an"."""
     return key.split(" ", 1)[1] if key.startswith(("the ", "a ", "an ")) and " " in key else key
 
 
@@ -119,3 +135,13 @@ def _spellings(said: list[str], last: str) -> list[str]:
                 words[i] += "s"
         forms.append(" ".join(words))
     return [article + form for form in forms for article in TITLE_ARTICLES]
+
+
+def only_title_with(index: Index, word: str, edition: int) -> str | None:
+    """The one title of the edition that has this word ("barristan": Ser Barristan Selmy, "xaro": Xaro
+    Xhoan Daxos), when the word is a name (no English word) and no other title has it."""
+    if len(word) < 4 or not word.isalpha() or word in STOPWORDS or index.english(word):
+        return None
+    names = {name for key, name in index.imported_titles(edition).items() if word in key.split()}
+    return names.pop() if len(names) == 1 else None
+
