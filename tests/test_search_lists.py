@@ -142,6 +142,10 @@ def test_a_card_page_pointer_links_the_card_on_the_web_page(listed_db):
     page = client.get(f"/?q={POINTER_QUERY}&edition=2").get_data(as_text=True)
     notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
     assert '<a class="card-link" href="/card?name=Robb+Stark&amp;edition=2">Robb Stark</a> is a card;' in notes
+    # a card-page command in any note is a link on the web (here a first-edition card named in a second-edition search)
+    page = client.get("/?q=is+hellholt+engineer+on+the+list&edition=2").get_data(as_text=True)
+    notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
+    assert 'see its card page (<a class="card-link" href="/card?name=Hellholt+Engineer&amp;edition=1">Hellholt Engineer</a>)' in notes
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -154,7 +158,7 @@ def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(lis
         page.goto(f"{base}/")
         page.select_option("#edition", "2")
         page.fill("#q", POINTER_QUERY)
-        link = page.locator("#notes p.note a.card-link")
+        link = page.locator("#notes p.note a.card-link").first  # (the card's name; its page command is a link too)
         link.wait_for(timeout=10_000)
         notes = page.locator("#notes p.note").all_inner_texts()
         assert notes[0].startswith("card text: Robb Stark is a card; its own text is on its card page"), notes
@@ -165,3 +169,12 @@ def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(lis
         link.click()
         page.wait_for_selector("article.card h1")
         assert "Robb Stark" in page.inner_text("article.card h1")
+        page.goto(f"{base}/")
+        page.select_option("#edition", "2")
+        page.fill("#q", "is hellholt engineer on the list")  # the other edition's card: its page command is a link
+        link = page.locator("#notes p.note a.card-link").first
+        link.wait_for(timeout=10_000)
+        assert link.get_attribute("href") == "/card?name=Hellholt%20Engineer&edition=1"
+        link.click()
+        page.wait_for_selector("article.card h1")
+        assert "Hellholt Engineer" in page.inner_text("article.card h1")

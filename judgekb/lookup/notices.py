@@ -126,6 +126,10 @@ CARD_POINTER_START = "card text: "
 CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; .*--edition (?P<edition>[12])\)$")
 
 
+# the command a note gives for a card's page; the web shows it as a link to that page
+CARD_COMMAND = re.compile(r'judgekb card "(?P<name>[^"]+)" --edition (?P<edition>[12])')
+
+
 def pointed_card(note: str) -> tuple[str, int] | None:
     """The card and edition a card-page pointer names ("card text: Robb Stark is a card; … --edition 2)"),
     so a page can link it."""

@@ -100,18 +100,25 @@ EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
 def note_html(note: str) -> Markup:
-    """A lookup's note, escaped; a pointer to a card's page links the card's name to that page."""
+    """A lookup's note, escaped; a pointer to a card's page links the card's name to that page, and the
+    command a note gives for a card's page (judgekb card "X" --edition N) is a link to it on the web."""
     from flask import url_for
 
-    from judgekb.lookup.notices import pointed_card
+    from judgekb.lookup.notices import CARD_COMMAND, pointed_card
 
-    pointed = pointed_card(note)
-    if not pointed:
-        return escape(note)
-    name, card_edition = pointed
-    href = url_for("pages.card_page", name=name, edition=card_edition)
-    start = note.index(name)
-    return Markup(f'{escape(note[:start])}<a class="card-link" href="{escape(href)}">{escape(name)}</a>{escape(note[start + len(name):])}')
+    def link(name: str, edition: int | str, label: str) -> str:
+        href = url_for("pages.card_page", name=name, edition=edition)
+        return f'<a class="card-link" href="{escape(href)}">{escape(label)}</a>'
+
+    html, done = [], 0
+    if pointed := pointed_card(note):  # "card text: X is a card; …": the name is the link
+        start = note.index(pointed[0])
+        html += [str(escape(note[:start])), link(*pointed, pointed[0])]
+        done = start + len(pointed[0])
+    for match in CARD_COMMAND.finditer(note, done):
+        html += [str(escape(note[done : match.start()])), link(match["name"], match["edition"], match["name"])]
+        done = match.end()
+    return Markup("".join([*html, str(escape(note[done:]))]))
 
 
 def register(app: Any) -> None:

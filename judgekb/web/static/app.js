@@ -229,12 +229,26 @@
       var notes = document.getElementById("notes");
       if (!notes) return;
       notes.textContent = "";
+      function cardLink(name, ed, label) {
+        var a = el("a", "card-link", label);
+        a.href = "/card?name=" + encodeURIComponent(name) + "&edition=" + ed;
+        return a;
+      }
       said.forEach(function (n) {
-        var p = el("p", "note"), m = /^card text: (.+?) is a card; .*--edition ([12])\)$/.exec(n);  // a pointer to a card's page links the card
-        if (!m) { p.textContent = n; notes.appendChild(p); return; }
-        var at = n.indexOf(m[1], "card text: ".length), a = el("a", "card-link", m[1]);
-        a.href = "/card?name=" + encodeURIComponent(m[1]) + "&edition=" + m[2];
-        p.appendChild(document.createTextNode(n.slice(0, at))); p.appendChild(a); p.appendChild(document.createTextNode(n.slice(at + m[1].length)));
+        // a pointer to a card's page links the card's name; a card-page command (judgekb card "X" --edition N) is a link
+        var p = el("p", "note"), done = 0, m = /^card text: (.+?) is a card; .*--edition ([12])\)$/.exec(n);
+        if (m) {
+          var at = n.indexOf(m[1], "card text: ".length);
+          p.appendChild(document.createTextNode(n.slice(0, at))); p.appendChild(cardLink(m[1], m[2], m[1]));
+          done = at + m[1].length;
+        }
+        var command = /judgekb card "([^"]+)" --edition ([12])/g, c;
+        command.lastIndex = done;
+        while ((c = command.exec(n)) !== null) {
+          p.appendChild(document.createTextNode(n.slice(done, c.index))); p.appendChild(cardLink(c[1], c[2], c[1]));
+          done = c.index + c[0].length;
+        }
+        p.appendChild(document.createTextNode(n.slice(done)));
         notes.appendChild(p);
       });
     }
