@@ -434,6 +434,8 @@ def test_asked_about_the_lists_themselves_the_list_in_force_is_named(imported_in
     (note,) = [n for n in notes if n.startswith("list in force: ")]
     newest = imported_index.card_status_notes().current
     assert f"{newest.name}, {newest.issuer}, {newest.date}" in note
+    _, notes = imported_index.search("which cards are banned in joust right now", 2, None, 3)
+    assert [n for n in notes if n.startswith("list in force: ")], notes
     hits, notes = imported_index.search("pods", 2, None, 3)
     assert notes[0].startswith("list in force: ") and not [n for n in notes if "spelling" in n], notes
 

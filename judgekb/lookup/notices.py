@@ -121,7 +121,8 @@ def _rules_word_anywhere(index: Index, word: str, edition: int | None) -> bool:
 STATUS_ASKED = ["restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality"]
 # a question about the restricted and banned lists themselves ("what's the current restricted list")
 LIST_ASKED = ["restricted list", "restricted lists", "banned list", "banned lists", "ban list", "banned cards",
-              "restricted cards", "pod", "pods", "restricted pod", "restricted pods", "card pool"]  # fmt: skip
+              "restricted cards", "pod", "pods", "restricted pod", "restricted pods", "card pool", "cards are restricted",
+              "cards are banned", "anything restricted", "anything banned"]  # fmt: skip
 CARD_POINTER_START = "card text: "
 CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; .*--edition (?P<edition>[12])\)$")
 
@@ -268,6 +269,9 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     words = analysis["words"]
     asks_status = _asks(analysis, STATUS_ASKED, [])  # ("left or right in melee" is no card)
     spans, longer = own_title_spans(index, words, 2, any_word=asks_status)
+    if asks_status:  # a one-word title that is also a word counts where the status is asked of it:
+        strict = own_title_spans(index, words, 2)[0]  # "is Sparrows restricted", "Oldtown banned?" (not "right now")
+        spans = [t for t in spans if t in strict or _asked_of(words, t[1])]
     spelled = [name for name, _, _ in spans]
     if asks_status and not spelled and not cards:  # "is xaro restricted": the one title with that name
         spelled = [t for w in words if (t := only_title_with(index, w, 2))][:1]
@@ -308,6 +312,13 @@ def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, 
     return [name for name, naming in named.items() if not any(naming < other for other in named.values())]
 
 
+def _asked_of(words: list[str], at: int) -> bool:
+    """Is the word at ``at`` the one a status question is about: just before a status word ("Sparrows
+    restricted") or just after "is" ("is Sparrows …")?"""
+    after = words[at + 1] if at + 1 < len(words) else ""
+    return after in STATUS_ASKED or (at > 0 and words[at - 1] in ("is", "are", "was"))
+
+
 def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
     """First edition, asked about a card's list status ("is khal drogo restricted in joust"): what the
     last first-edition FAQ's lists say of each card named — the printings they list, or that they list
@@ -318,7 +329,9 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     from judgekb.cards.corpus_cards import bare_name
 
     words = analysis["words"]
-    spelled = [name for name, _, _ in own_title_spans(index, words, 1, any_word=True)[0]] if 1 in index.imported_editions else []
+    strict = own_title_spans(index, words, 1)[0] if 1 in index.imported_editions else []
+    loose = own_title_spans(index, words, 1, any_word=True)[0] if 1 in index.imported_editions else []
+    spelled = [name for name, start, size in loose if (name, start, size) in strict or _asked_of(words, start)]
     names = sorted({*spelled, *corpus_named(index, words, cards, 1, spelled)})
     if not names:
         return []
