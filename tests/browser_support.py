@@ -91,3 +91,12 @@ def no_horizontal_scroll(page) -> None:
     width = page.evaluate("document.documentElement.clientWidth")
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"page scrolls horizontally: {scroll} > {width}"
+
+
+def open_card_page(page, base: str, name: str, edition: str) -> None:
+    """Type a card's name into the Cards page's form, as a judge does, and wait for the card."""
+    page.goto(base + "/card")
+    page.fill("#name", name)
+    page.select_option("#card-edition", edition)
+    page.click("#card-form button")
+    page.wait_for_selector("article.card h1")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, serving
+from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, open_card_page, serving
 from tests.conftest import ROOT
 
 _no_horizontal_scroll = no_horizontal_scroll  # the name test_deckcheck_web imports from here
@@ -69,11 +69,7 @@ def test_search_then_clause_then_copy_citation(server, browser, size):
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_card_page(server, browser, size):
     context, page = _page(browser, size)
-    page.goto(server + "/card")
-    page.fill("#name", "Val")
-    page.select_option("select[name=edition]", "1")
-    page.click("form.search button")
-    page.wait_for_selector("article.card h1")
+    open_card_page(page, server, "Val", "1")
     body = page.inner_text("main")
     assert "Errata (governs the printed text)" in body and "draw cap" in body
     assert "Joust restricted list" in body and "Melee restricted list" in body

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.browser_support import ARGS, CHROMIUM, SHOTS, WIDTHS, serving
+from tests.browser_support import ARGS, CHROMIUM, SHOTS, WIDTHS, open_card_page, serving
 from tests.browser_support import free_port as _free_port
 from tests.browser_support import no_horizontal_scroll as _no_horizontal_scroll
 from tests.conftest import ROOT
@@ -124,11 +124,7 @@ def test_card_status_per_printing(cards_server, chromium, size, scheme):
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_card_typed_loosely_or_misspelled(cards_server, chromium, size):
     context, page = _context(chromium, size)
-    page.goto(cards_server + "/card")
-    page.fill("#name", "Littlefnger")
-    page.select_option("#card-edition", "2")
-    page.click("#card-form button")
-    page.wait_for_selector("article.card h1")
+    open_card_page(page, cards_server, "Littlefnger", "2")
     # a near title opens, and says so above its title, with the other contenders one tap away
     note = page.locator("article.card .shown-for")
     assert note.inner_text().startswith("Showing Littlefinger for “Littlefnger”: no card has that name")
