@@ -489,6 +489,9 @@ def test_event_setting_review_cases(imported_index):
     assert not [n for n in said if n.startswith("no errata")], said
     said = notes("harrenhal errata", 1)  # an errata question is no list-status question
     assert not [n for n in said if n.startswith("first edition, lists")], said
+    said = notes("olenna")  # a name several titles have: they are listed, no spelling advice
+    assert said[-1].startswith('no second-edition clause uses "olenna": card titles with "olenna"'), said
+    assert "Olenna's Cunning" in said[-1] and "spelling" not in said[-1], said
     said = notes("barristan")
     assert "Ser Barristan Selmy is a second-edition card" in said[-1] and "spelling" not in said[-1], said
 

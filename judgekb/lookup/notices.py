@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judgekb.lookup.titles import no_article, only_title_with, own_title_spans, spelled_titles, title_spans
+from judgekb.lookup.titles import no_article, only_title_with, own_title_spans, spelled_titles, title_spans, titles_with
 from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
@@ -154,6 +154,10 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
             if ed in searched:
                 return f"{name} is a {which} card (imported card database) that no clause names: its text and list status are on {page}"
             return f"{name} is a {which} card (imported card database): search the other edition, or see {page}"
+    for ed in searched:  # a name several titles have ("olenna"): the judge picks one
+        for word in analysis["words"]:
+            if 1 < len(names := titles_with(index, word, ed)) <= 8:
+                return f'card titles with "{word}" (imported card database): {"; ".join(names)}: name one for its card page'
     return None
 
 

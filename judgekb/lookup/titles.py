@@ -137,11 +137,17 @@ def _spellings(said: list[str], last: str) -> list[str]:
     return [article + form for form in forms for article in TITLE_ARTICLES]
 
 
+def titles_with(index: Index, word: str, edition: int) -> list[str]:
+    """The titles of the edition that have this word ("olenna": Olenna Tyrell, Olenna's Cunning …),
+    when the word is a name (no English word)."""
+    if len(word) < 4 or not word.isalpha() or word in STOPWORDS or index.english(word):
+        return []
+    forms = {word, f"{word}s"}  # (a possessive's loose key: "olennas" for Olenna's)
+    return sorted({name for key, name in index.imported_titles(edition).items() if forms & set(key.split())})
+
+
 def only_title_with(index: Index, word: str, edition: int) -> str | None:
     """The one title of the edition that has this word ("barristan": Ser Barristan Selmy, "xaro": Xaro
     Xhoan Daxos), when the word is a name (no English word) and no other title has it."""
-    if len(word) < 4 or not word.isalpha() or word in STOPWORDS or index.english(word):
-        return None
-    names = {name for key, name in index.imported_titles(edition).items() if word in key.split()}
-    return names.pop() if len(names) == 1 else None
-
+    names = titles_with(index, word, edition)
+    return names[0] if len(names) == 1 else None
