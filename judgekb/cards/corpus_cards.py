@@ -60,11 +60,14 @@ def normalise_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+PUNCTUATION = re.compile(r"[\W_]+")  # what the loose key reads as a space
+
+
 def bare_name(name: str) -> str:
     """A looser key, for names as players type them: the normalised name without apostrophes and with
     every other run of punctuation a space ("jaqen hghar" for Jaqen H'ghar, "newly made lord" for
     Newly-Made Lord, "family duty honor" for "Family, Duty, Honor")."""
-    return " ".join(re.sub(r"[\W_]+", " ", normalise_name(name).replace("'", "")).split())
+    return " ".join(PUNCTUATION.sub(" ", normalise_name(name).replace("'", "")).split())
 
 
 @dataclass

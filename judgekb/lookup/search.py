@@ -158,7 +158,7 @@ class Index:
         self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
         self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
         self._imported_titles: dict[int, dict[str, str]] = {}
-        self._titles_by_length: dict[tuple[int, int], dict[str, str]] = {}
+        self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
         self._title_firsts: dict[int, frozenset[str]] = {}
         self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
@@ -477,21 +477,25 @@ class Index:
         """The first words of the edition's titles ("The" or "A" aside), as loose keys: a run of a
         query's words that begins with none of them spells no title."""
         if edition not in self._title_firsts:
-            self.imported_titles_of_length(edition, 1)
-            self._title_firsts[edition] = frozenset(
-                key.split()[0] for (ed, size), titles in self._titles_by_length.items() if ed == edition and size for key in titles
-            )
+            by_size = self._titles_by_size(edition)
+            self._title_firsts[edition] = frozenset(key.split()[0] for titles in by_size.values() for key in titles)
         return self._title_firsts[edition]
 
     def imported_titles_of_length(self, edition: int, size: int) -> dict[str, str]:
         """The edition's titles of ``size`` words, "The" or "A" before them aside, by that article-less
         loose key (a misspelled run is compared with titles of its own length only)."""
-        if (edition, 0) not in self._titles_by_length:  # (edition, 0): this edition's are sorted
-            self._titles_by_length[(edition, 0)] = {}
+        return self._titles_by_size(edition).get(size, {})
+
+    def _titles_by_size(self, edition: int) -> dict[int, dict[str, str]]:
+        if edition not in self._titles_by_length:
+            from judgekb.lookup.titles import no_article
+
+            by_size: dict[int, dict[str, str]] = {}
             for key, name in self.imported_titles(edition).items():
-                plain = key.split(" ", 1)[1] if key.startswith(("the ", "a ", "an ")) and " " in key else key
-                self._titles_by_length.setdefault((edition, len(plain.split())), {})[plain] = name
-        return self._titles_by_length.get((edition, size), {})
+                plain = no_article(key)
+                by_size.setdefault(len(plain.split()), {})[plain] = name
+            self._titles_by_length[edition] = by_size
+        return self._titles_by_length[edition]
 
     def card_status_notes(self) -> Any:
         """The imported restricted lists' status notes (restricted_lists.CardStatusNotes), made at the

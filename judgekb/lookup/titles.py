@@ -65,7 +65,10 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
     last, are kept here whatever they are: ``title_spans`` decides whether they count)."""
     from rapidfuzz import fuzz, process
 
-    loose = [" ".join(LOOSE.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]  # bare_name, word by word
+    from judgekb.cards.corpus_cards import PUNCTUATION
+
+    # bare_name word by word (a possessive's "'s" kept as "s": only a run's last word may drop it)
+    loose = [" ".join(PUNCTUATION.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]
     firsts = index.imported_title_first_words(edition)
     # a word the texts never write ("tunels", "judgement"): a run with one may be a title misspelled
     unknown = [len(w) >= 4 and w.isalpha() and not index.rules_word(w, edition) and w not in index.synonyms for w in words]
@@ -76,7 +79,7 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
             if any(taken[start : start + size]) or set(run) <= STOPWORDS:
                 continue
             said = loose[start : start + size]
-            first = said[1] if said[0] in ("the", "a", "an") and size > 1 else said[0]
+            first = said[1] if said[0] in ARTICLES and size > 1 else said[0]
             name = None
             if first in firsts or f"{first}s" in firsts:  # (a title begins so: worth spelling out)
                 name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
@@ -89,9 +92,6 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
                 found.append((name, start, size))
                 taken[start : start + size] = [True] * size
     return found
-
-
-LOOSE = re.compile(r"[\W_]+")  # what judgekb.cards.corpus_cards.bare_name turns into a space
 
 
 def own_title_spans(
