@@ -131,6 +131,12 @@ CARD_POINTER = re.compile(r"^card text: (?P<name>.+?) is a card; .*--edition (?P
 CARD_COMMAND = re.compile(r'judgekb card "(?P<name>[^"]+)" --edition (?P<edition>[12])')
 
 
+def card_command(name: str, edition: int) -> str:
+    """The command that opens a card's page, as CARD_COMMAND reads it (the title's own quotes dropped:
+    '"The Rains of Castamere"' pastes into a shell as "The Rains of Castamere")."""
+    return f'judgekb card "{name.strip(chr(34))}" --edition {edition}'
+
+
 def pointed_card(note: str) -> tuple[str, int] | None:
     """The card and edition a card-page pointer names ("card text: Robb Stark is a card; … --edition 2)"),
     so a page can link it."""
@@ -150,7 +156,7 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
             spelled = [t for w in analysis["words"] if (t := only_title_with(index, w, ed))][:1]
         if spelled:
             name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
-            page = f'its card page (judgekb card "{name.strip(chr(34))}" --edition {ed})'
+            page = f"its card page ({card_command(name, ed)})"
             if ed in searched:
                 return f"{name} is a {which} card (imported card database) that no clause names: its text and list status are on {page}"
             return f"{name} is a {which} card (imported card database): search the other edition, or see {page}"
@@ -174,8 +180,7 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
-        command = f'judgekb card "{name.strip(chr(34))}" --edition {edition}'
-        return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {command})"
+        return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
@@ -272,10 +277,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     # engineer" is not Hellholt)
     words = analysis["words"]
     asks_status = _asks(analysis, STATUS_ASKED, [])  # ("left or right in melee" is no card)
-    spans, longer = own_title_spans(index, words, 2, any_word=asks_status)
-    if asks_status:  # a one-word title that is also a word counts where the status is asked of it:
-        strict = own_title_spans(index, words, 2)[0]  # "is Sparrows restricted", "Oldtown banned?" (not "right now")
-        spans = [t for t in spans if t in strict or _asked_of(words, t[1])]
+    spans, longer = _status_titles(index, words, 2) if asks_status else own_title_spans(index, words, 2)
     spelled = [name for name, _, _ in spans]
     if asks_status and not spelled and not cards:  # "is xaro restricted": the one title with that name
         spelled = [t for w in words if (t := only_title_with(index, w, 2))][:1]
@@ -316,6 +318,15 @@ def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, 
     return [name for name, naming in named.items() if not any(naming < other for other in named.values())]
 
 
+def _status_titles(index: Index, words: list[str], edition: int) -> tuple[list[tuple[str, int, int]], list[tuple[int, int]]]:
+    """``own_title_spans`` for a question about list status: a one-word title that is also a word counts
+    where the status is asked of it ("is Sparrows restricted", "Oldtown banned?"), not anywhere in the
+    question ("which cards are banned in joust right now" is not the card Right)."""
+    strict = own_title_spans(index, words, edition)[0]
+    spans, longer = own_title_spans(index, words, edition, any_word=True)
+    return [t for t in spans if t in strict or _asked_of(words, t[1])], longer
+
+
 def _asked_of(words: list[str], at: int) -> bool:
     """Is the word at ``at`` the one a status question is about: just before a status word ("Sparrows
     restricted") or just after "is" ("is Sparrows …")?"""
@@ -330,24 +341,20 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     if edition == 2 or not _asks(analysis, STATUS_ASKED, []):
         return []
     from judgekb.authority.citation import document_part
-    from judgekb.cards.corpus_cards import bare_name
 
     words = analysis["words"]
-    strict = own_title_spans(index, words, 1)[0] if 1 in index.imported_editions else []
-    loose = own_title_spans(index, words, 1, any_word=True)[0] if 1 in index.imported_editions else []
-    spelled = [name for name, start, size in loose if (name, start, size) in strict or _asked_of(words, start)]
+    spelled = [name for name, _, _ in _status_titles(index, words, 1)[0]]
     names = sorted({*spelled, *corpus_named(index, words, cards, 1, spelled)})
     if not names:
         return []
-    listing = index.rows("select distinct doc from clauses where edition = 1 and kind in ('restricted', 'banned') order by doc")
-    documents = [d for (doc,) in listing for d in index.rows("select * from documents where id = ?", [doc])]
-    columns = [c[1] for c in index.rows("pragma table_info(documents)")]
-    source = ", ".join(document_part(dict(zip(columns, d, strict=True))) for d in documents)
+    cursor = index.conn.execute(  # the documents whose lists these are, for the note to cite (they are dated)
+        "select * from documents where id in (select doc from clauses where edition = 1 and kind in ('restricted', 'banned')) order by id"
+    )
+    columns = [c[0] for c in cursor.description]
+    source = ", ".join(document_part(dict(zip(columns, row, strict=True))) for row in cursor)
     notes = []
     for name in names:
-        key = bare_name(name)
-        ids = [c["id"] for c in index.cards if c["edition"] == 1 and any(bare_name(n) == key for n in c["names"])]
-        listed = sorted({clause for card in ids for clause in index.mentioned.get(card, ())
+        listed = sorted({clause for card in _corpus_cards_called(index, name, 1) for clause in index.mentioned.get(card, ())
                          if index.clauses[clause]["kind"] in ("restricted", "banned", "list-change")})  # fmt: skip
         said = []
         marks = ",".join("?" * len(listed))
@@ -364,6 +371,15 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     return notes
 
 
+def _corpus_cards_called(index: Index, name: str, edition: int) -> list[str]:
+    """The corpus's cards of the edition with this name, on the loose key ("To the Spears!" is the FAQ's
+    "To the Spears", "Tarle the Thrice-Drowned" its "Tarle the Thrice Drowned")."""
+    from judgekb.cards.corpus_cards import bare_name
+
+    key = bare_name(name)
+    return [c["id"] for c in index.cards if c["edition"] == edition and any(bare_name(n) == key for n in c["names"])]
+
+
 ERRATA_ASKED = ["errata", "erratum", "errataed", "errata'd", "erratas"]
 
 
@@ -372,15 +388,13 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
     first, since the hits below are other cards' errata."""
     if not _asks(analysis, ERRATA_ASKED, []):
         return []
-    from judgekb.cards.corpus_cards import bare_name
 
     notes, words = [], analysis["words"]
     for ed in [edition] if edition in (1, 2) else [1, 2]:
         spans = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED))[0] if ed in index.imported_editions else []
         spelled = [name for name, _, _ in spans]
         for name in sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)}):
-            key = bare_name(name)
-            ids = [c["id"] for c in index.cards if c["edition"] == ed and any(bare_name(n) == key for n in c["names"])]
+            ids = _corpus_cards_called(index, name, ed)
             # the corpus's cards of that name, or sharing a name's word with it (the FAQ's "Kraznys mo Naklos" is
             # the card data's "Kraznys mo Nakloz"): any errata of theirs, and the corpus may hold this card's
             named_words = set(words_of(name)) - STOPWORDS
@@ -419,7 +433,7 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
         notes.append(
             f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
             f'{EDITION_NAMES[edition].replace(" ", "-")} one: search the other edition, or see its card page '
-            f'(judgekb card "{name.strip(chr(34))}" --edition {other})'
+            f"({card_command(name, other)})"
         )
     return notes
 
