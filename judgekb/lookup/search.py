@@ -633,11 +633,11 @@ class Index:
         groups: list[Group] = analysis["groups"]
         term_sets = [g.terms for g in groups]
         cards = self.cards_named(analysis, edition)
+        other_cards = notices.other_edition_cards(self, analysis, edition)  # (an empty result says to search there)
         notes = [
             *notices.absent(self, analysis, edition, cards), *notices.other_edition(analysis),
             *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
-            *notices.first_edition_status(self, analysis, edition, cards),
-            *notices.other_edition_cards(self, analysis, edition), *notes,
+            *notices.first_edition_status(self, analysis, edition, cards), *other_cards, *notes,
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
         recalled = {c for c, _ in candidates}
@@ -658,7 +658,7 @@ class Index:
             which += f"{' or '.join(kinds)} " if kinds else ""
             if kinds:  # the words may well be in other kinds of clause
                 notes.append(f"no {which}clause uses {said}: search without the kind filter")
-            elif any(" card (imported card database), not a " in n for n in notes):  # the other edition's card, said above
+            elif other_cards:  # the other edition's card, said above
                 notes.append(f"no {which}clause uses {said}: search the other edition")
             elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
                 notes.append(f"no {which}clause uses {said}")
