@@ -200,11 +200,6 @@ def find(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:
     return lookup(db, name, edition).pages
 
 
-def suggestions(db: Any, name: str, edition: int | None) -> list[str]:
-    """Titles to offer for a typed name, best first."""
-    return cardnames.resolve(db, name, edition).near
-
-
 def shown_for_line(p: dict[str, Any]) -> str:
     """The warning over a page opened for a near title rather than the typed one."""
     return f"Showing {p['name']} for '{p['shown_for']['query']}': no card has that name; this is the nearest title."
