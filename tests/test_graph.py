@@ -115,6 +115,21 @@ def test_unofficial_texts_restate_official_clauses_and_keep_their_additions(db):
     assert all(json.loads(r["data"])["unofficial"] for r in restates)
 
 
+def test_a_sentence_two_titles_share_restates_only_the_title_the_summary_follows(db):
+    """The summary's Crown Regent and Lord Commander open with the sentence Master of Whispers is made
+    of ("Add 3 to your side's total STR…"): each restates its own title, not Master of Whispers, while a
+    web paragraph that merges two FAQ entries still restates both."""
+    restates = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'restates'")}
+    for title in ("crown-regent", "lord-commander-of-the-kingsguard"):
+        summary = f"agot1-summary/reference/{title}"
+        assert (summary, f"agot1-rules/{title}") in restates
+        assert (summary, "agot1-rules/master-of-whispers") not in restates
+    restated_by = {dst for src, dst in restates if src == "agot1-summary/reference/master-of-whispers"}
+    assert restated_by == {"agot1-rules/master-of-whispers"}
+    merged = [src for src, dst in restates if src.startswith("agot2-web/")]
+    assert any(merged.count(src) > 1 for src in merged)
+
+
 def test_same_topic_links_join_the_editions(db):
     pairs = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'same-topic'")}
     # the 2nd-edition side is the FAQ in force (v4.1); the v2.3 entry folds under it

@@ -24,6 +24,7 @@ LINK_TYPES = ("supersedes", "clarifies", "cites", "mentions", "restates", "same-
 SENTENCE = re.compile(r"(?<=[.!?:”\"])\s+(?=[A-Z“\"*(])")
 RESTATE_MIN = 60  # clause-level score below which an unofficial clause restates nothing
 SENTENCE_MIN = 80  # a sentence aligned this well to another official clause restates it too
+SENTENCE_MARGIN = 5  # ...and better than the clauses it already restates by this much (a capital or a comma aside)
 ADDITION_MAX = 70  # a sentence scoring below this against every restated clause is an addition
 
 
@@ -200,7 +201,10 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
                 continue
             # only the clauses the whole text already resembles are candidates for its sentences
             best = max(((fuzz.partial_ratio(sentence, texts[i]), i) for _, i in ranked), default=(0, -1))
-            if best[0] >= SENTENCE_MIN and best[1] not in targets:
+            # a sentence two official clauses share word for word ("Add 3 to your side's total STR…" in
+            # Crown Regent and Master of Whispers, a capital apart) restates the one the whole text already follows
+            already = max(fuzz.partial_ratio(sentence, texts[i]) for i in targets)
+            if best[0] >= SENTENCE_MIN and best[1] not in targets and best[0] >= already + SENTENCE_MARGIN:
                 targets[best[1]] = best[0]
         additions = [s for s in sentences if max(fuzz.partial_ratio(s, texts[i]) for i in targets) < ADDITION_MAX]
         for index, score in targets.items():
