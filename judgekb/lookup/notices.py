@@ -33,43 +33,113 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 f"look for {topic['look_for']}. Closest clauses below."
             )
     card_text = index.absent_topics.get("card_text")
-    if card_text and _asks_rules(analysis, card_text):  # "what does the Knight trait do": a rules question
+    if not card_text or _asks_rules(analysis, card_text):  # "what does the Knight trait do": a rules question
         return notices
+    # the other edition's titles the query spells out are that edition's cards (other_edition_cards says
+    # so): their words are neither unknown words nor names of this edition's cards ("pentoshi")
+    elsewhere = _other_edition_title_words(index, analysis["words"], edition)
+    unknown = _unknown_words(index, analysis, edition, cards, card_text, elsewhere)
     # the editions whose card database is imported, of those searched (no edition chosen: both)
     imported = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
-    if card_text and imported:
+    if imported:
+        # where the notice without card data says the card's own text is not in the corpus, the pointer
+        # to the card's page says where it is; failing a title, the notice still says so
+        pointers: list[str] = []
+        # (not Nightmares in "nightmares in the north", nor Pentoshi Manor in "trading with the pentoshi")
+        free = {stem_of(w) for w in analysis["words"] if w not in elsewhere}
+        named = {c for c in cards if _card_stems(index, c) & free}
         for ed in imported:
-            for pointer in _card_page_pointer(index, analysis, ed, card_text, {c for c in cards if c.startswith(f"card:{ed}:")}):
-                if pointer not in notices:
-                    notices.append(pointer)
-    elif card_text:
-        # a named card's title words ("viper" in The Red Viper) name that card, and the other edition's
-        # terms ("golden" in golden rules) are said to be that edition's: neither are unknown words
-        titled = {w for card in index.cards if card["id"] in cards for r, _ in card["keys"] for w in r}
-        explained = {w for entry in analysis.get("other_edition", []) for w in entry["term"].split()}
-        unknown = [
-            w for w in analysis["content"]
-            if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
-            and not index.known(w, edition) and not index.correct(w, edition)
-        ]  # fmt: skip
-        if not unknown and not cards and _asks_wording(analysis, card_text):
-            # asked for a card's words: a word this edition's rules never use names the card
-            unknown = _name_words(index, analysis, edition, card_text)
-        how = f"because {card_text['document']}: {card_text['look_for']}"
-        if unknown:
-            said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
-            said += " is not a word the rules use" if len(unknown) == 1 else " are not words the rules use"
-            notices.append(
-                f"not in the corpus: {said}. If this asks about a card, the card's own text (cost, STR, icons, "
-                f"abilities) is not in the corpus {how}. Closest clauses below."
-            )
-        elif cards and _asks_text(analysis, card_text):
-            name = " / ".join(sorted(index.card_name(c) for c in cards))
-            notices.append(
-                f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
-                "The clauses below are what the corpus says about it."
-            )
+            ours = {c for c in named if c.startswith(f"card:{ed}:")}
+            pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), elsewhere) if p not in pointers]
+        notices += [p for p in pointers if p not in notices]
+        if not pointers and (unknown or (named and _asks_text(analysis, card_text))):
+            notices.append(_no_title_notice(index, unknown, named, edition, imported))
+        return notices
+    how = f"because {card_text['document']}: {card_text['look_for']}"
+    if unknown:
+        notices.append(
+            f"not in the corpus: {_unknown_said(unknown)}. If this asks about a card, the card's own text (cost, STR, icons, "
+            f"abilities) is not in the corpus {how}. Closest clauses below."
+        )
+    elif cards and _asks_text(analysis, card_text):
+        name = " / ".join(sorted(index.card_name(c) for c in cards))
+        notices.append(
+            f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
+            "The clauses below are what the corpus says about it."
+        )
     return notices
+
+
+def _unknown_words(
+    index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str], card_text: dict[str, Any], elsewhere: set[str]
+) -> list[str]:
+    """The query's words that neither the rules, English nor players use (a card's name, most likely),
+    or, in a query asking for a card's words that names no card the corpus knows, the words the
+    edition's rules never use.  A named card's title words ("viper" in The Red Viper) name that card,
+    and the other edition's terms ("golden" in golden rules) and titles are said to be that edition's:
+    none of them are unknown words."""
+    titled = {w for card in index.cards if card["id"] in cards for r, _ in card["keys"] for w in r}
+    explained = {w for entry in analysis.get("other_edition", []) for w in entry["term"].split()} | elsewhere
+    unknown = [
+        w for w in analysis["content"]
+        if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
+        and not index.known(w, edition) and not index.correct(w, edition)
+    ]  # fmt: skip
+    if not unknown and not cards and _asks_wording(analysis, card_text):
+        # asked for a card's words: a word this edition's rules never use names the card
+        unknown = [w for w in _name_words(index, analysis, edition, card_text) if w not in explained]
+    return unknown
+
+
+def _unknown_said(unknown: list[str]) -> str:
+    said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
+    return said + (" is not a word the rules use" if len(unknown) == 1 else " are not words the rules use")
+
+
+def _card_stems(index: Index, card_id: str) -> set[str]:
+    """The stems of a corpus card's title words, small words aside (as ``Index.cards_named`` reads them)."""
+    return {stem_of(w) for w in words_of(index.card_name(card_id)) if w not in STOPWORDS}
+
+
+def _other_edition_title_words(index: Index, words: list[str], edition: int | None) -> set[str]:
+    """The words of the other edition's imported titles (of two words or more) that the query spells
+    out where no title of the searched edition does ("pentoshi guildmaster" in a second-edition search)."""
+    if edition not in (1, 2) or 3 - edition not in index.imported_editions:
+        return set()
+    own = {i for _, start, size in own_title_spans(index, words, edition, any_word=True)[0] for i in range(start, start + size)}
+    spans = [range(start, start + size) for _, start, size in title_spans(index, words, 3 - edition) if size > 1]
+    return {words[i] for span in spans if not own & set(span) for i in span} - STOPWORDS
+
+
+NO_TITLE_PAGE = "judgekb card NAME"  # how _no_title_notice names the card page: no title to name
+
+
+def is_no_title_notice(note: str) -> bool:
+    """Is this ``_no_title_notice``'s note (an empty result names the card itself, when it can)?"""
+    return note.startswith("not in the corpus:") and NO_TITLE_PAGE in note
+
+
+def _no_title_notice(index: Index, unknown: list[str], cards: set[str], edition: int | None, imported: list[int]) -> str:
+    """With card data imported, a question the notice without it would tell "the card's own text is not
+    in the corpus" that spells out no imported title: the text is on a card page all the same, and
+    the titles that have the unknown word (a first name several cards share: "robert") are named."""
+    page = f"its card page (the Cards page, or {NO_TITLE_PAGE}{f' --edition {edition}' if edition else ''})"
+    listed = []
+    for word in dict.fromkeys(w.removesuffix("'s").replace("'", "") for w in unknown):
+        names = sorted({name for ed in imported for name in titles_with(index, word, ed)})
+        if 1 <= len(names) <= 8:
+            listed.append(f'card titles with "{word}": {"; ".join(names)}')
+    if unknown:
+        titles = f": {'; '.join(listed)}" if listed else ", but the query names no imported card: check the spelling"
+        return (
+            f"not in the corpus: {_unknown_said(unknown)}. If this asks about a card, the card's own text (cost, STR, "
+            f"icons, abilities) is on {page}{titles}. Closest clauses below."
+        )
+    name = " / ".join(sorted(index.card_name(c) for c in cards))
+    return (
+        f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities) is on {page}. "
+        "The clauses below are what the corpus says about it."
+    )
 
 
 def _asks(analysis: dict[str, Any], phrases: list[str], patterns: list[str]) -> bool:
@@ -168,15 +238,20 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
 
 
 
-def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str]) -> list[str]:
+def _card_page_pointer(
+    index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str], point: bool, elsewhere: set[str]
+) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
     the card's page, which shows them (the rules clauses below do not): the longest imported title the
     query spells out, else a card the corpus knows named by fewer words, else a first name.  A short
     question about a card's printed text ("robert baratheon's strength") is pointed there too, and so
     is any question naming a title with a word the rules never use ("rains of castamere how many plots
     …"): without the card data that word gets the "not a word the rules use" notice, and the card's
-    text is what the rules clauses cannot give."""
-    asks = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
+    text is what the rules clauses cannot give.  ``point``: the query has a word no rules, English or
+    player vocabulary knows ("can the white book target a kingsguard"), which without card data gets
+    the notice that the card's own text is not in the corpus: the card named is pointed to as well.
+    ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
+    asks = point or _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
@@ -197,13 +272,17 @@ def _card_page_pointer(index: Index, analysis: dict[str, Any], edition: int, car
     ]  # fmt: skip
     if corpus_named:  # a card the corpus knows, named by fewer words than its title
         return [page(name) for name in corpus_named]
-    first_names = [w for w in words if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
+    said = [w.removesuffix("'s") for w in words if w not in elsewhere]  # ("robert's str": Robert)
+    first_names = [w for w in said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
     for word in first_names:  # a first name: "Euron", "Jaqen" (a word no English list has)
         names = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
         )]  # fmt: skip
         if len(names) == 1:
             return [page(names[0])]
+    for word in first_names:  # a name inside one title only: "barristan" (Ser Barristan Selmy)
+        if name := only_title_with(index, word, edition):
+            return [page(name)]
     return []
 
 
@@ -282,7 +361,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     if asks_status and not spelled and not cards:  # "is xaro restricted": the one title with that name
         spelled = [t for w in words if (t := only_title_with(index, w, 2))][:1]
     covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
-    notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], index.common_word)
+    notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], lambda w: index.common_word(w, 2))
     others = corpus_named(index, words, cards or set(), 2, spelled)
     for note in status.notes_for_titles(sorted({*spelled, *others})):
         if note not in notes:

@@ -514,12 +514,13 @@ class Index:
         self._facts([word])
         return self._word_facts[word][2]
 
-    def common_word(self, word: str) -> bool:
-        """Is a word one the rules of either edition or everyday English use (so a one-word card title
-        it spells, "Taxation", names the card only when it is the whole query)?"""
+    def common_word(self, word: str, edition: int | None = None) -> bool:
+        """Is a word one the rules of this edition (either, when None) or everyday English use (so a
+        one-word card title it spells, "Taxation", names the card only when it is the whole query)?
+        Only the searched edition's rules count: first edition's "Littlefinger variant" does not make
+        the second-edition card Littlefinger a rules word."""
         self._facts([word])
-        r1, r2 = self._rules_df[word]
-        return bool(r1 or r2 or self._word_facts[word][2] or word in STOPWORDS)
+        return bool(_in_edition(self._rules_df[word], edition) or self._word_facts[word][2] or word in STOPWORDS)
 
     def rules_word(self, word: str, edition: int | None) -> bool:
         """Do the rules of this edition (any edition when none is chosen) use the word?"""
@@ -666,10 +667,12 @@ class Index:
                 notes.append(f"no {which}clause uses {said}: search without the kind filter")
             elif other_cards:  # the other edition's card, said above
                 notes.append(f"no {which}clause uses {said}: search the other edition")
+            elif not any(n.startswith("card text:") for n in notes) and (card_page := notices.imported_title(self, analysis, edition)):
+                # a real card the corpus never names (said in place of the notice that no title is spelled out)
+                notes = [n for n in notes if not notices.is_no_title_notice(n)]
+                notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
                 notes.append(f"no {which}clause uses {said}")
-            elif card_page := notices.imported_title(self, analysis, edition):  # a real card the corpus never names
-                notes.append(f"no {which}clause uses {said}: {card_page}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
             else:

@@ -54,7 +54,7 @@ def title_spans(
             continue
         alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
         alone = alone and not DEFINITION.match(" ".join(words))  # "what is taxation" asks about the phase
-        if size == 1 and index.common_word(run[0]) and not alone and not any_word:
+        if size == 1 and index.common_word(run[0], edition) and not alone and not any_word:
             continue
         found.append((name, start, size))
     return found
@@ -79,9 +79,12 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
             if any(taken[start : start + size]) or set(run) <= STOPWORDS:
                 continue
             said = loose[start : start + size]
-            first = said[1] if said[0] in ARTICLES and size > 1 else said[0]
+            at = 1 if said[0] in ARTICLES and size > 1 else 0
+            first = said[at]
+            # (a title begins so: worth spelling out; "the hound's ability" begins The Hound)
+            possessive = size == at + 1 and run[at].endswith(("'s", "’s"))
             name = None
-            if first in firsts or f"{first}s" in firsts:  # (a title begins so: worth spelling out)
+            if first in firsts or f"{first}s" in firsts or (possessive and first[:-1] in firsts):
                 name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
             fuzzy = any(unknown[start : start + size]) and run[0] not in STOPWORDS and run[-1] not in STOPWORDS
             if not name and fuzzy and (size > 1 or len(run[0]) >= 6) and size <= 6:  # ("is botley" is not Tris Botley)
