@@ -120,3 +120,53 @@ def test_the_golden_rules_asked_in_first_edition_are_called_a_second_edition_ter
         assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
     _, notes = index.search("what are the golden rules", 2, None, 5)
     assert not [n for n in notes if n.startswith(("other edition", "not in the corpus"))], notes
+
+
+def _says_where_the_card_text_is(notes: list[str]) -> bool:
+    return any(n.startswith("card text: ") or "the card's own text" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    ("query", "edition", "card"),
+    [
+        ("what's robert's str", 2, "Robert Baratheon"),  # a possessive first name
+        ("what is hodor's strength", 2, "Hodor"),
+        ("does the hound's ability count as returning to hand for terminal", 2, "The Hound"),  # a possessive title
+        ("does littlefinger trigger when marshaled into shadows", 2, "Littlefinger"),  # first edition's rules name a variant so
+        ("does bodyguard save from military claim", 2, "Bodyguard"),
+        ("does ward take control of a character with a printed cost above 4", 1, "Ward"),
+        ("can the white book target a kingsguard", 2, "The White Book"),  # English title words, a trait no rule uses
+    ],
+)
+def test_importing_the_cards_never_takes_away_where_a_cards_text_is(index, carded_index, query, edition, card):
+    """Without card data each of these is told the card's own text is not in the corpus; with the card
+    databases imported (the event setting) it must be told where it is: the named card's page."""
+    assert _says_where_the_card_text_is(index.search(query, edition, None, 5)[1])
+    _, notes = carded_index.search(query, edition, None, 5)
+    assert any(n.startswith(f"card text: {card} is a card") and f'judgekb card "{card}" --edition {edition}' in n for n in notes), notes
+
+
+def test_with_cards_a_word_no_title_has_still_says_where_card_text_is(carded_index):
+    """A name several titles share ("olenna"), or no title has ("counterfeit"): with the card data imported
+    the notice still says a card's text is on its card page, names the titles or says to check the spelling."""
+    _, notes = carded_index.search("how much does olenna cost", 2, None, 5)
+    assert notes[0].startswith('not in the corpus: "olenna" is not a word the rules use'), notes
+    assert "the card's own text (cost, STR, icons, abilities) is on its card page" in notes[0], notes
+    assert 'card titles with "olenna": ' in notes[0] and "Olenna's Cunning" in notes[0], notes
+    _, notes = carded_index.search("what does counterfeit do", 2, None, 5)
+    assert "the card's own text" in notes[0] and "check the spelling" in notes[0], notes
+
+
+def test_the_other_editions_title_names_none_of_this_editions_cards(carded_index):
+    """Words of the other edition's title the query spells out are that card's: they never make a
+    pointer to this edition's card with one of those words (Pentoshi Trader, Nightmares, Pentoshi
+    Manor, nor Heads on Pikes for "heads on spikes")."""
+    for query, edition, wrong, right in (
+        ("what does pentoshi guildmaster do", 2, "Pentoshi Trader", "Pentoshi Guildmaster"),
+        ("how much does nightmares in the north cost", 2, "Nightmares is", "Nightmares in the North"),
+        ("what does trading with the pentoshi say", 1, "Pentoshi Manor", "Trading with the Pentoshi"),
+        ("what does heads on spikes say", 1, "Heads on Pikes", "Heads on Spikes"),
+    ):
+        _, notes = carded_index.search(query, edition, None, 5)
+        assert not [n for n in notes if wrong in n], (query, notes)
+        assert any(f'judgekb card "{right}" --edition {3 - edition}' in n for n in notes), (query, notes)

@@ -220,10 +220,11 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     what the import holds); a title of the other edition's cards says to search that edition."""
     searched = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
     others = sorted(index.imported_editions - set(searched))
-    for ed in [*searched, *others]:
-        spelled = spelled_titles(index, analysis["words"], ed)
-        if not spelled and ed in searched:  # a name the card's title has, and no other title ("barristan")
-            spelled = [t for w in analysis["words"] if (t := only_title_with(index, w, ed))][:1]
+    # a title spelled out (this edition's, else the other's: "heads on spikes" is not Heads on Pikes), else
+    # a name this edition's card's title has, and no other title ("barristan")
+    spelled_somewhere = [(ed, spelled_titles(index, analysis["words"], ed)) for ed in [*searched, *others]]
+    only = [(ed, [t for w in analysis["words"] if (t := only_title_with(index, w, ed))][:1]) for ed in searched]
+    for ed, spelled in [*spelled_somewhere, *only]:
         if spelled:
             name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
             page = f"its card page ({card_command(name, ed)})"

@@ -38,7 +38,8 @@ def title_spans(
     about a card's list status: "is Sparrows restricted").  A run with a word the searched edition's
     texts never write, between content words, is matched to the closest title of as many words when it
     is close enough ("tunels of the red keep", "littlefnger", "hands judgement"), so that a shorter title
-    inside it ("The Red Keep") does not stand for it."""
+    inside it ("The Red Keep") does not stand for it, unless the run spells a title of the other
+    edition's cards as written ("heads on spikes" is that card, not this edition's Heads on Pikes)."""
     titles = index.imported_titles(edition)
     if not titles:
         return []
@@ -70,6 +71,7 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
     # bare_name word by word (a possessive's "'s" kept as "s": only a run's last word may drop it)
     loose = [" ".join(PUNCTUATION.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]
     firsts = index.imported_title_first_words(edition)
+    other = index.imported_titles(3 - edition) if 3 - edition in index.imported_editions else {}
     # a word the texts never write ("tunels", "judgement"): a run with one may be a title misspelled
     unknown = [len(w) >= 4 and w.isalpha() and not index.rules_word(w, edition) and w not in index.synonyms for w in words]
     found, taken = [], [False] * len(words)
@@ -87,7 +89,9 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
             if first in firsts or f"{first}s" in firsts or (possessive and first[:-1] in firsts):
                 name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
             fuzzy = any(unknown[start : start + size]) and run[0] not in STOPWORDS and run[-1] not in STOPWORDS
-            if not name and fuzzy and (size > 1 or len(run[0]) >= 6) and size <= 6:  # ("is botley" is not Tris Botley)
+            # ("is botley" is not Tris Botley; "heads on spikes", the other edition's title as written, is not Heads on Pikes)
+            fuzzy = fuzzy and (size > 1 or len(run[0]) >= 6) and size <= 6 and not any(k in other for k in _spellings(said, run[-1]))
+            if not name and fuzzy:
                 near = index.imported_titles_of_length(edition, size)
                 best = process.extractOne(no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
                 name = near[best[0]] if best else None
