@@ -281,8 +281,9 @@ def _card_page_pointer(
         )]  # fmt: skip
         if len(names) == 1:
             return [page(names[0])]
-    for word in first_names:  # a name inside one title only: "barristan" (Ser Barristan Selmy)
-        if name := only_title_with(index, word, edition):
+    asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
+    for word in first_names if asked else []:  # asked about a name inside one title only: "barristan's cost"
+        if name := only_title_with(index, word, edition):  # (not for any unknown word: "trade" is not Jack of all Trades)
             return [page(name)]
     return []
 
