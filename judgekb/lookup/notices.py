@@ -229,8 +229,9 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
             name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
             page = f"its card page ({card_command(name, ed)})"
             if ed in searched:
-                return f"{name} is a {which} card (imported card database) that no clause names: its text and list status are on {page}"
-            return f"{name} is a {which} card (imported card database): search the other edition, or see {page}"
+                said = f"{name} is a {which} card (imported card database) that no clause names"
+                return f"{said}: the card's own text and list status are on {page}"
+            return f"{name} is a {which} card (imported card database): search the other edition, or see {page} for the card's own text"
     for ed in searched:  # a name several titles have ("olenna"): the judge picks one
         for word in analysis["words"]:
             if 1 < len(names := titles_with(index, word, ed)) <= 8:
@@ -514,7 +515,7 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
         notes.append(
             f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
             f'{EDITION_NAMES[edition].replace(" ", "-")} one: search the other edition, or see its card page '
-            f"({card_command(name, other)})"
+            f"({card_command(name, other)}) for the card's own text"
         )
     return notes
 
