@@ -172,3 +172,15 @@ def test_the_other_editions_title_names_none_of_this_editions_cards(carded_index
         assert not [n for n in notes if wrong in n], (query, notes)
         said = [n for n in notes if f'judgekb card "{right}" --edition {3 - edition}' in n]  # where its text is, said
         assert said and all("the card's own text" in n for n in said), (query, notes)
+
+
+def test_each_card_a_question_names_gets_its_page(carded_index):
+    """A question naming two cards points to both pages ("jaqen's" beside the title Bodyguard); beside a
+    title, a word that is not a possessive is not read as another card's first name ("direwolf", a trait,
+    is not Direwolf Pup)."""
+    _, notes = carded_index.search("does jaqen's stealth work with bodyguard", 2, None, 5)
+    pointed = [n for n in notes if n.startswith("card text: ")]
+    assert any('judgekb card "Jaqen H\'ghar" --edition 2' in n for n in pointed), notes
+    assert any('judgekb card "Bodyguard" --edition 2' in n for n in pointed), notes
+    _, notes = carded_index.search("can winterfell kennels fetch a direwolf with text that says it cannot be searched", 1, None, 5)
+    assert not [n for n in notes if "Direwolf Pup" in n], notes

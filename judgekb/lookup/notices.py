@@ -261,32 +261,42 @@ def _card_page_pointer(
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
-    spelled = [name for name, _, _ in own_title_spans(index, words, edition, cue_words)[0]]
-    if spelled and (asks or any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(spelled[0]))):
-        return [page(spelled[0])]
+    spans = own_title_spans(index, words, edition, cue_words)[0]
+    unknown_in = [any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(name)) for name, _, _ in spans]
+    names = [name for (name, _, _), unknown in zip(spans, unknown_in, strict=True) if asks or unknown]
     if not asks:
-        return []
-    corpus_named = [
-        str(row[0]) for c in sorted(cards)
-        if (row := index.conn.execute(
-            "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(c))]
-        ).fetchone())
-    ]  # fmt: skip
-    if corpus_named:  # a card the corpus knows, named by fewer words than its title
-        return [page(name) for name in corpus_named]
-    said = [w.removesuffix("'s") for w in words if w not in elsewhere]  # ("robert's str": Robert)
+        return [page(name) for name in names[:POINTERS]]
+    # each card named, besides the titles spelled out ("does jaqen's stealth work with bodyguard"): a card the
+    # corpus knows, named by fewer words than its title, else a first name, that shares no word with them
+    covered = {i for _, start, size in spans for i in range(start, start + size)}
+    stems = {stem_of(w) for name in names for w in words_of(name)}
+    for card in sorted(cards):
+        if _card_stems(index, card) & stems:
+            continue
+        row = index.conn.execute(
+            "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(card))]
+        ).fetchone()
+        if row:
+            names.append(str(row[0]))
+            stems |= _card_stems(index, card)
+    # ("robert's str": Robert; beside another card, only a possessive is surely a name: "direwolf" may be a trait)
+    free = [w for i, w in enumerate(words) if w not in elsewhere and i not in covered and (not names or w.endswith("'s"))]
+    said = [w.removesuffix("'s") for w in free]
     first_names = [w for w in said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
-    for word in first_names:  # a first name: "Euron", "Jaqen" (a word no English list has)
-        names = [r[0] for r in index.conn.execute(
+    asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
+    for word in [w for w in first_names if stem_of(w) not in stems]:  # a first name: "Euron", "Jaqen" (no English word)
+        found = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
         )]  # fmt: skip
-        if len(names) == 1:
-            return [page(names[0])]
-    asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
-    for word in first_names if asked else []:  # asked about a name inside one title only: "barristan's cost"
-        if name := only_title_with(index, word, edition):  # (not for any unknown word: "trade" is not Jack of all Trades)
-            return [page(name)]
-    return []
+        if len(found) != 1 and asked:  # asked about a name inside one title only: "barristan's cost"
+            found = [name] if (name := only_title_with(index, word, edition)) else []  # (not "trade": Jack of all Trades)
+        if len(found) == 1:
+            names.append(found[0])
+            stems |= {stem_of(w) for w in words_of(found[0])}
+    return [page(name) for name in dict.fromkeys(names)][:POINTERS]
+
+
+POINTERS = 3  # card-page pointers at most, for the cards one question names
 
 
 def other_edition_terms(index: Index, words: list[str], edition: int | None) -> list[dict[str, Any]]:
