@@ -153,6 +153,8 @@ def test_with_cards_a_word_no_title_has_still_says_where_card_text_is(carded_ind
     assert notes[0].startswith('not in the corpus: "olenna" is not a word the rules use'), notes
     assert "the card's own text (cost, STR, icons, abilities) is on its card page" in notes[0], notes
     assert 'card titles with "olenna": ' in notes[0] and "Olenna's Cunning" in notes[0], notes
+    _, notes = carded_index.search("how much does olenna cost", None, None, 5)  # first edition's one title only has "olenna's"
+    assert not [n for n in notes if n.startswith("card text: Lady Olenna's Guard")], notes
     _, notes = carded_index.search("what does counterfeit do", 2, None, 5)
     assert "the card's own text" in notes[0] and "check the spelling" in notes[0], notes
 
@@ -172,6 +174,9 @@ def test_the_other_editions_title_names_none_of_this_editions_cards(carded_index
         assert not [n for n in notes if wrong in n], (query, notes)
         said = [n for n in notes if f'judgekb card "{right}" --edition {3 - edition}' in n]  # where its text is, said
         assert said and all("the card's own text" in n for n in said), (query, notes)
+    _, notes = carded_index.search("hellholt engineer text", None, None, 5)  # no edition chosen: still not Hellholt
+    assert any('judgekb card "Hellholt Engineer" --edition 1' in n for n in notes), notes
+    assert not [n for n in notes if 'judgekb card "Hellholt"' in n], notes
 
 
 def test_each_card_a_question_names_gets_its_page(carded_index):

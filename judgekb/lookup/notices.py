@@ -49,8 +49,11 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         free = {stem_of(w) for w in analysis["words"] if w not in elsewhere}
         named = {c for c in cards if _card_stems(index, c) & free}
         for ed in imported:
-            ours = {c for c in named if c.startswith(f"card:{ed}:")}
-            pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), elsewhere) if p not in pointers]
+            # (no edition chosen: "hellholt engineer" is still the first-edition card, not second edition's Hellholt)
+            theirs = elsewhere if edition else _other_edition_title_words(index, analysis["words"], ed)
+            free = {stem_of(w) for w in analysis["words"] if w not in theirs}
+            ours = {c for c in named if c.startswith(f"card:{ed}:") and _card_stems(index, c) & free}
+            pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), theirs) if p not in pointers]
         notices += [p for p in pointers if p not in notices]
         if not pointers and (unknown or (named and _asks_text(analysis, card_text))):
             notices.append(_no_title_notice(index, unknown, named, edition, imported))
@@ -254,7 +257,7 @@ def _card_page_pointer(
     the notice that the card's own text is not in the corpus: the card named is pointed to as well.
     ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
     asks = point or _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
-    from judgekb.cards.corpus_cards import normalise_name
+    from judgekb.cards.corpus_cards import bare_name, normalise_name
 
     def page(name: str) -> str:
         return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
@@ -288,8 +291,9 @@ def _card_page_pointer(
         found = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
         )]  # fmt: skip
-        if len(found) != 1 and asked:  # asked about a name inside one title only: "barristan's cost"
-            found = [name] if (name := only_title_with(index, word, edition)) else []  # (not "trade": Jack of all Trades)
+        if len(found) != 1 and asked:  # asked about a name inside one title only, as written: "barristan's cost"
+            name = only_title_with(index, word, edition)  # (not "trade": Jack of all Trades, nor "olenna": Lady Olenna's Guard)
+            found = [name] if name and word in bare_name(name).split() else []
         if len(found) == 1:
             names.append(found[0])
             stems |= {stem_of(w) for w in words_of(found[0])}
