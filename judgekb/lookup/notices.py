@@ -247,8 +247,9 @@ def _card_page_pointer(
     index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str], point: bool, elsewhere: set[str]
 ) -> list[str]:
     """With the edition's card database imported, a question asking for a card's words is pointed to
-    the card's page, which shows them (the rules clauses below do not): the longest imported title the
-    query spells out, else a card the corpus knows named by fewer words, else a first name.  A short
+    the page of each card it names (up to ``POINTERS``), which shows them (the rules clauses below do
+    not): the imported titles the query spells out, then cards the corpus knows named by fewer words,
+    then first names (beside a title, only a possessive one: "jaqen's").  A short
     question about a card's printed text ("robert baratheon's strength") is pointed there too, and so
     is any question naming a title with a word the rules never use ("rains of castamere how many plots
     …"): without the card data that word gets the "not a word the rules use" notice, and the card's
