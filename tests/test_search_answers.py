@@ -189,3 +189,25 @@ def test_each_card_a_question_names_gets_its_page(carded_index):
     assert any('judgekb card "Bodyguard" --edition 2' in n for n in pointed), notes
     _, notes = carded_index.search("can winterfell kennels fetch a direwolf with text that says it cannot be searched", 1, None, 5)
     assert not [n for n in notes if "Direwolf Pup" in n], notes
+
+
+def test_a_card_the_query_names_twice_gets_one_pointer(carded_index):
+    """A question naming the same card twice ("the red viper and the red viper") is pointed to its page
+    once: a judge reads each note aloud, and the page links each pointer."""
+    for query in ("can the red viper and the red viper both gain power", "red viper red viper"):
+        _, notes = carded_index.search(query, 2, None, 5)
+        pointed = [n for n in notes if n.startswith("card text: The Red Viper is a card")]
+        assert len(pointed) == 1, (query, notes)
+
+
+def test_a_name_inside_one_title_only_as_a_possessive_is_not_that_card(carded_index):
+    """First edition's only title with "olenna" is Lady Olenna's Guard: "what does olenna do" asks about
+    Olenna, not the Guard, so no note says the Guard is the card asked about; the note still lists the
+    titles with the name.  "barristan", a word of Ser Barristan Selmy as written, still names him."""
+    for edition in (1, None):
+        _, notes = carded_index.search("what does olenna do", edition, None, 5)
+        assert not [n for n in notes if "Lady Olenna's Guard is a" in n], (edition, notes)
+    _, notes = carded_index.search("what does olenna do", 1, None, 5)
+    assert any('card titles with "olenna": Lady Olenna\'s Guard' in n for n in notes), notes
+    _, notes = carded_index.search("barristan", 2, None, 5)
+    assert "Ser Barristan Selmy is a second-edition card" in notes[-1], notes

@@ -13,7 +13,15 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judgekb.lookup.titles import no_article, only_title_with, own_title_spans, spelled_titles, title_spans, titles_with
+from judgekb.lookup.titles import (
+    no_article,
+    only_title_as_written,
+    only_title_with,
+    own_title_spans,
+    spelled_titles,
+    title_spans,
+    titles_with,
+)
 from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
@@ -226,7 +234,7 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     # a title spelled out (this edition's, else the other's: "heads on spikes" is not Heads on Pikes), else
     # a name this edition's card's title has, and no other title ("barristan")
     spelled_somewhere = [(ed, spelled_titles(index, analysis["words"], ed)) for ed in [*searched, *others]]
-    only = [(ed, [t for w in analysis["words"] if (t := only_title_with(index, w, ed))][:1]) for ed in searched]
+    only = [(ed, [t for w in analysis["words"] if (t := only_title_as_written(index, w, ed))][:1]) for ed in searched]
     for ed, spelled in [*spelled_somewhere, *only]:
         if spelled:
             name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
@@ -258,7 +266,7 @@ def _card_page_pointer(
     the notice that the card's own text is not in the corpus: the card named is pointed to as well.
     ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
     asks = point or _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
-    from judgekb.cards.corpus_cards import bare_name, normalise_name
+    from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
         return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
@@ -268,8 +276,8 @@ def _card_page_pointer(
     spans = own_title_spans(index, words, edition, cue_words)[0]
     unknown_in = [any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(name)) for name, _, _ in spans]
     names = [name for (name, _, _), unknown in zip(spans, unknown_in, strict=True) if asks or unknown]
-    if not asks:
-        return [page(name) for name in names[:POINTERS]]
+    if not asks:  # (a title the query names twice is pointed to once)
+        return [page(name) for name in dict.fromkeys(names)][:POINTERS]
     # each card named, besides the titles spelled out ("does jaqen's stealth work with bodyguard"): a card the
     # corpus knows, named by fewer words than its title, else a first name, that shares no word with them
     covered = {i for _, start, size in spans for i in range(start, start + size)}
@@ -293,8 +301,8 @@ def _card_page_pointer(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
         )]  # fmt: skip
         if len(found) != 1 and asked:  # asked about a name inside one title only, as written: "barristan's cost"
-            name = only_title_with(index, word, edition)  # (not "trade": Jack of all Trades, nor "olenna": Lady Olenna's Guard)
-            found = [name] if name and word in bare_name(name).split() else []
+            name = only_title_as_written(index, word, edition)  # (not "trade": Jack of all Trades)
+            found = [name] if name else []
         if len(found) == 1:
             names.append(found[0])
             stems |= {stem_of(w) for w in words_of(found[0])}

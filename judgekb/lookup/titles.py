@@ -158,3 +158,12 @@ def only_title_with(index: Index, word: str, edition: int) -> str | None:
     Xhoan Daxos), when the word is a name (no English word) and no other title has it."""
     names = titles_with(index, word, edition)
     return names[0] if len(names) == 1 else None
+
+
+def only_title_as_written(index: Index, word: str, edition: int) -> str | None:
+    """``only_title_with`` when the title has the word as written ("barristan": Ser Barristan Selmy),
+    not only its possessive ("olenna" is not first edition's Lady Olenna's Guard)."""
+    from judgekb.cards.corpus_cards import bare_name
+
+    name = only_title_with(index, word, edition)
+    return name if name and word in bare_name(name).split() else None
