@@ -211,3 +211,14 @@ def test_a_name_inside_one_title_only_as_a_possessive_is_not_that_card(carded_in
     assert any('card titles with "olenna": Lady Olenna\'s Guard' in n for n in notes), notes
     _, notes = carded_index.search("barristan", 2, None, 5)
     assert "Ser Barristan Selmy is a second-edition card" in notes[-1], notes
+
+
+def test_a_short_name_for_this_editions_title_is_not_the_other_editions_card(carded_index):
+    """"lord commander" in a first-edition question is the melee title Lord Commander of the Kingsguard,
+    which the first-edition rules define (the top hit): no note calls it second edition's card Lord
+    Commander.  A title this edition lacks is still said to be the other edition's."""
+    hits, notes = carded_index.search("I redirected with lord commander and won, where does the power come from", 1, None, 5)
+    assert hits and hits[0].id == "agot1-rules/lord-commander-of-the-kingsguard", [h.id for h in hits]
+    assert not [n for n in notes if "second-edition card" in n], notes
+    _, notes = carded_index.search("what does heads on spikes say", 1, None, 5)
+    assert any("Heads on Spikes is a second-edition card" in n for n in notes), notes

@@ -516,7 +516,8 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
     since the clauses below are this edition's.  Said only when sure: never where this edition's own
     title covers any of the same words ("the golden company": Golden Company), nor where this edition
     has a title of nearly the same spelling ("The Hand's Judgement", first edition, is The Hand's
-    Judgment in second) or with the same words and more ("Daven Lannister": Ser Daven Lannister)."""
+    Judgment in second) or with the same words and more ("Daven Lannister": Ser Daven Lannister), nor
+    where this edition's corpus names a card by them ("lord commander": Lord Commander of the Kingsguard)."""
     if edition not in (1, 2) or 3 - edition not in index.imported_editions:
         return []
     from rapidfuzz import fuzz, process
@@ -534,6 +535,11 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
         if process.extractOne(key, list(near), scorer=fuzz.ratio, score_cutoff=88):
             continue
         if any(set(key.split()) < set(no_article(t).split()) for t in index.imported_titles(edition)):
+            continue
+        # a card this edition's corpus names by these words and more ("lord commander": first edition's
+        # title Lord Commander of the Kingsguard, which no imported card database holds)
+        corpus_named = (no_article(bare_name(n)) for c in index.cards if c["edition"] == edition for n in c["names"])
+        if any(set(key.split()) <= set(named.split()) for named in corpus_named):
             continue
         notes.append(
             f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
