@@ -74,14 +74,25 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
     other = index.imported_titles(3 - edition) if 3 - edition in index.imported_editions else {}
     # a word the texts never write ("tunels", "judgement"): a run with one may be a title misspelled
     unknown = [len(w) >= 4 and w.isalpha() and not index.rules_word(w, edition) and w not in index.synonyms for w in words]
+    # per word, once: does a title begin with it (or with its possessive's name), and how many unknown
+    # words come before it, so that a run that can be neither a title nor a misspelled one is passed
+    # over before anything is built for it (most runs of a long question)
+    begins = [w in firsts or f"{w}s" in firsts for w in loose]
+    names = [w.endswith(("'s", "’s")) and said[:-1] in firsts for w, said in zip(words, loose, strict=True)]
+    unknown_before = [0]
+    for flag in unknown:
+        unknown_before.append(unknown_before[-1] + flag)
     found, taken = [], [False] * len(words)
     for size in range(min(8, len(words)), 0, -1):  # longest runs first
         for start in range(len(words) - size + 1):
+            at = 1 if loose[start] in ARTICLES and size > 1 else 0
+            titled = begins[start + at] or (size == at + 1 and names[start + at])
+            if not titled and unknown_before[start + size] == unknown_before[start]:
+                continue
             run = words[start : start + size]
             if any(taken[start : start + size]) or set(run) <= STOPWORDS:
                 continue
             said = loose[start : start + size]
-            at = 1 if said[0] in ARTICLES and size > 1 else 0
             first = said[at]
             # (a title begins so: worth spelling out; "the hound's ability" begins The Hound)
             possessive = size == at + 1 and run[at].endswith(("'s", "’s"))
