@@ -222,3 +222,15 @@ def test_a_short_name_for_this_editions_title_is_not_the_other_editions_card(car
     assert not [n for n in notes if "second-edition card" in n], notes
     _, notes = carded_index.search("what does heads on spikes say", 1, None, 5)
     assert any("Heads on Spikes is a second-edition card" in n for n in notes), notes
+
+
+def test_a_misspelled_title_differs_only_in_words_the_texts_never_write(carded_index):
+    """"nightmares in the plot phase" asks about Nightmares in the plot phase: "plot", a rules word, is
+    not "north", so no note names first edition's Nightmares in the North (in a second-edition search
+    it was said to be the card asked about, in the wrong edition).  A run whose misspelled word is one
+    the texts never write ("tunels") still names its title."""
+    for edition in (1, 2, None):
+        _, notes = carded_index.search("can I play Nightmares in the plot phase or only during challenges", edition, None, 5)
+        assert not [n for n in notes if "Nightmares in the North" in n], (edition, notes)
+    _, notes = carded_index.search("what does tunels of the red keep do", 2, None, 5)
+    assert any(n.startswith("card text: Tunnels of the Red Keep is a card") for n in notes), notes

@@ -104,8 +104,11 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
             fuzzy = fuzzy and (size > 1 or len(run[0]) >= 6) and size <= 6 and not any(k in other for k in _spellings(said, run[-1]))
             if not name and fuzzy:
                 near = index.imported_titles_of_length(edition, size)
-                best = process.extractOne(no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE)
-                name = near[best[0]] if best else None
+                # only a word the texts never write may be misspelled: "nightmares in the plot" is not
+                # Nightmares in the North, since "plot", a rules word, is not "north"
+                kept = {said[j] for j in range(size) if not unknown[start + j] and index.rules_word(run[j], edition)} - ARTICLES
+                close = process.extract(no_article(" ".join(said)), list(near), scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE, limit=5)
+                name = next((near[key] for key, _, _ in close if kept <= set(key.split())), None)
             if name:
                 found.append((name, start, size))
                 taken[start : start + size] = [True] * size
