@@ -234,3 +234,13 @@ def test_a_misspelled_title_differs_only_in_words_the_texts_never_write(carded_i
         assert not [n for n in notes if "Nightmares in the North" in n], (edition, notes)
     _, notes = carded_index.search("what does tunels of the red keep do", 2, None, 5)
     assert any(n.startswith("card text: Tunnels of the Red Keep is a card") for n in notes), notes
+
+
+def test_a_word_typed_twice_is_named_once_in_the_notes(index, carded_index):
+    """A phone search that repeats a word ("olenna olenna") names it once in each note that quotes the
+    query's words: read aloud, '"olenna" "olenna" are not words the rules use' is nonsense."""
+    for idx in (index, carded_index):
+        for query in ("olenna olenna", "how much does olenna olenna cost"):
+            _, notes = idx.search(query, 2, None, 5)
+            assert notes and not [n for n in notes if '"olenna", "olenna"' in n or '"olenna" "olenna"' in n], (query, notes)
+            assert not [n for n in notes if "are not words the rules use" in n], (query, notes)

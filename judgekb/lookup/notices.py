@@ -103,8 +103,10 @@ def _unknown_words(
 
 
 def _unknown_said(unknown: list[str]) -> str:
-    said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in unknown[:5])
-    return said + (" is not a word the rules use" if len(unknown) == 1 else " are not words the rules use")
+    """The unknown words quoted, each once ("olenna olenna" is one word), for a note read aloud."""
+    words = list(dict.fromkeys(unknown))
+    said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in words[:5])
+    return said + (" is not a word the rules use" if len(words) == 1 else " are not words the rules use")
 
 
 def _card_stems(index: Index, card_id: str) -> set[str]:

@@ -660,7 +660,7 @@ class Index:
         candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in recalled]
         if not candidates:
             which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
-            said = ", ".join(f'"{g.said[:40]}"' for g in groups[:6])
+            said = ", ".join(f'"{w}"' for w in list(dict.fromkeys(g.said[:40] for g in groups))[:6])  # each word once
             notes = [n.removesuffix(" Closest clauses below.") for n in notes]  # there are none
             which += f"{' or '.join(kinds)} " if kinds else ""
             if kinds:  # the words may well be in other kinds of clause
