@@ -59,8 +59,8 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         for ed in imported:
             # (no edition chosen: "hellholt engineer" is still the first-edition card, not second edition's Hellholt)
             theirs = elsewhere if edition else _other_edition_title_words(index, analysis["words"], ed)
-            free = {stem_of(w) for w in analysis["words"] if w not in theirs}
-            ours = {c for c in named if c.startswith(f"card:{ed}:") and _card_stems(index, c) & free}
+            free_here = {stem_of(w) for w in analysis["words"] if w not in theirs}
+            ours = {c for c in named if c.startswith(f"card:{ed}:") and _card_stems(index, c) & free_here}
             pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), theirs) if p not in pointers]
         notices += [p for p in pointers if p not in notices]
         if not pointers and (unknown or (named and _asks_text(analysis, card_text))):
@@ -252,6 +252,8 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     return None
 
 
+POINTERS = 3  # card-page pointers at most, for the cards one question names
+
 
 def _card_page_pointer(
     index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str], point: bool, elsewhere: set[str]
@@ -309,9 +311,6 @@ def _card_page_pointer(
             names.append(found[0])
             stems |= {stem_of(w) for w in words_of(found[0])}
     return [page(name) for name in dict.fromkeys(names)][:POINTERS]
-
-
-POINTERS = 3  # card-page pointers at most, for the cards one question names
 
 
 def other_edition_terms(index: Index, words: list[str], edition: int | None) -> list[dict[str, Any]]:
