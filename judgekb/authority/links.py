@@ -203,8 +203,10 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
             best = max(((fuzz.partial_ratio(sentence, texts[i]), i) for _, i in ranked), default=(0, -1))
             # a sentence two official clauses share word for word ("Add 3 to your side's total STR…" in
             # Crown Regent and Master of Whispers, a capital apart) restates the one the whole text already follows
+            if best[0] < SENTENCE_MIN or best[1] in targets:
+                continue
             already = max(fuzz.partial_ratio(sentence, texts[i]) for i in targets)
-            if best[0] >= SENTENCE_MIN and best[1] not in targets and best[0] >= already + SENTENCE_MARGIN:
+            if best[0] >= already + SENTENCE_MARGIN:
                 targets[best[1]] = best[0]
         additions = [s for s in sentences if max(fuzz.partial_ratio(s, texts[i]) for i in targets) < ADDITION_MAX]
         for index, score in targets.items():

@@ -8,6 +8,7 @@ The topics and terms are data (``corpus/absent-topics.yaml``); these functions r
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -235,11 +236,12 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     others = sorted(index.imported_editions - set(searched))
     # a title spelled out (this edition's, else the other's: "heads on spikes" is not Heads on Pikes), else
     # a name this edition's card's title has, and no other title ("barristan")
-    spelled_somewhere = [(ed, spelled_titles(index, analysis["words"], ed)) for ed in [*searched, *others]]
-    only = [(ed, [t for w in analysis["words"] if (t := only_title_as_written(index, w, ed))][:1]) for ed in searched]
-    for ed, spelled in [*spelled_somewhere, *only]:
-        if spelled:
-            name, which = spelled[0], EDITION_NAMES[ed].replace(" ", "-")
+    # (generators: each is tried only when the ones before it named nothing)
+    spelled_somewhere = ((ed, next(iter(spelled_titles(index, analysis["words"], ed)), None)) for ed in [*searched, *others])
+    only = ((ed, next((t for w in analysis["words"] if (t := only_title_as_written(index, w, ed))), None)) for ed in searched)
+    for ed, name in itertools.chain(spelled_somewhere, only):
+        if name:
+            which = EDITION_NAMES[ed].replace(" ", "-")
             page = f"its card page ({card_command(name, ed)})"
             if ed in searched:
                 said = f"{name} is a {which} card (imported card database) that no clause names"
@@ -269,7 +271,8 @@ def _card_page_pointer(
     player vocabulary knows ("can the white book target a kingsguard"), which without card data gets
     the notice that the card's own text is not in the corpus: the card named is pointed to as well.
     ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
-    asks = point or _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
+    asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
+    asks = point or asked
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
@@ -299,7 +302,6 @@ def _card_page_pointer(
     free = [w for i, w in enumerate(words) if w not in elsewhere and i not in covered and (not names or w.endswith("'s"))]
     said = [w.removesuffix("'s") for w in free]
     first_names = [w for w in said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
-    asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
     for word in [w for w in first_names if stem_of(w) not in stems]:  # a first name: "Euron", "Jaqen" (no English word)
         found = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
