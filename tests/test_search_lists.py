@@ -129,7 +129,7 @@ def test_api_gives_the_notes_whole_in_the_body_on_request(listed_db):
     stays the list of hits."""
     client = web.create_app(listed_db, CORPUS).test_client()
     body = client.get(f"/api/search?q={POINTER_QUERY}&edition=2&notes=1").get_json()
-    assert set(body) == {"hits", "notes"} and body["hits"]
+    assert set(body) == {"hits", "notes", "notes_shown"} and body["hits"] and len(body["notes_shown"]) == len(body["notes"])
     assert body["notes"][0].startswith("card text: Robb Stark is a card; its own text is on its card page"), body["notes"]
     assert any(n.startswith("Robb Stark (Core Set 146)") for n in body["notes"]), body["notes"]
     assert isinstance(client.get(f"/api/search?q={POINTER_QUERY}&edition=2").get_json(), list)
@@ -174,7 +174,7 @@ def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(lis
         page.fill("#q", "is hellholt engineer on the list")  # the other edition's card: its page command is a link
         link = page.locator("#notes p.note a.card-link").first
         link.wait_for(timeout=10_000)
-        assert link.get_attribute("href") == "/card?name=Hellholt%20Engineer&edition=1"
+        assert link.get_attribute("href") == "/card?name=Hellholt+Engineer&edition=1"
         link.click()
         page.wait_for_selector("article.card h1")
         assert "Hellholt Engineer" in page.inner_text("article.card h1")

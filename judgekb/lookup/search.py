@@ -903,7 +903,7 @@ def results(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
     question, which its heading may only name —, snippet, folded, unofficial, superseded_by — the clause
-    in force, when the hit is an entry a later version removed)."""
+    in force, when the hit is an entry a later version removed — and superseded_by_citation, its citation)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
@@ -914,6 +914,11 @@ def results(
             [h.id for h in hits],
         )
     }
+    successors = [h.superseded_by for h in hits if h.superseded_by]
+    # the clause in force is named by its citation where the hit is shown ("see agot2-faq41/…" reads as nothing aloud)
+    in_force: dict[str, str] = {}
+    if successors:
+        in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
     out = []
     for hit in hits:
         row = rows[hit.id]
@@ -928,6 +933,7 @@ def results(
                 "folded": hit.folded,
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,
+                "superseded_by_citation": in_force.get(hit.superseded_by, ""),
             }
         )
     return out, notes

@@ -99,26 +99,86 @@ def hit_source(hit: dict[str, Any]) -> str:
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
-def note_html(note: str) -> Markup:
-    """A lookup's note, escaped; a pointer to a card's page links the card's name to that page, and the
-    command a note gives for a card's page (judgekb card "X" --edition N) is a link to it on the web."""
+# What a note tells a terminal user to type, said for the web page, where a judge on a phone types no
+# commands: the card-page command is a link, the import command is the server's operator's job.
+IMPORT_COMMAND = re.compile(r"run `judgekb import-cards PATH` with a card database, then `judgekb card NAME`")
+IMPORT_SAID = "whoever runs this server can import one (judgekb import-cards); each card then has its page under Cards"
+NO_TITLE_COMMAND = re.compile(r"the Cards page, or judgekb card NAME(?: --edition (?P<edition>[12]))?")
+TITLE_LIST = re.compile(r'card titles with "[^"]+"(?: \(imported card database\))?: ')
+TITLE_LIST_END = re.compile(r"\. Closest clauses below\.|: name one for its card page|\.?$")
+EDITION_SAID = {1: "first edition", 2: "second edition"}
+
+
+def note_parts(note: str) -> list[dict[str, str]]:
+    """A lookup's note as the web page shows it: pieces of text, each with an ``href`` when it is a link.
+
+    The note's words stay as lookup says them, except what it tells a terminal user to type: a
+    card-page command (``judgekb card "X" --edition N``) becomes a link to that page, the pointer's
+    "(the Cards page, or judgekb card ...)" names the edition instead (both editions' pointers for one
+    name would read alike), ``judgekb card NAME`` is the Cards page, the card titles a note lists are
+    links, and the import command says who can run it."""
     from flask import url_for
 
     from judgekb.lookup.notices import CARD_COMMAND, pointed_card
 
-    def link(name: str, edition: int | str, label: str) -> str:
-        href = url_for("pages.card_page", name=name, edition=edition)
-        return f'<a class="card-link" href="{escape(href)}">{escape(label)}</a>'
+    parts: list[dict[str, str]] = []
 
-    html, done = [], 0
-    if pointed := pointed_card(note):  # "card text: X is a card; …": the name is the link
-        start = note.index(pointed[0])
-        html += [str(escape(note[:start])), link(*pointed, pointed[0])]
-        done = start + len(pointed[0])
-    for match in CARD_COMMAND.finditer(note, done):
-        html += [str(escape(note[done : match.start()])), link(match["name"], match["edition"], match["name"])]
-        done = match.end()
-    return Markup("".join([*html, str(escape(note[done:]))]))
+    def text(piece: str) -> None:
+        if piece:
+            parts.append({"text": piece})
+
+    def card(name: str, edition: int | str | None, label: str) -> None:
+        parts.append({"text": label, "href": url_for("pages.card_page", name=name, edition=edition)})
+
+    if pointed := pointed_card(note):  # "card text: X is a card; … (the Cards page, or judgekb card "X" --edition N)"
+        name, edition = pointed
+        start = note.index(name)
+        text(note[:start])
+        card(name, edition, name)
+        rest = note[start + len(name) :]
+        text(rest[: rest.rindex(" (")] + f" ({EDITION_SAID[edition]})")
+        return parts
+    done = 0
+    spans: list[tuple[int, int, Any]] = []
+    for match in CARD_COMMAND.finditer(note):
+        spans.append((match.start(), match.end(), lambda m=match: card(m["name"], m["edition"], m["name"])))
+    for match in IMPORT_COMMAND.finditer(note):
+        spans.append((match.start(), match.end(), lambda: text(IMPORT_SAID)))
+    for match in NO_TITLE_COMMAND.finditer(note):
+        href = url_for("pages.card_page", edition=match["edition"]) if match["edition"] else url_for("pages.card_page")
+        spans.append((match.start(), match.end(), lambda h=href: parts.append({"text": "the Cards page", "href": h})))
+    for match in TITLE_LIST.finditer(note):
+        end = TITLE_LIST_END.search(note, match.end())
+        stop = end.start() if end else len(note)
+        # (a note names the edition searched in its Cards-page command, when one was chosen)
+        chosen = NO_TITLE_COMMAND.search(note)
+        edition = chosen["edition"] if chosen and chosen["edition"] else None
+        names = note[match.end() : stop].split("; ")
+
+        def titles(names: list[str] = names, edition: str | None = edition) -> None:
+            for i, name in enumerate(names):
+                text("; " if i else "")
+                card(name, edition, name)
+
+        spans.append((match.end(), stop, titles))
+    for start, end, render in sorted(spans, key=lambda span: span[0]):
+        if start < done:
+            continue  # (spans never overlap in lookup's notes; a stray one is shown as said)
+        text(note[done:start])
+        render()
+        done = end
+    text(note[done:])
+    return parts
+
+
+def note_html(note: str) -> Markup:
+    """A lookup's note, escaped, as :func:`note_parts` shows it on the page."""
+    return Markup(
+        "".join(
+            f'<a class="card-link" href="{escape(p["href"])}">{escape(p["text"])}</a>' if "href" in p else str(escape(p["text"]))
+            for p in note_parts(note)
+        )
+    )
 
 
 def register(app: Any) -> None:

@@ -225,30 +225,17 @@
     if (!params.has("edition")) { var kept = load("judgekb.edition", null); if (kept) edition.value = kept; }
     if (!q.value && params.get("q")) q.value = params.get("q"); // a cached or exported page: the query is only in the address
     function setMode(text) { modeNote.textContent = text || ""; modeNote.hidden = !text; }
-    function showNotes(said, ed) {
+    function showNotes(shown) {
+      // each note as the server shows it (webtext.note_parts): text pieces, and links to card pages
       var notes = document.getElementById("notes");
       if (!notes) return;
       notes.textContent = "";
-      function cardLink(name, ed, label) {
-        var a = el("a", "card-link", label);
-        a.href = "/card?name=" + encodeURIComponent(name) + "&edition=" + ed;
-        return a;
-      }
-      said.forEach(function (n) {
-        // a pointer to a card's page links the card's name; a card-page command (judgekb card "X" --edition N) is a link
-        var p = el("p", "note"), done = 0, m = /^card text: (.+?) is a card; .*--edition ([12])\)$/.exec(n);
-        if (m) {
-          var at = n.indexOf(m[1], "card text: ".length);
-          p.appendChild(document.createTextNode(n.slice(0, at))); p.appendChild(cardLink(m[1], m[2], m[1]));
-          done = at + m[1].length;
-        }
-        var command = /judgekb card "([^"]+)" --edition ([12])/g, c;
-        command.lastIndex = done;
-        while ((c = command.exec(n)) !== null) {
-          p.appendChild(document.createTextNode(n.slice(done, c.index))); p.appendChild(cardLink(c[1], c[2], c[1]));
-          done = c.index + c[0].length;
-        }
-        p.appendChild(document.createTextNode(n.slice(done)));
+      shown.forEach(function (pieces) {
+        var p = el("p", "note");
+        (typeof pieces === "string" ? [{ text: pieces }] : pieces).forEach(function (piece) {
+          if (!piece.href) { p.appendChild(document.createTextNode(piece.text)); return; }
+          var a = el("a", "card-link", piece.text); a.href = piece.href; p.appendChild(a);
+        });
         notes.appendChild(p);
       });
     }
@@ -261,7 +248,7 @@
         a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         if (hit.superseded_by) {
-          var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = el("a", "", hit.superseded_by);
+          var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = el("a", "", hit.superseded_by_citation || hit.superseded_by);
           now.href = clauseHref(hit.superseded_by); gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
         }
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
@@ -296,7 +283,7 @@
         var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
         setMode(MODE === "static" ? STATIC_NOTE : OFFLINE_NOTE);
-        showNotes([], ed);  // the server's notes were for another search
+        showNotes([]);  // the server's notes were for another search
         render(hits);
         renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
       }).catch(function () {
@@ -307,7 +294,7 @@
       var value = q.value.trim(), ed = edition.value, key = value + "|" + ed;
       save("judgekb.edition", ed);
       if (key === last) return; last = key;
-      if (!value) { render([]); renderCards([]); setMode(""); showNotes([], ed); return; }
+      if (!value) { render([]); renderCards([]); setMode(""); showNotes([]); return; }
       if (MODE !== "static") history.replaceState(null, "", searchHref(value, ed));
       if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key); return; }
       var url = "/api/search?limit=10&notes=1&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
@@ -320,7 +307,7 @@
         return r.ok ? r.json() : { hits: [], notes: [] };
       }).then(function (body) {
         if (key !== last) return;
-        showNotes(body.notes || [], ed);  // whole, as said (e.g. "query shortened", a card's list status)
+        showNotes(body.notes_shown || body.notes || []);  // whole (e.g. "query shortened", a card's list status)
         var hits = body.hits || [];
         setMode(""); render(hits);
         getIndex().then(function (data) { if (key === last) renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4)); }).catch(function () {});

@@ -1,0 +1,132 @@
+"""What a judge sees of lookup's notes on the search page, in Debian's chromium at phone and desktop
+widths: no shell command to type (the phone cannot run one), card names as links to the right card
+page and edition, and a superseded hit that names the text in force by its citation, not its id.
+
+Both ways the page shows results are checked: typed (search as you type, from /api/search) and
+loaded (the server-rendered page, which works without JavaScript).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote_plus
+
+import pytest
+
+from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, serving
+
+COMMAND_WORDS = ("`", "judgekb card", "PATH", "NAME", "--edition")
+
+
+@pytest.fixture(scope="module")
+def plain_server(db_path):
+    with serving(db_path) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def carded_server(carded_db_path):
+    with serving(carded_db_path) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launched() as browser:
+        yield browser
+
+
+def _page(browser, size: str):
+    width, height = WIDTHS[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    return context, context.new_page()
+
+
+def _notes(page, base: str, query: str, edition: str, typed: bool) -> list[str]:
+    """The notes shown for a query: typed into the search box, or the page loaded with it."""
+    if typed:
+        page.goto(base + "/")
+        page.select_option("#edition", edition)
+        page.fill("#q", query)
+    else:
+        page.goto(f"{base}/?q={quote_plus(query)}&edition={edition}")
+    page.locator("#notes p.note").first.wait_for(timeout=10_000)
+    return page.locator("#notes p.note").all_inner_texts()
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_without_cards_the_note_says_who_can_import_them_not_a_command(plain_server, browser, size, typed):
+    context, page = _page(browser, size)
+    notes = _notes(page, plain_server, "what does the red viper do", "2", typed)
+    said = " ".join(notes)
+    assert "The Red Viper" in said and "no card database is imported" in said, notes
+    assert not any(word in said for word in COMMAND_WORDS), notes
+    assert "whoever runs this server can import one" in said, notes
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"notes-no-cards-{size}.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_card_titles_a_note_lists_are_links_to_their_pages(carded_server, browser, size, typed):
+    """'ser davos': the note lists the titles with "davos" and says where card pages are; each title
+    opens that card's page in the edition searched, and no command is left to type."""
+    context, page = _page(browser, size)
+    notes = _notes(page, carded_server, "ser davos", "2", typed)
+    assert not any(word in " ".join(notes) for word in COMMAND_WORDS), notes
+    link = page.locator("#notes p.note a.card-link", has_text="Ser Davos Seaworth")
+    assert link.count() == 1, notes
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"notes-card-titles-{size}.png"), full_page=True)
+    link.click()
+    page.wait_for_selector("article.card h1")
+    assert "Ser Davos Seaworth" in page.inner_text("article.card h1")
+    assert page.inner_text("article.card .badge") == "2nd ed."
+    context.close()
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_both_editions_pointers_read_differently_and_open_their_edition(carded_server, browser, size, typed):
+    """No edition chosen, 'how much str is robb stark': one pointer per edition. Read aloud they must
+    not be the same sentence twice, and each opens its own edition's card."""
+    context, page = _page(browser, size)
+    notes = _notes(page, carded_server, "how much str is robb stark", "all", typed)
+    pointers = [n for n in notes if n.startswith("card text: Robb Stark is a card")]
+    assert len(pointers) == 2 and pointers[0] != pointers[1], notes
+    assert not any(word in " ".join(pointers) for word in COMMAND_WORDS), notes
+    for edition, badge in (("first edition", "1st ed."), ("second edition", "2nd ed.")):
+        note = page.locator("#notes p.note", has_text=edition).filter(has_text="card text: Robb Stark")
+        assert note.count() == 1, notes
+        note.locator("a.card-link").first.click()
+        page.wait_for_selector("article.card h1")
+        assert "Robb Stark" in page.inner_text("article.card h1")
+        assert page.inner_text("article.card .badge") == badge
+        page.go_back()
+        page.locator("#notes p.note").first.wait_for(timeout=10_000)
+    context.close()
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_superseded_hit_names_the_text_in_force_by_its_citation(plain_server, browser, size, typed):
+    """v2.3's restricted-list entry for The Red Viper stands alone, marked not in force: the line says
+    which text is in force as a judge can read it out (its citation), and links to it."""
+    context, page = _page(browser, size)
+    if typed:
+        page.goto(plain_server + "/")
+        page.select_option("#edition", "2")
+        page.fill("#q", "is the red viper restricted")
+    else:
+        page.goto(f"{plain_server}/?q=is+the+red+viper+restricted&edition=2")
+    gone = page.locator("#results li.hit p.unofficial", has_text="Not in force").first
+    gone.wait_for(timeout=10_000)
+    link = gone.locator("a")
+    assert link.inner_text().startswith("AGoT 2.0 FAQ v4.1 (2024-01-22)") and "Card Legality" in link.inner_text()
+    assert "agot2-faq41/" not in gone.inner_text()
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"notes-superseded-{size}.png"), full_page=True)
+    link.click()
+    page.wait_for_url("**/c/agot2-faq41/card-legality/introduction")
+    context.close()
