@@ -244,3 +244,31 @@ def test_a_word_typed_twice_is_named_once_in_the_notes(index, carded_index):
             _, notes = idx.search(query, 2, None, 5)
             assert notes and not [n for n in notes if '"olenna", "olenna"' in n or '"olenna" "olenna"' in n], (query, notes)
             assert not [n for n in notes if "are not words the rules use" in n], (query, notes)
+
+
+def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, carded_index):
+    """'ser davos errata': no title is spelled out, and the first hit was Ser Horas Redwyne's errata
+    (the word "ser"), said nothing about. When no errata entry of the edition has the name's word, a
+    note says so first — naming the one imported title with the word as written, when there is one;
+    a card whose errata the corpus holds ('jaqen' in first edition, 'horas') gets no such note."""
+    _, notes = index.search("ser davos errata", 2, None, 5)
+    assert 'no errata: no errata entry of the corpus\'s second-edition FAQ names "davos"' in notes, notes
+    _, notes = carded_index.search("ser davos errata", 2, None, 5)
+    assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Davos Seaworth" in notes, notes
+    _, notes = carded_index.search("jaqen errata", 2, None, 5)
+    assert "no errata: the corpus's second-edition FAQ has no errata entry for Jaqen H'ghar" in notes, notes
+    held = (
+        ("jaqen errata", 1, "agot1-faq/errata/jaqen-hghar-acoa-f43"),
+        ("ser horas errata", 2, "agot2-faq41/errata/ser-horas-redwyne-westeros-63"),
+    )
+    for query, edition, errata in held:
+        for ix in (index, carded_index):
+            hits, notes = ix.search(query, edition, None, 5)
+            assert not [n for n in notes if n.startswith("no errata")], (query, notes)
+            assert errata in [h.id for h in hits[:3]], (query, [h.id for h in hits])
+    # the FAQ spells a name its own way ("Kraznys Mo Naklos"): a near spelling is that entry, not "none"
+    _, notes = index.search("nakloz errata", 1, None, 5)
+    assert not [n for n in notes if n.startswith("no errata")], notes
+    for query in ("what is errata", "does errata override the printed text", "rules reference errata"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("no errata")], (query, notes)

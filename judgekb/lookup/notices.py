@@ -501,7 +501,10 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
     for ed in [edition] if edition in (1, 2) else [1, 2]:
         spans = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED))[0] if ed in index.imported_editions else []
         spelled = [name for name, _, _ in spans]
-        for name in sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)}):
+        named = sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)})
+        if not named and (unnamed := _errata_unnamed(index, analysis, ed)):
+            notes.append(unnamed)
+        for name in named:
             ids = _corpus_cards_called(index, name, ed)
             # the corpus's cards of that name, or sharing a name's word with it (the FAQ's "Kraznys mo Naklos" is
             # the card data's "Kraznys mo Nakloz"): any errata of theirs, and the corpus may hold this card's
@@ -511,6 +514,35 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
                 which = EDITION_NAMES[ed].replace(" ", "-")
                 notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}")
     return notes
+
+
+def _errata_unnamed(index: Index, analysis: dict[str, Any], edition: int) -> str | None:
+    """Asked for the errata of a card the query names by a word no rules, English or players use, but
+    by no title ("ser davos errata", "jaqen errata" in second edition, or any card without card data):
+    when no errata entry of the edition has that word, say so — the errata below are other cards'
+    (Ser Horas Redwyne's came first for "ser davos").  The one imported title with the word as
+    written ("davos": Ser Davos Seaworth) is named; otherwise the word is."""
+    unknown = [
+        w for w in dict.fromkeys(analysis["content"])
+        if len(w) >= 4 and w.replace("'", "").isalpha() and w not in ERRATA_ASKED
+        and not index.known(w, edition) and not index.correct(w, edition)
+    ]  # fmt: skip
+    if not unknown:
+        return None
+    from rapidfuzz import fuzz
+
+    stems = {stem_of(w.removesuffix("'s")) for w in unknown}
+    for clause in index.clauses.values():
+        if clause["edition"] == edition and clause["kind"] == "errata":
+            # an errata entry has the word, or nearly (the FAQ's "Kraznys Mo Naklos" is the card's "Nakloz"): it is among the hits
+            if any(fuzz.ratio(s, stem_of(w.removesuffix("'s"))) >= 80 for w in words_of(clause["heading"] or "") for s in stems):
+                return None
+    which = EDITION_NAMES[edition].replace(" ", "-")
+    titles = [t for w in unknown if (t := only_title_as_written(index, w, edition))] if edition in index.imported_editions else []
+    if len(unknown) == 1 and titles:
+        return f"no errata: the corpus's {which} FAQ has no errata entry for {titles[0]}"
+    said = " or ".join(f'"{w[:40]}"' for w in unknown[:3])
+    return f"no errata: no errata entry of the corpus's {which} FAQ names {said}"
 
 
 def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:
