@@ -130,3 +130,17 @@ def test_a_superseded_hit_names_the_text_in_force_by_its_citation(plain_server, 
     link.click()
     page.wait_for_url("**/c/agot2-faq41/card-legality/introduction")
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_search_the_server_refuses_says_why_not_no_results(plain_server, browser, size):
+    """A pasted page of text is a request line longer than the server reads (HTTP 414, before the app):
+    the page says the search is too long, where it used to show only "No results."."""
+    context, page = _page(browser, size)
+    page.goto(plain_server + "/")
+    page.fill("#q", "can my character be killed after claim " * 250)
+    note = page.locator("#notes p.note").first
+    note.wait_for(timeout=10_000)
+    assert "too long" in note.inner_text() and "shorten" in note.inner_text()
+    no_horizontal_scroll(page)
+    context.close()

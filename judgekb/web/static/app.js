@@ -304,7 +304,12 @@
       fetch(url, abort ? { signal: abort.signal } : {}).then(function (r) {
         clearTimeout(slow);
         if (r.status >= 500 || r.type === "error") throw new Error("server");
-        return r.ok ? r.json() : { hits: [], notes: [] };
+        if (r.ok) return r.json();
+        // refused (a query longer than the server takes, a bad value): say why instead of "No results."
+        var said = r.status === 414 ? "The search is too long for the server (" + value.length + " characters): shorten it to the question itself."
+          : "The server refused this search (" + r.status + ")";
+        return r.json().then(function (e) { return { hits: [], notes: [e.error ? "The server refused this search: " + e.error : said] }; },
+                             function () { return { hits: [], notes: [said] }; });
       }).then(function (body) {
         if (key !== last) return;
         showNotes(body.notes_shown || body.notes || []);  // whole (e.g. "query shortened", a card's list status)
