@@ -257,6 +257,11 @@ def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, car
     assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Davos Seaworth" in notes, notes
     _, notes = carded_index.search("jaqen errata", 2, None, 5)
     assert "no errata: the corpus's second-edition FAQ has no errata entry for Jaqen H'ghar" in notes, notes
+    # a name a ruling or an example also uses ("jaime", "tyrion") is a name all the same
+    _, notes = carded_index.search("ser jaime errata", 2, None, 5)
+    assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Jaime Lannister" in notes, notes
+    _, notes = index.search("tyrion errata", 1, None, 5)
+    assert 'no errata: no errata entry of the corpus\'s first-edition FAQ names "tyrion"' in notes, notes
     held = (
         ("jaqen errata", 1, "agot1-faq/errata/jaqen-hghar-acoa-f43"),
         ("ser horas errata", 2, "agot2-faq41/errata/ser-horas-redwyne-westeros-63"),
@@ -269,6 +274,6 @@ def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, car
     # the FAQ spells a name its own way ("Kraznys Mo Naklos"): a near spelling is that entry, not "none"
     _, notes = index.search("nakloz errata", 1, None, 5)
     assert not [n for n in notes if n.startswith("no errata")], notes
-    for query in ("what is errata", "does errata override the printed text", "rules reference errata"):
+    for query in ("what is errata", "does errata override the printed text", "rules reference errata", "errata for stealth"):
         _, notes = index.search(query, 2, None, 5)
         assert not [n for n in notes if n.startswith("no errata")], (query, notes)

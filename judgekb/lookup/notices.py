@@ -517,15 +517,17 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
 
 
 def _errata_unnamed(index: Index, analysis: dict[str, Any], edition: int) -> str | None:
-    """Asked for the errata of a card the query names by a word no rules, English or players use, but
-    by no title ("ser davos errata", "jaqen errata" in second edition, or any card without card data):
+    """Asked for the errata of a card the query names by a word no English or players use, but by no
+    title ("ser davos errata", "jaqen errata" in second edition, or any card without card data):
     when no errata entry of the edition has that word, say so — the errata below are other cards'
     (Ser Horas Redwyne's came first for "ser davos").  The one imported title with the word as
     written ("davos": Ser Davos Seaworth) is named; otherwise the word is."""
+    # a name: no English or players' word, nor a typo of a word the texts use ("jaime" and "tyrion" are
+    # rules words only because an example or a ruling names the card)
     unknown = [
         w for w in dict.fromkeys(analysis["content"])
-        if len(w) >= 4 and w.replace("'", "").isalpha() and w not in ERRATA_ASKED
-        and not index.known(w, edition) and not index.correct(w, edition)
+        if len(w) >= 4 and w.replace("'", "").isalpha() and w not in ERRATA_ASKED and w not in index.synonyms
+        and not index.english(w) and not index.english(w.removesuffix("'s")) and not index.correct(w, edition)
     ]  # fmt: skip
     if not unknown:
         return None
