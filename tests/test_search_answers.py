@@ -244,3 +244,22 @@ def test_a_word_typed_twice_is_named_once_in_the_notes(index, carded_index):
             _, notes = idx.search(query, 2, None, 5)
             assert notes and not [n for n in notes if '"olenna", "olenna"' in n or '"olenna" "olenna"' in n], (query, notes)
             assert not [n for n in notes if "are not words the rules use" in n], (query, notes)
+
+
+def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carded_index):
+    """A judge sees what was searched: a misspelling read as a corpus word is said ("challange" also as
+    "challenge"), a word's own form is not ("varys" for the FAQ's "Varys's"), a correctly spelled
+    query gets no such note; and with the card databases imported a card's name is no typo of a rules
+    word ("hodor" is Hodor, not "honor")."""
+    _, notes = index.search("who wins the challange", 2, None, 5)
+    assert 'spelling: searched "challange" also as "challenge"' in notes, notes
+    for query in ("who wins the challenge", "what is varys cost"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("spelling:")], (query, notes)
+    _, notes = index.search("can hodor attack", 2, None, 5)
+    assert 'spelling: searched "hodor" also as "honor"' in notes, notes  # no card data: it cannot know
+    _, notes = carded_index.search("can hodor attack", 2, None, 5)
+    assert not [n for n in notes if n.startswith("spelling:")], notes
+    assert any(n.startswith("card text: Hodor is a card") for n in notes), notes
+    _, notes = carded_index.search("who wins the challange", 2, None, 5)
+    assert 'spelling: searched "challange" also as "challenge"' in notes, notes
