@@ -160,7 +160,7 @@ class Index:
         self._imported_titles: dict[int, dict[str, str]] = {}
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
         self._title_firsts: dict[int, frozenset[str]] = {}
-        self._title_words: dict[int, frozenset[str]] = {}  # every word of the edition's imported titles
+        self._title_words: dict[int, dict[str, list[str]]] = {}  # imported_titles_by_word
         self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
         self._vocab_list: dict[int | None, list[str]] = {}
@@ -481,14 +481,22 @@ class Index:
             self._imported_titles[edition] = {bare_name(n): n for n in names}
         return self._imported_titles[edition]
 
+    def imported_titles_by_word(self, edition: int) -> dict[str, list[str]]:
+        """The edition's imported titles by each word of their loose key ("olennas": Olenna's Cunning …),
+        sorted, so that finding the titles a word is in is one look-up, not a scan of every title."""
+        if edition not in self._title_words:
+            by_word: dict[str, set[str]] = {}
+            for key, name in self.imported_titles(edition).items():
+                for word in key.split():
+                    by_word.setdefault(word, set()).add(name)
+            self._title_words[edition] = {word: sorted(names) for word, names in by_word.items()}
+        return self._title_words[edition]
+
     def imported_title_word(self, word: str, edition: int | None) -> bool:
         """Is the word (apostrophes aside) in a title of the edition's imported cards (either edition's
         when None)?  Loads the titles only when that edition's cards are imported."""
         editions = self.imported_editions & ({edition} if edition else {1, 2})
-        for ed in editions:
-            if ed not in self._title_words:
-                self._title_words[ed] = frozenset(w for key in self.imported_titles(ed) for w in key.split())
-        return any(word.replace("'", "") in self._title_words[ed] for ed in editions)
+        return any(word.replace("'", "") in self.imported_titles_by_word(ed) for ed in editions)
 
     def imported_title_first_words(self, edition: int) -> frozenset[str]:
         """The first words of the edition's titles ("The" or "A" aside), as loose keys: a run of a
