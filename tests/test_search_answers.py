@@ -277,3 +277,22 @@ def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, car
     for query in ("what is errata", "does errata override the printed text", "rules reference errata", "errata for stealth"):
         _, notes = index.search(query, 2, None, 5)
         assert not [n for n in notes if n.startswith("no errata")], (query, notes)
+
+
+def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carded_index):
+    """A judge sees what was searched: a misspelling read as a corpus word is said ("challange" also as
+    "challenge"), a word's own form is not ("varys" for the FAQ's "Varys's"), a correctly spelled
+    query gets no such note; and with the card databases imported a card's name is no typo of a rules
+    word ("hodor" is Hodor, not "honor")."""
+    _, notes = index.search("who wins the challange", 2, None, 5)
+    assert 'spelling: searched "challange" also as "challenge"' in notes, notes
+    for query in ("who wins the challenge", "what is varys cost"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("spelling:")], (query, notes)
+    _, notes = index.search("can hodor attack", 2, None, 5)
+    assert 'spelling: searched "hodor" also as "honor"' in notes, notes  # no card data: it cannot know
+    _, notes = carded_index.search("can hodor attack", 2, None, 5)
+    assert not [n for n in notes if n.startswith("spelling:")], notes
+    assert any(n.startswith("card text: Hodor is a card") for n in notes), notes
+    _, notes = carded_index.search("who wins the challange", 2, None, 5)
+    assert 'spelling: searched "challange" also as "challenge"' in notes, notes
