@@ -296,3 +296,31 @@ def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carde
     assert any(n.startswith("card text: Hodor is a card") for n in notes), notes
     _, notes = carded_index.search("who wins the challange", 2, None, 5)
     assert 'spelling: searched "challange" also as "challenge"' in notes, notes
+
+
+def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(index, carded_index, tmp_path, carded_db_path):
+    """No dated lists imported, 'is the red viper restricted' in second edition: the first hit is v2.3's
+    list entry (not in force) and nothing said where the status in force is; with no edition chosen
+    only first edition's lists spoke. Now a note says the lists in force are not imported. First
+    edition, a rules question about a keyword, or the lists imported: no such note."""
+    import shutil
+
+    from judgekb import store
+    from judgekb.cards import restricted_lists
+    from tests.conftest import SHARED_CARDS
+
+    def said(ix, query, edition):
+        return [n for n in ix.search(query, edition, None, 5)[1] if "lists in force" in n and "not imported" in n]
+
+    for edition in (2, None):
+        for query in ("is the red viper restricted", "what is the current restricted list"):
+            assert said(index, query, edition) and said(carded_index, query, edition), (query, edition)
+    assert not said(index, "is the red viper restricted", 1)
+    assert not said(index, "what does the stealth keyword do", 2)
+    listed = tmp_path / "listed.sqlite"
+    shutil.copy(carded_db_path, listed)
+    db = store.connect(listed, read_only=False)
+    lists = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME
+    restricted_lists.apply(db, restricted_lists.read(lists), lists)
+    db.conn.close()
+    assert not said(search.Index.open(listed), "is the red viper restricted", 2)

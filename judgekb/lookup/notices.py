@@ -389,8 +389,10 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
         return []
     status = index.card_status_notes()
     card_text = index.absent_topics.get("card_text") or {}
-    if status is None or _asks(analysis, [], card_text.get("rules_questions", [])):
-        return []  # (no lists imported, or a question about a trait or keyword, not a card)
+    if _asks(analysis, [], card_text.get("rules_questions", [])):
+        return []  # (a question about a trait or keyword, not a card)
+    if status is None:
+        return _lists_not_imported(analysis, edition)
     # titles the query spells out ("hand's judgment"; asked about its status, a one-word title that is
     # also a word: "is Sparrows restricted"), but not one inside a longer first-edition title ("hellholt
     # engineer" is not Hellholt)
@@ -415,6 +417,23 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     if edition is None:  # both editions searched: the lists are second edition's
         notes = [f"second edition: {note}" for note in notes]
     return notes
+
+
+LISTS_NOT_IMPORTED = (
+    "lists not imported: second edition's restricted and banned lists in force (published by the Global Operations "
+    "Team; FAQ v4.1's Card Legality says where) are not imported; the FAQ v2.3 lists among the hits are not in force. "
+    "With the card data imported (judgekb import-cards), a card named gets its status under the list in force"
+)
+
+
+def _lists_not_imported(analysis: dict[str, Any], edition: int | None) -> list[str]:
+    """Second edition, no dated lists imported, asked about a card's list status or the lists ("is the
+    red viper restricted"): say that the answer is not here — the first hit was v2.3's list entry, marked
+    not in force, and nothing said where the status in force is (with no edition chosen, only first
+    edition's lists spoke)."""
+    if not _asks(analysis, STATUS_ASKED + LIST_ASKED, []):
+        return []
+    return [LISTS_NOT_IMPORTED]  # (it names second edition: no prefix when both editions are searched)
 
 
 def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, spelled: list[str]) -> list[str]:
