@@ -324,3 +324,14 @@ def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(i
     restricted_lists.apply(db, restricted_lists.read(lists), lists)
     db.conn.close()
     assert not said(search.Index.open(listed), "is the red viper restricted", 2)
+
+
+def test_the_card_text_note_names_only_the_cards_asked_about_each_once(index):
+    """No card data: 'what does the iron throne do' said "the card's own text of Iron Mines / The Iron
+    Throne" ("iron" names Iron Mines only inside the longer title), and with no edition chosen 'what
+    does the red viper do' said "The Red Viper / The Red Viper" (one name per edition's card)."""
+    for query, name in (("what does the iron throne do", "The Iron Throne"), ("what does the red viper do", "The Red Viper")):
+        for edition in (2, None):
+            _, notes = index.search(query, edition, None, 5)
+            said = [n for n in notes if n.startswith("not in the corpus: the card's own text of")]
+            assert said and said[0].startswith(f"not in the corpus: the card's own text of {name} ("), (query, edition, notes)

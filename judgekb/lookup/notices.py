@@ -74,12 +74,22 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             f"abilities) is not in the corpus {how}. Closest clauses below."
         )
     elif cards and _asks_text(analysis, card_text):
-        name = " / ".join(sorted(index.card_name(c) for c in cards))
+        # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
+        name = " / ".join(sorted({index.card_name(c) for c in _not_inside_another(index, analysis["words"], cards)}))
         notices.append(
             f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
             "The clauses below are what the corpus says about it."
         )
     return notices
+
+
+def _not_inside_another(index: Index, words: list[str], cards: set[str]) -> set[str]:
+    """The cards a query names, less a card named by some of the words that name another ("iron" of
+    "what does the iron throne do" is not Iron Mines; the note said "the card's own text of Iron
+    Mines / The Iron Throne")."""
+    query = {stem_of(w.removesuffix("'s")) for w in words if w not in STOPWORDS}
+    naming = {c: frozenset(query & {stem_of(w.removesuffix("'s")) for w in words_of(index.card_name(c))}) for c in cards}
+    return {c for c, named in naming.items() if not any(named < other for other in naming.values())}
 
 
 def spelling(analysis: dict[str, Any]) -> list[str]:
