@@ -160,7 +160,11 @@ def test_a_ruling_reads_out_what_changed_and_cites_lines_on_the_command_line():
     assert text.index("Ruling:") < text.index("What changed:") < text.index("Trace:")
     assert "Sansa Stark: in play → dead pile" in text
     assert "Step 1 — challenge" in text and text.count("Step 1 —") == 1  # each scenario step once
-    assert "AGoT LCG 1.0 Rules of Play (Core Set) “Step 1: Declare attackers”  [agot1-rules/challenge-step-1-declare-attackers]" in text
+    from judgekb.authority.citation import LOST_PAGES
+
+    step = "agot1-rules/challenge-step-1-declare-attackers"
+    cited = f"AGoT LCG 1.0 Rules of Play (Core Set) “Step 1: Declare attackers”{LOST_PAGES}  [{step}]"
+    assert cited in text
 
 
 def test_the_scenario_library_still_rules_the_same_with_both_card_databases_imported(carded_db_path):

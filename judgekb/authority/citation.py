@@ -9,6 +9,8 @@ from typing import Any
 import yaml
 
 NO_PAGES = " (no page numbers in this edition of the document)"
+# a paged document whose copy in the corpus has lost its page numbers (a text extraction, a Markdown copy)
+LOST_PAGES = " (page not known: the corpus's copy of this document has no page numbers)"
 LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List", "banned": "Banned List"}
 
 
@@ -106,4 +108,6 @@ def citation(row: dict[str, Any], doc: dict[str, Any], data: dict[str, Any], set
         where = f", page not determined ({str(data['page_unknown']).split(':')[0]})"
     elif doc.get("pages") == "none":
         where = NO_PAGES
+    elif doc.get("pages") == "lost":
+        where = LOST_PAGES
     return f"{document_part(doc)} {label(row, data, sets_file)}{where}"

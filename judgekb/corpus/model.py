@@ -46,7 +46,7 @@ class Document:
     sha256: str = ""
     structure: str = ""  # for the html parser: which document shape (rules-reference, faq, regulations)
     provenance: str = ""  # JSON: where the source was published (repository, commit, path)
-    pages: str = "printed"  # "none": the source has no page numbers, and citations say so
+    pages: str = "printed"  # "none": the document has no page numbers; "lost": the source copy lost them; citations say so
     copies: str = ""  # unofficial copies: the documents it copies, comma-separated, the one to align with first
     chrome: tuple[str, ...] = ()  # html pages: how each passage the site added (not the document's text) begins
     supersedes: str = ""  # the id of the earlier version of this document, which it replaces entry by entry

@@ -70,8 +70,8 @@ def load_manifest(path: Path, corpus: Path) -> Document:
     provenance = data.get("provenance")
     if provenance is not None:
         check_fields(path, provenance, PROVENANCE_FIELDS, PROVENANCE_OPTIONAL, "provenance")
-    if data.get("pages") not in (None, "printed", "none"):
-        raise DataError(f"{path}:{line}: field 'pages' must be 'printed' or 'none'; got {data['pages']!r}")
+    if data.get("pages") not in (None, "printed", "none", "lost"):
+        raise DataError(f"{path}:{line}: field 'pages' must be 'printed', 'none' or 'lost'; got {data['pages']!r}")
     for key in ("file", "map"):
         if data.get(key) and not (corpus / data[key]).is_file():
             raise DataError(f"{path}:{line}: field '{key}' names a missing file: {data[key]}")
