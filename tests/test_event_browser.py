@@ -155,6 +155,8 @@ def test_card_typed_loosely_or_misspelled(cards_server, chromium, size):
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_superseded_and_unofficial_banners(cards_server, chromium, size):
+    from judgekb.authority.citation import LOST_PAGES
+
     context, page = _context(chromium, size)
     page.goto(cards_server + "/c/agot1-rules/duplicates")
     banner = page.locator("#banner")
@@ -175,7 +177,7 @@ def test_superseded_and_unofficial_banners(cards_server, chromium, size):
 
     page.goto(cards_server + "/c/agot1-rules/participating-characters")
     citation = page.inner_text("#citation")
-    assert citation.endswith("“Participating Characters”") and "““" not in citation
+    assert citation.endswith("“Participating Characters”" + LOST_PAGES) and "““" not in citation
     context.close()
 
 
