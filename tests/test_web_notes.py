@@ -144,3 +144,23 @@ def test_a_search_the_server_refuses_says_why_not_no_results(plain_server, brows
     assert "too long" in note.inner_text() and "shorten" in note.inner_text()
     no_horizontal_scroll(page)
     context.close()
+
+
+def test_each_listed_title_is_its_own_link_to_its_card(carded_db_path):
+    """A note listing the titles of two words ('olenna tyrell' in first edition: 'card titles with
+    "olenna": …; card titles with "tyrell": …') links each title alone, and each link opens that card."""
+    from judgekb.web import app as web
+    from tests.conftest import CORPUS
+
+    client = web.create_app(carded_db_path, CORPUS).test_client()
+    body = client.get("/api/search", query_string={"q": "olenna tyrell", "edition": "1", "notes": "1"}).get_json()
+    links = [piece for parts in body["notes_shown"] for piece in parts if "href" in piece]
+    titles = [piece["text"] for piece in links if piece["text"] != "the Cards page"]
+    assert "Lady Olenna's Guard" in titles and "Mace Tyrell" in titles, links
+    for piece in links:
+        assert "card titles" not in piece["text"] and ";" not in piece["text"], piece
+        page = client.get(piece["href"]).get_data(as_text=True)
+        if piece["text"] != "the Cards page":
+            assert f"{piece['text']} <span class=\"badge ed1\">".replace("'", "&#39;") in page, piece
+    shown = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
+    assert all("judgekb card" not in said for said in shown), shown

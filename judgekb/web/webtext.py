@@ -173,9 +173,12 @@ def note_parts(note: str) -> list[dict[str, str]]:
     for match in NO_TITLE_COMMAND.finditer(note):
         href = url_for("pages.card_page", edition=match["edition"]) if match["edition"] else url_for("pages.card_page")
         spans.append((match.start(), match.end(), lambda h=href: parts.append({"text": "the Cards page", "href": h})))
-    for match in TITLE_LIST.finditer(note):
+    lists = list(TITLE_LIST.finditer(note))
+    for match, following in zip(lists, [*lists[1:], None], strict=True):
         end = TITLE_LIST_END.search(note, match.end())
         stop = end.start() if end else len(note)
+        if following:  # several words' titles: 'card titles with "a": X; card titles with "b": Y'
+            stop = min(stop, following.start() - len("; "))
         # (a note names the edition searched in its Cards-page command, when one was chosen)
         chosen = NO_TITLE_COMMAND.search(note)
         edition = chosen["edition"] if chosen and chosen["edition"] else None
