@@ -164,3 +164,27 @@ def test_each_listed_title_is_its_own_link_to_its_card(carded_db_path):
             assert f"{piece['text']} <span class=\"badge ed1\">".replace("'", "&#39;") in page, piece
     shown = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
     assert all("judgekb card" not in said for said in shown), shown
+
+
+def test_every_note_is_shown_whole_and_as_said_when_it_gives_no_command(db_path, carded_db_path):
+    """Each note kind the page shows comes back in notes_shown (a spelling note, a shortened query, an
+    absent document, a list status, an empty result, an errata note): whole, and word for word unless it
+    tells a terminal user to type something."""
+    from judgekb.web import app as web
+    from tests.conftest import CORPUS
+
+    queries = [
+        ("waht does stealth do", "2"), ("claim " * 70, "2"), ("how do i set up my first game", "2"),
+        ("is the red viper restricted", "all"), ("hellholt engineer", "2"), ("ser davos errata", "2"),
+        ("zzqx", "1"), ("what does the red viper do", "all"), ("olenna", "2"),
+    ]  # fmt: skip
+    for path in (db_path, carded_db_path):
+        client = web.create_app(path, CORPUS).test_client()
+        for query, edition in queries:
+            response = client.get("/api/search", query_string={"q": query, "edition": edition, "notes": "1"})
+            assert response.status_code == 200, (path, query)
+            body = response.get_json()
+            assert body["notes"] and len(body["notes_shown"]) == len(body["notes"]), (query, body["notes"])
+            for note, parts in zip(body["notes"], body["notes_shown"], strict=True):
+                if not any(command in note for command in ("judgekb card", "judgekb import-cards PATH")):
+                    assert "".join(piece["text"] for piece in parts) == note, (query, note, parts)

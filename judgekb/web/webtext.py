@@ -174,7 +174,8 @@ def note_parts(note: str) -> list[dict[str, str]]:
         href = url_for("pages.card_page", edition=match["edition"]) if match["edition"] else url_for("pages.card_page")
         spans.append((match.start(), match.end(), lambda h=href: parts.append({"text": "the Cards page", "href": h})))
     lists = list(TITLE_LIST.finditer(note))
-    for match, following in zip(lists, [*lists[1:], None], strict=True):
+    for i, match in enumerate(lists):
+        following = lists[i + 1] if i + 1 < len(lists) else None
         end = TITLE_LIST_END.search(note, match.end())
         stop = end.start() if end else len(note)
         if following:  # several words' titles: 'card titles with "a": X; card titles with "b": Y'
