@@ -298,16 +298,29 @@ def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carde
     assert 'spelling: searched "challange" also as "challenge"' in notes, notes
 
 
-def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(index, carded_index, tmp_path, carded_db_path):
-    """No dated lists imported, 'is the red viper restricted' in second edition: the first hit is v2.3's
-    list entry (not in force) and nothing said where the status in force is; with no edition chosen
-    only first edition's lists spoke. Now a note says the lists in force are not imported. First
-    edition, a rules question about a keyword, or the lists imported: no such note."""
+@pytest.fixture(scope="module")
+def listed_index(carded_db_path, tmp_path_factory):
+    """Both card databases and the dated second-edition restricted lists imported: the event setting."""
     import shutil
 
     from judgekb import store
     from judgekb.cards import restricted_lists
     from tests.conftest import SHARED_CARDS
+
+    listed = tmp_path_factory.mktemp("listed") / "listed.sqlite"
+    shutil.copy(carded_db_path, listed)
+    db = store.connect(listed, read_only=False)
+    lists = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME
+    restricted_lists.apply(db, restricted_lists.read(lists), lists)
+    db.conn.close()
+    return search.Index.open(listed)
+
+
+def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(index, carded_index, listed_index):
+    """No dated lists imported, 'is the red viper restricted' in second edition: the first hit is v2.3's
+    list entry (not in force) and nothing said where the status in force is; with no edition chosen
+    only first edition's lists spoke. Now a note says the lists in force are not imported. First
+    edition, a rules question about a keyword, or the lists imported: no such note."""
 
     def said(ix, query, edition):
         return [n for n in ix.search(query, edition, None, 5)[1] if "lists in force" in n and "not imported" in n]
@@ -317,13 +330,19 @@ def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(i
             assert said(index, query, edition) and said(carded_index, query, edition), (query, edition)
     assert not said(index, "is the red viper restricted", 1)
     assert not said(index, "what does the stealth keyword do", 2)
-    listed = tmp_path / "listed.sqlite"
-    shutil.copy(carded_db_path, listed)
-    db = store.connect(listed, read_only=False)
-    lists = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME
-    restricted_lists.apply(db, restricted_lists.read(lists), lists)
-    db.conn.close()
-    assert not said(search.Index.open(listed), "is the red viper restricted", 2)
+    assert not said(listed_index, "is the red viper restricted", 2)
+
+
+def test_an_absent_documents_topic_names_no_card(listed_index):
+    """'what are the rules for valyrian draft' asks about the Alternate Format Regulations (not in the
+    corpus, said first); its words named the card The Valyrian too: a card-page pointer and the card's
+    list status. The card asked about by its own title keeps both."""
+    _, notes = listed_index.search("what are the rules for valyrian draft", 2, None, 5)
+    assert notes[0].startswith("not in the corpus: the answer is in the Alternate Format Regulations"), notes
+    assert not [n for n in notes if "The Valyrian" in n], notes
+    _, notes = listed_index.search("what does the valyrian do", 2, None, 5)
+    assert any(n.startswith("card text: The Valyrian is a card") for n in notes), notes
+    assert any(n.startswith("The Valyrian (") for n in notes), notes
 
 
 def test_the_card_text_note_names_only_the_cards_asked_about_each_once(index):

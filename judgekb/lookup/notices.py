@@ -46,7 +46,9 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         return notices
     # the other edition's titles the query spells out are that edition's cards (other_edition_cards says
     # so): their words are neither unknown words nor names of this edition's cards ("pentoshi")
-    elsewhere = _other_edition_title_words(index, analysis["words"], edition)
+    # and the words of an absent document's topic ("valyrian draft") name no card (The Valyrian)
+    topic = topic_words(index, analysis, edition)
+    elsewhere = _other_edition_title_words(index, analysis["words"], edition) | topic
     unknown = _unknown_words(index, analysis, edition, cards, card_text, elsewhere)
     # the editions whose card database is imported, of those searched (no edition chosen: both)
     imported = sorted(index.imported_editions & ({edition} if edition else {1, 2}))
@@ -59,7 +61,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         named = {c for c in cards if _card_stems(index, c) & free}
         for ed in imported:
             # (no edition chosen: "hellholt engineer" is still the first-edition card, not second edition's Hellholt)
-            theirs = elsewhere if edition else _other_edition_title_words(index, analysis["words"], ed)
+            theirs = elsewhere if edition else _other_edition_title_words(index, analysis["words"], ed) | topic
             free_here = {stem_of(w) for w in analysis["words"] if w not in theirs}
             ours = {c for c in named if c.startswith(f"card:{ed}:") and _card_stems(index, c) & free_here}
             pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), theirs) if p not in pointers]
@@ -101,6 +103,17 @@ def spelling(analysis: dict[str, Any]) -> list[str]:
 
     said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in analysis.get("corrected", {}).items() if form(w) != form(fixed)]
     return [f"spelling: searched {', '.join(said[:5])}"] if said else []
+
+
+def topic_words(index: Index, analysis: dict[str, Any], edition: int | None) -> set[str]:
+    """The words of the absent documents' topic phrases the query uses ("valyrian draft", "first game"):
+    they ask about the document, and name no card ("what are the rules for valyrian draft" is not about
+    the card The Valyrian)."""
+    text = f" {analysis['text']} "
+    return {
+        w for topic in index.absent_topics.get("topics", []) if not edition or topic.get("edition") in (None, edition)
+        for phrase in topic.get("when", []) if f" {phrase.lower()} " in text for w in phrase.lower().split()
+    } - STOPWORDS  # fmt: skip
 
 
 def _unknown_words(
@@ -302,6 +315,8 @@ def _card_page_pointer(
     cue_words = _cue_words(card_text)
     words = analysis["words"]
     spans = own_title_spans(index, words, edition, cue_words)[0]
+    # a title made only of words that name no card here ("valyrian" of "valyrian draft": not The Valyrian)
+    spans = [s for s in spans if not all(words[i] in elsewhere | STOPWORDS for i in range(s[1], s[1] + s[2]))]
     unknown_in = [any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(name)) for name, _, _ in spans]
     names = [name for (name, _, _), unknown in zip(spans, unknown_in, strict=True) if asks or unknown]
     if not asks:  # (a title the query names twice is pointed to once)
@@ -406,7 +421,8 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     # titles the query spells out ("hand's judgment"; asked about its status, a one-word title that is
     # also a word: "is Sparrows restricted"), but not one inside a longer first-edition title ("hellholt
     # engineer" is not Hellholt)
-    words = analysis["words"]
+    topic = topic_words(index, analysis, edition)  # ("valyrian draft" is no card's status)
+    words = [w for w in analysis["words"] if w not in topic]
     asks_status = _asks(analysis, STATUS_ASKED, [])  # ("left or right in melee" is no card)
     spans, longer = _status_titles(index, words, 2) if asks_status else own_title_spans(index, words, 2)
     spelled = [name for name, _, _ in spans]
