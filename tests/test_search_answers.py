@@ -331,6 +331,10 @@ def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(i
     assert not said(index, "is the red viper restricted", 1)
     assert not said(index, "what does the stealth keyword do", 2)
     assert not said(listed_index, "is the red viper restricted", 2)
+    # a legal target, a play restriction, a deck's legality: no card's list status is asked
+    for query in ("no legal targets left when I choose, does the event fizzle", "can I play an event if I can't meet its play restriction",
+                  "is 70 cards legal"):  # fmt: skip
+        assert not said(index, query, None), query
 
 
 def test_an_absent_documents_topic_names_no_card(listed_index):

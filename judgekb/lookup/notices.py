@@ -417,7 +417,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     if _asks(analysis, [], card_text.get("rules_questions", [])):
         return []  # (a question about a trait or keyword, not a card)
     if status is None:
-        return _lists_not_imported(analysis, edition)
+        return _lists_not_imported(analysis, edition, cards or set())
     # titles the query spells out ("hand's judgment"; asked about its status, a one-word title that is
     # also a word: "is Sparrows restricted"), but not one inside a longer first-edition title ("hellholt
     # engineer" is not Hellholt)
@@ -452,12 +452,18 @@ LISTS_NOT_IMPORTED = (
 )
 
 
-def _lists_not_imported(analysis: dict[str, Any], edition: int | None) -> list[str]:
-    """Second edition, no dated lists imported, asked about a card's list status or the lists ("is the
-    red viper restricted"): say that the answer is not here — the first hit was v2.3's list entry, marked
-    not in force, and nothing said where the status in force is (with no edition chosen, only first
-    edition's lists spoke)."""
-    if not _asks(analysis, STATUS_ASKED + LIST_ASKED, []):
+# a card's status asked in so many words ("restriction" is more often a play restriction, and "legal" a
+# legal target, than a list): with a card named, these ask the lists
+LIST_STATUS_ASKED = ["restricted", "unrestricted", "banned", "ban", "legal", "legality"]
+
+
+def _lists_not_imported(analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
+    """Second edition, no dated lists imported, asked about a second-edition card's list status ("is the
+    red viper restricted") or the lists themselves: say that the answer is not here — the first hit was
+    v2.3's list entry, marked not in force, and nothing said where the status in force is (with no
+    edition chosen, only first edition's lists spoke)."""
+    named = any(c.startswith("card:2:") for c in cards)
+    if not _asks(analysis, LIST_ASKED, []) and not (named and _asks(analysis, LIST_STATUS_ASKED, [])):
         return []
     return [LISTS_NOT_IMPORTED]  # (it names second edition: no prefix when both editions are searched)
 
