@@ -244,3 +244,42 @@ def test_a_word_typed_twice_is_named_once_in_the_notes(index, carded_index):
             _, notes = idx.search(query, 2, None, 5)
             assert notes and not [n for n in notes if '"olenna", "olenna"' in n or '"olenna" "olenna"' in n], (query, notes)
             assert not [n for n in notes if "are not words the rules use" in n], (query, notes)
+
+
+def test_attacker_and_defender_are_the_attack_and_defend_a_player_asks_about(index):
+    """Players ask whether a character can "attack" or "defend"; the rules say who is declared an
+    "attacker" or "defender".  The two meet as one idea, so the step that compares the two sides'
+    STR answers "attacker and defender tied", not only the definition of winning a challenge or
+    the FAQ entry on characters contributing STR."""
+    assert stem_of("attacker") == stem_of("attackers") == stem_of("attack") == stem_of("attacking")
+    assert stem_of("defender") == stem_of("defenders") == stem_of("defend") != stem_of("attack")
+    hits, _ = index.search("attacker and defender same str who wins", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.2", [h.id for h in hits]
+    hits, _ = index.search("what happens if attacker and defender have equal strength", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.2", [h.id for h in hits]
+
+
+def test_starting_a_challenge_is_initiating_one(index):
+    """Players "start" a challenge; the rules "initiate" one (step 4.2, where attackers must be
+    standing).  The phrase keeps "challenge" as the idea it is, so the step still meets the
+    players' questions about challenges."""
+    for query in ("how do i start a challenge", "do i need a standing guy to start a challenge"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2", (query, [h.id for h in hits])
+
+
+def test_a_deck_that_runs_out_is_the_elimination_rule(index):
+    """"my deck ran out" is the player eliminated with no cards in the draw deck (Winning the Game),
+    not "Tokens, Running out of"."""
+    for query in ("my deck ran out", "what if my deck runs out"):
+        ids = [h.id for h in index.search(query, 2, None, 5)[0]]
+        assert "agot2-rr/winning-the-game" in ids[:3] and "agot2-rr/tokens-running-out-of" not in ids[:3], (query, ids)
+
+
+def test_asking_for_the_difference_between_two_terms_weighs_the_terms(index):
+    """"difference" (or "diff", "vs") is a rare word in the texts, so it outweighed the terms a player
+    asks about: first edition's FAQ entry that defines killed and discarded (Leaving Play) came
+    after a Q&A asking "is there a difference between moving power and claiming power?"."""
+    for query in ("difference between kill and discard", "whats the diff between killed and discarded"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/4.5", (query, [h.id for h in hits])
