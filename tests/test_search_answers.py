@@ -283,3 +283,14 @@ def test_asking_for_the_difference_between_two_terms_weighs_the_terms(index):
     for query in ("difference between kill and discard", "whats the diff between killed and discarded"):
         hits, _ = index.search(query, 1, None, 5)
         assert hits[0].id == "agot1-faq/4.5", (query, [h.id for h in hits])
+
+
+def test_a_cards_list_entries_do_not_crowd_out_the_rule_that_governs_them(index):
+    """First edition's FAQ has seventy "Restricted List: <card>" entries: they filled the whole recall
+    for "restricted list", so the rule of the lists (one restricted card a deck) was never scored.
+    The entries still come when a search asks for that kind of clause alone."""
+    for query in ("how does the restricted list work", "what is the restricted list for joust"):
+        ids = [h.id for h in index.search(query, 1, None, 5)[0]]
+        assert "agot1-faq/restricted/rules" in ids[:2], (query, ids)
+    hits, _ = index.search("what is the restricted list for joust", 1, ["restricted"], 40)
+    assert len(hits) >= 30 and all(h.id.startswith("agot1-faq/restricted/") for h in hits), [h.id for h in hits]

@@ -65,6 +65,7 @@ from judgekb.lookup.words import (
 from judgekb.lookup.words import QueryError as QueryError  # raised by clean(); callers catch it here
 
 CANDIDATES = 60  # FTS recall
+CARD_ENTRIES = 20  # of which a card's list and errata entries, at most
 SHORTLIST = 30  # candidates scored on every signal
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
@@ -540,7 +541,7 @@ class Index:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql = (
-            "select c.id, bm25(clauses_fts, 4.0, 1.0) as rank from clauses_fts "
+            "select c.id, bm25(clauses_fts, 4.0, 1.0) as rank, c.kind from clauses_fts "
             "join clauses c on c.rowid = clauses_fts.rowid where clauses_fts match ?"
         )
         args: list[Any] = [match]
@@ -551,8 +552,19 @@ class Index:
             sql += f" and c.kind in ({','.join('?' * len(kinds))})"
             args.extend(kinds)
         sql += " order by rank limit ?"
-        args.append(CANDIDATES)
-        return [(cid, -rank) for cid, rank in self.rows(sql, args)]
+        args.append(2 * CANDIDATES)
+        # a card's list or errata entries repeat the same words ("Joust Restricted List: X", seventy
+        # times): without a cap they fill the recall and the rule that governs them is never scored
+        # (a card the query names brings its entries in on its own, see ``ranked``)
+        cap = CANDIDATES if kinds and set(kinds) <= CARD_KINDS else CARD_ENTRIES  # unless they are all asked for
+        found, listed = [], 0
+        for cid, rank, kind in self.rows(sql, args):
+            if kind in CARD_KINDS:
+                listed += 1
+                if listed > cap:
+                    continue
+            found.append((cid, -rank))
+        return found[:CANDIDATES]
 
     def _asked_fts(
         self, groups: list[Group], edition: int | None, kinds: list[str] | None
