@@ -294,3 +294,14 @@ def test_a_cards_list_entries_do_not_crowd_out_the_rule_that_governs_them(index)
         assert "agot1-faq/restricted/rules" in ids[:2], (query, ids)
     hits, _ = index.search("what is the restricted list for joust", 1, ["restricted"], 40)
     assert len(hits) >= 30 and all(h.id.startswith("agot1-faq/restricted/") for h in hits), [h.id for h in hits]
+
+
+def test_a_number_typed_as_a_digit_meets_the_same_number_in_words(index):
+    """Players type "2 cards"; first edition's FAQ asks "can I choose to not draw my two cards in the
+    draw phase?".  Digits and number words are one idea, so that Q&A answers "is drawing 2 cards
+    optional" instead of the FAQ section on drawing several cards."""
+    groups = index.analyse("is drawing 2 cards optional", 1)["groups"]
+    assert {"2", "two"} <= next(g.terms for g in groups if g.said == "2")
+    for query in ("is drawing 2 cards optional", "can i skip drawing my 2 cards"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/qa/draw-phase-optional", (query, [h.id for h in hits])
