@@ -305,3 +305,13 @@ def test_a_number_typed_as_a_digit_meets_the_same_number_in_words(index):
     for query in ("is drawing 2 cards optional", "can i skip drawing my 2 cards"):
         hits, _ = index.search(query, 1, None, 5)
         assert hits[0].id == "agot1-faq/qa/draw-phase-optional", (query, [h.id for h in hits])
+
+
+def test_vengeance_is_the_vengeful_keyword_and_red_vengeance_still_the_card(index):
+    """First edition's keyword is "Vengeful"; players remember it as "vengeance", a word only the
+    card Red Vengeance has.  The keyword answers the keyword question; the card's Q&A still answers
+    a question naming the card."""
+    hits, _ = index.search("how does the vengeance keyword work", 1, None, 5)
+    assert hits[0].id == "agot1-rules/vengeful", [h.id for h in hits]
+    hits, _ = index.search("red vengeance in a power challenge", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/red-vengeance-power-challenge", [h.id for h in hits]
