@@ -315,3 +315,15 @@ def test_vengeance_is_the_vengeful_keyword_and_red_vengeance_still_the_card(inde
     assert hits[0].id == "agot1-rules/vengeful", [h.id for h in hits]
     hits, _ = index.search("red vengeance in a power challenge", 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/red-vengeance-power-challenge", [h.id for h in hits]
+
+
+def test_a_clause_no_player_question_is_written_for_is_not_punished_for_it(index):
+    """The rule of first edition's restricted lists has no players' questions: its players'-question
+    signals were zero, so "what is the restricted list for joust" put the Joust format's keywords
+    (which have questions sharing "what is the ... for joust") first.  Such a clause now takes the
+    median of the other candidates' signals."""
+    assert "agot1-faq/restricted/rules" not in index.questioned and "agot1-faq/additional/joust" in index.questioned
+    explain: dict = {}
+    hits, _, _ = index.ranked("what is the restricted list for joust", 1, None, 5, explain=explain)
+    assert hits[0].id == "agot1-faq/restricted/rules", [h.id for h in hits]
+    assert explain["agot1-faq/restricted/rules"]["asked_like"] > 0

@@ -93,6 +93,7 @@ ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 firs
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
 SPOKEN_WORDS = 4
+ASKED_SIGNALS = ("asked", "asked_fts", "asked_like")  # the signals from players' questions
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
@@ -144,6 +145,7 @@ class Index:
         self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
         self.removed: frozenset[str] = frozenset(state.get("removed", []))  # entries a later version no longer prints
+        self.questioned: frozenset[str] = frozenset(state.get("questioned", []))  # clauses with players' questions
         events = state.get("event_words", {})
         self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
         self.topic_docs = frozenset(events.get("documents", []))
@@ -238,6 +240,7 @@ class Index:
         for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
             mentioned.setdefault(dst, []).append(src)
         removed = "select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed' order by dst"
+        questioned = [cid for (cid,) in rows("select distinct id from asked order by id")]
         return {
             "synonyms": synonyms,
             "clauses": clauses,
@@ -249,6 +252,7 @@ class Index:
             "cards": cards,
             "mentioned": mentioned,
             "removed": [dst for (dst,) in rows(removed)],
+            "questioned": questioned,  # the clauses players' questions are written for
         }
 
     def warm(self) -> Index:
@@ -728,6 +732,7 @@ class Index:
                     found = ideas.mask(self._bodies[clause_id])
                     covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
+        candidate_features: dict[str, dict[str, float]] = {}
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
@@ -767,6 +772,9 @@ class Index:
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
             }
+            candidate_features[clause_id] = features
+        self._impute_asked(candidate_features)
+        for clause_id, features in candidate_features.items():
             if explain is not None:
                 explain[clause_id] = features
             score = sum(WEIGHTS.get(k, 0.0) * v for k, v in features.items())
@@ -781,6 +789,23 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
+
+    def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
+        """A clause no player's question is written for (the rule of the restricted lists, Instead,
+        Negative Quantities) cannot match one: it gets the median of the other candidates' players'-
+        question signals, neither favoured nor punished, instead of zeros that lost it to any clause
+        with questions that happen to share the query's small words."""
+        if not self.questioned:
+            return
+        asked = [f for c, f in candidate_features.items() if c in self.questioned]
+        unasked = [f for c, f in candidate_features.items() if c not in self.questioned]
+        if not asked or not unasked:
+            return
+        for signal in ASKED_SIGNALS:
+            values = sorted(f[signal] for f in asked)
+            median = values[len(values) // 2]
+            for features in unasked:
+                features[signal] = median
 
     @staticmethod
     def _drop_redundant_unofficial(hits: list[Hit], cover_of: Callable[[str], frozenset[int]], limit: int) -> list[Hit]:
