@@ -94,6 +94,7 @@ ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 firs
 ASKED_LIKE = fuzz.token_sort_ratio
 SPOKEN_WORDS = 4
 ASKED_SIGNALS = ("asked", "asked_fts", "asked_like")  # the signals from players' questions
+RULE_KINDS = frozenset({"rules", "section", "timing", "definition", "qa", "regulation"})  # clauses that state a rule
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
@@ -791,14 +792,20 @@ class Index:
         return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
 
     def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
-        """A clause no player's question is written for (the rule of the restricted lists, Instead,
-        Negative Quantities) cannot match one: it gets the median of the other candidates' players'-
+        """A rules clause no player's question is written for (the rule of the restricted lists, the
+        multiplayer titles) cannot match one: it gets the median of the other candidates' players'-
         question signals, neither favoured nor punished, instead of zeros that lost it to any clause
         with questions that happen to share the query's small words."""
         if not self.questioned:
             return
         asked = [f for c, f in candidate_features.items() if c in self.questioned]
-        unasked = [f for c, f in candidate_features.items() if c not in self.questioned]
+        # Only a clause that states a rule: a card's list or errata entry is never asked about (players
+        # ask about the card, and the card's own signal finds its entries), and a preamble, a "See …"
+        # entry or a phase's bare title has no questions because it answers none.
+        unasked = [
+            f for c, f in candidate_features.items()
+            if c not in self.questioned and self.clauses[c]["kind"] in RULE_KINDS and not f["title_only"] and not f["redirect"]
+        ]  # fmt: skip
         if not asked or not unasked:
             return
         for signal in ASKED_SIGNALS:
