@@ -192,6 +192,7 @@ def test_a_card_is_named_by_its_first_word_when_no_other_title_has_it(index):
     ("query", "edition", "first"),
     [
         ("when do I win", 2, {"agot2-rr/winning-the-game"}),
+        ("how do i win", 2, {"agot2-rr/winning-the-game"}),
         (
             "can I untap my guys during the challenges phase",
             2,

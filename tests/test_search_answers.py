@@ -277,7 +277,7 @@ def test_a_deck_that_runs_out_is_the_elimination_rule(index):
 
 
 def test_asking_for_the_difference_between_two_terms_weighs_the_terms(index):
-    """"difference" (or "diff", "vs") is a rare word in the texts, so it outweighed the terms a player
+    """"difference" (or "diff") is a rare word in the texts, so it outweighed the terms a player
     asks about: first edition's FAQ entry that defines killed and discarded (Leaving Play) came
     after a Q&A asking "is there a difference between moving power and claiming power?"."""
     for query in ("difference between kill and discard", "whats the diff between killed and discarded"):
