@@ -154,6 +154,18 @@ def build(obj: Context) -> None:
         click.echo(f"  {doc}: {sum(kinds.values())} ({parts})")
 
 
+def _laid_out(text: str, blocks: list[list[Any]]) -> str:
+    """A clause's one-line text with each paragraph on a line of its own and list items marked as the
+    page draws them ("•", "3."): the words are the text's own."""
+    ends = [b[0] for b in blocks[1:]] + [len(text)]
+    lines = []
+    for block, end in zip(blocks, ends, strict=True):
+        part = text[block[0] : end].strip()
+        listed = f"{block[2]}." if block[1] == "ol" and len(block) > 2 else "•" if block[1] in ("ul", "ol") else ""
+        lines.append(f"  {listed} {part}" if listed else part)
+    return "\n".join(lines)
+
+
 def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     from judgekb import store
 
@@ -189,9 +201,11 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
     if row["kind"] == "qa" and not row["data"].get("question"):  # a v4.1 Q&A's text opens with its question
         click.echo(f"Q: {row['heading']}")
         click.echo(f"A: {row['text']}")
+    elif row["data"].get("blocks"):  # paragraphs and list items on lines of their own, as the page sets them out
+        click.echo(_laid_out(row["text"], row["data"]["blocks"]))
     else:
         click.echo(row["text"])
-    if row["data"].get("numbered_items"):  # an HTML <ol>: the page draws these numbers, the text has none
+    if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     click.echo()
     from judgekb.corpus.glyphs import reader_notes  # glyphs explained, misprints noted

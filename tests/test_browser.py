@@ -168,3 +168,22 @@ def test_clause_notes_and_pinned_permalink(server, browser, size):
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-notes-{size}.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size):
+    """The Tournament Regulations' bulleted exception and the FAQ's numbered steps show as a list, each
+    item on its own line below the sentence that introduces it, and the words are the text's own."""
+    context, page = _page(browser, size)
+    page.goto(server + "/c/agot2-tr/legal-products")
+    item = page.locator("#text ul > li").first
+    assert item.inner_text() == "Tokens that do not obscure card information"
+    intro = page.locator("#text > p").first.bounding_box()
+    assert item.bounding_box()["y"] >= intro["y"] + intro["height"]
+    page.goto(server + "/c/agot2-faq41/2.6")
+    steps = page.locator("#text ol > li")
+    assert steps.count() == 7 and steps.nth(2).inner_text().startswith("The STR-reduction effect resolves")
+    assert page.locator("p.numbered").count() == 0  # the list draws the numbers: no second copy of them
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"clause-list-{size}.png"), full_page=True)
+    context.close()

@@ -33,6 +33,17 @@ def test_show_terminal_condition_timing_in_the_2nd_edition(db_path):
     assert "Note that at any point after Step 3, the character's STR is 0." in result.stdout
 
 
+def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
+    """FAQ v4.1's (2.6) draws its steps as a numbered list: `show` prints each step on its own line with
+    its number, the sentence after the list on its own line, and every word as the text has it."""
+    lines = run_cli("show", "agot2-faq41/2.6", db=db_path).stdout.splitlines()
+    assert "  3. The STR-reduction effect resolves, reducing the character's STR to 0." in lines
+    assert "Note that at any point after Step 3, the character's STR is 0." in lines
+    assert "Numbered on the page" not in "\n".join(lines)  # the numbers are on the steps
+    lines = run_cli("show", "agot2-tr/legal-products", db=db_path).stdout.splitlines()
+    assert "  • Tokens that do not obscure card information" in lines
+
+
 def test_show_json_has_the_contract_fields(db_path):
     result = run_cli("show", "agot1-faq/errata/val-dotn-f117", "--json", db=db_path)
     data = json.loads(result.stdout)

@@ -327,3 +327,22 @@ def test_a_clause_no_player_question_is_written_for_is_not_punished_for_it(index
     hits, _, _ = index.ranked("what is the restricted list for joust", 1, None, 5, explain=explain)
     assert hits[0].id == "agot1-faq/restricted/rules", [h.id for h in hits]
     assert explain["agot1-faq/restricted/rules"]["asked_like"] > 0
+
+
+def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carded_index):
+    """A judge sees what was searched: a misspelling read as a corpus word is said ("challange" also as
+    "challenge"), a word's own form is not ("varys" for the FAQ's "Varys's"), a correctly spelled
+    query gets no such note; and with the card databases imported a card's name is no typo of a rules
+    word ("hodor" is Hodor, not "honor")."""
+    _, notes = index.search("who wins the challange", 2, None, 5)
+    assert 'spelling: searched "challange" also as "challenge"' in notes, notes
+    for query in ("who wins the challenge", "what is varys cost"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("spelling:")], (query, notes)
+    _, notes = index.search("can hodor attack", 2, None, 5)
+    assert 'spelling: searched "hodor" also as "honor"' in notes, notes  # no card data: it cannot know
+    _, notes = carded_index.search("can hodor attack", 2, None, 5)
+    assert not [n for n in notes if n.startswith("spelling:")], notes
+    assert any(n.startswith("card text: Hodor is a card") for n in notes), notes
+    _, notes = carded_index.search("who wins the challange", 2, None, 5)
+    assert 'spelling: searched "challange" also as "challenge"' in notes, notes

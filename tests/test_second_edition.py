@@ -227,6 +227,30 @@ def test_ordered_list_numbers_are_kept_as_data(clauses):
     assert "1)" not in by_id["agot2-faq41/2.6"]["text"]  # never written into the served text
 
 
+def test_paragraphs_and_list_items_are_kept_as_offsets_into_the_text(clauses):
+    """The served text is one line (citations and checksums read it so); where each paragraph and
+    list item begins is kept beside it, and the pieces give back the text exactly. The Tournament
+    Regulations' one bulleted exception is an item, not words run into the next sentence."""
+    by_id = {c["id"]: c for c in clauses}
+    legal = by_id["agot2-tr/legal-products"]
+    pieces = _pieces(legal)
+    assert ("ul", "Tokens that do not obscure card information") in pieces, pieces
+    assert pieces[0][0] == "p" and pieces[0][1].endswith("third-party replacements:")
+    steps = [p for p in _pieces(by_id["agot2-faq41/2.6"]) if p[0] == "ol"]
+    assert len(steps) == 7 and steps[2][1].startswith("The STR-reduction effect resolves")
+    laid_out = [c for c in clauses if c["data"].get("blocks")]
+    assert len(laid_out) > 100 and {c["doc"] for c in laid_out} >= {"agot2-rr", "agot2-faq41", "agot2-tr"}
+    for clause in laid_out:
+        assert " ".join(text for _, text in _pieces(clause)) == clause["text"], clause["id"]
+    assert "blocks" not in by_id["agot2-rr/cannot"]["data"]  # one paragraph: nothing to set apart
+
+
+def _pieces(clause: dict) -> list[tuple[str, str]]:
+    blocks = clause["data"]["blocks"]
+    ends = [b[0] for b in blocks[1:]] + [len(clause["text"])]
+    return [(b[1], clause["text"][b[0] : end].strip()) for b, end in zip(blocks, ends, strict=True)]
+
+
 @pytest.mark.parametrize(
     ("manifest", "old", "new", "message"),
     [

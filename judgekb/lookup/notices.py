@@ -82,6 +82,17 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     return notices
 
 
+def spelling(analysis: dict[str, Any]) -> list[str]:
+    """Say which words were read as a corpus word they may misspell, so a judge sees what was searched
+    ("challange" also as "challenge"); a word's own form ("varys" for "Varys's") goes unsaid."""
+
+    def form(word: str) -> str:
+        return word.removesuffix("'s").replace("'", "").removesuffix("s")
+
+    said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in analysis.get("corrected", {}).items() if form(w) != form(fixed)]
+    return [f"spelling: searched {', '.join(said[:5])}"] if said else []
+
+
 def _unknown_words(
     index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str], card_text: dict[str, Any], elsewhere: set[str]
 ) -> list[str]:

@@ -164,6 +164,7 @@ class Index:
         self._imported_titles: dict[int, dict[str, str]] = {}
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
         self._title_firsts: dict[int, frozenset[str]] = {}
+        self._title_words: dict[int, dict[str, list[str]]] = {}  # imported_titles_by_word
         self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
         self._vocab_list: dict[int | None, list[str]] = {}
@@ -376,6 +377,8 @@ class Index:
         texts nor a real English word (so "tapped" never becomes "applied")."""
         if len(word) < 4 or not word.isalpha() or word in self.synonyms:
             return None
+        if (word, edition) not in self._corrections and self.imported_title_word(word, edition):
+            self._corrections[(word, edition)] = None  # an imported card's name ("hodor") is no typo of "honor"
         if (word, edition) not in self._corrections:
             self._corrections[(word, edition)] = self._correct(word, edition)
         return self._corrections[(word, edition)]
@@ -414,6 +417,7 @@ class Index:
         content = [w for i, w in enumerate(words) if not taken[i] and (w not in STOPWORDS or w in (keep or ()))]
         if not content and not groups:
             content = words
+        corrected: dict[str, str] = {}  # word -> the corpus word it is read as
         for word in content:
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
@@ -422,6 +426,7 @@ class Index:
             if fixed:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
+                corrected[word] = fixed
             groups.append(group)
         other = notices.other_edition_terms(self, words, edition)  # the other edition's terms this query uses
         instead: dict[str, list[str]] = {}  # and the words searched in their place
@@ -441,7 +446,10 @@ class Index:
             if not known:
                 known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
-        return {"words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead}
+        return {
+            "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
+            "corrected": corrected,
+        }  # fmt: skip
 
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
@@ -478,6 +486,23 @@ class Index:
             names = [r[0] for r in self._rows_if("select distinct name from imported_cards where edition = ? order by name", [edition])]
             self._imported_titles[edition] = {bare_name(n): n for n in names}
         return self._imported_titles[edition]
+
+    def imported_titles_by_word(self, edition: int) -> dict[str, list[str]]:
+        """The edition's imported titles by each word of their loose key ("olennas": Olenna's Cunning …),
+        sorted, so that finding the titles a word is in is one look-up, not a scan of every title."""
+        if edition not in self._title_words:
+            by_word: dict[str, set[str]] = {}
+            for key, name in self.imported_titles(edition).items():
+                for word in key.split():
+                    by_word.setdefault(word, set()).add(name)
+            self._title_words[edition] = {word: sorted(names) for word, names in by_word.items()}
+        return self._title_words[edition]
+
+    def imported_title_word(self, word: str, edition: int | None) -> bool:
+        """Is the word (apostrophes aside) in a title of the edition's imported cards (either edition's
+        when None)?  Loads the titles only when that edition's cards are imported."""
+        editions = self.imported_editions & ({edition} if edition else {1, 2})
+        return any(word.replace("'", "") in self.imported_titles_by_word(ed) for ed in editions)
 
     def imported_title_first_words(self, edition: int) -> frozenset[str]:
         """The first words of the edition's titles ("The" or "A" aside), as loose keys: a run of a
@@ -661,7 +686,7 @@ class Index:
         notes = [
             *notices.absent(self, analysis, edition, cards), *notices.other_edition(analysis),
             *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
-            *notices.first_edition_status(self, analysis, edition, cards), *other_cards, *notes,
+            *notices.first_edition_status(self, analysis, edition, cards), *other_cards, *notes, *notices.spelling(analysis),
         ]  # fmt: skip
         candidates = self._fts(groups, edition, kinds)
         recalled = {c for c, _ in candidates}

@@ -163,8 +163,8 @@ def titles_with(index: Index, word: str, edition: int) -> list[str]:
     when the word is a name (no English word)."""
     if len(word) < 4 or not word.isalpha() or word in STOPWORDS or index.english(word):
         return []
-    forms = {word, f"{word}s"}  # (a possessive's loose key: "olennas" for Olenna's)
-    return sorted({name for key, name in index.imported_titles(edition).items() if forms & set(key.split())})
+    by_word = index.imported_titles_by_word(edition)  # (a possessive's loose key: "olennas" for Olenna's)
+    return sorted({*by_word.get(word, ()), *by_word.get(f"{word}s", ())})
 
 
 def only_title_with(index: Index, word: str, edition: int) -> str | None:

@@ -96,6 +96,32 @@ def hit_source(hit: dict[str, Any]) -> str:
     return citation
 
 
+def text_blocks(text: str | None, blocks: list[list[Any]] | None) -> Markup:
+    """A clause's text set out as its page sets it out: paragraphs, and list items as bullets or
+    numbers (``data["blocks"]``: where each begins in the one-line text). Words and order are the
+    text's own; without blocks it is one paragraph."""
+    text = text or ""
+    if not blocks:
+        return Markup(f"<p>{rich(text)}</p>")
+    ends = [b[0] for b in blocks[1:]] + [len(text)]
+    html, open_list = [], ""
+    for block, end in zip(blocks, ends, strict=True):
+        kind, part = block[1], rich(text[block[0] : end].strip())
+        if open_list and kind != open_list:
+            html.append(f"</{open_list}>")
+            open_list = ""
+        if kind in ("ul", "ol"):
+            if not open_list:
+                html.append(f"<{kind}>")
+                open_list = kind
+            html.append(f'<li value="{int(block[2])}">{part}</li>' if kind == "ol" and len(block) > 2 else f"<li>{part}</li>")
+        else:
+            html.append(f"<p>{part}</p>")
+    if open_list:
+        html.append(f"</{open_list}>")
+    return Markup("".join(html))
+
+
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
@@ -122,5 +148,7 @@ def note_html(note: str) -> Markup:
 
 
 def register(app: Any) -> None:
-    app.jinja_env.filters.update(rich=rich, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html)
+    app.jinja_env.filters.update(
+        rich=rich, text_blocks=text_blocks, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html
+    )
     app.jinja_env.globals["EDITION_BADGE"] = EDITION_BADGE

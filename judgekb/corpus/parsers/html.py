@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from judgekb.corpus.model import Clause, Document
 from judgekb.corpus.spans import Span, normalise
@@ -158,6 +159,7 @@ class Run:
     links: list[dict[str, str]] = field(default_factory=list)
     anchor: str = ""  # the id of the heading this run is the text of
     item: int = 0  # its number in an <ol> (the browser prints it; the source does not)
+    listed: str = ""  # "ul" or "ol" when it is (in) a list item: the page sets it apart, the joined text cannot
 
 
 @dataclass
@@ -243,6 +245,8 @@ def walk(source: str) -> list[Heading | Run]:
                 li = next((t for t in reversed(stack) if t.tag == "li"), None)
                 if li is not None and li.attrs.get("__n"):
                     run.item = int(li.attrs["__n"])
+                if li is not None:
+                    run.listed = li.attrs.get("__list", "")
                 if heading is not None:
                     run.anchor = heading.id
                     heading.runs.append(run)
@@ -289,6 +293,8 @@ def walk(source: str) -> list[Heading | Run]:
                 links += [{"icon": i} for i in icon]
             if tok.tag == "li":
                 parent = next((t for t in reversed(stack) if t.tag in ("ol", "ul")), None)
+                if parent is not None:
+                    tok.attrs["__list"] = parent.tag
                 if parent is not None and parent.tag == "ol":
                     parent.attrs["__count"] = str(int(parent.attrs.get("__count", "0")) + 1)
                     tok.attrs["__n"] = parent.attrs["__count"]
@@ -311,6 +317,26 @@ def walk(source: str) -> list[Heading | Run]:
                 block = next((t for t in reversed(stack) if t.tag in BLOCK), None)
     close_run()
     return items
+
+
+def _blocks(source: str, runs: list[Run], text: str) -> list[list[Any]]:
+    """Where each paragraph and list item of a clause begins in its joined text, as [offset, "p"],
+    [offset, "ul"] or [offset, "ol", number], so a page can set them apart again (the text itself is
+    one line: whitespace normalised, as citations and checksums read it).  Empty for a clause of one
+    block, or when the joined blocks do not give back the text exactly."""
+    starts = [i for i, r in enumerate(runs) if i == 0 or r.block != runs[i - 1].block]
+    if len(starts) < 2:
+        return []
+    blocks: list[list[Any]] = []
+    for i in starts:
+        before = join(source, [r.span for r in runs[:i]])
+        at = len(before) + 1 if before else 0
+        run = runs[i]
+        blocks.append([at, "ol", run.item] if run.listed == "ol" and run.item else [at, run.listed or "p"])
+    ends = [b[0] for b in blocks[1:]] + [len(text)]
+    if " ".join(text[b[0] : end].strip() for b, end in zip(blocks, ends, strict=True)) != text:
+        return []
+    return blocks
 
 
 def _opening(text: str, words: int = 6) -> str:
@@ -554,6 +580,10 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         numbered = [{"n": r.item, "starts": _opening(r.text)} for r in served if r.item]
         if numbered:
             data["numbered_items"] = numbered  # an <ol>'s numbers, which the text ("after Step 3") may refer to
+        text = join(source, [r.span for r in served])
+        blocks = _blocks(source, served, text)
+        if blocks:
+            data["blocks"] = blocks
         anchor = next((r.anchor for r in unit.head + body if r.anchor), "")
         if anchor:
             data["anchor"] = anchor
@@ -567,7 +597,7 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
                 edition=doc.edition,
                 kind=unit.kind,
                 heading=unit.heading,
-                text=join(source, [r.span for r in served]),
+                text=text,
                 spans=[r.span for r in head + served],
                 section=unit.section,
                 version=unit.version,
