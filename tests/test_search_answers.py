@@ -346,3 +346,14 @@ def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carde
     assert any(n.startswith("card text: Hodor is a card") for n in notes), notes
     _, notes = carded_index.search("who wins the challange", 2, None, 5)
     assert 'spelling: searched "challange" also as "challenge"' in notes, notes
+
+
+def test_putting_a_card_in_shadows_is_marshaling_it_there(index):
+    """Players "put" a card into shadows; second edition's rules "marshal" it there (for 2 gold),
+    first edition's FAQ "plays" it there.  "Bringing a card out of shadows" (the other direction)
+    used to come first because it shares "card", "shadows" and "cost"."""
+    for query in ("how much gold to put a card in shadows", "what does it cost to put it in shadows"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/shadows/marshaling-a-card-into-shadows", (query, [h.id for h in hits])
+    hits, _ = index.search("how much does it cost to put a card into shadows", 1, None, 5)
+    assert hits[0].id == "agot1-faq/additional/playing-a-card-into-shadows", [h.id for h in hits]
