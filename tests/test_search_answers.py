@@ -357,3 +357,11 @@ def test_putting_a_card_in_shadows_is_marshaling_it_there(index):
         assert hits[0].id == "agot2-rr/shadows/marshaling-a-card-into-shadows", (query, [h.id for h in hits])
     hits, _ = index.search("how much does it cost to put a card into shadows", 1, None, 5)
     assert hits[0].id == "agot1-faq/additional/playing-a-card-into-shadows", [h.id for h in hits]
+
+
+def test_looking_at_a_players_hand_is_hidden_information(index):
+    """"can my opponent look at my hand" is the FAQ's Hidden Information (a hand's cards are hidden),
+    not the glossary's Look, which only says what looking at a card means."""
+    for query in ("can my opponent look at my hand", "is my opponent allowed to see my hand", "can i look at their hand whenever"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/definitions/hidden-information", (query, [h.id for h in hits])
