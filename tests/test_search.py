@@ -192,12 +192,14 @@ def test_a_card_is_named_by_its_first_word_when_no_other_title_has_it(index):
     ("query", "edition", "first"),
     [
         ("when do I win", 2, {"agot2-rr/winning-the-game"}),
+        ("how do i win", 2, {"agot2-rr/winning-the-game"}),
         (
             "can I untap my guys during the challenges phase",
             2,
             {"agot2-rr/stand", "agot2-rr/appendix-i/standing-phase/6.2"},
         ),
-        ("I tapped my character, can it defend?", 2, {"agot2-rr/kneel"}),
+        # the step that says a defender must be standing answers it; the entry defining kneeling is next
+        ("I tapped my character, can it defend?", 2, {"agot2-rr/appendix-i/challenges-phase/4.2.1", "agot2-rr/kneel"}),
         ("do exiled cards come back", 2, {"agot2-rr/removed-from-game"}),
     ],
 )

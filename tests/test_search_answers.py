@@ -279,6 +279,89 @@ def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, car
         assert not [n for n in notes if n.startswith("no errata")], (query, notes)
 
 
+def test_attacker_and_defender_are_the_attack_and_defend_a_player_asks_about(index):
+    """Players ask whether a character can "attack" or "defend"; the rules say who is declared an
+    "attacker" or "defender".  The two meet as one idea, so the step that compares the two sides'
+    STR answers "attacker and defender tied", not only the definition of winning a challenge or
+    the FAQ entry on characters contributing STR."""
+    assert stem_of("attacker") == stem_of("attackers") == stem_of("attack") == stem_of("attacking")
+    assert stem_of("defender") == stem_of("defenders") == stem_of("defend") != stem_of("attack")
+    hits, _ = index.search("attacker and defender same str who wins", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.2", [h.id for h in hits]
+    hits, _ = index.search("what happens if attacker and defender have equal strength", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.2", [h.id for h in hits]
+
+
+def test_starting_a_challenge_is_initiating_one(index):
+    """Players "start" a challenge; the rules "initiate" one (step 4.2, where attackers must be
+    standing).  The phrase keeps "challenge" as the idea it is, so the step still meets the
+    players' questions about challenges."""
+    for query in ("how do i start a challenge", "do i need a standing guy to start a challenge"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2", (query, [h.id for h in hits])
+
+
+def test_a_deck_that_runs_out_is_the_elimination_rule(index):
+    """"my deck ran out" is the player eliminated with no cards in the draw deck (Winning the Game),
+    not "Tokens, Running out of"."""
+    for query in ("my deck ran out", "what if my deck runs out"):
+        ids = [h.id for h in index.search(query, 2, None, 5)[0]]
+        assert "agot2-rr/winning-the-game" in ids[:3] and "agot2-rr/tokens-running-out-of" not in ids[:3], (query, ids)
+
+
+def test_asking_for_the_difference_between_two_terms_weighs_the_terms(index):
+    """"difference" (or "diff") is a rare word in the texts, so it outweighed the terms a player
+    asks about: first edition's FAQ entry that defines killed and discarded (Leaving Play) came
+    after a Q&A asking "is there a difference between moving power and claiming power?"."""
+    for query in ("difference between kill and discard", "whats the diff between killed and discarded"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/4.5", (query, [h.id for h in hits])
+
+
+def test_a_cards_list_entries_do_not_crowd_out_the_rule_that_governs_them(index):
+    """First edition's FAQ has seventy "Restricted List: <card>" entries: they filled the whole recall
+    for "restricted list", so the rule of the lists (one restricted card a deck) was never scored.
+    The entries still come when a search asks for that kind of clause alone."""
+    for query in ("how does the restricted list work", "what is the restricted list for joust"):
+        ids = [h.id for h in index.search(query, 1, None, 5)[0]]
+        assert "agot1-faq/restricted/rules" in ids[:2], (query, ids)
+    hits, _ = index.search("what is the restricted list for joust", 1, ["restricted"], 40)
+    assert len(hits) >= 30 and all(h.id.startswith("agot1-faq/restricted/") for h in hits), [h.id for h in hits]
+
+
+def test_a_number_typed_as_a_digit_meets_the_same_number_in_words(index):
+    """Players type "2 cards"; first edition's FAQ asks "can I choose to not draw my two cards in the
+    draw phase?".  Digits and number words are one idea, so that Q&A answers "is drawing 2 cards
+    optional" instead of the FAQ section on drawing several cards."""
+    groups = index.analyse("is drawing 2 cards optional", 1)["groups"]
+    assert {"2", "two"} <= next(g.terms for g in groups if g.said == "2")
+    for query in ("is drawing 2 cards optional", "can i skip drawing my 2 cards"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/qa/draw-phase-optional", (query, [h.id for h in hits])
+
+
+def test_vengeance_is_the_vengeful_keyword_and_red_vengeance_still_the_card(index):
+    """First edition's keyword is "Vengeful"; players remember it as "vengeance", a word only the
+    card Red Vengeance has.  The keyword answers the keyword question; the card's Q&A still answers
+    a question naming the card."""
+    hits, _ = index.search("how does the vengeance keyword work", 1, None, 5)
+    assert hits[0].id == "agot1-rules/vengeful", [h.id for h in hits]
+    hits, _ = index.search("red vengeance in a power challenge", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/red-vengeance-power-challenge", [h.id for h in hits]
+
+
+def test_a_clause_no_player_question_is_written_for_is_not_punished_for_it(index):
+    """The rule of first edition's restricted lists has no players' questions: its players'-question
+    signals were zero, so "what is the restricted list for joust" put the Joust format's keywords
+    (which have questions sharing "what is the ... for joust") first.  Such a clause now takes the
+    median of the other candidates' signals."""
+    assert "agot1-faq/restricted/rules" not in index.questioned and "agot1-faq/additional/joust" in index.questioned
+    explain: dict = {}
+    hits, _, _ = index.ranked("what is the restricted list for joust", 1, None, 5, explain=explain)
+    assert hits[0].id == "agot1-faq/restricted/rules", [h.id for h in hits]
+    assert explain["agot1-faq/restricted/rules"]["asked_like"] > 0
+
+
 def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carded_index):
     """A judge sees what was searched: a misspelling read as a corpus word is said ("challange" also as
     "challenge"), a word's own form is not ("varys" for the FAQ's "Varys's"), a correctly spelled
@@ -358,3 +441,22 @@ def test_the_card_text_note_names_only_the_cards_asked_about_each_once(index):
             _, notes = index.search(query, edition, None, 5)
             said = [n for n in notes if n.startswith("not in the corpus: the card's own text of")]
             assert said and said[0].startswith(f"not in the corpus: the card's own text of {name} ("), (query, edition, notes)
+
+
+def test_putting_a_card_in_shadows_is_marshaling_it_there(index):
+    """Players "put" a card into shadows; second edition's rules "marshal" it there (for 2 gold),
+    first edition's FAQ "plays" it there.  "Bringing a card out of shadows" (the other direction)
+    used to come first because it shares "card", "shadows" and "cost"."""
+    for query in ("how much gold to put a card in shadows", "what does it cost to put it in shadows"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/shadows/marshaling-a-card-into-shadows", (query, [h.id for h in hits])
+    hits, _ = index.search("how much does it cost to put a card into shadows", 1, None, 5)
+    assert hits[0].id == "agot1-faq/additional/playing-a-card-into-shadows", [h.id for h in hits]
+
+
+def test_looking_at_a_players_hand_is_hidden_information(index):
+    """"can my opponent look at my hand" is the FAQ's Hidden Information (a hand's cards are hidden),
+    not the glossary's Look, which only says what looking at a card means."""
+    for query in ("can my opponent look at my hand", "is my opponent allowed to see my hand", "can i look at their hand whenever"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/definitions/hidden-information", (query, [h.id for h in hits])

@@ -65,6 +65,7 @@ from judgekb.lookup.words import (
 from judgekb.lookup.words import QueryError as QueryError  # raised by clean(); callers catch it here
 
 CANDIDATES = 60  # FTS recall
+CARD_ENTRIES = 20  # of which a card's list and errata entries, at most
 SHORTLIST = 30  # candidates scored on every signal
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
@@ -92,6 +93,8 @@ ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 firs
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
 SPOKEN_WORDS = 4
+ASKED_SIGNALS = ("asked", "asked_fts", "asked_like")  # the signals from players' questions
+RULE_KINDS = frozenset({"rules", "section", "timing", "definition", "qa", "regulation"})  # clauses that state a rule
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
 
 
@@ -143,6 +146,7 @@ class Index:
         self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
         self.removed: frozenset[str] = frozenset(state.get("removed", []))  # entries a later version no longer prints
+        self.questioned: frozenset[str] = frozenset(state.get("questioned", []))  # clauses with players' questions
         events = state.get("event_words", {})
         self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
         self.topic_docs = frozenset(events.get("documents", []))
@@ -238,6 +242,7 @@ class Index:
         for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
             mentioned.setdefault(dst, []).append(src)
         removed = "select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed' order by dst"
+        questioned = [cid for (cid,) in rows("select distinct id from asked order by id")]
         return {
             "synonyms": synonyms,
             "clauses": clauses,
@@ -249,6 +254,7 @@ class Index:
             "cards": cards,
             "mentioned": mentioned,
             "removed": [dst for (dst,) in rows(removed)],
+            "questioned": questioned,  # the clauses players' questions are written for
         }
 
     def warm(self) -> Index:
@@ -565,7 +571,7 @@ class Index:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql = (
-            "select c.id, bm25(clauses_fts, 4.0, 1.0) as rank from clauses_fts "
+            "select c.id, bm25(clauses_fts, 4.0, 1.0) as rank, c.kind from clauses_fts "
             "join clauses c on c.rowid = clauses_fts.rowid where clauses_fts match ?"
         )
         args: list[Any] = [match]
@@ -576,8 +582,19 @@ class Index:
             sql += f" and c.kind in ({','.join('?' * len(kinds))})"
             args.extend(kinds)
         sql += " order by rank limit ?"
-        args.append(CANDIDATES)
-        return [(cid, -rank) for cid, rank in self.rows(sql, args)]
+        args.append(2 * CANDIDATES)
+        # a card's list or errata entries repeat the same words ("Joust Restricted List: X", seventy
+        # times): without a cap they fill the recall and the rule that governs them is never scored
+        # (a card the query names brings its entries in on its own, see ``ranked``)
+        cap = CANDIDATES if kinds and set(kinds) <= CARD_KINDS else CARD_ENTRIES  # unless they are all asked for
+        found, listed = [], 0
+        for cid, rank, kind in self.rows(sql, args):
+            if kind in CARD_KINDS:
+                listed += 1
+                if listed > cap:
+                    continue
+            found.append((cid, -rank))
+        return found[:CANDIDATES]
 
     def _asked_fts(
         self, groups: list[Group], edition: int | None, kinds: list[str] | None
@@ -741,6 +758,7 @@ class Index:
                     found = ideas.mask(self._bodies[clause_id])
                     covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
+        candidate_features: dict[str, dict[str, float]] = {}
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
@@ -780,6 +798,9 @@ class Index:
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
             }
+            candidate_features[clause_id] = features
+        self._impute_asked(candidate_features)
+        for clause_id, features in candidate_features.items():
             if explain is not None:
                 explain[clause_id] = features
             score = sum(WEIGHTS.get(k, 0.0) * v for k, v in features.items())
@@ -794,6 +815,29 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
+
+    def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
+        """A rules clause no player's question is written for (the rule of the restricted lists, the
+        multiplayer titles) cannot match one: it gets the median of the other candidates' players'-
+        question signals, neither favoured nor punished, instead of zeros that lost it to any clause
+        with questions that happen to share the query's small words."""
+        if not self.questioned:
+            return
+        asked = [f for c, f in candidate_features.items() if c in self.questioned]
+        # Only a clause that states a rule: a card's list or errata entry is never asked about (players
+        # ask about the card, and the card's own signal finds its entries), and a preamble, a "See …"
+        # entry or a phase's bare title has no questions because it answers none.
+        unasked = [
+            f for c, f in candidate_features.items()
+            if c not in self.questioned and self.clauses[c]["kind"] in RULE_KINDS and not f["title_only"] and not f["redirect"]
+        ]  # fmt: skip
+        if not asked or not unasked:
+            return
+        for signal in ASKED_SIGNALS:
+            values = sorted(f[signal] for f in asked)
+            median = values[len(values) // 2]
+            for features in unasked:
+                features[signal] = median
 
     @staticmethod
     def _drop_redundant_unofficial(hits: list[Hit], cover_of: Callable[[str], frozenset[int]], limit: int) -> list[Hit]:
