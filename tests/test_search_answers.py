@@ -460,3 +460,24 @@ def test_looking_at_a_players_hand_is_hidden_information(index):
     for query in ("can my opponent look at my hand", "is my opponent allowed to see my hand", "can i look at their hand whenever"):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-faq41/definitions/hidden-information", (query, [h.id for h in hits])
+
+
+def test_a_keyword_that_names_an_entry_gives_that_entry(index):
+    """A judge who types a glossary term wants its entry: "claim" is "Claim or Claim Value" (it was
+    "Intrigue Claim", the web page's own example chip), "deck" is Deck, "reveal" is Reveal."""
+    for query, clause_id in (("claim", "agot2-rr/claim"), ("deck", "agot2-rr/deck"), ("reveal", "agot2-rr/reveal"),
+                             ("unique cards", "agot2-rr/unique-cards"), ("claim value", "agot2-rr/claim")):  # fmt: skip
+        hits, _ = index.search(query, 2, None, 3)
+        assert hits[0].id == clause_id, (query, [h.id for h in hits])
+
+
+def test_a_word_read_as_a_misspelled_small_word_is_not_searched(index):
+    """"dany" is nearest to "any", a word every text has: searching it too pulled random clauses. A
+    word read as a small word is skipped like one, and the note says so; alone, it is still searched."""
+    hits, notes = index.search("dany dragon", 2, None, 5)
+    assert 'spelling: read "dany" as "any", a word the search skips' in notes, notes
+    assert hits[0].id == index.search("dragon", 2, None, 1)[0][0].id, [h.id for h in hits]
+    _, notes = index.search("waht is claim", 2, None, 3)
+    assert notes == ['spelling: read "waht" as "what", a word the search skips'], notes
+    assert [g.said for g in index.analyse("waht is claim", 2)["groups"]] == ["claim"]
+    assert [g.said for g in index.analyse("waht", 2)["groups"]] == ["waht"]

@@ -96,13 +96,18 @@ def _not_inside_another(index: Index, words: list[str], cards: set[str]) -> set[
 
 def spelling(analysis: dict[str, Any]) -> list[str]:
     """Say which words were read as a corpus word they may misspell, so a judge sees what was searched
-    ("challange" also as "challenge"); a word's own form ("varys" for "Varys's") goes unsaid."""
+    ("challange" also as "challenge") and what was skipped as a misspelled small word ("dany" as
+    "any"); a word's own form ("varys" for "Varys's") goes unsaid."""
 
     def form(word: str) -> str:
         return word.removesuffix("'s").replace("'", "").removesuffix("s")
 
-    said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in analysis.get("corrected", {}).items() if form(w) != form(fixed)]
-    return [f"spelling: searched {', '.join(said[:5])}"] if said else []
+    corrected = [(w, fixed) for w, fixed in analysis.get("corrected", {}).items() if form(w) != form(fixed)]
+    searched = {g.said for g in analysis["groups"]}
+    said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in corrected if w in searched]
+    skipped = [f'read "{w[:40]}" as "{fixed}", a word the search skips' for w, fixed in corrected if w not in searched]
+    notes = [f"spelling: searched {', '.join(said[:5])}"] if said else []
+    return notes + ([f"spelling: {'; '.join(skipped[:5])}"] if skipped else [])
 
 
 def topic_words(index: Index, analysis: dict[str, Any], edition: int | None) -> set[str]:

@@ -70,12 +70,14 @@ SHORTLIST = 30  # candidates scored on every signal
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
 # tests/eval/judge-review.yaml; title_only, asked_like and quoted were then set by hand on the dev half.
+# head_exact (the query is one of the names a heading gives its entry: "claim" is "Claim or Claim
+# Value", not "Intrigue Claim") was set by hand: a keyword a judge types names its entry; dev unchanged.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
-    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5,
+    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
@@ -177,6 +179,7 @@ class Index:
         self._says_more: dict[str, bool] = {}  # does the text say anything beyond its own heading?
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
+        self._heading_names: dict[str, frozenset[str]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
@@ -418,6 +421,7 @@ class Index:
         if not content and not groups:
             content = words
         corrected: dict[str, str] = {}  # word -> the corpus word it is read as
+        filler: list[Group] = []  # words read as a misspelled small word ("waht", "dany" as "any")
         for word in content:
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
@@ -427,7 +431,9 @@ class Index:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
                 corrected[word] = fixed
-            groups.append(group)
+            (filler if fixed in STOPWORDS else groups).append(group)
+        if filler and not groups:  # nothing else to search: they stay
+            groups = filler
         other = notices.other_edition_terms(self, words, edition)  # the other edition's terms this query uses
         instead: dict[str, list[str]] = {}  # and the words searched in their place
         for entry in other:
@@ -645,6 +651,9 @@ class Index:
                 self._leads[cid] = (f" {lead} ", stems_in(lead))
                 heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
                 self._headings[cid] = (f" {heading} ", content_stems(heading))
+                # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
+                names = re.split(r",|\bor\b|[()]", self.clauses[cid]["heading"] or "")
+                self._heading_names[cid] = frozenset(" ".join(words_of(n)) for n in names) - {""}
                 self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
                 question = questions_text or ""
                 q_stems = frozenset(t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
@@ -797,6 +806,7 @@ class Index:
                 "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
+                "head_exact": float(analysis["text"] in self._heading_names[clause_id]),
             }
             candidate_features[clause_id] = features
         self._impute_asked(candidate_features)
