@@ -780,8 +780,9 @@ class Index:
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
             asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
+            liked = process.extractOne(analysis["text"], [a[3] for a in said], scorer=ASKED_LIKE) if said else None
             features = {
-                "asked_like": max((ASKED_LIKE(analysis["text"], a[3]) / 100 for a in said), default=0.0) * spoken,
+                "asked_like": (liked[1] / 100 if liked else 0.0) * spoken,
                 "asked": asked_f1,
                 "asked_fts": asked_scores.get(clause_id, 0.0) / asked_top,
                 "bm25": matched[clause_id] / top,
