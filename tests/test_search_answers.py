@@ -481,3 +481,15 @@ def test_a_word_read_as_a_misspelled_small_word_is_not_searched(index):
     assert notes == ['spelling: read "waht" as "what", a word the search skips'], notes
     assert [g.said for g in index.analyse("waht is claim", 2)["groups"]] == ["claim"]
     assert [g.said for g in index.analyse("waht", 2)["groups"]] == ["waht"]
+
+
+def test_a_challenge_types_claim_is_the_first_edition_claim_value_rule(index):
+    """Players say "military claim"; the first-edition rulebook says it under the challenge's name
+    ("Military Challenge: … equal to the claim value on the attacker's revealed plot card", Step 3:
+    Resolve).  "High-claim Military Challenges", whose heading has both words, only covers a claim
+    of 2 or more, and used to come first."""
+    for query in ("what does military claim do", "what happens on military claim", "how does intrigue claim work"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-rules/challenge-step-3-resolve", (query, [h.id for h in hits])
+    hits, _ = index.search("what does military claim do", 2, None, 3)
+    assert hits[0].id == "agot2-rr/military-claim", [h.id for h in hits]
