@@ -493,3 +493,16 @@ def test_a_challenge_types_claim_is_the_first_edition_claim_value_rule(index):
         assert hits[0].id == "agot1-rules/challenge-step-3-resolve", (query, [h.id for h in hits])
     hits, _ = index.search("what does military claim do", 2, None, 3)
     assert hits[0].id == "agot2-rr/military-claim", [h.id for h in hits]
+
+
+def test_a_faq_question_is_matched_like_a_players_question(index):
+    """The FAQ's own question is a question a player asked: a spoken query is compared with it as
+    with the players' questions (asked_like), so "can I choose not to draw" finds the FAQ's "Can I
+    choose to not draw my two cards in the draw phase?" ahead of the rule it rules on, which only
+    matched because Q&A entries pay a flat penalty."""
+    query = "is the draw in the draw phase optional, can i choose not to"
+    explain: dict = {}
+    hits, _, _ = index.ranked(query, 1, None, 5, explain=explain)
+    assert hits[0].id == "agot1-faq/qa/draw-phase-optional", [h.id for h in hits]
+    own = search.ASKED_LIKE(" ".join(index.analyse(query, 1)["words"]), "can i choose to not draw my two cards in the draw phase")
+    assert explain["agot1-faq/qa/draw-phase-optional"]["asked_like"] >= own / 100 - 1e-9

@@ -781,6 +781,9 @@ class Index:
             said = asked_matched.get(clause_id, ())
             asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
             liked = process.extractOne(analysis["text"], [a[3] for a in said], scorer=ASKED_LIKE) if said else None
+            if clause_id in self.questions:  # the FAQ's own question is a player's question too
+                own = ASKED_LIKE(analysis["text"], self._questions[clause_id][0].strip())
+                liked = (None, own) if not liked or own > liked[1] else liked
             features = {
                 "asked_like": (liked[1] / 100 if liked else 0.0) * spoken,
                 "asked": asked_f1,
