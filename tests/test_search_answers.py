@@ -506,3 +506,14 @@ def test_a_faq_question_is_matched_like_a_players_question(index):
     assert hits[0].id == "agot1-faq/qa/draw-phase-optional", [h.id for h in hits]
     own = search.ASKED_LIKE(" ".join(index.analyse(query, 1)["words"]), "can i choose to not draw my two cards in the draw phase")
     assert explain["agot1-faq/qa/draw-phase-optional"]["asked_like"] >= own / 100 - 1e-9
+
+
+def test_not_defending_is_the_option_to_declare_defenders(index):
+    """"can I just not defend" asks whether declaring defenders is required: the rules make it an option
+    ("has the option to kneel …", first edition's Step 2; second edition's 4.2.1).  Stealth, whose
+    bypassed character "may not defend", used to come first for "not … defend"."""
+    for query in ("can i just not defend this challenge", "can i choose not to defend"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-rules/challenge-step-2-declare-defenders", (query, [h.id for h in hits])
+    hits, _ = index.search("can i just not defend this challenge", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.1", [h.id for h in hits]
