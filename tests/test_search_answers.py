@@ -517,3 +517,18 @@ def test_not_defending_is_the_option_to_declare_defenders(index):
         assert hits[0].id == "agot1-rules/challenge-step-2-declare-defenders", (query, [h.id for h in hits])
     hits, _ = index.search("can i just not defend this challenge", 2, None, 5)
     assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.1", [h.id for h in hits]
+
+
+def test_a_second_edition_rule_read_into_a_players_word_stays_out_of_first_edition(index):
+    """The vocabulary reads "lose" and "deck runs out" as elimination: second edition eliminates a
+    player whose draw deck is empty.  First edition's "Eliminated From the Game" is a melee player
+    leaving; its empty deck only stops the draw ("you may not draw").  A first-edition search no
+    longer reads "eliminated" in, and a first-edition "eliminated" typed by the player still counts."""
+    for query in ("do i lose if my deck runs out", "can i lose by running out of cards"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-rules/phase-2-draw", (query, [h.id for h in hits])
+        assert "agot1-faq/4.6" not in [h.id for h in hits[:3]], (query, [h.id for h in hits])
+    hits, _ = index.search("do i lose if my deck runs out", 2, None, 5)
+    assert hits[0].id == "agot2-rr/winning-the-game", [h.id for h in hits]
+    hits, _ = index.search("what happens to my cards when i am eliminated", 1, None, 3)
+    assert hits[0].id == "agot1-faq/4.6", [h.id for h in hits]

@@ -152,6 +152,8 @@ class Index:
         events = state.get("event_words", {})
         self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
         self.topic_docs = frozenset(events.get("documents", []))
+        # words the vocabulary reads into a player's word that state a second-edition rule only
+        self.second_edition_only = frozenset(state.get("second_edition_only", []))
         self.size = {int(k): v for k, v in state["size"].items()}
         self.cards: list[dict[str, Any]] = [
             {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
@@ -253,6 +255,7 @@ class Index:
             "governors": governors,
             "absent_topics": json.loads(meta.get("absent_topics", "{}")),
             "event_words": json.loads(meta.get("event_words", "{}")),
+            "second_edition_only": json.loads(meta.get("second_edition_only", "[]")),
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,
@@ -443,6 +446,9 @@ class Index:
             for group in said[:1] if entry.get("instead") else []:
                 group.terms.update(entry["instead"])
                 instead[term] = entry["instead"]
+        if edition == 1:  # a second-edition rule read into a player's word is no first-edition idea
+            for group in groups:
+                group.terms -= self.second_edition_only - {group.said}
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
         for group in groups:

@@ -71,12 +71,14 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
     conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(set(df) - lower)))
     players = corpus / "player-vocabulary.yaml"
-    events = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}).get("event_words", {}) if players.is_file() else {}
+    vocabulary = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
+    events = vocabulary.get("event_words", {})
     topics = notices.load_topics(corpus / "absent-topics.yaml")
     db["search_meta"].insert_all(
         [
             {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
             {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
+            {"key": "second_edition_only", "value": json.dumps(vocabulary.get("second_edition_only") or [], ensure_ascii=False)},
         ],
         pk="key",
     )
