@@ -532,3 +532,18 @@ def test_a_second_edition_rule_read_into_a_players_word_stays_out_of_first_editi
     assert hits[0].id == "agot2-rr/winning-the-game", [h.id for h in hits]
     hits, _ = index.search("what happens to my cards when i am eliminated", 1, None, 3)
     assert hits[0].id == "agot1-faq/4.6", [h.id for h in hits]
+
+
+def test_a_phase_flowchart_ranks_with_the_rule_it_charts(index):
+    """The first-edition FAQ's phase flowcharts draw the rulebook's phases as boxes; ranked with the
+    FAQ's rulings they came before the phase's own rule ("what happens in the taxation phase" gave
+    "Flowchart: Taxation Phase").  Ranked with the rulebook, the rule comes first and the chart
+    second, and a question about the order of the steps still finds the chart first."""
+    for query, rule, chart in (
+        ("what happens in the taxation phase", "agot1-rules/phase-7-taxation", "agot1-faq/timing/chart-taxation-phase"),
+        ("what happens during the standing phase", "agot1-rules/phase-6-standing", "agot1-faq/timing/chart-standing-phase"),
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert [h.id for h in hits[:2]] == [rule, chart], (query, [h.id for h in hits])
+    hits, _ = index.search("what order do claim, unopposed, renown and deadly happen", 1, None, 5)
+    assert hits[0].id == "agot1-faq/timing/chart-challenges-phase", [h.id for h in hits]

@@ -90,6 +90,10 @@ REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # under the entry of its document headed by the word it stands for, as a "See" entry does
 ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
+# A phase's flowchart (first-edition FAQ, "Flowchart: Taxation Phase") draws the rulebook's phase as
+# boxes: it ranks with the rules it charts, not with the FAQ's rulings that amend them, so "what
+# happens in the taxation phase" reads Phase 7: Taxation first.
+FLOWCHART = re.compile(r"^Flowchart: ")
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
@@ -145,6 +149,7 @@ class Index:
             cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
         }
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
+        self.rules_rank = max((m["rank"] for m in self.clauses.values() if m["doc_kind"] == "official rules"), default=0)
         self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
         self.removed: frozenset[str] = frozenset(state.get("removed", []))  # entries a later version no longer prints
@@ -803,7 +808,7 @@ class Index:
                 "card": float(card),
                 "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
-                "rank": meta["rank"] / 30,
+                "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
                 "qa": float(meta["kind"] == "qa"),
                 "preamble": float(meta["kind"] == "preamble"),
                 "unofficial": float(meta["doc_kind"].startswith("unofficial")),
