@@ -547,3 +547,14 @@ def test_a_phase_flowchart_ranks_with_the_rule_it_charts(index):
         assert [h.id for h in hits[:2]] == [rule, chart], (query, [h.id for h in hits])
     hits, _ = index.search("what order do claim, unopposed, renown and deadly happen", 1, None, 5)
     assert hits[0].id == "agot1-faq/timing/chart-challenges-phase", [h.id for h in hits]
+
+
+def test_two_copies_out_at_once_asks_what_is_in_play(index):
+    """"out at once" / "in play at the same time" says two copies are in play together, which the
+    unique rule answers ("only one copy of a unique card in play"); read as "simultaneous" it
+    pulled first edition's Unique Cards Entering Play from the Dead Pile ("enter play simultaneously")."""
+    for query in ("can i have 2 copies of a unique character out at once", "two of the same unique card in play at the same time"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-rules/unique-cards", (query, [h.id for h in hits])
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/unique-cards", (query, [h.id for h in hits])
