@@ -558,3 +558,12 @@ def test_two_copies_out_at_once_asks_what_is_in_play(index):
         assert hits[0].id == "agot1-rules/unique-cards", (query, [h.id for h in hits])
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/unique-cards", (query, [h.id for h in hits])
+
+
+def test_killed_or_discarded_together_is_leaving_play(index):
+    """"can my house card be killed or discarded" asks whether it can leave play: first edition's FAQ
+    (4.10) says House cards "cannot be removed from play for any reason".  Read as two words, the
+    clause was not even recalled (Leaving Play, which defines killed and discarded, came first)."""
+    hits, _ = index.search("can my house card be killed or discarded", 1, None, 5)
+    assert hits[0].id == "agot1-faq/4.10", [h.id for h in hits]
+    assert "agot2-rr/leaves-play" in [h.id for h in index.search("can my house card be killed or discarded", 2, None, 5)[0]]
