@@ -567,3 +567,14 @@ def test_killed_or_discarded_together_is_leaving_play(index):
     hits, _ = index.search("can my house card be killed or discarded", 1, None, 5)
     assert hits[0].id == "agot1-faq/4.10", [h.id for h in hits]
     assert "agot2-rr/leaves-play" in [h.id for h in index.search("can my house card be killed or discarded", 2, None, 5)[0]]
+
+
+def test_summoning_sickness_is_entering_play_standing(index):
+    """"Summoning sickness" (Magic: a creature cannot attack the turn it arrives) asks whether a new
+    character may attack: cards enter play standing (first edition's Kneeling and Standing, "in the
+    standing position"; second edition's Stand, "the default state in which cards enter play")."""
+    for query in ("is there summoning sickness", "can i attack the same turn i played it"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-rules/kneeling-and-standing", (query, [h.id for h in hits])
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
