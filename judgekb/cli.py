@@ -155,14 +155,19 @@ def build(obj: Context) -> None:
 
 
 def _laid_out(text: str, blocks: list[list[Any]]) -> str:
-    """A clause's one-line text with each paragraph on a line of its own and list items marked as the
-    page draws them ("•", "3."): the words are the text's own."""
-    ends = [b[0] for b in blocks[1:]] + [len(text)]
+    """A clause's one-line text with each paragraph on a line of its own, list items marked as the
+    page draws them ("•", "3.") and a table's rows as lines of cells ("4-8 | 3 | No Cut"): the words
+    are the text's own."""
+    from judgekb.corpus.layout import grouped, pieces, table_rows
+
     lines = []
-    for block, end in zip(blocks, ends, strict=True):
-        part = text[block[0] : end].strip()
-        listed = f"{block[2]}." if block[1] == "ol" and len(block) > 2 else "•" if block[1] in ("ul", "ol") else ""
-        lines.append(f"  {listed} {part}" if listed else part)
+    for group, parts in grouped(pieces(text, blocks)):
+        if group == "table":
+            lines += ["  " + " | ".join(c.text if c else "" for c in row) for row in table_rows(parts)]
+        elif group in ("ul", "ol"):
+            lines += [f"  {f'{p.number}.' if p.number else '•'} {p.text}" for p in parts]
+        else:
+            lines.append(parts[0].text)
     return "\n".join(lines)
 
 

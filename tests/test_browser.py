@@ -184,6 +184,15 @@ def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size)
     steps = page.locator("#text ol > li")
     assert steps.count() == 7 and steps.nth(2).inner_text().startswith("The STR-reduction effect resolves")
     assert page.locator("p.numbered").count() == 0  # the list draws the numbers: no second copy of them
+    # a table is a table: a judge reads "17-24 players: 4 Swiss rounds, top 4" across one row
+    page.goto(server + "/c/agot2-tr/basic-structure")
+    rows = page.locator("#text table tr")
+    assert rows.count() == 9 and rows.nth(0).locator("th").all_inner_texts()[1] == "Number of Swiss Rounds"
+    assert rows.nth(3).locator("td").all_inner_texts() == ["17-24", "4", "Top 4"]
+    cells = [rows.nth(3).locator("td").nth(i).bounding_box() for i in range(3)]
+    assert cells[0]["y"] == cells[1]["y"] == cells[2]["y"] and cells[0]["x"] < cells[1]["x"] < cells[2]["x"]
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"clause-table-{size}.png"), full_page=True)
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-list-{size}.png"), full_page=True)
     context.close()

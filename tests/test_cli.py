@@ -42,6 +42,8 @@ def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     assert "Numbered on the page" not in "\n".join(lines)  # the numbers are on the steps
     lines = run_cli("show", "agot2-tr/legal-products", db=db_path).stdout.splitlines()
     assert "  • Tokens that do not obscure card information" in lines
+    lines = run_cli("show", "agot2-tr/basic-structure", db=db_path).stdout.splitlines()  # a table: a line per row
+    assert "  Number of Registered Players | Number of Swiss Rounds | Size of Cut" in lines and "  17-24 | 4 | Top 4" in lines
 
 
 def test_show_json_has_the_contract_fields(db_path):

@@ -97,28 +97,27 @@ def hit_source(hit: dict[str, Any]) -> str:
 
 
 def text_blocks(text: str | None, blocks: list[list[Any]] | None) -> Markup:
-    """A clause's text set out as its page sets it out: paragraphs, and list items as bullets or
-    numbers (``data["blocks"]``: where each begins in the one-line text). Words and order are the
-    text's own; without blocks it is one paragraph."""
+    """A clause's text set out as its page sets it out: paragraphs, list items as bullets or numbers,
+    and tables as tables (``data["blocks"]``, cut by :func:`judgekb.corpus.layout.pieces`). Words and
+    order are the text's own; without blocks it is one paragraph."""
+    from judgekb.corpus.layout import grouped, pieces, table_rows
+
     text = text or ""
     if not blocks:
         return Markup(f"<p>{rich(text)}</p>")
-    ends = [b[0] for b in blocks[1:]] + [len(text)]
-    html, open_list = [], ""
-    for block, end in zip(blocks, ends, strict=True):
-        kind, part = block[1], rich(text[block[0] : end].strip())
-        if open_list and kind != open_list:
-            html.append(f"</{open_list}>")
-            open_list = ""
-        if kind in ("ul", "ol"):
-            if not open_list:
-                html.append(f"<{kind}>")
-                open_list = kind
-            html.append(f'<li value="{int(block[2])}">{part}</li>' if kind == "ol" and len(block) > 2 else f"<li>{part}</li>")
+    html = []
+    for group, parts in grouped(pieces(text, blocks)):
+        if group == "p":
+            html.append(f"<p>{rich(parts[0].text)}</p>")
+        elif group == "table":
+            rows = "".join(
+                "<tr>" + "".join(f"<{c.kind}>{rich(c.text)}</{c.kind}>" if c else "<td></td>" for c in row) + "</tr>"
+                for row in table_rows(parts)
+            )
+            html.append(f'<div class="table-wrap"><table>{rows}</table></div>')
         else:
-            html.append(f"<p>{part}</p>")
-    if open_list:
-        html.append(f"</{open_list}>")
+            items = "".join(f'<li value="{p.number}">{rich(p.text)}</li>' if p.number else f"<li>{rich(p.text)}</li>" for p in parts)
+            html.append(f"<{group}>{items}</{group}>")
     return Markup("".join(html))
 
 
