@@ -8,30 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, open_card_page, serving
+from tests.browser_support import SHOTS, new_page, no_horizontal_scroll, open_card_page
 from tests.conftest import ROOT
 
 _no_horizontal_scroll = no_horizontal_scroll  # the name test_deckcheck_web imports from here
 
 
-@pytest.fixture(scope="module")
-def server(db_path):
-    with serving(db_path) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
-
-
 def _page(browser, size: str, bypass_csp: bool = True):
     """A page; the test's own probes (evaluate, wait_for_function) need the CSP bypassed."""
-    width, height = WIDTHS[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=bypass_csp)
+    context, page = new_page(browser, size, bypass_csp=bypass_csp)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
     page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError(f"unexpected dialog: {dialog.message}")))
     return context, page
 
