@@ -467,12 +467,12 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             click.echo(f"   Q: {hit.get('question') or hit['heading']}")
         if hit.get("unofficial"):
             click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
-        if hit.get("superseded_by"):
-            click.echo(f"   (not in force: a later version no longer carries it; see [{hit['superseded_by']}])")
+        if hit.get("superseded_by"):  # the text in force by its citation, to read out, and its id
+            now = f"{hit.get('superseded_by_citation') or ''}  [{hit['superseded_by']}]".strip()
+            click.echo(f"   (not in force: a later version no longer carries it; see {now})")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"][:FOLDED_SHOWN]:
-            how = {"superseded": "superseded by this", "redirects": "pointed to by"}.get(folded["relation"], "restated by")
-            click.echo(f"   ({how}: {folded['citation']}  [{folded['id']}])")
+            click.echo(f"   ({lookup.folded_said(folded['relation'])}: {folded['citation']}  [{folded['id']}])")
         if len(hit["folded"]) > FOLDED_SHOWN:
             click.echo(f"   (and {len(hit['folded']) - FOLDED_SHOWN} more folded under it: --json lists them all)")
         click.echo()
