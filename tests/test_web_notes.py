@@ -164,3 +164,28 @@ def test_every_note_is_shown_whole_and_as_said_when_it_gives_no_command(db_path,
             for note, parts in zip(body["notes"], body["notes_shown"], strict=True):
                 if not any(command in note for command in ("judgekb card", "judgekb import-cards PATH")):
                     assert "".join(piece["text"] for piece in parts) == note, (query, note, parts)
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_result_line_cites_a_question_by_the_entry_name_its_title_does_not_show(server, browser, size, typed):
+    """A Q&A hit's title is its question; the citation under it read "FAQ: Q&A" in place of the entry's
+    name. Right for a first-edition entry, whose name is the question (the title says it), but FAQ v4.1
+    names its entries ("Wolves of the North"): read aloud, "FAQ v4.1 … FAQ: Q&A" cites no entry."""
+    context, page = new_page(browser, size)
+    for query, edition, said in (
+        ("can two wolves of the north choose the same stealth target", "2", "FAQ v4.1 (2024-01-22) FAQ: “Wolves of the North”"),
+        ("who wins a tie in a challenge", "1", "FAQ v5.5.1 (2015-07-17) FAQ: Q&A, p. 25"),
+    ):
+        if typed:
+            page.goto(server + "/")
+            page.select_option("#edition", edition)
+            page.fill("#q", query)
+        else:
+            page.goto(f"{server}/?q={quote_plus(query)}&edition={edition}")
+        source = page.locator("#results li.hit p.source", has_text=said)
+        source.first.wait_for(timeout=10_000)
+        if edition == "1":  # the question is the title: it is not repeated in the line under it
+            assert "If there is a tie" not in source.first.inner_text()
+    no_horizontal_scroll(page)
+    context.close()

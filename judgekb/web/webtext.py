@@ -86,10 +86,11 @@ def plain_card_text(text: str | None) -> str:
 
 
 def hit_source(hit: dict[str, Any]) -> str:
-    """The citation under a search result; a Q&A's question is already its title, so it is not repeated."""
+    """The citation under a search result; a Q&A's question is already its title, so it is not repeated.
+    An entry named otherwise (FAQ v4.1's "Wolves of the North") keeps its name: the title does not say it."""
     citation = str(hit.get("citation") or "")
     heading = str(hit.get("heading") or "")
-    if hit.get("kind") == "qa" and heading:
+    if hit.get("kind") == "qa" and heading and hit.get("question") in (None, "", heading):
         for form in (f"“{heading}”", heading):
             if form in citation:
                 return citation.replace(form, "Q&A", 1)
