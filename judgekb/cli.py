@@ -154,23 +154,6 @@ def build(obj: Context) -> None:
         click.echo(f"  {doc}: {sum(kinds.values())} ({parts})")
 
 
-def _laid_out(text: str, blocks: list[list[Any]]) -> str:
-    """A clause's one-line text with each paragraph on a line of its own, list items marked as the
-    page draws them ("•", "3.") and a table's rows as lines of cells ("4-8 | 3 | No Cut"): the words
-    are the text's own."""
-    from judgekb.corpus.layout import grouped, pieces, table_rows
-
-    lines = []
-    for group, parts in grouped(pieces(text, blocks)):
-        if group == "table":
-            lines += ["  " + " | ".join(c.text if c else "" for c in row) for row in table_rows(parts)]
-        elif group in ("ul", "ol"):
-            lines += [f"  {f'{p.number}.' if p.number else '•'} {p.text}" for p in parts]
-        else:
-            lines.append(parts[0].text)
-    return "\n".join(lines)
-
-
 def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     from judgekb import store
 
@@ -207,7 +190,9 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(f"Q: {row['heading']}")
         click.echo(f"A: {row['text']}")
     elif row["data"].get("blocks"):  # paragraphs and list items on lines of their own, as the page sets them out
-        click.echo(_laid_out(row["text"], row["data"]["blocks"]))
+        from judgekb.corpus.layout import plain_text
+
+        click.echo(plain_text(row["text"], row["data"]["blocks"]))
     else:
         click.echo(row["text"])
     if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers

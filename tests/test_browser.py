@@ -179,6 +179,17 @@ def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size)
     assert cells[0]["y"] == cells[1]["y"] == cells[2]["y"] and cells[0]["x"] < cells[1]["x"] < cells[2]["x"]
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-table-{size}.png"), full_page=True)
+    # copied, the text keeps the rows and the numbers it refers to ("after Step 3"), each on its own line
+    page.click("#copy-text")
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation and text'")
+    assert "\n  17-24 | 4 | Top 4\n" in page.evaluate("navigator.clipboard.readText()")
+    page.goto(server + "/c/agot2-faq41/2.6")
+    page.click("#copy-text")
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation and text'")
+    copied = page.evaluate("navigator.clipboard.readText()").splitlines()
+    assert copied[0] == page.inner_text("#citation")
+    assert "  3. The STR-reduction effect resolves, reducing the character's STR to 0." in copied
+    assert copied[-1] == "Note that at any point after Step 3, the character's STR is 0."
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-list-{size}.png"), full_page=True)
     context.close()

@@ -66,3 +66,17 @@ def grouped(parts: list[Piece]) -> list[tuple[str, list[Piece]]]:
         else:
             out.append((group, [part]))
     return out
+
+
+def plain_text(text: str, blocks: list[list[Any]]) -> str:
+    """The text as lines, for a terminal or a copy: each paragraph on a line of its own, list items
+    marked as the page draws them ("•", "3."), a table's rows as lines of cells ("4-8 | 3 | No Cut")."""
+    lines = []
+    for group, parts in grouped(pieces(text, blocks)):
+        if group == "table":
+            lines += ["  " + " | ".join(c.text if c else "" for c in row) for row in table_rows(parts)]
+        elif group in LISTS:
+            lines += [f"  {f'{p.number}.' if p.number else '•'} {p.text}" for p in parts]
+        else:
+            lines.append(parts[0].text)
+    return "\n".join(lines)

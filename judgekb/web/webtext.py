@@ -212,10 +212,11 @@ def note_html(note: str) -> Markup:
 
 
 def register(app: Any) -> None:
+    from judgekb.corpus.layout import plain_text
     from judgekb.lookup.search import folded_said
 
     app.jinja_env.filters.update(
         rich=rich, text_blocks=text_blocks, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html,
-        folded_said=folded_said,
+        folded_said=folded_said, plain_text=plain_text,
     )  # fmt: skip
     app.jinja_env.globals["EDITION_BADGE"] = EDITION_BADGE
