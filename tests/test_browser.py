@@ -170,6 +170,12 @@ def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size)
     steps = page.locator("#text ol > li")
     assert steps.count() == 7 and steps.nth(2).inner_text().startswith("The STR-reduction effect resolves")
     assert page.locator("p.numbered").count() == 0  # the list draws the numbers: no second copy of them
+    # Setup's step 8 lists its restrictions: drawn inside that step, not as a list beside the steps
+    page.goto(server + "/c/agot2-rr/setup")
+    step8 = page.locator("#text ol > li").nth(7)
+    restriction = page.locator("#text li", has_text="No more than 8 total cost worth of cards may be placed.")
+    assert restriction.bounding_box()["x"] > step8.bounding_box()["x"] + 10
+    page.screenshot(path=str(SHOTS / f"clause-nested-list-{size}.png"), full_page=True)
     # a table is a table: a judge reads "17-24 players: 4 Swiss rounds, top 4" across one row
     page.goto(server + "/c/agot2-tr/basic-structure")
     rows = page.locator("#text table tr")

@@ -42,6 +42,9 @@ def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     assert "Numbered on the page" not in "\n".join(lines)  # the numbers are on the steps
     lines = run_cli("show", "agot2-tr/legal-products", db=db_path).stdout.splitlines()
     assert "  • Tokens that do not obscure card information" in lines
+    lines = run_cli("show", "agot2-rr/setup", db=db_path).stdout.splitlines()  # step 8's restrictions, under it
+    at = lines.index("    • No more than 8 total cost worth of cards may be placed.")
+    assert lines[at - 1].startswith("  8. Place setup cards.") and lines[at + 5].startswith("  9. Reveal setup cards.")
     lines = run_cli("show", "agot2-tr/basic-structure", db=db_path).stdout.splitlines()  # a table: a line per row
     assert "  Number of Registered Players | Number of Swiss Rounds | Size of Cut" in lines and "  17-24 | 4 | Top 4" in lines
 

@@ -245,6 +245,20 @@ def test_paragraphs_and_list_items_are_kept_as_offsets_into_the_text(clauses):
     assert "blocks" not in by_id["agot2-rr/cannot"]["data"]  # one paragraph: nothing to set apart
 
 
+def test_a_list_inside_a_list_item_is_kept_as_nested(clauses):
+    """Setup's step 8 ends 'the following restrictions must be observed:' and its restrictions are a
+    bulleted list inside that step: they are kept one level deeper than the steps, and step 9 goes on."""
+    from judgekb.corpus.layout import pieces
+
+    setup = next(c for c in clauses if c["id"] == "agot2-rr/setup")
+    parts = pieces(setup["text"], setup["data"]["blocks"])
+    restrictions = [p for p in parts if p.kind == "ul"]
+    assert len(restrictions) == 5 and {p.depth for p in restrictions} == {2}
+    assert restrictions[0].text == "No more than 8 total cost worth of cards may be placed."
+    steps = [p for p in parts if p.kind == "ol"]
+    assert [p.number for p in steps] == list(range(1, 11)) and {p.depth for p in steps} == {1}
+
+
 def test_a_table_is_kept_as_cells_with_their_row_and_column(clauses):
     """The Tournament Regulations' Basic Structure table (players, Swiss rounds, cut) is read by row: each
     cell's row and column are kept, so '17-24 | 4 | Top 4' stays one row instead of 28 loose lines. A cell

@@ -2,7 +2,8 @@
 
 The served text is one line (citations, checksums and search read it so); an HTML source's parser
 keeps beside it where each block begins (``data["blocks"]``: ``[offset, "p"]``, ``[offset, "ul"]``,
-``[offset, "ol", number]``, ``[offset, "th" | "td", row, column]``).  The clause page and
+``[offset, "ol", number]``, ``[offset, "ul" | "ol", number, depth]`` for a list inside a list item,
+``[offset, "th" | "td", row, column]``).  The clause page and
 ``judgekb show`` both lay the text out from these pieces; the words are always the text's own.
 """
 
@@ -24,6 +25,7 @@ class Piece:
     number: int = 0  # an <ol> item's number, as the page draws it (the text has none)
     row: int = 0  # a table cell's row and column in its table, from 1
     column: int = 0
+    depth: int = 1  # a list item's nesting: 2 for a list inside a list item
 
 
 def pieces(text: str, blocks: list[list[Any]]) -> list[Piece]:
@@ -34,6 +36,8 @@ def pieces(text: str, blocks: list[list[Any]]) -> list[Piece]:
         kind, part = block[1], text[block[0] : end].strip()
         if kind in CELLS and len(block) > 3:
             out.append(Piece(kind, part, row=int(block[2]), column=int(block[3])))
+        elif kind in LISTS and len(block) > 3:
+            out.append(Piece(kind, part, number=int(block[2]), depth=int(block[3])))
         elif kind == "ol" and len(block) > 2:
             out.append(Piece(kind, part, number=int(block[2])))
         else:
@@ -53,12 +57,12 @@ def table_rows(cells: list[Piece]) -> list[list[Piece | None]]:
 
 def grouped(parts: list[Piece]) -> list[tuple[str, list[Piece]]]:
     """Consecutive pieces of one list or one table together: ("p", [piece]), ("ul" | "ol", items),
-    ("table", cells).  A table ends where the row count starts again (the next table)."""
+    ("table", cells).  A list ends where the nesting changes, a table where the row count starts again."""
     out: list[tuple[str, list[Piece]]] = []
     for part in parts:
         group = "table" if part.kind in CELLS else part.kind
         last = out[-1] if out else None
-        same = last is not None and last[0] == group and group != "p"
+        same = last is not None and last[0] == group and group != "p" and last[1][-1].depth == part.depth
         if same and group == "table" and last is not None and part.row < last[1][-1].row:
             same = False
         if same and last is not None:
@@ -76,7 +80,7 @@ def plain_text(text: str, blocks: list[list[Any]]) -> str:
         if group == "table":
             lines += ["  " + " | ".join(c.text if c else "" for c in row) for row in table_rows(parts)]
         elif group in LISTS:
-            lines += [f"  {f'{p.number}.' if p.number else '•'} {p.text}" for p in parts]
+            lines += [f"{'  ' * p.depth}{f'{p.number}.' if p.number else '•'} {p.text}" for p in parts]
         else:
             lines.append(parts[0].text)
     return "\n".join(lines)

@@ -118,7 +118,8 @@ def text_blocks(text: str | None, blocks: list[list[Any]] | None) -> Markup:
             html.append(f'<div class="table-wrap"><table>{rows}</table></div>')
         else:
             items = "".join(f'<li value="{p.number}">{rich(p.text)}</li>' if p.number else f"<li>{rich(p.text)}</li>" for p in parts)
-            html.append(f"<{group}>{items}</{group}>")
+            nested = ' class="nested"' if parts[0].depth > 1 else ""  # (inside the item before it on the page)
+            html.append(f"<{group}{nested}>{items}</{group}>")
     return Markup("".join(html))
 
 
