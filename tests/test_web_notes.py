@@ -17,14 +17,20 @@ from tests.browser_support import SHOTS, new_page, no_horizontal_scroll
 COMMAND_WORDS = ("`", "judgekb card", "PATH", "NAME", "--edition")
 
 
-def _notes(page, base: str, query: str, edition: str, typed: bool) -> list[str]:
-    """The notes shown for a query: typed into the search box, or the page loaded with it."""
+def _search(page, base: str, query: str, edition: str, typed: bool) -> None:
+    """A search as a judge makes it: typed into the search box (results as you type, from /api/search),
+    or the page loaded with the query in its address (the server-rendered page)."""
     if typed:
         page.goto(base + "/")
         page.select_option("#edition", edition)
         page.fill("#q", query)
     else:
         page.goto(f"{base}/?q={quote_plus(query)}&edition={edition}")
+
+
+def _notes(page, base: str, query: str, edition: str, typed: bool) -> list[str]:
+    """The notes shown for a query, typed or loaded."""
+    _search(page, base, query, edition, typed)
     page.locator("#notes p.note").first.wait_for(timeout=10_000)
     return page.locator("#notes p.note").all_inner_texts()
 
@@ -90,12 +96,7 @@ def test_a_superseded_hit_names_the_text_in_force_by_its_citation(server, browse
     """v2.3's restricted-list entry for The Red Viper stands alone, marked not in force: the line says
     which text is in force as a judge can read it out (its citation), and links to it."""
     context, page = new_page(browser, size)
-    if typed:
-        page.goto(server + "/")
-        page.select_option("#edition", "2")
-        page.fill("#q", "is the red viper restricted")
-    else:
-        page.goto(f"{server}/?q=is+the+red+viper+restricted&edition=2")
+    _search(page, server, "is the red viper restricted", "2", typed)
     gone = page.locator("#results li.hit p.unofficial", has_text="Not in force").first
     gone.wait_for(timeout=10_000)
     link = gone.locator("a")
@@ -177,12 +178,7 @@ def test_a_result_line_cites_a_question_by_the_entry_name_its_title_does_not_sho
         ("can two wolves of the north choose the same stealth target", "2", "FAQ v4.1 (2024-01-22) FAQ: “Wolves of the North”"),
         ("who wins a tie in a challenge", "1", "FAQ v5.5.1 (2015-07-17) FAQ: Q&A, p. 25"),
     ):
-        if typed:
-            page.goto(server + "/")
-            page.select_option("#edition", edition)
-            page.fill("#q", query)
-        else:
-            page.goto(f"{server}/?q={quote_plus(query)}&edition={edition}")
+        _search(page, server, query, edition, typed)
         source = page.locator("#results li.hit p.source", has_text=said)
         source.first.wait_for(timeout=10_000)
         if edition == "1":  # the question is the title: it is not repeated in the line under it
