@@ -132,7 +132,7 @@ def test_superseded_v23_clause_shows_its_version_trail(server, browser, size):
     page.screenshot(path=str(SHOTS / f"versions-{size}.png"), full_page=True)
     page.locator("section.versions a[href='/c/agot2-faq41/2.6']").click()
     page.wait_for_url("**/c/agot2-faq41/2.6")
-    assert page.inner_text("#citation").endswith("(no page numbers in this edition of the document)")
+    assert page.inner_text("#citation").endswith("(no page numbers: the corpus's copy of this document is a web page)")
     assert "This text governs" in page.inner_text("main")
     context.close()
 

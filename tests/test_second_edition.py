@@ -87,7 +87,7 @@ def test_rules_reference_citations_say_there_are_no_pages(clauses):
     claim = by_id["agot2-rr/claim"]
     assert claim["citation"] == (
         "AGoT 2.0 Rules Reference (ThronesDB web edition) Glossary: “Claim or Claim Value” "
-        "(no page numbers in this edition of the document)"
+        "(no page numbers: the corpus's copy of this document is a web page)"
     )
     assert claim["page"] is None
     assert all(c["page"] is None and "no page numbers" in c["citation"] for c in clauses if c["doc"] in SOURCES)
@@ -198,7 +198,7 @@ def test_show_claim_and_cite_commands(db_path):
     cited = run_cli("cite", "agot2-tr/deck-lists", db=db_path)
     assert cited.stdout.strip() == (
         "AGoT 2.0 Tournament Regulations v2.2 (2017-07-26) “Deck Lists” (Tournament Materials) "
-        "(no page numbers in this edition of the document)"
+        "(no page numbers: the corpus's copy of this document is a web page)"
     )
 
 
