@@ -170,6 +170,16 @@ def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size)
     steps = page.locator("#text ol > li")
     assert steps.count() == 7 and steps.nth(2).inner_text().startswith("The STR-reduction effect resolves")
     assert page.locator("p.numbered").count() == 0  # the list draws the numbers: no second copy of them
+    # a FAQ v4.1 answer of four paragraphs, one per case, is four paragraphs after its question
+    page.goto(server + "/c/agot2-faq41/qa/tycho-nestoris")
+    answer = page.locator("#text > p")
+    assert page.inner_text(".question-line").startswith("Q: How does Tycho Nestoris (Dance of Shadows, 37) work")
+    assert answer.count() == 4 and answer.nth(0).inner_text().startswith("A: If a player controls Tycho Nestoris")
+    assert answer.nth(3).inner_text() == "Tycho does not prevent a player from winning if that player's opponent concedes the game."
+    page.click("#copy-text")  # copied: the citation, the question, then each paragraph on its own line
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation and text'")
+    copied = page.evaluate("navigator.clipboard.readText()").splitlines()
+    assert len(copied) == 6 and copied[1].startswith("How does Tycho") and copied[2].startswith("If a player controls Tycho")
     # Setup's step 8 lists its restrictions: drawn inside that step, not as a list beside the steps
     page.goto(server + "/c/agot2-rr/setup")
     step8 = page.locator("#text ol > li").nth(7)

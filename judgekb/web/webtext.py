@@ -123,6 +123,20 @@ def text_blocks(text: str | None, blocks: list[list[Any]] | None) -> Markup:
     return Markup("".join(html))
 
 
+def answer_blocks(text: str | None, blocks: list[list[Any]] | None, question: str) -> Markup:
+    """A FAQ v4.1 Q&A's answer (its text after the question it opens with) set out by its blocks, "A:"
+    leading: Tycho Nestoris's answer is four paragraphs, one per case (no winner, time, melee,
+    concession), which ran together. One paragraph when the question does not end a block."""
+    text, blocks = text or "", blocks or []
+    mark = '<span class="qa-mark">A:</span> '
+    start = next((i for i, b in enumerate(blocks) if b[0] >= len(question)), None)
+    if not start or text[len(question) : blocks[start][0]].strip():
+        return Markup(f"<p>{mark}{rich(text[len(question) :].strip())}</p>")
+    base = blocks[start][0]
+    html = str(text_blocks(text[base:], [[b[0] - base, *b[1:]] for b in blocks[start:]]))
+    return Markup(html.replace("<p>", f"<p>{mark}", 1) if html.startswith("<p>") else f"<p>{mark}</p>{html}")
+
+
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
@@ -218,6 +232,6 @@ def register(app: Any) -> None:
 
     app.jinja_env.filters.update(
         rich=rich, text_blocks=text_blocks, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html,
-        folded_said=folded_said, plain_text=plain_text,
+        folded_said=folded_said, plain_text=plain_text, answer_blocks=answer_blocks,
     )  # fmt: skip
     app.jinja_env.globals["EDITION_BADGE"] = EDITION_BADGE
