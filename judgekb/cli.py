@@ -154,18 +154,6 @@ def build(obj: Context) -> None:
         click.echo(f"  {doc}: {sum(kinds.values())} ({parts})")
 
 
-def _laid_out(text: str, blocks: list[list[Any]]) -> str:
-    """A clause's one-line text with each paragraph on a line of its own and list items marked as the
-    page draws them ("•", "3."): the words are the text's own."""
-    ends = [b[0] for b in blocks[1:]] + [len(text)]
-    lines = []
-    for block, end in zip(blocks, ends, strict=True):
-        part = text[block[0] : end].strip()
-        listed = f"{block[2]}." if block[1] == "ol" and len(block) > 2 else "•" if block[1] in ("ul", "ol") else ""
-        lines.append(f"  {listed} {part}" if listed else part)
-    return "\n".join(lines)
-
-
 def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     from judgekb import store
 
@@ -202,7 +190,9 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(f"Q: {row['heading']}")
         click.echo(f"A: {row['text']}")
     elif row["data"].get("blocks"):  # paragraphs and list items on lines of their own, as the page sets them out
-        click.echo(_laid_out(row["text"], row["data"]["blocks"]))
+        from judgekb.corpus.layout import plain_text
+
+        click.echo(plain_text(row["text"], row["data"]["blocks"]))
     else:
         click.echo(row["text"])
     if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
@@ -462,12 +452,12 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             click.echo(f"   Q: {hit.get('question') or hit['heading']}")
         if hit.get("unofficial"):
             click.echo("   (unofficial text: it answers what the official clauses here do not; check before citing)")
-        if hit.get("superseded_by"):
-            click.echo(f"   (not in force: a later version no longer carries it; see [{hit['superseded_by']}])")
+        if hit.get("superseded_by"):  # the text in force by its citation, to read out, and its id
+            now = f"{hit.get('superseded_by_citation') or ''}  [{hit['superseded_by']}]".strip()
+            click.echo(f"   (not in force: a later version no longer carries it; see {now})")
         click.echo(f"   {hit['snippet']}")
         for folded in hit["folded"][:FOLDED_SHOWN]:
-            how = {"superseded": "superseded by this", "redirects": "pointed to by"}.get(folded["relation"], "restated by")
-            click.echo(f"   ({how}: {folded['citation']}  [{folded['id']}])")
+            click.echo(f"   ({lookup.folded_said(folded['relation'])}: {folded['citation']}  [{folded['id']}])")
         if len(hit["folded"]) > FOLDED_SHOWN:
             click.echo(f"   (and {len(hit['folded']) - FOLDED_SHOWN} more folded under it: --json lists them all)")
         click.echo()

@@ -87,6 +87,13 @@ def serving(db_path: Path, workers: int = 2, extra: tuple[str, ...] = (), timeou
             proc.kill()
 
 
+def new_page(browser, size: str, **context: Any) -> tuple[Any, Any]:
+    """A browser context at the phone or desktop width (``WIDTHS``) and a page in it."""
+    width, height = WIDTHS[size]
+    opened = browser.new_context(viewport={"width": width, "height": height}, **context)
+    return opened, opened.new_page()
+
+
 def no_horizontal_scroll(page) -> None:
     width = page.evaluate("document.documentElement.clientWidth")
     scroll = page.evaluate("document.documentElement.scrollWidth")

@@ -69,3 +69,30 @@ def carded_db_path(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     cardimport.apply(db, cardimport.read(SHARED_CARDS / "agot2-throneteki"))
     db.conn.close()
     return path
+
+
+# Browser tests (tests/browser_support.py): one chromium and one `judgekb serve` per test module that asks.
+@pytest.fixture(scope="module")
+def browser():
+    from tests.browser_support import launched
+
+    with launched() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def server(db_path: Path):
+    """`judgekb serve` on the session's database (no card data); yields its base URL."""
+    from tests.browser_support import serving
+
+    with serving(db_path) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def carded_server(carded_db_path: Path):
+    """`judgekb serve` on the database with both card databases imported."""
+    from tests.browser_support import serving
+
+    with serving(carded_db_path) as base:
+        yield base

@@ -8,30 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, open_card_page, serving
+from tests.browser_support import SHOTS, new_page, no_horizontal_scroll, open_card_page
 from tests.conftest import ROOT
 
 _no_horizontal_scroll = no_horizontal_scroll  # the name test_deckcheck_web imports from here
 
 
-@pytest.fixture(scope="module")
-def server(db_path):
-    with serving(db_path) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
-
-
 def _page(browser, size: str, bypass_csp: bool = True):
     """A page; the test's own probes (evaluate, wait_for_function) need the CSP bypassed."""
-    width, height = WIDTHS[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=bypass_csp)
+    context, page = new_page(browser, size, bypass_csp=bypass_csp)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
     page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError(f"unexpected dialog: {dialog.message}")))
     return context, page
 
@@ -146,7 +132,7 @@ def test_superseded_v23_clause_shows_its_version_trail(server, browser, size):
     page.screenshot(path=str(SHOTS / f"versions-{size}.png"), full_page=True)
     page.locator("section.versions a[href='/c/agot2-faq41/2.6']").click()
     page.wait_for_url("**/c/agot2-faq41/2.6")
-    assert page.inner_text("#citation").endswith("(no page numbers in this edition of the document)")
+    assert page.inner_text("#citation").endswith("(no page numbers: the corpus's copy of this document is a web page)")
     assert "This text governs" in page.inner_text("main")
     context.close()
 
@@ -184,6 +170,42 @@ def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size)
     steps = page.locator("#text ol > li")
     assert steps.count() == 7 and steps.nth(2).inner_text().startswith("The STR-reduction effect resolves")
     assert page.locator("p.numbered").count() == 0  # the list draws the numbers: no second copy of them
+    # a FAQ v4.1 answer of four paragraphs, one per case, is four paragraphs after its question
+    page.goto(server + "/c/agot2-faq41/qa/tycho-nestoris")
+    answer = page.locator("#text > p")
+    assert page.inner_text(".question-line").startswith("Q: How does Tycho Nestoris (Dance of Shadows, 37) work")
+    assert answer.count() == 4 and answer.nth(0).inner_text().startswith("A: If a player controls Tycho Nestoris")
+    assert answer.nth(3).inner_text() == "Tycho does not prevent a player from winning if that player's opponent concedes the game."
+    page.click("#copy-text")  # copied: the citation, the question, then each paragraph on its own line
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation and text'")
+    copied = page.evaluate("navigator.clipboard.readText()").splitlines()
+    assert len(copied) == 6 and copied[1].startswith("How does Tycho") and copied[2].startswith("If a player controls Tycho")
+    # Setup's step 8 lists its restrictions: drawn inside that step, not as a list beside the steps
+    page.goto(server + "/c/agot2-rr/setup")
+    step8 = page.locator("#text ol > li").nth(7)
+    restriction = page.locator("#text li", has_text="No more than 8 total cost worth of cards may be placed.")
+    assert restriction.bounding_box()["x"] > step8.bounding_box()["x"] + 10
+    page.screenshot(path=str(SHOTS / f"clause-nested-list-{size}.png"), full_page=True)
+    # a table is a table: a judge reads "17-24 players: 4 Swiss rounds, top 4" across one row
+    page.goto(server + "/c/agot2-tr/basic-structure")
+    rows = page.locator("#text table tr")
+    assert rows.count() == 9 and rows.nth(0).locator("th").all_inner_texts()[1] == "Number of Swiss Rounds"
+    assert rows.nth(3).locator("td").all_inner_texts() == ["17-24", "4", "Top 4"]
+    cells = [rows.nth(3).locator("td").nth(i).bounding_box() for i in range(3)]
+    assert cells[0]["y"] == cells[1]["y"] == cells[2]["y"] and cells[0]["x"] < cells[1]["x"] < cells[2]["x"]
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"clause-table-{size}.png"), full_page=True)
+    # copied, the text keeps the rows and the numbers it refers to ("after Step 3"), each on its own line
+    page.click("#copy-text")
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation and text'")
+    assert "\n  17-24 | 4 | Top 4\n" in page.evaluate("navigator.clipboard.readText()")
+    page.goto(server + "/c/agot2-faq41/2.6")
+    page.click("#copy-text")
+    page.wait_for_function("document.getElementById('copied').textContent === 'Copied: citation and text'")
+    copied = page.evaluate("navigator.clipboard.readText()").splitlines()
+    assert copied[0] == page.inner_text("#citation")
+    assert "  3. The STR-reduction effect resolves, reducing the character's STR to 0." in copied
+    assert copied[-1] == "Note that at any point after Step 3, the character's STR is 0."
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-list-{size}.png"), full_page=True)
     context.close()

@@ -4,12 +4,11 @@ run, shared as a link, and reopened in a fresh page with the same ruling (phone 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, serving
+from tests.browser_support import SHOTS, WIDTHS, no_horizontal_scroll
 
 # Two boards a judge might type at a table, one per edition: an unopposed military challenge where
 # the losing player has two characters and chooses which one claim kills.
@@ -22,18 +21,6 @@ BOARDS = {
     },
     "1": {"factions": ("Lannister", "Stark"), "attacker": "Raff the Sweetling", "victims": ("Bran Stark", "Old Nan"), "kill": "Old Nan"},
 }
-
-
-@pytest.fixture(scope="module")
-def carded_server(carded_db_path: Path):
-    with serving(carded_db_path) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
 
 
 def add_card(page: Page, player: int, zone: str, name: str) -> None:

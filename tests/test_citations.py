@@ -112,3 +112,19 @@ def test_every_citation_gives_its_page_or_says_why_it_cannot(db):
     assert not silent, silent[:10]
     row = next(db.query("select citation from clauses where id = 'agot1-rules/challenge-step-1-declare-attackers'"))
     assert row["citation"].endswith(" (page not known: the corpus's copy of this document has no page numbers)")
+
+
+def test_a_citation_never_says_a_document_has_no_pages_when_its_own_text_cites_pages(db):
+    """The Tournament Regulations v2.2 say "see 'Single Elimination Rounds' on page 11": the document has
+    pages, only the corpus's copy (ThronesDB's web page) has none. Read aloud, "… v2.2 'Swiss Rounds' (no
+    page numbers in this edition of the document)" beside "on page 11" contradicts the text; the citation
+    says whose page numbers are missing, as the copies that lost theirs do."""
+    import re
+
+    rows = db.query("select id, citation, text from clauses where page is null")
+    cites_pages = [r for r in rows if re.search(r"\bon page \d+", r["text"])]
+    assert {r["id"].split("/")[0] for r in cites_pages} >= {"agot2-tr"}, [r["id"] for r in cites_pages]
+    for row in cites_pages:
+        assert "in this edition of the document" not in row["citation"], row["citation"]
+        assert row["citation"].endswith("(no page numbers: the corpus's copy of this document is a web page)"), row["citation"]
+

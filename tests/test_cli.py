@@ -42,6 +42,23 @@ def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     assert "Numbered on the page" not in "\n".join(lines)  # the numbers are on the steps
     lines = run_cli("show", "agot2-tr/legal-products", db=db_path).stdout.splitlines()
     assert "  • Tokens that do not obscure card information" in lines
+    lines = run_cli("show", "agot2-rr/setup", db=db_path).stdout.splitlines()  # step 8's restrictions, under it
+    at = lines.index("    • No more than 8 total cost worth of cards may be placed.")
+    assert lines[at - 1].startswith("  8. Place setup cards.") and lines[at + 5].startswith("  9. Reveal setup cards.")
+    lines = run_cli("show", "agot2-tr/basic-structure", db=db_path).stdout.splitlines()  # a table: a line per row
+    assert "  Number of Registered Players | Number of Swiss Rounds | Size of Cut" in lines and "  17-24 | 4 | Top 4" in lines
+
+
+def test_search_says_which_way_a_folded_version_goes_and_names_the_text_in_force_by_citation(db_path):
+    """Read aloud, a hit's folded lines must say that the hit supersedes FAQ v2.3's entry ("superseded
+    by this: … v2.3 …" was heard as v2.3 governing), in the page's words; an entry a later version
+    removed names the text in force by its citation, as the page does, not only by its id."""
+    out = run_cli("search", "terminal condition", "--edition", "2", db=db_path).stdout
+    assert "   (supersedes: AGoT 2.0 FAQ v2.3 (2019-09-20) Definition: Terminal Condition" in out, out
+    assert "   (restated in: Unofficial 2.0 FAQ web copy" in out and "superseded by this" not in out, out
+    out = run_cli("search", "is the red viper restricted", "--edition", "2", db=db_path).stdout
+    gone = next(line for line in out.splitlines() if "not in force" in line)
+    assert "see AGoT 2.0 FAQ v4.1 (2024-01-22)" in gone and "Card Legality" in gone and "[agot2-faq41/" in gone, gone
 
 
 def test_show_json_has_the_contract_fields(db_path):

@@ -14,7 +14,7 @@ from judgekb import store
 from judgekb.cards import decklists
 from judgekb.web.app import MAX_REQUEST_BYTES, create_app
 from tests.conftest import CORPUS, ROOT, run_cli
-from tests.test_browser import SHOTS, _no_horizontal_scroll, _page, browser, server  # noqa: F401  (fixtures)
+from tests.test_browser import SHOTS, _no_horizontal_scroll, _page  # (browser, server: conftest fixtures)
 
 DECKS = ROOT / "tests" / "decks"
 SHARED_CARDS = ROOT.parent / "shared" / "cards"

@@ -140,6 +140,16 @@ def test_same_topic_links_join_the_editions(db):
     assert not [p for p in pairs if p[1].startswith("agot2-faq/")]
 
 
+def test_a_same_topic_link_is_listed_once_on_each_side(graph):
+    """A same-topic link is stored both ways (it has no direction): the clause page, `show` and the JSON
+    listed FAQ v4.1 (2.6)'s first-edition counterpart twice, "→ same-topic" and "← same-topic"."""
+    for node, other in (("agot2-faq41/2.6", "agot1-faq/3.21"), ("agot1-faq/3.21", "agot2-faq41/2.6")):
+        rows = [r for r in authority.links_of(graph, node) if r["type"] == "same-topic" and r["id"] == other]
+        assert len(rows) == 1, rows
+    cites = [r for r in authority.links_of(graph, "agot2-rr/faction") if r["type"] == "cites" and r["id"] == "agot2-rr/deckbuilding"]
+    assert {r["direction"] for r in cites} == {"in", "out"}  # two links that happen to join the same pair stay two
+
+
 def test_card_table_normalises_sets_and_spellings(db):
     printings = {(r["card"], r["set"], r["number"]) for r in db.query("select * from card_printings")}
     assert ("card:1:val", "Defenders of the North", "F117") in printings

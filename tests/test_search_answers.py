@@ -78,7 +78,9 @@ def test_a_removed_list_entry_about_the_named_card_stands_marked_superseded(inde
     assert not [h.id for h in hits if h.id in index.removed]
     assert entry in [f["id"] for h in hits for f in h.folded]
     shown = run_cli("search", "--edition", "2", "--limit", "3", "doran's game", db=db_path).stdout
-    assert f"not in force: a later version no longer carries it; see [{in_force}]" in shown
+    line = next(line for line in shown.splitlines() if "not in force" in line)  # the text in force: citation and id
+    assert line.strip().startswith("(not in force: a later version no longer carries it; see AGoT 2.0 FAQ v4.1 (2024-01-22)"), line
+    assert line.endswith(f"[{in_force}])"), line
 
 
 def test_the_web_page_marks_a_removed_entry_superseded(db_path):

@@ -84,6 +84,6 @@ def test_a_long_folded_list_is_cut_to_five_lines_with_the_count(db_path):
     long = next(h for h in listed if len(h["folded"]) > 5)
     out = run_cli("search", "joust restricted list", "--edition", "2", "--limit", "3", db=db_path).stdout
     block = out.split(f"[{long['id']}]", 1)[1].split("\n\n", 1)[0]
-    folded_lines = [line for line in block.splitlines() if line.strip().startswith(("(superseded by this", "(restated by"))]
+    folded_lines = [line for line in block.splitlines() if line.strip().startswith(("(supersedes", "(restated in"))]
     assert len(folded_lines) == 5
     assert f"and {len(long['folded']) - 5} more folded under it" in block

@@ -87,7 +87,7 @@ def test_rules_reference_citations_say_there_are_no_pages(clauses):
     claim = by_id["agot2-rr/claim"]
     assert claim["citation"] == (
         "AGoT 2.0 Rules Reference (ThronesDB web edition) Glossary: “Claim or Claim Value” "
-        "(no page numbers in this edition of the document)"
+        "(no page numbers: the corpus's copy of this document is a web page)"
     )
     assert claim["page"] is None
     assert all(c["page"] is None and "no page numbers" in c["citation"] for c in clauses if c["doc"] in SOURCES)
@@ -198,7 +198,7 @@ def test_show_claim_and_cite_commands(db_path):
     cited = run_cli("cite", "agot2-tr/deck-lists", db=db_path)
     assert cited.stdout.strip() == (
         "AGoT 2.0 Tournament Regulations v2.2 (2017-07-26) “Deck Lists” (Tournament Materials) "
-        "(no page numbers in this edition of the document)"
+        "(no page numbers: the corpus's copy of this document is a web page)"
     )
 
 
@@ -245,10 +245,47 @@ def test_paragraphs_and_list_items_are_kept_as_offsets_into_the_text(clauses):
     assert "blocks" not in by_id["agot2-rr/cannot"]["data"]  # one paragraph: nothing to set apart
 
 
+def test_a_list_inside_a_list_item_is_kept_as_nested(clauses):
+    """Setup's step 8 ends 'the following restrictions must be observed:' and its restrictions are a
+    bulleted list inside that step: they are kept one level deeper than the steps, and step 9 goes on."""
+    from judgekb.corpus.layout import pieces
+
+    setup = next(c for c in clauses if c["id"] == "agot2-rr/setup")
+    parts = pieces(setup["text"], setup["data"]["blocks"])
+    restrictions = [p for p in parts if p.kind == "ul"]
+    assert len(restrictions) == 5 and {p.depth for p in restrictions} == {2}
+    assert restrictions[0].text == "No more than 8 total cost worth of cards may be placed."
+    steps = [p for p in parts if p.kind == "ol"]
+    assert [p.number for p in steps] == list(range(1, 11)) and {p.depth for p in steps} == {1}
+
+
+def test_a_table_is_kept_as_cells_with_their_row_and_column(clauses):
+    """The Tournament Regulations' Basic Structure table (players, Swiss rounds, cut) is read by row: each
+    cell's row and column are kept, so '17-24 | 4 | Top 4' stays one row instead of 28 loose lines. A cell
+    holding only an icon (the Faction chart's Graphic Icon column) has no text, and the columns after it
+    keep their place."""
+    from judgekb.corpus.layout import grouped, pieces, table_rows
+
+    by_id = {c["id"]: c for c in clauses}
+
+    def rows(clause_id: str) -> list[list[str]]:
+        clause = by_id[clause_id]
+        tables = [parts for group, parts in grouped(pieces(clause["text"], clause["data"]["blocks"])) if group == "table"]
+        assert len(tables) == 1, clause_id
+        return [[c.text if c else "" for c in row] for row in table_rows(tables[0])]
+
+    basic = rows("agot2-tr/basic-structure")
+    assert basic[0] == ["Number of Registered Players", "Number of Swiss Rounds", "Size of Cut"]
+    assert ["17-24", "4", "Top 4"] in basic and basic[-1] == ["149 and Above", "7", "Top 16"] and len(basic) == 9
+    assert ["House Stark", "", "[stark]"] in rows("agot2-rr/faction")
+    head = [b for b in by_id["agot2-tr/basic-structure"]["data"]["blocks"] if b[1] == "th"]
+    assert [b[2:] for b in head] == [[1, 1], [1, 2], [1, 3]]
+
+
 def _pieces(clause: dict) -> list[tuple[str, str]]:
-    blocks = clause["data"]["blocks"]
-    ends = [b[0] for b in blocks[1:]] + [len(clause["text"])]
-    return [(b[1], clause["text"][b[0] : end].strip()) for b, end in zip(blocks, ends, strict=True)]
+    from judgekb.corpus.layout import pieces
+
+    return [(p.kind, p.text) for p in pieces(clause["text"], clause["data"]["blocks"])]
 
 
 @pytest.mark.parametrize(

@@ -12,52 +12,34 @@ from urllib.parse import quote_plus
 
 import pytest
 
-from tests.browser_support import SHOTS, WIDTHS, launched, no_horizontal_scroll, serving
+from tests.browser_support import SHOTS, new_page, no_horizontal_scroll
 
 COMMAND_WORDS = ("`", "judgekb card", "PATH", "NAME", "--edition")
 
 
-@pytest.fixture(scope="module")
-def plain_server(db_path):
-    with serving(db_path) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def carded_server(carded_db_path):
-    with serving(carded_db_path) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
-
-
-def _page(browser, size: str):
-    width, height = WIDTHS[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    return context, context.new_page()
-
-
-def _notes(page, base: str, query: str, edition: str, typed: bool) -> list[str]:
-    """The notes shown for a query: typed into the search box, or the page loaded with it."""
+def _search(page, base: str, query: str, edition: str, typed: bool) -> None:
+    """A search as a judge makes it: typed into the search box (results as you type, from /api/search),
+    or the page loaded with the query in its address (the server-rendered page)."""
     if typed:
         page.goto(base + "/")
         page.select_option("#edition", edition)
         page.fill("#q", query)
     else:
         page.goto(f"{base}/?q={quote_plus(query)}&edition={edition}")
+
+
+def _notes(page, base: str, query: str, edition: str, typed: bool) -> list[str]:
+    """The notes shown for a query, typed or loaded."""
+    _search(page, base, query, edition, typed)
     page.locator("#notes p.note").first.wait_for(timeout=10_000)
     return page.locator("#notes p.note").all_inner_texts()
 
 
 @pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_without_cards_the_note_says_who_can_import_them_not_a_command(plain_server, browser, size, typed):
-    context, page = _page(browser, size)
-    notes = _notes(page, plain_server, "what does the red viper do", "2", typed)
+def test_without_cards_the_note_says_who_can_import_them_not_a_command(server, browser, size, typed):
+    context, page = new_page(browser, size)
+    notes = _notes(page, server, "what does the red viper do", "2", typed)
     said = " ".join(notes)
     assert "The Red Viper" in said and "no card database is imported" in said, notes
     assert not any(word in said for word in COMMAND_WORDS), notes
@@ -72,7 +54,7 @@ def test_without_cards_the_note_says_who_can_import_them_not_a_command(plain_ser
 def test_card_titles_a_note_lists_are_links_to_their_pages(carded_server, browser, size, typed):
     """'ser davos': the note lists the titles with "davos" and says where card pages are; each title
     opens that card's page in the edition searched, and no command is left to type."""
-    context, page = _page(browser, size)
+    context, page = new_page(browser, size)
     notes = _notes(page, carded_server, "ser davos", "2", typed)
     assert not any(word in " ".join(notes) for word in COMMAND_WORDS), notes
     link = page.locator("#notes p.note a.card-link", has_text="Ser Davos Seaworth")
@@ -91,7 +73,7 @@ def test_card_titles_a_note_lists_are_links_to_their_pages(carded_server, browse
 def test_both_editions_pointers_read_differently_and_open_their_edition(carded_server, browser, size, typed):
     """No edition chosen, 'how much str is robb stark': one pointer per edition. Read aloud they must
     not be the same sentence twice, and each opens its own edition's card."""
-    context, page = _page(browser, size)
+    context, page = new_page(browser, size)
     notes = _notes(page, carded_server, "how much str is robb stark", "all", typed)
     pointers = [n for n in notes if n.startswith("card text: Robb Stark is a card")]
     assert len(pointers) == 2 and pointers[0] != pointers[1], notes
@@ -110,16 +92,11 @@ def test_both_editions_pointers_read_differently_and_open_their_edition(carded_s
 
 @pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_superseded_hit_names_the_text_in_force_by_its_citation(plain_server, browser, size, typed):
+def test_a_superseded_hit_names_the_text_in_force_by_its_citation(server, browser, size, typed):
     """v2.3's restricted-list entry for The Red Viper stands alone, marked not in force: the line says
     which text is in force as a judge can read it out (its citation), and links to it."""
-    context, page = _page(browser, size)
-    if typed:
-        page.goto(plain_server + "/")
-        page.select_option("#edition", "2")
-        page.fill("#q", "is the red viper restricted")
-    else:
-        page.goto(f"{plain_server}/?q=is+the+red+viper+restricted&edition=2")
+    context, page = new_page(browser, size)
+    _search(page, server, "is the red viper restricted", "2", typed)
     gone = page.locator("#results li.hit p.unofficial", has_text="Not in force").first
     gone.wait_for(timeout=10_000)
     link = gone.locator("a")
@@ -133,11 +110,11 @@ def test_a_superseded_hit_names_the_text_in_force_by_its_citation(plain_server, 
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_search_the_server_refuses_says_why_not_no_results(plain_server, browser, size):
+def test_a_search_the_server_refuses_says_why_not_no_results(server, browser, size):
     """A pasted page of text is a request line longer than the server reads (HTTP 414, before the app):
     the page says the search is too long, where it used to show only "No results."."""
-    context, page = _page(browser, size)
-    page.goto(plain_server + "/")
+    context, page = new_page(browser, size)
+    page.goto(server + "/")
     page.fill("#q", "can my character be killed after claim " * 250)
     note = page.locator("#notes p.note").first
     note.wait_for(timeout=10_000)
@@ -161,7 +138,7 @@ def test_each_listed_title_is_its_own_link_to_its_card(carded_db_path):
         assert "card titles" not in piece["text"] and ";" not in piece["text"], piece
         page = client.get(piece["href"]).get_data(as_text=True)
         if piece["text"] != "the Cards page":
-            assert f"{piece['text']} <span class=\"badge ed1\">".replace("'", "&#39;") in page, piece
+            assert f'{piece["text"]} <span class="badge ed1">'.replace("'", "&#39;") in page, piece
     shown = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
     assert all("judgekb card" not in said for said in shown), shown
 
@@ -188,3 +165,23 @@ def test_every_note_is_shown_whole_and_as_said_when_it_gives_no_command(db_path,
             for note, parts in zip(body["notes"], body["notes_shown"], strict=True):
                 if not any(command in note for command in ("judgekb card", "judgekb import-cards PATH")):
                     assert "".join(piece["text"] for piece in parts) == note, (query, note, parts)
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "loaded"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_result_line_cites_a_question_by_the_entry_name_its_title_does_not_show(server, browser, size, typed):
+    """A Q&A hit's title is its question; the citation under it read "FAQ: Q&A" in place of the entry's
+    name. Right for a first-edition entry, whose name is the question (the title says it), but FAQ v4.1
+    names its entries ("Wolves of the North"): read aloud, "FAQ v4.1 … FAQ: Q&A" cites no entry."""
+    context, page = new_page(browser, size)
+    for query, edition, said in (
+        ("can two wolves of the north choose the same stealth target", "2", "FAQ v4.1 (2024-01-22) FAQ: “Wolves of the North”"),
+        ("who wins a tie in a challenge", "1", "FAQ v5.5.1 (2015-07-17) FAQ: Q&A, p. 25"),
+    ):
+        _search(page, server, query, edition, typed)
+        source = page.locator("#results li.hit p.source", has_text=said)
+        source.first.wait_for(timeout=10_000)
+        if edition == "1":  # the question is the title: it is not repeated in the line under it
+            assert "If there is a tie" not in source.first.inner_text()
+    no_horizontal_scroll(page)
+    context.close()

@@ -8,7 +8,9 @@ from typing import Any
 
 import yaml
 
-NO_PAGES = " (no page numbers in this edition of the document)"
+# a web page (ThronesDB's copies of the second-edition documents): the document's own pages, which its text
+# may cite ("on page 11"), are not in the copy, and no page number is ever guessed
+NO_PAGES = " (no page numbers: the corpus's copy of this document is a web page)"
 # a paged document whose copy in the corpus has lost its page numbers (a text extraction, a Markdown copy)
 LOST_PAGES = " (page not known: the corpus's copy of this document has no page numbers)"
 LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List", "banned": "Banned List"}

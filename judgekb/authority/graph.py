@@ -110,14 +110,21 @@ def supersession_cycles(graph: nx.MultiDiGraph) -> list[list[str]]:
     return list(nx.simple_cycles(governance(graph)))
 
 
+SYMMETRIC = frozenset({"same-topic"})  # link types with no direction, stored once each way
+
+
 def links_of(graph: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
-    """Links in and out of a node: ``{type, direction, id, reason}`` (plus score/version)."""
+    """Links in and out of a node: ``{type, direction, id, reason}`` (plus score/version); a link with
+    no direction (same-topic) once, as "out"."""
     rows = []
     if node not in graph:
         return rows
     for _, dst, attrs in graph.out_edges(node, data=True):
         rows.append({"type": attrs["type"], "direction": "out", "id": dst, **_public(attrs, keep_type=False)})
+    both_ways = {r["id"] for r in rows if r["type"] in SYMMETRIC}
     for src, _, attrs in graph.in_edges(node, data=True):
+        if attrs["type"] in SYMMETRIC and src in both_ways:
+            continue  # (stored both ways, listed once)
         rows.append({"type": attrs["type"], "direction": "in", "id": src, **_public(attrs, keep_type=False)})
     order = {"supersedes": 0, "restates": 1, "clarifies": 2, "cites": 3, "same-topic": 4, "mentions": 5}
     rows.sort(key=lambda r: (order.get(r["type"], 9), r["direction"], r["id"]))

@@ -992,6 +992,17 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     return prefix + " ".join(window) + suffix
 
 
+# How a folded clause stands to the hit it is folded under, as the CLI, the page and app.js say it: the
+# hit supersedes FAQ v2.3's entry, a "See …" entry points to the hit, an unofficial copy restates it.
+FOLDED_SAID = {"superseded": "supersedes", "redirects": "pointed to by"}
+FOLDED_OTHERWISE = "restated in"
+
+
+def folded_said(relation: str) -> str:
+    """What a hit's folded line says of the clause folded under it ("supersedes: … v2.3 …")."""
+    return FOLDED_SAID.get(relation, FOLDED_OTHERWISE)
+
+
 def results(
     index: Index, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
 ) -> tuple[list[dict[str, Any]], list[str]]:

@@ -279,8 +279,10 @@ def api_search() -> Any:
     hits, notes = _search(request.args.get("q", ""), _edition_arg(), int(limit))
     # notes=1: {"hits": [...], "notes": [...], "notes_shown": [...]}, the notes whole, and each as the
     # search page shows it (webtext.note_parts: text pieces and links); otherwise the body is the list of hits
-    shown = [webtext.note_parts(n) for n in notes]
-    response = jsonify({"hits": hits, "notes": notes, "notes_shown": shown} if with_notes == "1" else hits)
+    if with_notes == "1":
+        response = jsonify({"hits": hits, "notes": notes, "notes_shown": [webtext.note_parts(n) for n in notes]})
+    else:
+        response = jsonify(hits)
     if notes:
         # the JSON body is the list of hits; the notes travel in this header, bounded and in Latin-1 (as headers must be)
         header = unicodedata.normalize("NFKD", "; ".join(notes).replace("’", "'")).encode("latin-1", "ignore").decode("latin-1")

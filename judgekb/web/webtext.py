@@ -86,10 +86,11 @@ def plain_card_text(text: str | None) -> str:
 
 
 def hit_source(hit: dict[str, Any]) -> str:
-    """The citation under a search result; a Q&A's question is already its title, so it is not repeated."""
+    """The citation under a search result; a Q&A's question is already its title, so it is not repeated.
+    An entry named otherwise (FAQ v4.1's "Wolves of the North") keeps its name: the title does not say it."""
     citation = str(hit.get("citation") or "")
     heading = str(hit.get("heading") or "")
-    if hit.get("kind") == "qa" and heading:
+    if hit.get("kind") == "qa" and heading and hit.get("question") in (None, "", heading):
         for form in (f"“{heading}”", heading):
             if form in citation:
                 return citation.replace(form, "Q&A", 1)
@@ -97,29 +98,43 @@ def hit_source(hit: dict[str, Any]) -> str:
 
 
 def text_blocks(text: str | None, blocks: list[list[Any]] | None) -> Markup:
-    """A clause's text set out as its page sets it out: paragraphs, and list items as bullets or
-    numbers (``data["blocks"]``: where each begins in the one-line text). Words and order are the
-    text's own; without blocks it is one paragraph."""
+    """A clause's text set out as its page sets it out: paragraphs, list items as bullets or numbers,
+    and tables as tables (``data["blocks"]``, cut by :func:`judgekb.corpus.layout.pieces`). Words and
+    order are the text's own; without blocks it is one paragraph."""
+    from judgekb.corpus.layout import grouped, pieces, table_rows
+
     text = text or ""
     if not blocks:
         return Markup(f"<p>{rich(text)}</p>")
-    ends = [b[0] for b in blocks[1:]] + [len(text)]
-    html, open_list = [], ""
-    for block, end in zip(blocks, ends, strict=True):
-        kind, part = block[1], rich(text[block[0] : end].strip())
-        if open_list and kind != open_list:
-            html.append(f"</{open_list}>")
-            open_list = ""
-        if kind in ("ul", "ol"):
-            if not open_list:
-                html.append(f"<{kind}>")
-                open_list = kind
-            html.append(f'<li value="{int(block[2])}">{part}</li>' if kind == "ol" and len(block) > 2 else f"<li>{part}</li>")
+    html = []
+    for group, parts in grouped(pieces(text, blocks)):
+        if group == "p":
+            html.append(f"<p>{rich(parts[0].text)}</p>")
+        elif group == "table":
+            rows = "".join(
+                "<tr>" + "".join(f"<{c.kind}>{rich(c.text)}</{c.kind}>" if c else "<td></td>" for c in row) + "</tr>"
+                for row in table_rows(parts)
+            )
+            html.append(f'<div class="table-wrap"><table>{rows}</table></div>')
         else:
-            html.append(f"<p>{part}</p>")
-    if open_list:
-        html.append(f"</{open_list}>")
+            items = "".join(f'<li value="{p.number}">{rich(p.text)}</li>' if p.number else f"<li>{rich(p.text)}</li>" for p in parts)
+            nested = ' class="nested"' if parts[0].depth > 1 else ""  # (inside the item before it on the page)
+            html.append(f"<{group}{nested}>{items}</{group}>")
     return Markup("".join(html))
+
+
+def answer_blocks(text: str | None, blocks: list[list[Any]] | None, question: str) -> Markup:
+    """A FAQ v4.1 Q&A's answer (its text after the question it opens with) set out by its blocks, "A:"
+    leading: Tycho Nestoris's answer is four paragraphs, one per case (no winner, time, melee,
+    concession), which ran together. One paragraph when the question does not end a block."""
+    text, blocks = text or "", blocks or []
+    mark = '<span class="qa-mark">A:</span> '
+    start = next((i for i, b in enumerate(blocks) if b[0] >= len(question)), None)
+    if not start or text[len(question) : blocks[start][0]].strip():
+        return Markup(f"<p>{mark}{rich(text[len(question) :].strip())}</p>")
+    base = blocks[start][0]
+    html = str(text_blocks(text[base:], [[b[0] - base, *b[1:]] for b in blocks[start:]]))
+    return Markup(html.replace("<p>", f"<p>{mark}", 1) if html.startswith("<p>") else f"<p>{mark}</p>{html}")
 
 
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
@@ -212,7 +227,11 @@ def note_html(note: str) -> Markup:
 
 
 def register(app: Any) -> None:
+    from judgekb.corpus.layout import plain_text
+    from judgekb.lookup.search import folded_said
+
     app.jinja_env.filters.update(
-        rich=rich, text_blocks=text_blocks, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html
-    )
+        rich=rich, text_blocks=text_blocks, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html,
+        folded_said=folded_said, plain_text=plain_text, answer_blocks=answer_blocks,
+    )  # fmt: skip
     app.jinja_env.globals["EDITION_BADGE"] = EDITION_BADGE

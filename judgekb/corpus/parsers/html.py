@@ -160,6 +160,8 @@ class Run:
     anchor: str = ""  # the id of the heading this run is the text of
     item: int = 0  # its number in an <ol> (the browser prints it; the source does not)
     listed: str = ""  # "ul" or "ol" when it is (in) a list item: the page sets it apart, the joined text cannot
+    depth: int = 0  # how many lists hold that item (2: a list inside a list item, as Setup's step 8)
+    cell: tuple[str, int, int] | None = None  # ("th" | "td", row, column) when it is (in) a table cell
 
 
 @dataclass
@@ -247,6 +249,10 @@ def walk(source: str) -> list[Heading | Run]:
                     run.item = int(li.attrs["__n"])
                 if li is not None:
                     run.listed = li.attrs.get("__list", "")
+                    run.depth = int(li.attrs.get("__depth", "1"))
+                cell = next((t for t in reversed(stack) if t.tag in ("td", "th")), None)
+                if cell is not None and cell.attrs.get("__column"):
+                    run.cell = (cell.tag, int(cell.attrs["__row"]), int(cell.attrs["__column"]))
                 if heading is not None:
                     run.anchor = heading.id
                     heading.runs.append(run)
@@ -295,9 +301,17 @@ def walk(source: str) -> list[Heading | Run]:
                 parent = next((t for t in reversed(stack) if t.tag in ("ol", "ul")), None)
                 if parent is not None:
                     tok.attrs["__list"] = parent.tag
+                    tok.attrs["__depth"] = str(sum(t.tag in ("ol", "ul") for t in stack))
                 if parent is not None and parent.tag == "ol":
                     parent.attrs["__count"] = str(int(parent.attrs.get("__count", "0")) + 1)
                     tok.attrs["__n"] = parent.attrs["__count"]
+            if tok.tag in ("tr", "td", "th"):  # a cell's row in its table and column in its row, from 1
+                parent = next((t for t in reversed(stack) if t.tag == ("table" if tok.tag == "tr" else "tr")), None)
+                if parent is not None:
+                    parent.attrs["__count"] = str(int(parent.attrs.get("__count", "0")) + 1)
+                    tok.attrs["__row" if tok.tag == "tr" else "__column"] = parent.attrs["__count"]
+                    if tok.tag != "tr":
+                        tok.attrs["__row"] = parent.attrs.get("__row", "0")
             if tok.tag in HEADINGS:
                 heading = Heading(HEADINGS[tok.tag], tok.attrs.get("id", "").rstrip('"'), [])
             if tok.tag in BLOCK and tok.tag not in VOID:
@@ -320,10 +334,12 @@ def walk(source: str) -> list[Heading | Run]:
 
 
 def _blocks(source: str, runs: list[Run], text: str) -> list[list[Any]]:
-    """Where each paragraph and list item of a clause begins in its joined text, as [offset, "p"],
-    [offset, "ul"] or [offset, "ol", number], so a page can set them apart again (the text itself is
-    one line: whitespace normalised, as citations and checksums read it).  Empty for a clause of one
-    block, or when the joined blocks do not give back the text exactly."""
+    """Where each paragraph, list item and table cell of a clause begins in its joined text, as
+    [offset, "p"], [offset, "ul"], [offset, "ol", number], [offset, "ul" | "ol", number, depth] (a list
+    inside a list item) or [offset, "th" | "td", row, column], so a
+    page can set them apart again (the text itself is one line: whitespace normalised, as citations
+    and checksums read it; judgekb.corpus.layout cuts it back).  Empty for a clause of one block, or
+    when the joined blocks do not give back the text exactly."""
     starts = [i for i, r in enumerate(runs) if i == 0 or r.block != runs[i - 1].block]
     if len(starts) < 2:
         return []
@@ -332,7 +348,12 @@ def _blocks(source: str, runs: list[Run], text: str) -> list[list[Any]]:
         before = join(source, [r.span for r in runs[:i]])
         at = len(before) + 1 if before else 0
         run = runs[i]
-        blocks.append([at, "ol", run.item] if run.listed == "ol" and run.item else [at, run.listed or "p"])
+        if run.cell:
+            blocks.append([at, *run.cell])
+        elif run.listed and run.depth > 1:  # an item of a list inside a list item: [offset, kind, number, depth]
+            blocks.append([at, run.listed, run.item, run.depth])
+        else:
+            blocks.append([at, "ol", run.item] if run.listed == "ol" and run.item else [at, run.listed or "p"])
     ends = [b[0] for b in blocks[1:]] + [len(text)]
     if " ".join(text[b[0] : end].strip() for b, end in zip(blocks, ends, strict=True)) != text:
         return []

@@ -56,7 +56,8 @@
   }
   function hitSource(hit) {
     var c = hit.citation || "";
-    if (hit.kind === "qa" && hit.heading) {
+    // (the question is the title; an entry named otherwise, as FAQ v4.1's, keeps its name)
+    if (hit.kind === "qa" && hit.heading && (!hit.question || hit.question === hit.heading)) {
       var quoted = "\u201c" + hit.heading + "\u201d";
       if (c.indexOf(quoted) >= 0) return c.replace(quoted, "Q&A");
       if (c.indexOf(hit.heading) >= 0) return c.replace(hit.heading, "Q&A");
