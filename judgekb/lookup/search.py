@@ -388,8 +388,6 @@ class Index:
         texts nor a real English word (so "tapped" never becomes "applied")."""
         if len(word) < 4 or not word.isalpha() or word in self.synonyms:
             return None
-        if (word, edition) not in self._corrections and self.imported_title_word(word, edition):
-            self._corrections[(word, edition)] = None  # an imported card's name ("hodor") is no typo of "honor"
         if (word, edition) not in self._corrections:
             self._corrections[(word, edition)] = self._correct(word, edition)
         return self._corrections[(word, edition)]
@@ -398,6 +396,8 @@ class Index:
         self._facts([word])
         d1, d2, english = self._word_facts[word]
         if english or d1 or d2:  # a real word (English, or in either edition's texts) is never "corrected"
+            return None
+        if self.imported_title_word(word, edition):  # an imported card's name ("hodor") is no typo of "honor"
             return None
         matches = process.extract(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75, limit=8)
         if not matches:

@@ -189,18 +189,18 @@ def note_parts(note: str) -> list[dict[str, str]]:
         href = url_for("pages.card_page", edition=match["edition"]) if match["edition"] else url_for("pages.card_page")
         spans.append((match.start(), match.end(), lambda h=href: parts.append({"text": "the Cards page", "href": h})))
     lists = list(TITLE_LIST.finditer(note))
+    # (a note names the edition searched in its Cards-page command, when one was chosen)
+    chosen = NO_TITLE_COMMAND.search(note)
+    searched = chosen["edition"] if chosen and chosen["edition"] else None
     for i, match in enumerate(lists):
         following = lists[i + 1] if i + 1 < len(lists) else None
         end = TITLE_LIST_END.search(note, match.end())
         stop = end.start() if end else len(note)
         if following:  # several words' titles: 'card titles with "a": X; card titles with "b": Y'
             stop = min(stop, following.start() - len("; "))
-        # (a note names the edition searched in its Cards-page command, when one was chosen)
-        chosen = NO_TITLE_COMMAND.search(note)
-        edition = chosen["edition"] if chosen and chosen["edition"] else None
         names = note[match.end() : stop].split("; ")
 
-        def titles(names: list[str] = names, edition: str | None = edition) -> None:
+        def titles(names: list[str] = names, edition: str | None = searched) -> None:
             for i, name in enumerate(names):
                 text("; " if i else "")
                 card(name, edition, name)
