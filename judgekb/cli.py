@@ -197,6 +197,12 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(row["text"])
     if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
+    if info["parts"]:
+        click.echo("In this section:")
+        for part in info["parts"]:
+            click.echo(f"  {part['heading']}  [{part['id']}]")
+    if info["part_of"]:
+        click.echo(f"Part of: {info['part_of']['heading']}  [{info['part_of']['id']}]")
     click.echo()
     from judgekb.corpus.glyphs import reader_notes  # glyphs explained, misprints noted
 
