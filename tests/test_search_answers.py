@@ -580,3 +580,21 @@ def test_summoning_sickness_is_entering_play_standing(index):
         assert hits[0].id == "agot1-rules/kneeling-and-standing", (query, [h.id for h in hits])
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
+
+
+@pytest.mark.parametrize(
+    ("query", "edition", "answer"),
+    [
+        # the rule asked about, not the rulings that happen to name the card (playing Khal Drogo from hand)
+        ("can khal drogo's stealth get past a stealth character", 1, "agot1-rules/stealth"),
+        # the card's errata, not a Q&A entry or a rule that names it
+        ("narrow escape errata", 1, "agot1-faq/errata/narrow-escape-kotst-f48"),
+        ("khal drogos tent errata", 1, "agot1-faq/errata/khal-drogos-tent-qod-f33"),
+        ("lord commander of the kingsguard errata", 1, "agot1-faq/errata/lord-commander-of-the-kingsguard-titles"),
+    ],
+)
+def test_a_card_title_is_one_idea_of_the_question(index, query, edition, answer):
+    """A named card's title words are one idea, and recall no players' questions by the name alone:
+    weighed word by word ("khal", "drogo's": two rare words) they outweighed what the question asks."""
+    hits, _ = index.search(query, edition, None, 5)
+    assert hits[0].id == answer, [h.id for h in hits]

@@ -166,6 +166,7 @@ class Index:
         self.cards: list[dict[str, Any]] = [
             {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
         ]
+        self.card_by_id = {card["id"]: card for card in self.cards}
         self.card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
         for number, card in enumerate(self.cards):
             for required, _ in card["keys"]:
@@ -738,6 +739,7 @@ class Index:
             *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
             *notices.first_edition_status(self, analysis, edition, cards), *other_cards, *notes, *notices.spelling(analysis),
         ]  # fmt: skip
+        groups, titled = self._one_idea_per_title(groups, cards)
         candidates = self._fts(groups, edition, kinds)
         recalled = {c for c, _ in candidates}
         for card in cards:  # clauses about a named card are candidates even without word hits
@@ -748,7 +750,10 @@ class Index:
                 if (not edition or meta["edition"] == edition) and (not kinds or meta["kind"] in kinds):
                     candidates.append((clause_id, 0.0))
                     recalled.add(clause_id)
-        asked_scores, asked_matched = self._asked_fts(groups, edition, kinds)
+        # players' questions are recalled by what the query asks of a named card, not by its name: a
+        # question that names the card is about another ruling on it (the card's own signal finds those)
+        asking = [g for g in groups if g not in titled] or groups
+        asked_scores, asked_matched = self._asked_fts(asking, edition, kinds)
         candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in recalled]
         if not candidates:
             which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
@@ -870,6 +875,30 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
+
+    def _one_idea_per_title(self, groups: list[Group], cards: set[str]) -> tuple[list[Group], list[Group]]:
+        """A named card's title is one idea of the query, not one per word: "khal drogo's stealth"
+        asks about stealth and one card, and its two rare name words weighed as two ideas made any
+        clause that names Khal Drogo (a ruling on playing him from hand) outweigh the stealth rule.
+        The title's words are searched as one group, weighed as its rarest word."""
+        titles = [required for card in cards for required, _ in self.card_by_id[card]["keys"] if len(required) > 1]
+        if not titles:
+            return groups, []
+        merged: dict[frozenset[str], Group] = {}
+        out: list[Group] = []
+        for group in groups:
+            stem = stem_of(group.said.removesuffix("'s"))
+            title = next((t for t in titles if " " not in group.said and stem in t), None)
+            if title is None:
+                out.append(group)
+            elif title in merged:
+                into = merged[title]
+                into.said, into.terms = f"{into.said} {group.said}", into.terms | group.terms
+                into.weight = max(into.weight, group.weight)
+            else:
+                merged[title] = Group(group.said, set(group.terms), group.weight)
+                out.append(merged[title])
+        return out, list(merged.values())
 
     def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
         """A rules clause no player's question is written for (the rule of the restricted lists, the
