@@ -474,10 +474,10 @@ def test_a_keyword_that_names_an_entry_gives_that_entry(index):
 
 
 def test_a_word_read_as_a_misspelled_small_word_is_not_searched(index):
-    """"dany" is nearest to "any", a word every text has: searching it too pulled random clauses. A
+    """"waht" is nearest to "what", a word every text has: searching it too pulled random clauses. A
     word read as a small word is skipped like one, and the note says so; alone, it is still searched."""
-    hits, notes = index.search("dany dragon", 2, None, 5)
-    assert 'spelling: read "dany" as "any", a word the search skips' in notes, notes
+    hits, notes = index.search("waht dragon", 2, None, 5)
+    assert 'spelling: read "waht" as "what", a word the search skips' in notes, notes
     assert hits[0].id == index.search("dragon", 2, None, 1)[0][0].id, [h.id for h in hits]
     _, notes = index.search("waht is claim", 2, None, 3)
     assert notes == ['spelling: read "waht" as "what", a word the search skips'], notes
@@ -598,3 +598,29 @@ def test_a_card_title_is_one_idea_of_the_question(index, query, edition, answer)
     weighed word by word ("khal", "drogo's": two rare words) they outweighed what the question asks."""
     hits, _ = index.search(query, edition, None, 5)
     assert hits[0].id == answer, [h.id for h in hits]
+
+
+def test_a_cards_nickname_names_the_card(index):
+    """"dany" is Daenerys and "lf" Littlefinger (corpus/card-aliases.yaml, nicknames), never "any"
+    misspelled: the card's errata and rulings come first, and the note says how the word was read."""
+    hits, notes = index.search("dany cad errata", 1, None, 5)
+    assert hits[0].id == "agot1-faq/errata/daenerys-targaryen-cad-f76", [h.id for h in hits]
+    assert 'nickname: read "dany" as "daenerys"' in notes and not [n for n in notes if "spelling" in n], notes
+    hits, _ = index.search("dany tfm str reduction", 2, None, 5)
+    assert hits[0].id == "agot2-faq41/qa/daenerys-targaryen-tfm", [h.id for h in hits]
+    hits, _ = index.search("lf variant rules", 1, None, 5)
+    assert hits[0].id == "agot1-rules/littlefinger-variant", [h.id for h in hits]
+
+
+def test_a_nickname_that_is_not_one_word_is_refused_with_its_file_and_line(tmp_path):
+    from judgekb.errors import DataError
+    from judgekb.lookup.tables import load_nicknames
+
+    path = tmp_path / "card-aliases.yaml"
+    path.write_text("edition1: {}\nnicknames:\n  Big Dany: daenerys\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"card-aliases.yaml:3: nickname 'Big Dany' must be one lower-case word"):
+        load_nicknames(path)
+    path.write_text("nicknames:\n  dany: [daenerys]\n", encoding="utf-8")
+    with pytest.raises(DataError, match="must stand for lower-case title words"):
+        load_nicknames(path)
+    assert load_nicknames(CORPUS / "card-aliases.yaml")["dany"] == "daenerys"

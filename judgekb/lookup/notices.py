@@ -96,8 +96,9 @@ def _not_inside_another(index: Index, words: list[str], cards: set[str]) -> set[
 
 def spelling(analysis: dict[str, Any]) -> list[str]:
     """Say which words were read as a corpus word they may misspell, so a judge sees what was searched
-    ("challange" also as "challenge") and what was skipped as a misspelled small word ("dany" as
-    "any"); a word's own form ("varys" for "Varys's") goes unsaid."""
+    ("challange" also as "challenge") and what was skipped as a misspelled small word ("waht" as
+    "what"), and a card's nickname read as its title's words ("dany" as "daenerys"); a word's own form
+    ("varys" for "Varys's") goes unsaid."""
 
     def form(word: str) -> str:
         return word.removesuffix("'s").replace("'", "").removesuffix("s")
@@ -107,6 +108,8 @@ def spelling(analysis: dict[str, Any]) -> list[str]:
     said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in corrected if w in searched]
     skipped = [f'read "{w[:40]}" as "{fixed}", a word the search skips' for w, fixed in corrected if w not in searched]
     notes = [f"spelling: searched {', '.join(said[:5])}"] if said else []
+    nicknamed = [f'read "{w[:40]}" as "{title}"' for w, title in analysis.get("nicknamed", {}).items()]
+    notes += [f"nickname: {'; '.join(nicknamed[:5])}"] if nicknamed else []
     return notes + ([f"spelling: {'; '.join(skipped[:5])}"] if skipped else [])
 
 

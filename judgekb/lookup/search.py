@@ -162,6 +162,7 @@ class Index:
         self.topic_docs = frozenset(events.get("documents", []))
         # words the vocabulary reads into a player's word that state a second-edition rule only
         self.second_edition_only = frozenset(state.get("second_edition_only", []))
+        self.nicknames: dict[str, str] = state.get("nicknames", {})  # "dany": "daenerys" (corpus/card-aliases.yaml)
         self.size = {int(k): v for k, v in state["size"].items()}
         self.cards: list[dict[str, Any]] = [
             {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
@@ -268,6 +269,7 @@ class Index:
             "absent_topics": json.loads(meta.get("absent_topics", "{}")),
             "event_words": json.loads(meta.get("event_words", "{}")),
             "second_edition_only": json.loads(meta.get("second_edition_only", "[]")),
+            "nicknames": json.loads(meta.get("nicknames", "{}")),
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,
@@ -419,7 +421,10 @@ class Index:
     def analyse(self, text: str, edition: int | None = None, keep: set[str] | None = None) -> dict[str, Any]:
         """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity.
         ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
-        words = words_of(text)
+        said = words_of(text)
+        # a card's nickname is its title's words ("dany" is Daenerys, never the word "any" misspelled)
+        nicknamed = {w: self.nicknames[w] for w in said if w in self.nicknames}
+        words = [v for w in said for v in (nicknamed[w].split() if w in nicknamed else [w])]
         lowered = " ".join(words)
         self._facts(words)
         taken = [False] * len(words)
@@ -472,7 +477,7 @@ class Index:
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
         return {
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
-            "corrected": corrected,
+            "corrected": corrected, "nicknamed": nicknamed,
         }  # fmt: skip
 
     def _term_df(self, term: str, edition: int | None) -> int:

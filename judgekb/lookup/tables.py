@@ -33,6 +33,31 @@ def load_phrases(corpus: Path) -> list[tuple[str, str]]:
     return rows
 
 
+def load_nicknames(path: Path) -> dict[str, str]:
+    """``nicknames`` of ``corpus/card-aliases.yaml``: the names players call a card by, each read as the
+    title words it stands for.  Checked at build: a nickname must be one lower-case word, and what it
+    stands for words, or the build stops naming the file and the entry."""
+    from judgekb import yamlio
+    from judgekb.errors import DataError
+
+    if not path.is_file():
+        return {}
+    data = yamlio.load(path) or {}
+    nicknames = data.get("nicknames") or {}
+    if not isinstance(nicknames, dict):
+        raise DataError(f"{path}: nicknames must be a mapping of a nickname to the title words it stands for")
+    out = {}
+    for nickname, title in nicknames.items():
+        if nickname == "__line__":
+            continue
+        if not isinstance(nickname, str) or words_of(nickname) != [nickname]:
+            raise DataError(f"{yamlio.where(path, nicknames)}: nickname {nickname!r} must be one lower-case word")
+        if not isinstance(title, str) or not words_of(title) or " ".join(words_of(title)) != title:
+            raise DataError(f"{yamlio.where(path, nicknames)}: nickname {nickname!r} must stand for lower-case title words, got {title!r}")
+        out[nickname] = title
+    return out
+
+
 def glossary_rows(corpus: Path) -> list[dict[str, str]]:
     """The glossary's synonyms, the player vocabulary and set abbreviations as (term, expansion) rows for the store."""
     return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
@@ -79,6 +104,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
             {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
             {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
             {"key": "second_edition_only", "value": json.dumps(vocabulary.get("second_edition_only") or [], ensure_ascii=False)},
+            {"key": "nicknames", "value": json.dumps(load_nicknames(corpus / "card-aliases.yaml"), ensure_ascii=False)},
         ],
         pk="key",
     )
