@@ -624,3 +624,15 @@ def test_a_nickname_that_is_not_one_word_is_refused_with_its_file_and_line(tmp_p
     with pytest.raises(DataError, match="must stand for lower-case title words"):
         load_nicknames(path)
     assert load_nicknames(CORPUS / "card-aliases.yaml")["dany"] == "daenerys"
+
+
+def test_a_full_title_only_the_other_editions_texts_name_is_still_a_card(index):
+    """No card data: "what is the cost of eddard stark" in first edition, whose texts never name that
+    card (second edition's FAQ does), says first that the card's own text is not in the corpus; a
+    rules question with the same words does not, and neither does a title's single word."""
+    _, notes = index.search("what is the cost of eddard stark", 1, None, 5)
+    assert notes and notes[0].startswith("not in the corpus: the card's own text of Eddard Stark ("), notes
+    _, notes = index.search("can eddard stark be saved from a kill effect by a duplicate", 1, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes
+    _, notes = index.search("what is the cost of a stark card", 1, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes

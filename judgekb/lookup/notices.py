@@ -70,6 +70,10 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             notices.append(_no_title_notice(index, unknown, named, edition, imported))
         return notices
     how = f"because {card_text['document']}: {card_text['look_for']}"
+    if not cards and not unknown and edition in (1, 2):
+        # a card this edition's texts never name, spelled out by the full title the other edition's texts
+        # know ("what is the cost of eddard stark" in first edition): a card all the same
+        cards = {c for c in index.cards_named(analysis, 3 - edition) if _full_title(index, c, analysis)}
     if unknown:
         notices.append(
             f"not in the corpus: {_unknown_said(unknown)}. If this asks about a card, the card's own text (cost, STR, icons, "
@@ -83,6 +87,12 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             "The clauses below are what the corpus says about it."
         )
     return notices
+
+
+def _full_title(index: Index, card_id: str, analysis: dict[str, Any]) -> bool:
+    """Does the query spell out all of a card's title (of two words or more), not only a name of it?"""
+    title = {stem_of(w.removesuffix("'s")) for w in words_of(index.card_name(card_id)) if w not in STOPWORDS}
+    return len(title) > 1 and title <= {stem_of(w.removesuffix("'s")) for w in analysis["words"]}
 
 
 def _not_inside_another(index: Index, words: list[str], cards: set[str]) -> set[str]:
