@@ -636,3 +636,15 @@ def test_a_full_title_only_the_other_editions_texts_name_is_still_a_card(index):
     assert not [n for n in notes if "card's own text" in n], notes
     _, notes = index.search("what is the cost of a stark card", 1, None, 5)
     assert not [n for n in notes if "card's own text" in n], notes
+
+
+def test_a_cards_list_entry_comes_first_only_when_its_status_is_asked(index):
+    """FAQ v2.3 listed Eddard Stark (Wolves of the North) as melee restricted: that entry answers "is
+    eddard stark restricted" and the bare title, not what a question asks of the card besides
+    ("can i marshal a second eddard stark": the entry shares only his name with it)."""
+    entry = "agot2-faq/restricted/melee/eddard-stark-wolves-of-the-north-3"
+    for query in ("is eddard stark restricted", "eddard stark", "eddard stark melee"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == entry, (query, [h.id for h in hits])
+    hits, _ = index.search("can i marshal a second eddard stark", 2, None, 5)
+    assert hits[0].id != entry and entry in [h.id for h in hits], [h.id for h in hits]

@@ -74,12 +74,14 @@ SHORTLIST = 30  # candidates scored on every signal
 # tests/eval/judge-review.yaml; title_only, asked_like and quoted were then set by hand on the dev half.
 # head_exact (the query is one of the names a heading gives its entry: "claim" is "Claim or Claim
 # Value", not "Intrigue Claim") was set by hand: a keyword a judge types names its entry; dev unchanged.
+# list_unasked (a named card's list entry, when the question asks something else of the card than its
+# status) was set by hand on card-name probes: dev unchanged.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
-    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
+    "title_only": -0.501, "list_unasked": -0.3, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
@@ -92,6 +94,9 @@ REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # under the entry of its document headed by the word it stands for, as a "See" entry does
 ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
+LIST_KINDS = frozenset({"restricted", "banned", "list-change"})
+STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality",
+                          "list", "lists", "pod", "pods", "joust", "melee"})  # fmt: skip
 # A phase's flowchart (first-edition FAQ, "Flowchart: Taxation Phase") draws the rulebook's phase as
 # boxes: it ranks with the rules it charts, not with the FAQ's rulings that amend them, so "what
 # happens in the taxation phase" reads Phase 7: Taxation first.
@@ -796,6 +801,10 @@ class Index:
         tournament = bool(self.topic_words & {stem_of(w) for w in analysis["words"]})
 
         ideas = Ideas(groups, total)
+        # what the query asks besides the cards it names: their share of its weight (0 for a bare title)
+        asked_bits = sum(1 << i for i, g in enumerate(groups) if not any(g is t for t in titled))
+        asked_share = ideas.weighted(asked_bits)
+        status_asked = bool(STATUS_WORDS & set(analysis["words"]))
         weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         coverage: dict[str, float] = {}
@@ -846,6 +855,8 @@ class Index:
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
                 "card": float(card),
+                # a card's list entry, when the question asks something else about the card than its status
+                "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
                 "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
@@ -886,7 +897,7 @@ class Index:
         asks about stealth and one card, and its two rare name words weighed as two ideas made any
         clause that names Khal Drogo (a ruling on playing him from hand) outweigh the stealth rule.
         The title's words are searched as one group, weighed as its rarest word."""
-        titles = [required for card in cards for required, _ in self.card_by_id[card]["keys"] if len(required) > 1]
+        titles = [required for card in cards for required, _ in self.card_by_id[card]["keys"]]
         if not titles:
             return groups, []
         merged: dict[frozenset[str], Group] = {}
