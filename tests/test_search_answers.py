@@ -648,3 +648,23 @@ def test_a_cards_list_entry_comes_first_only_when_its_status_is_asked(index):
         assert hits[0].id == entry, (query, [h.id for h in hits])
     hits, _ = index.search("can i marshal a second eddard stark", 2, None, 5)
     assert hits[0].id != entry and entry in [h.id for h in hits], [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "edition"),
+    [
+        ("how much does varys cost", 2),  # "varys", read also as its possessive "varys's", is still a name
+        ("how much gold does tywin give", 2),  # a card's gold, keywords, income … are its printed text
+        ("what keywords does the red viper have", 2),
+        ("does the red viper have deadly", 1),  # "does X have Y": X's printed keywords, icons, traits
+        ("what does the hand's judgement say", 2),  # the British spelling of the title's "Judgment"
+    ],
+)
+def test_a_question_about_a_cards_printed_text_says_first_it_is_not_in_the_corpus(index, query, edition):
+    _, notes = index.search(query, edition, None, 5)
+    assert notes and notes[0].startswith("not in the corpus:") and "card's own text" in notes[0], notes
+
+
+def test_a_british_spelling_of_a_title_points_to_the_cards_page(carded_index):
+    _, notes = carded_index.search("what does the hand's judgement say", 2, None, 5)
+    assert notes and notes[0].startswith("card text: The Hand's Judgment is a card"), notes

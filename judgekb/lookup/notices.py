@@ -79,7 +79,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             f"not in the corpus: {_unknown_said(unknown)}. If this asks about a card, the card's own text (cost, STR, icons, "
             f"abilities) is not in the corpus {how}. Closest clauses below."
         )
-    elif cards and _asks_text(analysis, card_text):
+    elif cards and (_asks_text(analysis, card_text) or _asks_wording(analysis, card_text)):
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
         name = " / ".join(sorted({index.card_name(c) for c in _not_inside_another(index, analysis["words"], cards)}))
         notices.append(
@@ -110,10 +110,7 @@ def spelling(analysis: dict[str, Any]) -> list[str]:
     "what"), and a card's nickname read as its title's words ("dany" as "daenerys"); a word's own form
     ("varys" for "Varys's") goes unsaid."""
 
-    def form(word: str) -> str:
-        return word.removesuffix("'s").replace("'", "").removesuffix("s")
-
-    corrected = [(w, fixed) for w, fixed in analysis.get("corrected", {}).items() if form(w) != form(fixed)]
+    corrected = [(w, fixed) for w, fixed in analysis.get("corrected", {}).items() if _form(w) != _form(fixed)]
     searched = {g.said for g in analysis["groups"]}
     said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in corrected if w in searched]
     skipped = [f'read "{w[:40]}" as "{fixed}", a word the search skips' for w, fixed in corrected if w not in searched]
@@ -147,12 +144,24 @@ def _unknown_words(
     unknown = [
         w for w in analysis["content"]
         if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
-        and not index.known(w, edition) and not index.correct(w, edition)
+        and not index.known(w, edition) and not _misspelled(index, w, edition)
     ]  # fmt: skip
     if not unknown and not cards and _asks_wording(analysis, card_text):
         # asked for a card's words: a word this edition's rules never use names the card
         unknown = [w for w in _name_words(index, analysis, edition, card_text) if w not in explained]
     return unknown
+
+
+def _form(word: str) -> str:
+    """A word without its possessive or plural ending ("varys" for "Varys's")."""
+    return word.removesuffix("'s").replace("'", "").removesuffix("s")
+
+
+def _misspelled(index: Index, word: str, edition: int | None) -> bool:
+    """Is the word read as another word (a typo the corrector mends), not as its own possessive
+    ("varys" read also as "varys's" is still the name Varys, which no rule uses)?"""
+    fixed = index.correct(word, edition)
+    return bool(fixed) and _form(fixed) != _form(word)
 
 
 def _unknown_said(unknown: list[str]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from judgekb.lookup.words import STOPWORDS
+from judgekb.lookup.words import BRITISH, STOPWORDS
 
 if TYPE_CHECKING:
     from judgekb.lookup.search import Index
@@ -69,7 +69,8 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
     from judgekb.cards.corpus_cards import PUNCTUATION
 
     # bare_name word by word (a possessive's "'s" kept as "s": only a run's last word may drop it)
-    loose = [" ".join(PUNCTUATION.sub(" ", w.replace("'", "").replace("’", "")).split()) for w in words]
+    # (a British spelling as the title spells it: "hand's judgement" is The Hand's Judgment)
+    loose = [" ".join(PUNCTUATION.sub(" ", BRITISH.get(w, w).replace("'", "").replace("’", "")).split()) for w in words]
     firsts = index.imported_title_first_words(edition)
     other = index.imported_titles(3 - edition) if 3 - edition in index.imported_editions else {}
     # a word the texts never write ("tunels", "judgement"): a run with one may be a title misspelled

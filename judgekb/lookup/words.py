@@ -94,6 +94,10 @@ def words_of(text: str) -> list[str]:
 
 
 # Irregular forms the suffix rules cannot reach ("chosen" is "choose", "knelt" is "kneel").
+# British spellings of words card titles spell the American way (the FAQ itself writes "Hand's
+# Judgement" once beside the title's "Judgment"): read as the title's spelling wherever a word is stemmed
+# or a title is matched.
+BRITISH = {"judgement": "judgment", "judgements": "judgments"}
 IRREGULAR = {
     "chosen": "choose", "chose": "choose", "won": "win", "paid": "pay", "drawn": "draw", "drew": "draw",
     "knelt": "kneel", "took": "take", "taken": "take", "lost": "lose", "went": "go", "gone": "go",
@@ -105,6 +109,7 @@ IRREGULAR = {
     # the challenge's sides: players ask whether a character can "attack" or "defend", the rules
     # say who may be declared an "attacker" or "defender"
     "attacker": "attack", "attackers": "attack", "defender": "defend", "defenders": "defend",
+    **BRITISH,
 }  # fmt: skip
 
 
