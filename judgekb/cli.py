@@ -462,6 +462,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             now = f"{hit.get('superseded_by_citation') or ''}  [{hit['superseded_by']}]".strip()
             click.echo(f"   (not in force: a later version no longer carries it; see {now})")
         click.echo(f"   {hit['snippet']}")
+        if hit.get("parts"):  # a title with no text of its own: the steps printed under it
+            click.echo("   In this section: " + " · ".join(part["heading"] for part in hit["parts"]))
         for folded in hit["folded"][:FOLDED_SHOWN]:
             click.echo(f"   ({lookup.folded_said(folded['relation'])}: {folded['citation']}  [{folded['id']}])")
         if len(hit["folded"]) > FOLDED_SHOWN:

@@ -471,15 +471,15 @@ def clause(db: sqlite_utils.Database, clause_id: str) -> dict[str, Any] | None:
     return row
 
 
-def parts(db: sqlite_utils.Database, clause_id: str) -> list[dict[str, Any]]:
+def parts(db: sqlite_utils.Database | sqlite3.Connection, clause_id: str) -> list[dict[str, Any]]:
     """The clauses printed under this one, in the document's order: a phase's numbered steps, the
     sections of Shadows or an appendix. Their ids are one level below its own ("…/taxation-phase/7.1"),
     so "7. Taxation phase", a title with no text of its own, can show what happens in it."""
     prefix = clause_id + "/"
-    rows = db.query(  # ("/" + 1 is "0": the range of ids that start with the prefix, on the primary key)
+    rows = db.execute(  # ("/" + 1 is "0": the range of ids that start with the prefix, on the primary key)
         "select id, heading, citation from clauses where id >= ? and id < ? order by seq", [prefix, clause_id + "0"]
-    )
-    return [r for r in rows if "/" not in r["id"][len(prefix) :]]
+    ).fetchall()  # (a plain sqlite3 connection too: lookup's results name a phase's steps)
+    return [{"id": i, "heading": h, "citation": c} for i, h, c in rows if "/" not in i[len(prefix) :]]
 
 
 def part_of(db: sqlite_utils.Database, clause_id: str) -> dict[str, Any] | None:

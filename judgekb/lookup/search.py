@@ -1083,7 +1083,8 @@ def results(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
     question, which its heading may only name —, snippet, folded, unofficial, superseded_by — the clause
-    in force, when the hit is an entry a later version removed — and superseded_by_citation, its citation)."""
+    in force, when the hit is an entry a later version removed —, superseded_by_citation, its citation,
+    and parts — the steps printed under a hit that is only a title, as ``{id, heading}``)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
@@ -1099,9 +1100,14 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
+    from judgekb import store
+
     out = []
     for hit in hits:
         row = rows[hit.id]
+        # a title with no text of its own ("7. Taxation phase") is shown with the steps printed under it
+        title_only = words_of(row["text"] or "") == words_of(row["heading"] or "")
+        parts = [{"id": p["id"], "heading": p["heading"]} for p in store.parts(index.conn, hit.id)] if title_only else []
         question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
         answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
         out.append(
@@ -1114,6 +1120,7 @@ def results(
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,
                 "superseded_by_citation": in_force.get(hit.superseded_by, ""),
+                "parts": parts,
             }
         )
     return out, notes
