@@ -610,6 +610,10 @@ def test_a_cards_nickname_names_the_card(index):
     assert hits[0].id == "agot2-faq41/qa/daenerys-targaryen-tfm", [h.id for h in hits]
     hits, _ = index.search("lf variant rules", 1, None, 5)
     assert hits[0].id == "agot1-rules/littlefinger-variant", [h.id for h in hits]
+    for query in ("lfs text", "lf's ability"):  # a possessive, its apostrophe typed or not
+        _, notes = index.search(query, 2, None, 5)
+        assert notes[0].startswith("not in the corpus:") and "card's own text" in notes[0], (query, notes)
+        assert f'nickname: read "{query.split()[0]}" as "littlefinger\'s"' in notes, notes
 
 
 def test_a_nickname_that_is_not_one_word_is_refused_with_its_file_and_line(tmp_path):

@@ -428,7 +428,7 @@ class Index:
         ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
         said = words_of(text)
         # a card's nickname is its title's words ("dany" is Daenerys, never the word "any" misspelled)
-        nicknamed = {w: self.nicknames[w] for w in said if w in self.nicknames}
+        nicknamed = {w: title for w in said if (title := self.nickname(w))}
         words = [v for w in said for v in (nicknamed[w].split() if w in nicknamed else [w])]
         lowered = " ".join(words)
         self._facts(words)
@@ -484,6 +484,13 @@ class Index:
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
             "corrected": corrected, "nicknamed": nicknamed,
         }  # fmt: skip
+
+    def nickname(self, word: str) -> str | None:
+        """The title words a card's nickname stands for, a possessive kept ("lf's" and "lfs": "littlefinger's")."""
+        if word in self.nicknames:
+            return self.nicknames[word]
+        base = word.removesuffix("'s") if word.endswith("'s") else word[:-1] if word.endswith("s") else ""
+        return f"{self.nicknames[base]}'s" if base in self.nicknames else None
 
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
