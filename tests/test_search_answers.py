@@ -672,3 +672,18 @@ def test_a_question_about_a_cards_printed_text_says_first_it_is_not_in_the_corpu
 def test_a_british_spelling_of_a_title_points_to_the_cards_page(carded_index):
     _, notes = carded_index.search("what does the hand's judgement say", 2, None, 5)
     assert notes and notes[0].startswith("card text: The Hand's Judgment is a card"), notes
+
+
+@pytest.mark.parametrize(
+    ("query", "edition", "name"),
+    [
+        ("what does tyrion lannister do", 2, "tyrion"),
+        ("cost of littlefinger", 1, "littlefinger"),
+        ("what icons does jaime have", 2, "jaime"),
+    ],
+)
+def test_a_name_the_rules_write_only_in_an_example_still_asks_for_a_cards_text(index, query, edition, name):
+    """"tyrion" is a word of the texts (an example names Tyrion) but no rules term: asked what the card
+    does, the note says first that its own text is not in the corpus, and calls the word a name."""
+    _, notes = index.search(query, edition, None, 5)
+    assert notes and notes[0].startswith(f'not in the corpus: "{name}" is a name, not a rules term. If this asks about a card'), notes

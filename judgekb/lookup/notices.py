@@ -70,16 +70,18 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             notices.append(_no_title_notice(index, unknown, named, edition, imported))
         return notices
     how = f"because {card_text['document']}: {card_text['look_for']}"
-    if not cards and not unknown and edition in (1, 2):
+    asks = _asks_text(analysis, card_text) or _asks_wording(analysis, card_text)
+    if asks and not cards and edition in (1, 2) and all(index.name(w.removesuffix("'s")) for w in unknown):
         # a card this edition's texts never name, spelled out by the full title the other edition's texts
-        # know ("what is the cost of eddard stark" in first edition): a card all the same
-        cards = {c for c in index.cards_named(analysis, 3 - edition) if _full_title(index, c, analysis)}
+        # know ("what is the cost of eddard stark" in first edition): a card all the same, said by its title
+        if spelled := {c for c in index.cards_named(analysis, 3 - edition) if _full_title(index, c, analysis)}:
+            cards, unknown = spelled, []
     if unknown:
         notices.append(
-            f"not in the corpus: {_unknown_said(unknown)}. If this asks about a card, the card's own text (cost, STR, icons, "
+            f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, icons, "
             f"abilities) is not in the corpus {how}. Closest clauses below."
         )
-    elif cards and (_asks_text(analysis, card_text) or _asks_wording(analysis, card_text)):
+    elif cards and asks:
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
         name = " / ".join(sorted({index.card_name(c) for c in _not_inside_another(index, analysis["words"], cards)}))
         notices.append(
@@ -149,6 +151,13 @@ def _unknown_words(
     if not unknown and not cards and _asks_wording(analysis, card_text):
         # asked for a card's words: a word this edition's rules never use names the card
         unknown = [w for w in _name_words(index, analysis, edition, card_text) if w not in explained]
+    if not unknown and not cards and (_asks_text(analysis, card_text) or _asks_wording(analysis, card_text)):
+        # asked for a card's printed text by a name the rules write only in an example or a ruling
+        # ("what does tyrion lannister do", "cost of littlefinger"): the name of a card all the same
+        unknown = [
+            w for w in analysis["content"]
+            if len(w) >= 4 and w not in explained and index.name(w.removesuffix("'s")) and not index.english(w.removesuffix("'s"))
+        ]  # fmt: skip
     return unknown
 
 
@@ -164,10 +173,13 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
     return bool(fixed) and _form(fixed) != _form(word)
 
 
-def _unknown_said(unknown: list[str]) -> str:
-    """The unknown words quoted, each once ("olenna olenna" is one word), for a note read aloud."""
+def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
+    """The unknown words quoted, each once ("olenna olenna" is one word), for a note read aloud; names
+    the rules write only in an example or a ruling ("tyrion") are said to be names, not rules terms."""
     words = list(dict.fromkeys(unknown))
     said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in words[:5])
+    if index is not None and all(index.name(w.removesuffix("'s")) for w in words):
+        return said + (" is a name, not a rules term" if len(words) == 1 else " are names, not rules terms")
     return said + (" is not a word the rules use" if len(words) == 1 else " are not words the rules use")
 
 
@@ -207,7 +219,7 @@ def _no_title_notice(index: Index, unknown: list[str], cards: set[str], edition:
     if unknown:
         titles = f": {'; '.join(listed)}" if listed else ", but the query names no imported card: check the spelling"
         return (
-            f"not in the corpus: {_unknown_said(unknown)}. If this asks about a card, the card's own text (cost, STR, "
+            f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, "
             f"icons, abilities) is on {page}{titles}. Closest clauses below."
         )
     name = " / ".join(sorted(index.card_name(c) for c in cards))

@@ -190,6 +190,7 @@ class Index:
         self._word_facts: dict[str, tuple[int, int, bool]] = {}
         self._stem_df: dict[str, tuple[int, int]] = {}
         self._rules_df: dict[str, tuple[int, int]] = {}
+        self._names: set[str] = set()  # words of the texts written only capitalised, no English word
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
@@ -370,12 +371,15 @@ class Index:
         if not missing:
             return
         marks = ",".join("?" * len(missing))
-        found = {w: rest for w, *rest in self.rows(f"select word, df1, df2, rules1, rules2 from vocab where word in ({marks})", missing)}
+        sql = f"select word, df1, df2, rules1, rules2, named from vocab where word in ({marks})"
+        found = {w: rest for w, *rest in self.rows(sql, missing)}
         english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
         for word in missing:
-            d1, d2, r1, r2 = found.get(word, (0, 0, 0, 0))
+            d1, d2, r1, r2, named = found.get(word, (0, 0, 0, 0, 0))
             self._word_facts[word] = (d1, d2, word in english)
             self._rules_df[word] = (r1, r2)
+            if named and word not in english:
+                self._names.add(word)
         stems = [t for t in {stem_of(w) for w in missing} if t not in self._stem_df]
         if stems:
             marks = ",".join("?" * len(stems))
@@ -580,6 +584,12 @@ class Index:
 
                 self._card_status = CardStatusNotes(self.conn)
         return self._card_status or None
+
+    def name(self, word: str) -> bool:
+        """Is the word one the texts write only capitalised and no English word: a name ("tyrion",
+        "littlefinger", a card's title word the rules use in an example) or a capitalised term?"""
+        self._facts([word])
+        return word in self._names
 
     def english(self, word: str) -> bool:
         """Is the word in the English word list (the corpus's own names aside)?"""

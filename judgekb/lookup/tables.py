@@ -80,8 +80,15 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
             entry[row["edition"] - 1] += 1
             if row["kind"] not in CARD_KINDS:
                 entry[row["edition"] + 1] += 1
+    # the words the texts write in lower case somewhere; the others are names (Tyrion, Littlefinger) or
+    # capitalised terms (Knight): ``named`` in the vocabulary
+    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
     db["vocab"].insert_all(
-        ({"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3]} for w, d in df.items()), pk="word"
+        (
+            {"word": w, "n": count[w], "df1": d[0], "df2": d[1], "rules1": d[2], "rules2": d[3], "named": int(w not in lower)}
+            for w, d in df.items()
+        ),
+        pk="word",
     )
     stem_df: dict[str, list[int]] = {}
     for row in clause_rows:
@@ -93,7 +100,6 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     conn.execute("create table english (word text primary key) without rowid")
     # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
     # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
-    lower = {w for row in clause_rows for w in LOWER_WORD.findall(f"{row['heading']} {row['text']}")}
     conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(set(df) - lower)))
     players = corpus / "player-vocabulary.yaml"
     vocabulary = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
