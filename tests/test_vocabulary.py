@@ -99,6 +99,8 @@ def test_unkneel_is_standing_not_kneeling(index):
         ("negative str", 2, {"agot2-rr/negative-quantities"}),
         ("is slow play allowed", 2, {"agot2-tr/unsporting-conduct"}),
         ("rfg cards", 1, {"agot1-rules/removed-from-game"}),
+        # how often an ability may be used is its limit, whatever the card ("Limit X per [period]")
+        ("can i use 2 copies of tyrions chain in the same round", 2, {"agot2-rr/limits-and-maxima"}),
     ],
 )
 def test_players_words_find_the_rules_clause(index, query, edition, first):
