@@ -687,3 +687,20 @@ def test_a_name_the_rules_write_only_in_an_example_still_asks_for_a_cards_text(i
     does, the note says first that its own text is not in the corpus, and calls the word a name."""
     _, notes = index.search(query, edition, None, 5)
     assert notes and notes[0].startswith(f'not in the corpus: "{name}" is a name, not a rules term. If this asks about a card'), notes
+
+
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        ("jaqen h'ghar errata'd?", "agot1-faq/errata/jaqen-hghar-acoa-f43"),  # not his Q&A entries
+        ("longship maiden's bane errata'd?", "agot1-faq/errata/longship-maidens-bane-kr-f105"),
+        ("was jaqen h'ghar nerfed", "agot1-faq/errata/jaqen-hghar-acoa-f43"),
+        # not Hollow Hill's errata: that title is inside the one named
+        ("Knights of the Hollow Hill errata", "agot1-faq/errata/knights-of-the-hollow-hill-bwb-f59"),
+    ],
+)
+def test_a_cards_errata_asked_for_comes_first(index, query, answer):
+    """An errata entry's heading and text never say "errata" (the heading is the card's title): asked
+    for a named card's errata in any of the players' words for it, that entry comes first."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == answer, [h.id for h in hits]

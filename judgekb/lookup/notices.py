@@ -83,7 +83,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         )
     elif cards and asks:
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
-        name = " / ".join(sorted({index.card_name(c) for c in _not_inside_another(index, analysis["words"], cards)}))
+        name = " / ".join(sorted({index.card_name(c) for c in not_inside_another(index, analysis["words"], cards)}))
         notices.append(
             f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
             "The clauses below are what the corpus says about it."
@@ -97,7 +97,7 @@ def _full_title(index: Index, card_id: str, analysis: dict[str, Any]) -> bool:
     return len(title) > 1 and title <= {stem_of(w.removesuffix("'s")) for w in analysis["words"]}
 
 
-def _not_inside_another(index: Index, words: list[str], cards: set[str]) -> set[str]:
+def not_inside_another(index: Index, words: list[str], cards: set[str]) -> set[str]:
     """The cards a query names, less a card named by some of the words that name another ("iron" of
     "what does the iron throne do" is not Iron Mines; the note said "the card's own text of Iron
     Mines / The Iron Throne")."""

@@ -81,7 +81,7 @@ WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
-    "title_only": -0.501, "list_unasked": -0.3, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
+    "title_only": -0.501, "list_unasked": -0.3, "errata_asked": 0.4, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
@@ -766,6 +766,9 @@ class Index:
             *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
             *notices.first_edition_status(self, analysis, edition, cards), *other_cards, *notes, *notices.spelling(analysis),
         ]  # fmt: skip
+        # a card named by words of a longer title the query names is not named ("hollow hill" of "knights
+        # of the hollow hill"): its clauses are no more about the question than any other
+        cards = notices.not_inside_another(self, analysis["words"], cards)
         groups, titled = self._one_idea_per_title(groups, cards)
         candidates = self._fts(groups, edition, kinds)
         recalled = {c for c, _ in candidates}
@@ -822,6 +825,7 @@ class Index:
         asked_bits = sum(1 << i for i, g in enumerate(groups) if not any(g is t for t in titled))
         asked_share = ideas.weighted(asked_bits)
         status_asked = bool(STATUS_WORDS & set(analysis["words"]))
+        errata_asked = any("errata" in g.terms for g in groups)  # ("errata'd", "nerfed": the vocabulary's errata)
         weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         coverage: dict[str, float] = {}
@@ -874,6 +878,8 @@ class Index:
                 "card": float(card),
                 # a card's list entry, when the question asks something else about the card than its status
                 "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
+                # a named card's errata entry, asked for: its heading and text never say "errata"
+                "errata_asked": float(card and meta["kind"] == "errata" and errata_asked),
                 "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
