@@ -75,13 +75,15 @@ SHORTLIST = 30  # candidates scored on every signal
 # head_exact (the query is one of the names a heading gives its entry: "claim" is "Claim or Claim
 # Value", not "Intrigue Claim") was set by hand: a keyword a judge types names its entry; dev unchanged.
 # list_unasked (a named card's list entry, when the question asks something else of the card than its
-# status) was set by hand on card-name probes: dev unchanged.
+# status) and errata_asked (a named card's errata entry, asked for) were set by hand on card-name
+# probes: dev unchanged.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
-    "title_only": -0.501, "list_unasked": -0.3, "errata_asked": 0.4, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
+    "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
+    "list_unasked": -0.3, "errata_asked": 0.4,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
