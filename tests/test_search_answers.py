@@ -704,3 +704,13 @@ def test_a_cards_errata_asked_for_comes_first(index, query, answer):
     for a named card's errata in any of the players' words for it, that entry comes first."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == answer, [h.id for h in hits]
+
+
+def test_a_card_is_named_by_the_one_word_its_title_alone_has(index):
+    """Players call Magister Illyrio "illyrio": a word only one title of the edition has, no English
+    word and never used by the edition's rules, names that card wherever it stands in the title; a
+    trait a rule names ("kingsguard") does not name Lord Commander of the Kingsguard."""
+    hits, _ = index.search("illyrio errata", 1, None, 5)
+    assert hits[0].id == "agot1-faq/errata/magister-illyrio-core-t152", [h.id for h in hits]
+    assert index.cards_named(index.analyse("illyrio errata", 1), 1) == {"card:1:magister-illyrio"}
+    assert not index.cards_named(index.analyse("can a kingsguard defend alone", 1), 1)

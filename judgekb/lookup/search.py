@@ -86,6 +86,11 @@ WEIGHTS = {
     "list_unasked": -0.3, "errata_asked": 0.4,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
+# the ranks and honorifics character titles begin with, before the name players call them by
+HONORIFICS = frozenset(
+    "ser lady lord maester grand archmaester magister khal king queen prince princess septa septon brother "
+    "father mother uncle old young little red black".split()
+)
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
 # a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
 # the standing phase"): like a container's title, it answers nothing the phase's other steps do not
@@ -343,6 +348,20 @@ class Index:
                 key = [[stem_of(word)], ""]
                 if key not in card["keys"]:
                     card["keys"].append(key)
+        # ... or by the name after the rank or honorific a title begins with ("aemon" for Maester Aemon,
+        # "pycelle" for Grand Maester Pycelle, "illyrio" for Magister Illyrio, "gerris" for Ser Gerris
+        # Drinkwater); never by a family name ("tyrell" of Margaery Tyrell) or a word past a small word
+        for card in cards:
+            for name in card["names"]:
+                words = words_of(name)
+                rank = 0
+                while rank < min(2, len(words) - 1) and words[rank] in HONORIFICS:
+                    rank += 1
+                word = words[rank] if words else ""
+                if rank and len(titled.get((card["edition"], word), ())) == 1 and len(word) >= 4 and word.isalpha() and word not in english:
+                    key = [[stem_of(word)], ""]
+                    if key not in card["keys"]:
+                        card["keys"].append(key)
 
     @staticmethod
     def _successors(rows: Any, questions: dict[str, str]) -> dict[str, str]:
