@@ -669,6 +669,13 @@ def test_a_question_about_a_cards_printed_text_says_first_it_is_not_in_the_corpu
     assert notes and notes[0].startswith("not in the corpus:") and "card's own text" in notes[0], notes
 
 
+def test_a_question_the_faq_answers_about_a_cards_keywords_is_no_question_about_its_text(index):
+    """First edition's FAQ says which keywords Jaqen H'ghar may gain: no note that his own text is not here."""
+    hits, notes = index.search("jaqen hgar keywords", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/jaqen-hghar-keywords", [h.id for h in hits]
+    assert not [n for n in notes if "card's own text" in n], notes
+
+
 def test_a_british_spelling_of_a_title_points_to_the_cards_page(carded_index):
     _, notes = carded_index.search("what does the hand's judgement say", 2, None, 5)
     assert notes and notes[0].startswith("card text: The Hand's Judgment is a card"), notes
