@@ -721,3 +721,12 @@ def test_a_card_is_named_by_the_one_word_its_title_alone_has(index):
     assert hits[0].id == "agot1-faq/errata/magister-illyrio-core-t152", [h.id for h in hits]
     assert index.cards_named(index.analyse("illyrio errata", 1), 1) == {"card:1:magister-illyrio"}
     assert not index.cards_named(index.analyse("can a kingsguard defend alone", 1), 1)
+
+
+def test_a_name_no_clause_cites_as_a_card_is_one_idea(index):
+    """"jon snow" is named only in a deck-list example: its two words, written only capitalised, are
+    one idea weighed as one name, and "two different versions of X in play" asks the unique rule."""
+    analysis = index.analyse("can i have two different versions of jon snow in play", 2)
+    assert "jon snow" in [g.said for g in index._one_idea_per_name(analysis["groups"])]
+    hits, _ = index.search("can i have two different versions of jon snow in play", 2, None, 5)
+    assert "agot2-rr/unique-cards" in [h.id for h in hits[:2]], [h.id for h in hits]

@@ -198,6 +198,7 @@ class Index:
         self._stem_df: dict[str, tuple[int, int]] = {}
         self._rules_df: dict[str, tuple[int, int]] = {}
         self._names: set[str] = set()  # words of the texts written only capitalised, no English word
+        self._capitalised: set[str] = set()  # words of the texts written only capitalised ("jon", "snow")
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
@@ -399,8 +400,10 @@ class Index:
             d1, d2, r1, r2, named = found.get(word, (0, 0, 0, 0, 0))
             self._word_facts[word] = (d1, d2, word in english)
             self._rules_df[word] = (r1, r2)
-            if named and word not in english:
-                self._names.add(word)
+            if named:
+                self._capitalised.add(word)
+                if word not in english:
+                    self._names.add(word)
         stems = [t for t in {stem_of(w) for w in missing} if t not in self._stem_df]
         if stems:
             marks = ",".join("?" * len(stems))
@@ -943,7 +946,7 @@ class Index:
         The title's words are searched as one group, weighed as its rarest word."""
         titles = [required for card in cards for required, _ in self.card_by_id[card]["keys"]]
         if not titles:
-            return groups, []
+            return self._one_idea_per_name(groups), []
         merged: dict[frozenset[str], Group] = {}
         out: list[Group] = []
         for group in groups:
@@ -958,7 +961,29 @@ class Index:
             else:
                 merged[title] = Group(group.said, set(group.terms), group.weight)
                 out.append(merged[title])
-        return out, list(merged.values())
+        return self._one_idea_per_name(out), list(merged.values())
+
+    def _one_idea_per_name(self, groups: list[Group]) -> list[Group]:
+        """Adjacent words the texts write only capitalised, one of them no English word, are one name
+        ("jon snow": a card no clause cites, named in a deck-list example), weighed as its rarest word."""
+        out: list[Group] = []
+        run: list[Group] = []
+
+        def close() -> None:
+            if len(run) > 1 and any(g.said in self._names for g in run):
+                out.append(Group(" ".join(g.said for g in run), set().union(*(g.terms for g in run)), max(g.weight for g in run)))
+            else:
+                out.extend(run)
+            run.clear()
+
+        for group in groups:
+            if " " not in group.said and group.said in self._capitalised:
+                run.append(group)
+            else:
+                close()
+                out.append(group)
+        close()
+        return out
 
     def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
         """A rules clause no player's question is written for (the rule of the restricted lists, the
