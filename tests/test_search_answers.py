@@ -580,3 +580,21 @@ def test_summoning_sickness_is_entering_play_standing(index):
         assert hits[0].id == "agot1-rules/kneeling-and-standing", (query, [h.id for h in hits])
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
+
+
+def test_a_card_a_spoken_question_names_is_the_situation_not_the_topic(index):
+    """A player telling a situation names the cards in it: the rules clause that uses one of them only
+    as its example (FAQ v4.1's Referential Targets explains them with Wildfire Assault; FAQ 5.5.1's
+    Self-Referential Cards with Catelyn Stark) is not the answer to a question about something else,
+    while a lookup of the card itself, or a spoken question about a ruling whose heading names the
+    cards (Gregor and Euron's pillage), still puts the clause that names them first."""
+    q = "I revealed Wildfire Assault and my opponent revealed Valar Morghulis, which when revealed resolves first?"
+    hits, _ = index.search(q, 2, None, 5)
+    assert hits[0].id != "agot2-faq41/2.3", [h.id for h in hits]
+    assert {"agot2-rr/when-revealed", "agot2-rr/priority-of-simultaneous-resolution"} & {h.id for h in hits[:3]}, [h.id for h in hits]
+    q = "My opponent took control of my Catelyn Stark who has attachments on her, does he get the attachments too?"
+    hits, _ = index.search(q, 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.27", [h.id for h in hits]  # Taking Control of a Card With Attachments
+    assert index.search("Wildfire Assault", 2, None, 5)[0][0].id == "agot2-faq41/2.3"
+    q = "My Ser Gregor Clegane and Euron Crow's Eye both have pillage and we won, who picks the order they resolve?"
+    assert index.search(q, 2, None, 5)[0][0].id == "agot2-faq41/qa/resolving-keywords"

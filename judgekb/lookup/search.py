@@ -102,6 +102,13 @@ SPOKEN_WORDS = 4
 ASKED_SIGNALS = ("asked", "asked_fts", "asked_like")  # the signals from players' questions
 RULE_KINDS = frozenset({"rules", "section", "timing", "definition", "qa", "regulation"})  # clauses that state a rule
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
+# A card a spoken question names ("Opponent played Treachery on my Nightmares, does Nightmares still count
+# as played?") is a piece of the situation, not the topic: a rules clause that names it only in passing,
+# as its example (FAQ v4.1's Referential Targets explains them with Wildfire Assault), counts this much of
+# the card signal.  A clause about the card (its errata or list entry, a Q&A entry or section its heading
+# names it in) keeps the whole signal; so does every clause for a keyword lookup ("Nightmares FAQ").
+NAMED_IN_PASSING = 0.3
+PASSING_WORDS = 2 * SPOKEN_WORDS  # a question of this many words tells a situation
 
 
 @dataclass
@@ -169,6 +176,7 @@ class Index:
                 for word in required:
                     self.card_words.setdefault(word, set()).add(number)
         self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
+        self.card_by_id = {card["id"]: card for card in self.cards}
         self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
         self._imported_titles: dict[int, dict[str, str]] = {}
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
@@ -758,6 +766,7 @@ class Index:
         ideas = Ideas(groups, total)
         weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
+        situation = len(analysis["words"]) >= PASSING_WORDS
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -786,7 +795,12 @@ class Index:
             if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
                 asked_q = self._questions[clause_id]
                 heading = max(heading, f1(ideas.mask(asked_q), len(asked_q[1])))
-            card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
+            named_here = [c for c in cards if clause_id in self.mentioned.get(c, ())]
+            card = bool(named_here)
+            in_passing = (
+                card and situation and meta["kind"] not in CARD_KINDS
+                and not any(self._heading_names_card(clause_id, c) for c in named_here)
+            )  # fmt: skip
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
@@ -805,7 +819,7 @@ class Index:
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
-                "card": float(card),
+                "card": NAMED_IN_PASSING if in_passing else float(card),
                 "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
@@ -840,6 +854,14 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
+
+    def _heading_names_card(self, clause_id: str, card_id: str) -> bool:
+        """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
+        heading = " ".join(stem_of(w) for w in words_of(self.clauses[clause_id]["heading"] or ""))
+        stems = frozenset(heading.split())
+        return any(
+            required <= stems and (not phrase or f" {phrase} " in f" {heading} ") for required, phrase in self.card_by_id[card_id]["keys"]
+        )
 
     def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
         """A rules clause no player's question is written for (the rule of the restricted lists, the
