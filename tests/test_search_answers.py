@@ -598,3 +598,17 @@ def test_a_card_a_spoken_question_names_is_the_situation_not_the_topic(index):
     assert index.search("Wildfire Assault", 2, None, 5)[0][0].id == "agot2-faq41/2.3"
     q = "My Ser Gregor Clegane and Euron Crow's Eye both have pillage and we won, who picks the order they resolve?"
     assert index.search(q, 2, None, 5)[0][0].id == "agot2-faq41/qa/resolving-keywords"
+
+
+def test_a_name_the_player_capitalised_is_never_read_as_a_typo(index):
+    """Players name characters as they tell a situation; without a card database the lookup cannot
+    know "Theon" or "Robb", and used to search them as "then" (a rules word: the word "then" entry)
+    and "rob".  A word capitalised inside a sentence, or at its start before another capitalised word,
+    is a name: never corrected.  A typo is still corrected, capitalised at a sentence's start or not,
+    and a query typed in title case says nothing by its capitals."""
+    assert index.analyse("My Theon Greyjoy attacked alone and was killed", 1)["corrected"] == {}
+    assert index.analyse("Robb Stark is in my dead pile, can I play my second Robb Stark?", 1)["corrected"] == {}
+    assert index.analyse("my theon greyjoy attacked alone", 1)["corrected"].get("theon") == "then"  # nothing tells it apart
+    assert index.analyse("Robb Stark atacked alone", 1)["corrected"] == {"atacked": "attacked"}
+    assert index.analyse("Chalenge won by my Robb Stark in the first round", 1)["corrected"] == {"chalenge": "challenge"}
+    assert index.analyse("Can Theon Atack Alone", 1)["corrected"].get("atack") == "attack"

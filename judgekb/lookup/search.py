@@ -61,6 +61,7 @@ from judgekb.lookup.words import (
     stem_of,
     stems_in,
     words_of,
+    written_names,
 )
 from judgekb.lookup.words import QueryError as QueryError  # raised by clean(); callers catch it here
 
@@ -421,6 +422,7 @@ class Index:
         """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity.
         ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
         words = words_of(text)
+        names = written_names(text)  # a name the player capitalised is no typo
         lowered = " ".join(words)
         self._facts(words)
         taken = [False] * len(words)
@@ -442,7 +444,7 @@ class Index:
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
                 group.terms.add(word[:-2])
-            fixed = self.correct(word, edition)
+            fixed = None if word in names else self.correct(word, edition)
             if fixed:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
