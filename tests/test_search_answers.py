@@ -612,3 +612,12 @@ def test_a_name_the_player_capitalised_is_never_read_as_a_typo(index):
     assert index.analyse("Robb Stark atacked alone", 1)["corrected"] == {"atacked": "attacked"}
     assert index.analyse("Chalenge won by my Robb Stark in the first round", 1)["corrected"] == {"chalenge": "challenge"}
     assert index.analyse("Can Theon Atack Alone", 1)["corrected"].get("atack") == "attack"
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_a_killed_card_leaves_play_and_what_leaving_play_takes_with_it_is_found(index, edition):
+    """Killing a card is one way of leaving play, and what happens to its tokens, attachments and
+    duplicates is said once, of leaving play (second edition's Leaves Play, the first-edition FAQ's
+    Leaving Play): "killed" is read as leaving play too, so a question about a killed card finds it."""
+    hits, _ = index.search("power on killed character", edition, None, 5)
+    assert {"agot2-rr/leaves-play", "agot1-faq/4.5", "agot1-rules/power-and-victory"} & {h.id for h in hits[:3]}, [h.id for h in hits]
