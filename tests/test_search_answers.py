@@ -621,3 +621,12 @@ def test_a_killed_card_leaves_play_and_what_leaving_play_takes_with_it_is_found(
     Leaving Play): "killed" is read as leaving play too, so a question about a killed card finds it."""
     hits, _ = index.search("power on killed character", edition, None, 5)
     assert {"agot2-rr/leaves-play", "agot1-faq/4.5", "agot1-rules/power-and-victory"} & {h.id for h in hits[:3]}, [h.id for h in hits]
+
+
+def test_the_power_or_gold_on_a_card_is_read_as_its_tokens(index):
+    """What sits on a card is a token: "the power on my character", "gold on it" are the tokens that
+    Leaves Play returns to the treasury, and that FAQ v4.1's Control of Tokens says no one controls."""
+    hits, _ = index.search("My character with 2 power on it was killed, where does the power go?", 2, None, 5)
+    assert "agot2-rr/leaves-play" in [h.id for h in hits[:3]], [h.id for h in hits]
+    hits, _ = index.search("does the gold on a card stay when it leaves play", 2, None, 5)
+    assert hits[0].id == "agot2-rr/leaves-play", [h.id for h in hits]
