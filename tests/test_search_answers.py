@@ -630,3 +630,16 @@ def test_the_power_or_gold_on_a_card_is_read_as_its_tokens(index):
     assert "agot2-rr/leaves-play" in [h.id for h in hits[:3]], [h.id for h in hits]
     hits, _ = index.search("does the gold on a card stay when it leaves play", 2, None, 5)
     assert hits[0].id == "agot2-rr/leaves-play", [h.id for h in hits]
+
+
+NO_ONE_WINS = {"agot2-rr/winning-a-challenge", "agot2-rr/appendix-i/challenges-phase/4.2.2"}
+
+
+@pytest.mark.parametrize(("edition", "answers"), [(1, {"agot1-faq/3.35"}), (2, NO_ONE_WINS)])
+def test_a_sides_only_character_gone_mid_challenge_leaves_no_participating_characters(index, edition, answers):
+    """"My only attacker was killed" is the rules' "no participating characters": the challenge ends
+    without resolution (first edition's FAQ, No Characters in a Challenge) or no one wins it (second
+    edition: a side needs a participating character to win)."""
+    query = "My only attacking character got killed during the challenge, do I still win if nobody defended?"
+    hits, _ = index.search(query, edition, None, 5)
+    assert hits[0].id in answers, [h.id for h in hits]
