@@ -643,3 +643,17 @@ def test_a_sides_only_character_gone_mid_challenge_leaves_no_participating_chara
     query = "My only attacking character got killed during the challenge, do I still win if nobody defended?"
     hits, _ = index.search(query, edition, None, 5)
     assert hits[0].id in answers, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("edition", "query", "answer"),
+    [
+        (1, "Do abilities on a card in my dead pile or discard pile still work?", "agot1-faq/3.14"),  # Out of Play States
+        (2, "Do abilities on a card in my discard pile still work?", "agot2-rr/in-play-and-out-of-play"),
+    ],
+)
+def test_a_card_in_a_pile_is_read_as_out_of_play(index, edition, query, answer):
+    """'In my discard pile', 'in the dead pile': a card there is out of play, and whether its abilities
+    work there is the out-of-play rule, which never uses the pile's name."""
+    hits, _ = index.search(query, edition, None, 5)
+    assert answer in [h.id for h in hits[:4]], [h.id for h in hits]
