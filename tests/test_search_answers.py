@@ -662,6 +662,9 @@ def test_a_card_in_a_pile_is_read_as_out_of_play(index, edition, query, answer):
 def test_going_back_to_a_hand_is_being_returned_to_it(index):
     """A player tells it as "goes back to his hand"; the rules say a card is returned to its owner's
     hand, and that its attachments are discarded (first edition's Attachments) when it is."""
-    query = "I attached Milk of the Poppy to my opponent's Tyrion Lannister; if Tyrion goes back to his hand, where does Milk of the Poppy go?"
+    query = (
+        "I attached Milk of the Poppy to my opponent's Tyrion Lannister; if Tyrion goes back to his hand, "
+        "where does Milk of the Poppy go?"
+    )
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-rules/attachments", [h.id for h in hits]
