@@ -668,3 +668,14 @@ def test_going_back_to_a_hand_is_being_returned_to_it(index):
     )
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-rules/attachments", [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("edition", "answers"),
+    [(1, {"agot1-faq/timing/chart-taxation-phase", "agot1-rules/phase-7-taxation"}), (2, {"agot2-rr/appendix-i/taxation-phase/7.2"})],
+)
+def test_gold_a_player_did_not_spend_is_unspent_gold(index, edition, answers):
+    """"Gold I did not spend" is the rules' unspent gold, returned to the treasury in the taxation phase;
+    FAQ v4.1's Spending Gold (gold an ability lets a player spend) only shares the verb."""
+    hits, _ = index.search("what happens to gold I did not spend", edition, None, 5)
+    assert hits[0].id in answers, [h.id for h in hits]
