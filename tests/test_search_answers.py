@@ -679,3 +679,14 @@ def test_gold_a_player_did_not_spend_is_unspent_gold(index, edition, answers):
     FAQ v4.1's Spending Gold (gold an ability lets a player spend) only shares the verb."""
     hits, _ = index.search("what happens to gold I did not spend", edition, None, 5)
     assert hits[0].id in answers, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("edition", "query", "answer"),
+    [(1, "challenges per turn", "agot1-rules/phase-4-challenges"), (2, "challenges per round", "agot2-rr/appendix-i/challenges-phase/4.2")],
+)
+def test_challenges_per_turn_asks_how_many_challenges(index, edition, query, answer):
+    """'Challenges per turn' asks how many challenges a player may initiate (one of each type), not
+    about Limited's one card per round or the Rivals title."""
+    hits, _ = index.search(query, edition, None, 5)
+    assert hits[0].id == answer, [h.id for h in hits]
