@@ -690,3 +690,13 @@ def test_challenges_per_turn_asks_how_many_challenges(index, edition, query, ans
     about Limited's one card per round or the Rivals title."""
     hits, _ = index.search(query, edition, None, 5)
     assert hits[0].id == answer, [h.id for h in hits]
+
+
+def test_a_name_in_a_told_situation_counts_less_than_what_is_asked(index):
+    """In a situation told in a sentence, a capitalised name is who acts: its rare words no longer put
+    first a clause that only uses the name as an example (the Tournament Regulations' deck-list example
+    with Jon Snow), while a short lookup of the name still finds that clause."""
+    query = "My opponent put Milk of the Poppy on my Jon Snow, does Jon still keep his keywords and traits?"
+    hits, _ = index.search(query, 2, None, 5)
+    assert "agot2-tr/deck-lists" not in [h.id for h in hits[:3]], [h.id for h in hits]
+    assert index.search("Jon Snow deck list", 2, None, 5)[0][0].id == "agot2-tr/deck-lists"

@@ -113,6 +113,11 @@ ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses usi
 # names it in) keeps the whole signal; so does every clause for a keyword lookup ("Nightmares FAQ").
 NAMED_IN_PASSING = 0.3
 PASSING_WORDS = 2 * SPOKEN_WORDS  # a question of this many words tells a situation
+# A name the player capitalised in such a question ("My opponent put Milk of the Poppy on my Jon Snow,
+# does Jon still keep his keywords?") is who acts, not what is asked: its words are rare, so at their
+# full weight they put first whatever clause uses the name as an example (the Tournament Regulations'
+# deck-list example with Jon Snow).  They count this share of their weight.
+NAME_WEIGHT = 0.2
 
 
 @dataclass
@@ -472,6 +477,7 @@ class Index:
                 group.terms -= self.second_edition_only - {group.said}
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
+        situation = len(words) >= PASSING_WORDS
         for group in groups:
             # a player's word is weighed by the rules' words it stands for, when it has any
             rules_terms = [t for t in group.terms if t != group.said] or list(group.terms)
@@ -479,6 +485,8 @@ class Index:
             if not known:
                 known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
+            if situation and group.said in names:  # who acts in the situation told, not what is asked
+                group.weight *= NAME_WEIGHT
         return {
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
             "corrected": corrected,
