@@ -700,3 +700,10 @@ def test_a_name_in_a_told_situation_counts_less_than_what_is_asked(index):
     hits, _ = index.search(query, 2, None, 5)
     assert "agot2-tr/deck-lists" not in [h.id for h in hits[:3]], [h.id for h in hits]
     assert index.search("Jon Snow deck list", 2, None, 5)[0][0].id == "agot2-tr/deck-lists"
+
+
+def test_a_rule_the_player_capitalises_is_no_name(index):
+    """Players capitalise keywords ("a second Limited card"): a word that heads a rules clause names a
+    rule, and keeps its whole weight in a told situation, where a character's name does not."""
+    hits, _ = index.search("Why can't I play a second Limited card in the same marshaling phase as my first one?", 1, None, 5)
+    assert hits[0].id == "agot1-rules/limited", [h.id for h in hits]

@@ -116,7 +116,8 @@ PASSING_WORDS = 2 * SPOKEN_WORDS  # a question of this many words tells a situat
 # A name the player capitalised in such a question ("My opponent put Milk of the Poppy on my Jon Snow,
 # does Jon still keep his keywords?") is who acts, not what is asked: its words are rare, so at their
 # full weight they put first whatever clause uses the name as an example (the Tournament Regulations'
-# deck-list example with Jon Snow).  They count this share of their weight.
+# deck-list example with Jon Snow).  They count this share of their weight (a rule's name the player
+# capitalises, "a Limited card", keeps all of it).
 NAME_WEIGHT = 0.2
 
 
@@ -208,6 +209,7 @@ class Index:
         self._postings_cache: dict[tuple[str, int | None, str], list[tuple[Any, float]]] = {}
         self._postings_held = 0
         self._asked_rows: dict[int, dict[int, tuple[str, str, str]]] = {}  # asked_N rowid -> id, question, expanded
+        self._rule_terms: frozenset[str] | None = None
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
     @classmethod
@@ -485,12 +487,20 @@ class Index:
             if not known:
                 known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
-            if situation and group.said in names:  # who acts in the situation told, not what is asked
+            if situation and group.said in names and group.said not in self.rule_terms():  # who acts, not what is asked
                 group.weight *= NAME_WEIGHT
         return {
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
             "corrected": corrected,
         }  # fmt: skip
+
+    def rule_terms(self) -> frozenset[str]:
+        """The words of rules clauses' headings ("Limited", "Stealth", "Military Claim"): a player who
+        capitalises one ("a Limited card") names a rule, not a character.  Made at the first use."""
+        if self._rule_terms is None:
+            kinds = RULE_KINDS - {"qa"}  # (a Q&A entry's heading is its question, and names cards)
+            self._rule_terms = frozenset(w for m in self.clauses.values() if m["kind"] in kinds for w in words_of(m["heading"] or ""))
+        return self._rule_terms
 
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
