@@ -776,3 +776,16 @@ def test_cached_phrase_matches_are_bounded_and_change_nothing(db, monkeypatch):
         assert [h.id for h in small.search(q, e, None, 5)[0]] == want, q
         largest = max(map(len, small._postings_cache.values()))
         assert small._postings_held <= max(200, largest + 1), q
+
+
+def test_a_title_only_hit_carries_the_steps_under_it(db_path, db):
+    """"7. Taxation phase" has no text of its own: a search that finds it gives the steps printed under
+    it, in the Rules Reference's order; a hit with text of its own gives none."""
+    hits = json.loads(run_cli("search", "taxation phase", "--edition", "2", "--limit", "10", "--json", db=db_path).stdout)
+    phase = next(h for h in hits if h["id"] == "agot2-rr/appendix-i/taxation-phase")
+    in_order = [r["id"] for r in db.query("select id from clauses where id like 'agot2-rr/appendix-i/taxation-phase/%' order by seq")]
+    assert [p["id"] for p in phase["parts"]] == in_order and len(in_order) == 5
+    assert phase["parts"][2]["heading"] == "7.3 Check reserve"
+    assert all(h["parts"] == [] for h in hits if h is not phase)
+    printed = run_cli("search", "taxation phase", "--edition", "2", "--limit", "10", db=db_path).stdout
+    assert "   In this section: 7.1 Taxation phase begins · 7.2 Return unspent gold · 7.3 Check reserve" in printed
