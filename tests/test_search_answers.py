@@ -612,6 +612,9 @@ def test_a_name_the_player_capitalised_is_never_read_as_a_typo(index):
     assert index.analyse("Robb Stark atacked alone", 1)["corrected"] == {"atacked": "attacked"}
     assert index.analyse("Chalenge won by my Robb Stark in the first round", 1)["corrected"] == {"chalenge": "challenge"}
     assert index.analyse("Can Theon Atack Alone", 1)["corrected"].get("atack") == "attack"
+    # a capitalised long keyword missing a letter is still a typo; a name near a rules word is not
+    assert index.analyse("My opponent's character with Stelth attacked me alone", 2)["corrected"] == {"stelth": "stealth"}
+    assert index.analyse("in the challenge my opponent's Lancel Lannister and his Stannis attacked me", 1)["corrected"] == {}
 
 
 @pytest.mark.parametrize("edition", [1, 2])

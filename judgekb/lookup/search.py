@@ -119,6 +119,10 @@ PASSING_WORDS = 2 * SPOKEN_WORDS  # a question of this many words tells a situat
 # deck-list example with Jon Snow).  They count this share of their weight (a rule's name the player
 # capitalises, "a Limited card", keeps all of it).
 NAME_WEIGHT = 0.2
+# A capitalised word is corrected only when it is this close to the corpus word (rapidfuzz ratio): a
+# long keyword missing a letter ("Stelth", "Intimidat") still is; a name one or two letters from a
+# rules word ("Theon" then, "Lancel" cancel, "Stannis" stands, "Robb" rob) is not.
+NAME_TYPO = 90
 
 
 @dataclass
@@ -457,7 +461,9 @@ class Index:
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
                 group.terms.add(word[:-2])
-            fixed = None if word in names else self.correct(word, edition)
+            fixed = self.correct(word, edition)
+            if fixed and word in names and fuzz.ratio(word, fixed) < NAME_TYPO:
+                fixed = None  # a name the player capitalised ("Theon", "Lancel"), not a typo of "then", "cancel"
             if fixed:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))

@@ -95,8 +95,9 @@ SENTENCE_END = re.compile(r"[.?!:;]\s*$")
 def written_names(text: str) -> frozenset[str]:
     """The words a player wrote as a name ("My Theon Greyjoy attacked alone", "Robb Stark is in my dead
     pile"): capitalised inside a sentence, or at its start when the next word is capitalised too.  A
-    typo is not written that way, so such a word is never "corrected" (Theon into "then", Robb into
-    "rob").  A query in title case or capitals says nothing by its capitals: none is a name."""
+    typo is seldom written that way, so such a word is corrected only when it is very close to a corpus
+    word (Theon is not "then", Robb not "rob"; search.NAME_TYPO).  A query in title case or capitals
+    says nothing by its capitals: none is a name."""
     tokens = [(m.group(0), not text[: m.start()].strip() or bool(SENTENCE_END.search(text[: m.start()]))) for m in TOKEN.finditer(text)]
     capital = [len(t) > 1 and t[0].isupper() and not t.isupper() for t, _ in tokens]
     if not tokens or sum(capital) * 2 > len(tokens):
