@@ -605,8 +605,9 @@ class Index:
                 found = self.rows(sql + " and c.edition = ?", [phrase, edition]) if edition else self.rows(sql, [phrase])
             else:
                 found = self.rows(f"select rowid, bm25({table}) from {table} where {table} match ?", [phrase])
-            # bounded: the terms are the users' words, and a server answers queries for days
-            if self._postings_held + len(found) > POSTINGS_HELD:
+            # bounded: the terms are the users' words, and a server answers queries for days (each
+            # phrase counts its matches and one for its key, so a word that matches nothing counts too)
+            if self._postings_held + len(found) + 1 > POSTINGS_HELD:
                 self._postings_cache.clear()
                 self._postings_held = 0
             self._postings_cache[key] = found
@@ -614,6 +615,7 @@ class Index:
         return found
 
     def _phrase_scores(self, table: str, edition: int | None, terms: list[str]) -> dict[Any, float]:
+        """Each matching row's BM25 for the OR of ``terms``: its phrases' cached shares added up."""
         scores: dict[Any, float] = {}
         get = scores.get
         for term in terms:
