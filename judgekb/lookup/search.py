@@ -45,6 +45,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from judgekb import store
 from judgekb.lookup import notices
 from judgekb.lookup.words import (
     EDITION_NAMES,
@@ -1057,8 +1058,6 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
-    from judgekb import store
-
     out = []
     for hit in hits:
         row = rows[hit.id]
