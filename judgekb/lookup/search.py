@@ -98,7 +98,10 @@ CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # happens in the taxation phase" reads Phase 7: Taxation first.
 FLOWCHART = re.compile(r"^Flowchart: ")
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
-POSTINGS_HELD = 400_000  # phrase matches kept in memory across queries (Index._postings), at most
+# Phrase matches kept in memory across queries (Index._postings), at most: about 140 bytes each, so some
+# 56 MB per Index (one per server worker) when full; every word of the corpus, in all three tables and
+# both editions, is 185,000 matches (26 MB), so it is phrases and misspellings that reach it.
+POSTINGS_HELD = 400_000
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
