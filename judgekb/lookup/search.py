@@ -45,6 +45,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from judgekb import store
 from judgekb.lookup import notices
 from judgekb.lookup.words import (
     EDITION_NAMES,
@@ -98,7 +99,10 @@ CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # happens in the taxation phase" reads Phase 7: Taxation first.
 FLOWCHART = re.compile(r"^Flowchart: ")
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
-POSTINGS_HELD = 400_000  # phrase matches kept in memory across queries (Index._postings), at most
+# Phrase matches kept in memory across queries (Index._postings), at most: about 140 bytes each, so some
+# 56 MB per Index (one per server worker) when full; every word of the corpus, in all three tables and
+# both editions, is 185,000 matches (26 MB), so it is phrases and misspellings that reach it.
+POSTINGS_HELD = 400_000
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
@@ -639,8 +643,9 @@ class Index:
                 found = self.rows(sql + " and c.edition = ?", [phrase, edition]) if edition else self.rows(sql, [phrase])
             else:
                 found = self.rows(f"select rowid, bm25({table}) from {table} where {table} match ?", [phrase])
-            # bounded: the terms are the users' words, and a server answers queries for days
-            if self._postings_held + len(found) > POSTINGS_HELD:
+            # bounded: the terms are the users' words, and a server answers queries for days (each
+            # phrase counts its matches and one for its key, so a word that matches nothing counts too)
+            if self._postings_held + len(found) + 1 > POSTINGS_HELD:
                 self._postings_cache.clear()
                 self._postings_held = 0
             self._postings_cache[key] = found
@@ -648,6 +653,7 @@ class Index:
         return found
 
     def _phrase_scores(self, table: str, edition: int | None, terms: list[str]) -> dict[Any, float]:
+        """Each matching row's BM25 for the OR of ``terms``: its phrases' cached shares added up."""
         scores: dict[Any, float] = {}
         get = scores.get
         for term in terms:
@@ -1103,8 +1109,6 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
-    from judgekb import store
-
     out = []
     for hit in hits:
         row = rows[hit.id]
