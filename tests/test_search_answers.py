@@ -580,3 +580,32 @@ def test_summoning_sickness_is_entering_play_standing(index):
         assert hits[0].id == "agot1-rules/kneeling-and-standing", (query, [h.id for h in hits])
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
+
+
+def test_an_empty_plot_deck_is_the_rule_for_revealing_the_final_plot(index):
+    """"my plot deck is empty" asks what happens after the last plot: Plot Card says the used pile
+    returns to the plot deck when the final card is revealed.  Read as words, "deck" and "empty"
+    put Deck, Draw Deck (the draw deck's definition) first."""
+    for query in ("what happens when my plot deck is empty", "plot deck empty what happens"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/plot-card", (query, [h.id for h in hits])
+
+
+def test_running_copies_of_a_card_is_including_them_in_a_deck(index):
+    """Players "run" cards in a deck: "can I run 2 of the same plot" is the plot deck's copy rule, and
+    "4 copies" the deck limit, not FAQ v4.1 (3.5), the only text that says "run" (of agendas)."""
+    hits, _ = index.search("can i run 2 of the same plot", 2, None, 5)
+    assert hits[0].id in ("agot2-rr/plot-deck", "agot2-rr/plot-deck-limit"), [h.id for h in hits]
+    hits, _ = index.search("can you run 4 copies of a card", 2, None, 5)
+    assert hits[0].id == "agot2-rr/deck-limits", [h.id for h in hits]
+    hits, _ = index.search("can i run two agendas", 2, None, 5)
+    assert hits[0].id == "agot2-faq41/3.5", [h.id for h in hits]
+
+
+def test_still_attacking_or_defending_asks_whether_a_character_is_participating(index):
+    """"is he still attacking" after a character is knelt or loses its icon asks whether it is still
+    participating (Participating: "losing the challenge icon ... does not remove the character")."""
+    hits, _ = index.search("still defending after losing icon", 2, None, 5)
+    assert hits[0].id == "agot2-rr/participating", [h.id for h in hits]
+    hits, _ = index.search("is my character still attacking if he is knelt", 2, None, 5)
+    assert "agot2-rr/participating" in [h.id for h in hits[:2]], [h.id for h in hits]
