@@ -609,3 +609,13 @@ def test_still_attacking_or_defending_asks_whether_a_character_is_participating(
     assert hits[0].id == "agot2-rr/participating", [h.id for h in hits]
     hits, _ = index.search("is my character still attacking if he is knelt", 2, None, 5)
     assert "agot2-rr/participating" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+def test_the_restricted_list_is_one_idea_not_any_list(index):
+    """"restricted list" is one term: read as "restricted" (which widens to "list") and "list" again,
+    the Tournament Regulations' Deck Lists came first.  FAQ v4.1's Card Legality (where the lists in
+    force are now, with v2.3's list rules folded under it) answers."""
+    for query in ("what is the restricted list", "restricted list how many"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/card-legality/introduction", (query, [h.id for h in hits])
+        assert "agot2-faq/joust-restricted-list/introduction" in [f["id"] for f in hits[0].folded], query
