@@ -619,3 +619,17 @@ def test_the_restricted_list_is_one_idea_not_any_list(index):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-faq41/card-legality/introduction", (query, [h.id for h in hits])
         assert "agot2-faq/joust-restricted-list/introduction" in [f["id"] for f in hits[0].folded], query
+
+
+def test_forgetting_an_ability_is_a_missed_opportunity(index):
+    """"what if I forget a forced ability" is the Tournament Regulations' Missed Opportunities ("If a
+    player forgets to use an effect ..."): "forget" was read as no rules word, and Abilities came first."""
+    hits, _ = index.search("what if i forget a forced ability", 2, None, 5)
+    assert hits[0].id == "agot2-tr/missed-opportunities", [h.id for h in hits]
+
+
+def test_how_many_rounds_an_event_plays_is_its_structures_table(index):
+    """An organiser's "how many rounds for 30 players" is the structures' tables (players -> Swiss
+    rounds and cut), not Swiss Rounds' description of pairing."""
+    hits, _ = index.search("how many rounds for 30 players", 2, None, 5)
+    assert hits[0].id in ("agot2-tr/basic-structure", "agot2-tr/advanced-structure"), [h.id for h in hits]
