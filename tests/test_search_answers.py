@@ -633,3 +633,19 @@ def test_how_many_rounds_an_event_plays_is_its_structures_table(index):
     rounds and cut), not Swiss Rounds' description of pairing."""
     hits, _ = index.search("how many rounds for 30 players", 2, None, 5)
     assert hits[0].id in ("agot2-tr/basic-structure", "agot2-tr/advanced-structure"), [h.id for h in hits]
+
+
+def test_how_many_cards_an_opponent_holds_is_open_information(index):
+    """The number of cards in an opponent's hand is open information (FAQ v4.1's definition), which
+    the words alone lost to The Hand's Judgment, a Q&A whose heading says "hand"."""
+    for query in ("how many cards in my opponent's hand", "how many cards in opponents hand can i know"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/definitions/open-information", (query, [h.id for h in hits])
+
+
+def test_countering_an_effect_is_canceling_it(index):
+    """Magic's "counter" (a spell) is the rules' cancel: "counter a reaction" did not find Cancel at all,
+    "counter" being read as a token (power counters)."""
+    for query in ("counter a reaction", "can i counter an event", "counter the ability"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert "agot2-rr/cancel" in [h.id for h in hits[:2]], (query, [h.id for h in hits])
