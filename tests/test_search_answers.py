@@ -649,3 +649,17 @@ def test_countering_an_effect_is_canceling_it(index):
     for query in ("counter a reaction", "can i counter an event", "counter the ability"):
         hits, _ = index.search(query, 2, None, 5)
         assert "agot2-rr/cancel" in [h.id for h in hits[:2]], (query, [h.id for h in hits])
+
+
+def test_a_phases_first_and_last_step_answer_only_questions_about_beginnings_and_ends(index):
+    """1.1 and 1.5 ("This step formalizes the beginning/end of the plot phase", and that a phase's
+    beginning and end are milestones card text refers to) name the plot phase in every sentence, so
+    they came first for any question about the plot phase; they answer one about its beginning or end."""
+    for query in ("can i use actions in plot phase", "plot phase actions"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/actions", (query, [h.id for h in hits])
+    hits, _ = index.search("can i play reactions in the plot phase", 2, None, 5)
+    assert hits[0].id not in ("agot2-rr/appendix-i/plot-phase/1.1", "agot2-rr/appendix-i/plot-phase/1.5"), [h.id for h in hits]
+    for query, step in (("when does the plot phase end", "1.5"), ("when does the round begin", "1.1")):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == f"agot2-rr/appendix-i/plot-phase/{step}", (query, [h.id for h in hits])
