@@ -197,6 +197,12 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(row["text"])
     if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
+    if info["parts"]:
+        click.echo("In this section:")
+        for part in info["parts"]:
+            click.echo(f"  {part['heading']}  [{part['id']}]")
+    if info["part_of"]:
+        click.echo(f"Part of: {info['part_of']['heading']}  [{info['part_of']['id']}]")
     click.echo()
     from judgekb.corpus.glyphs import reader_notes  # glyphs explained, misprints noted
 
@@ -456,6 +462,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             now = f"{hit.get('superseded_by_citation') or ''}  [{hit['superseded_by']}]".strip()
             click.echo(f"   (not in force: a later version no longer carries it; see {now})")
         click.echo(f"   {hit['snippet']}")
+        if hit.get("parts"):  # a title with no text of its own: the steps printed under it
+            click.echo("   In this section: " + " · ".join(part["heading"] for part in hit["parts"]))
         for folded in hit["folded"][:FOLDED_SHOWN]:
             click.echo(f"   ({lookup.folded_said(folded['relation'])}: {folded['citation']}  [{folded['id']}])")
         if len(hit["folded"]) > FOLDED_SHOWN:

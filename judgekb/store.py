@@ -471,6 +471,26 @@ def clause(db: sqlite_utils.Database, clause_id: str) -> dict[str, Any] | None:
     return row
 
 
+def parts(db: sqlite_utils.Database | sqlite3.Connection, clause_id: str) -> list[dict[str, Any]]:
+    """The clauses printed under this one, in the document's order: a phase's numbered steps, the
+    sections of Shadows or an appendix. Their ids are one level below its own ("…/taxation-phase/7.1"),
+    so "7. Taxation phase", a title with no text of its own, can show what happens in it."""
+    prefix = clause_id + "/"
+    rows = db.execute(  # ("/" + 1 is "0": the range of ids that start with the prefix, on the primary key)
+        "select id, heading, citation from clauses where id >= ? and id < ? order by seq", [prefix, clause_id + "0"]
+    ).fetchall()  # (a plain sqlite3 connection too: lookup's results name a phase's steps)
+    return [{"id": i, "heading": h, "citation": c} for i, h, c in rows if "/" not in i[len(prefix) :]]
+
+
+def part_of(db: sqlite_utils.Database, clause_id: str) -> dict[str, Any] | None:
+    """The clause this one is printed under (``parts`` read upwards), or None."""
+    parent = clause_id.rsplit("/", 1)[0]
+    if "/" not in parent:  # "agot2-rr/claim": the document itself
+        return None
+    rows = list(db.query("select id, heading, citation from clauses where id = ?", [parent]))
+    return rows[0] if rows else None
+
+
 def document(db: sqlite_utils.Database, doc_id: str) -> dict[str, Any] | None:
     rows = list(db.query("select * from documents where id = ?", [doc_id]))
     return rows[0] if rows else None

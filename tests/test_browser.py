@@ -209,3 +209,47 @@ def test_a_clause_page_sets_out_paragraphs_and_list_items(server, browser, size)
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"clause-list-{size}.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_phase_page_lists_its_steps_and_a_step_links_back(server, browser, size):
+    """"4. Challenges phase" has no text of its own: its page lists the steps printed under it, in the
+    Rules Reference's order, each a link a thumb can hit, and a step's page links back to its phase."""
+    context, page = _page(browser, size)
+    page.goto(server + "/c/agot2-rr/appendix-i/challenges-phase")
+    steps = page.locator("#parts li a")
+    assert steps.count() == 10
+    assert steps.nth(0).inner_text() == "4.1 Challenges phase begins"
+    assert steps.nth(2).inner_text() == "4.2.1 Defending player declares defenders"
+    assert steps.nth(9).inner_text() == "4.4 Challenges phase ends"
+    assert all(steps.nth(i).bounding_box()["height"] >= 44 for i in range(10))
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"clause-phase-steps-{size}.png"), full_page=True)
+    steps.nth(2).click()
+    page.wait_for_url("**/c/agot2-rr/appendix-i/challenges-phase/4.2.1")
+    assert page.inner_text("#part-of") == "Part of 4. Challenges phase"
+    page.click("#part-of a")
+    page.wait_for_url("**/c/agot2-rr/appendix-i/challenges-phase")
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_title_only_hit_shows_its_steps_in_the_results(server, browser, size):
+    """"7. Taxation phase" found by a search shows the steps printed under it, as links, both in the
+    page the server sends and in the results that arrive as the judge types."""
+    context, page = _page(browser, size)
+    steps = ["7.1 Taxation phase begins", "7.2 Return unspent gold", "7.3 Check reserve",
+             "7.4 Return melee title cards (melee format only)", "7.5 Taxation phase ends"]  # fmt: skip
+    page.goto(server + "/?q=taxation+phase&edition=2&limit=10")
+    hit = page.locator("#results li.hit", has=page.locator("a.citation", has_text="7. Taxation phase"))
+    assert hit.locator(".parts a").all_inner_texts() == steps
+    page.fill("#q", "taxation phase")  # typed: the live results list them too
+    page.wait_for_function("document.querySelectorAll('#results li.hit .parts a').length === 5")
+    links = page.locator("#results li.hit .parts a")
+    assert links.all_inner_texts() == steps
+    assert all(links.nth(i).bounding_box()["height"] >= 44 for i in range(5))
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"search-phase-steps-{size}.png"), full_page=True)
+    links.nth(2).click()
+    page.wait_for_url("**/c/agot2-rr/appendix-i/taxation-phase/7.3")
+    context.close()

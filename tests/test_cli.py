@@ -33,6 +33,26 @@ def test_show_terminal_condition_timing_in_the_2nd_edition(db_path):
     assert "Note that at any point after Step 3, the character's STR is 0." in result.stdout
 
 
+def test_show_lists_a_phases_steps_and_a_step_names_its_phase(db_path):
+    """Appendix I's "7. Taxation phase" is a title with no text of its own: `show` lists the steps
+    printed under it, in the Rules Reference's order, and a step names the phase it belongs to."""
+    result = run_cli("show", "agot2-rr/appendix-i/taxation-phase", db=db_path)
+    lines = result.stdout.splitlines()
+    at = lines.index("In this section:")
+    assert lines[at + 1 : at + 6] == [
+        "  7.1 Taxation phase begins  [agot2-rr/appendix-i/taxation-phase/7.1]",
+        "  7.2 Return unspent gold  [agot2-rr/appendix-i/taxation-phase/7.2]",
+        "  7.3 Check reserve  [agot2-rr/appendix-i/taxation-phase/7.3]",
+        "  7.4 Return melee title cards (melee format only)  [agot2-rr/appendix-i/taxation-phase/7.4]",
+        "  7.5 Taxation phase ends  [agot2-rr/appendix-i/taxation-phase/7.5]",
+    ]
+    assert "Part of: Appendix I: Timing and Gameplay  [agot2-rr/appendix-i]" in lines
+    step = run_cli("show", "agot2-rr/appendix-i/challenges-phase/4.2.1", db=db_path).stdout.splitlines()
+    assert "Part of: 4. Challenges phase  [agot2-rr/appendix-i/challenges-phase]" in step
+    assert "In this section:" not in step
+    glossary = run_cli("show", "--json", "agot2-rr/claim", db=db_path)
+    assert json.loads(glossary.stdout)["parts"] == [] and json.loads(glossary.stdout)["part_of"] is None
+
 def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     """FAQ v4.1's (2.6) draws its steps as a numbered list: `show` prints each step on its own line with
     its number, the sentence after the list on its own line, and every word as the text has it."""

@@ -742,3 +742,50 @@ def test_a_named_cards_clause_keeps_the_text_score_it_matched_with(index):
     hits, _, _ = index.ranked(query, 1, None, 5, explain)
     assert explain[errata]["fts"] > 0.5
     assert hits[0].id == errata
+
+
+def test_phrase_scores_add_up_to_fts5s_own_bm25(db):
+    """Lookup adds up each phrase's cached BM25 share instead of asking FTS5 to score the whole OR
+    query again; the sum must be FTS5's own score, clause for clause, in both tables."""
+    index = search.Index(db)
+    terms = ["kneel", "military claim", "defend", "stand", "challenge"]
+    match = " OR ".join(f'"{t}"' for t in terms)
+    for table, edition, sql, args in [
+        (
+            "clauses_fts",
+            2,
+            "select c.id, bm25(clauses_fts, 4.0, 1.0) from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+            "where clauses_fts match ? and c.edition = ?",
+            [match, 2],
+        ),
+        ("asked_1_fts", None, "select rowid, bm25(asked_1_fts) from asked_1_fts where asked_1_fts match ?", [match]),
+    ]:
+        expected = dict(db.execute(sql, args).fetchall())
+        got = index._phrase_scores(table, edition, terms)
+        assert len(expected) > 50 and got.keys() == expected.keys(), table
+        assert all(abs(got[k] - expected[k]) < 1e-9 for k in expected), table
+
+
+def test_cached_phrase_matches_are_bounded_and_change_nothing(db, monkeypatch):
+    queries = [("can my tapped guy still block", 2), ("what happens when my deck runs out", 1),
+               ("does stealth stop a character from defending", 2), ("renown on a dead character", 1)]  # fmt: skip
+    expected = [[h.id for h in search.Index(db).search(q, e, None, 5)[0]] for q, e in queries]
+    monkeypatch.setattr(search, "POSTINGS_HELD", 200)
+    small = search.Index(db)
+    for (q, e), want in zip(queries, expected, strict=True):
+        assert [h.id for h in small.search(q, e, None, 5)[0]] == want, q
+        largest = max(map(len, small._postings_cache.values()))
+        assert small._postings_held <= max(200, largest + 1), q
+
+
+def test_a_title_only_hit_carries_the_steps_under_it(db_path, db):
+    """"7. Taxation phase" has no text of its own: a search that finds it gives the steps printed under
+    it, in the Rules Reference's order; a hit with text of its own gives none."""
+    hits = json.loads(run_cli("search", "taxation phase", "--edition", "2", "--limit", "10", "--json", db=db_path).stdout)
+    phase = next(h for h in hits if h["id"] == "agot2-rr/appendix-i/taxation-phase")
+    in_order = [r["id"] for r in db.query("select id from clauses where id like 'agot2-rr/appendix-i/taxation-phase/%' order by seq")]
+    assert [p["id"] for p in phase["parts"]] == in_order and len(in_order) == 5
+    assert phase["parts"][2]["heading"] == "7.3 Check reserve"
+    assert all(h["parts"] == [] for h in hits if h is not phase)
+    printed = run_cli("search", "taxation phase", "--edition", "2", "--limit", "10", db=db_path).stdout
+    assert "   In this section: 7.1 Taxation phase begins · 7.2 Return unspent gold · 7.3 Check reserve" in printed

@@ -30,6 +30,7 @@ read from the database, so a one-off lookup from the command line starts fast.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
@@ -38,6 +39,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +105,7 @@ CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # happens in the taxation phase" reads Phase 7: Taxation first.
 FLOWCHART = re.compile(r"^Flowchart: ")
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
+POSTINGS_HELD = 400_000  # phrase matches kept in memory across queries (Index._postings), at most
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
@@ -197,6 +200,9 @@ class Index:
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._heading_names: dict[str, frozenset[str]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
+        self._postings_cache: dict[tuple[str, int | None, str], list[tuple[Any, float]]] = {}
+        self._postings_held = 0
+        self._asked_rows: dict[int, dict[int, tuple[str, str, str]]] = {}  # asked_N rowid -> id, question, expanded
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
     @classmethod
@@ -591,31 +597,53 @@ class Index:
 
     # ------------------------------------------------------------------ retrieval and ranking
 
+    def _postings(self, table: str, edition: int | None, term: str) -> list[tuple[Any, float]]:
+        """One phrase's matches in an FTS5 table with its share of their BM25 (negative: best first),
+        kept across queries.  FTS5's BM25 is a sum over the query's phrases, each with its own IDF, so a
+        query's scores are its phrases' shares added up; scoring the whole OR query in FTS5 again
+        cost a long question over a millisecond of its five.  Clause postings are of one edition."""
+        key = (table, edition, term)
+        found = self._postings_cache.get(key)
+        if found is None:
+            phrase = '"' + term.replace('"', '""') + '"'
+            if table == "clauses_fts":
+                sql = (
+                    "select c.id, bm25(clauses_fts, 4.0, 1.0) from clauses_fts join clauses c "
+                    "on c.rowid = clauses_fts.rowid where clauses_fts match ?"
+                )
+                found = self.rows(sql + " and c.edition = ?", [phrase, edition]) if edition else self.rows(sql, [phrase])
+            else:
+                found = self.rows(f"select rowid, bm25({table}) from {table} where {table} match ?", [phrase])
+            # bounded: the terms are the users' words, and a server answers queries for days
+            if self._postings_held + len(found) > POSTINGS_HELD:
+                self._postings_cache.clear()
+                self._postings_held = 0
+            self._postings_cache[key] = found
+            self._postings_held += len(found) + 1
+        return found
+
+    def _phrase_scores(self, table: str, edition: int | None, terms: list[str]) -> dict[Any, float]:
+        scores: dict[Any, float] = {}
+        get = scores.get
+        for term in terms:
+            for key, share in self._postings(table, edition, term):
+                scores[key] = get(key, 0.0) + share
+        return scores
+
     def _fts(self, groups: list[Group], edition: int | None, kinds: list[str] | None) -> list[tuple[str, float]]:
         terms = sorted({t for g in groups for t in g.terms if t.strip()})
         if not terms:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql = (
-            "select c.id, bm25(clauses_fts, 4.0, 1.0) as rank, c.kind from clauses_fts "
-            "join clauses c on c.rowid = clauses_fts.rowid where clauses_fts match ?"
-        )
-        args: list[Any] = [match]
-        if edition:
-            sql += " and c.edition = ?"
-            args.append(edition)
+        scores = self._phrase_scores("clauses_fts", edition, terms)
         if kinds:
-            sql += f" and c.kind in ({','.join('?' * len(kinds))})"
-            args.extend(kinds)
-        sql += " order by rank limit ?"
-        args.append(2 * CANDIDATES)
+            scores = {cid: rank for cid, rank in scores.items() if self.clauses[cid]["kind"] in kinds}
         # a card's list or errata entries repeat the same words ("Joust Restricted List: X", seventy
         # times): without a cap they fill the recall and the rule that governs them is never scored
         # (a card the query names brings its entries in on its own, see ``ranked``)
         cap = CANDIDATES if kinds and set(kinds) <= CARD_KINDS else CARD_ENTRIES  # unless they are all asked for
         found, listed = [], 0
-        for cid, rank, kind in self.rows(sql, args):
-            if kind in CARD_KINDS:
+        for cid, rank in heapq.nsmallest(2 * CANDIDATES, scores.items(), key=itemgetter(1)):
+            if self.clauses[cid]["kind"] in CARD_KINDS:
                 listed += 1
                 if listed > cap:
                     continue
@@ -637,17 +665,19 @@ class Index:
         terms = sorted({t for g in telling for t in g.terms if t.strip()})
         if not terms or not self.has_asked:
             return {}, {}
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         found: list[tuple[Any, ...]] = []
         for number in [edition] if edition in (1, 2) else [1, 2]:
-            # the best questions are picked inside the FTS table, then joined: joining every match
-            # before the sort cost a fifth more
-            sql = (
-                f"select a.id, a.question, a.expanded, f.rank from (select rowid, bm25(asked_{number}_fts) as rank "
-                f"from asked_{number}_fts where asked_{number}_fts match ? order by rank limit ?) f "
-                f"join asked_{number} a on a.rowid = f.rowid order by f.rank"
-            )
-            found += self.rows(sql, [match, ASKED_MATCHES])
+            scores = self._phrase_scores(f"asked_{number}_fts", None, terms)
+            best_rows = heapq.nsmallest(ASKED_MATCHES, scores.items(), key=itemgetter(1))
+            held = self._asked_rows.setdefault(number, {})  # at most the table's rows
+            missing = [rowid for rowid, _ in best_rows if rowid not in held]
+            if missing:
+                for rowid, *row in self.rows(
+                    f"select rowid, id, question, expanded from asked_{number} where rowid in ({','.join('?' * len(missing))})",
+                    missing,
+                ):
+                    held[rowid] = tuple(row)
+            found += [(*held[rowid], rank) for rowid, rank in best_rows]
         if kinds:
             found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
         best: dict[str, float] = {}
@@ -1023,7 +1053,8 @@ def results(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
     question, which its heading may only name —, snippet, folded, unofficial, superseded_by — the clause
-    in force, when the hit is an entry a later version removed — and superseded_by_citation, its citation)."""
+    in force, when the hit is an entry a later version removed —, superseded_by_citation, its citation,
+    and parts — the steps printed under a hit that is only a title, as ``{id, heading}``)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
@@ -1039,9 +1070,14 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
+    from judgekb import store
+
     out = []
     for hit in hits:
         row = rows[hit.id]
+        # a title with no text of its own ("7. Taxation phase") is shown with the steps printed under it
+        title_only = words_of(row["text"] or "") == words_of(row["heading"] or "")
+        parts = [{"id": p["id"], "heading": p["heading"]} for p in store.parts(index.conn, hit.id)] if title_only else []
         question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
         answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
         out.append(
@@ -1054,6 +1090,7 @@ def results(
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,
                 "superseded_by_citation": in_force.get(hit.superseded_by, ""),
+                "parts": parts,
             }
         )
     return out, notes

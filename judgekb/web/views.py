@@ -39,6 +39,8 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
         "authority": doc["authority"],
         "document": doc["title"],
         "links": authority.links_of(graph, row["id"]),
+        "parts": store.parts(db, row["id"]),  # a phase's steps, in order
+        "part_of": store.part_of(db, row["id"]),
         "governed_by": sorted({r["id"] for r in found if r["id"] != row["id"]}) or None,
         "versions": versions.trail(db, row["id"]),
     }

@@ -254,6 +254,14 @@
         }
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
+        if (hit.parts && hit.parts.length) {  // a title with no text of its own: the steps printed under it
+          var parts = el("p", "parts", "In this section:");
+          hit.parts.forEach(function (part) {
+            var pa = el("a", "", ""); pa.href = clauseHref(part.id); rich(pa, part.heading);
+            parts.appendChild(document.createTextNode(" ")); parts.appendChild(pa);
+          });
+          li.appendChild(parts);
+        }
         var folded = hit.folded || [], more = folded.length > 5 ? el("details", "folded-more") : null;
         if (more) more.appendChild(el("summary", "", (folded.length - 5) + " more folded under it"));
         folded.forEach(function (f, i) {
