@@ -663,3 +663,12 @@ def test_a_phases_first_and_last_step_answer_only_questions_about_beginnings_and
     for query, step in (("when does the plot phase end", "1.5"), ("when does the round begin", "1.1")):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == f"agot2-rr/appendix-i/plot-phase/{step}", (query, [h.id for h in hits])
+
+
+def test_a_question_about_a_knelt_card_reads_the_rule_about_standing_ones(index):
+    """Whether a card is knelt is stated by the rules as whether it is standing: "does a character
+    enter play knelt?" is answered by Stand ("The default state in which cards enter play is
+    standing"), which came after Kneel's definition."""
+    for query in ("character enters play knelt?", "knelt character enters play"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
