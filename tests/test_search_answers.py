@@ -672,3 +672,16 @@ def test_a_question_about_a_knelt_card_reads_the_rule_about_standing_ones(index)
     for query in ("character enters play knelt?", "knelt character enters play"):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
+
+
+def test_a_terms_definition_answers_what_the_term_is_not_how_to_do_it(index):
+    """Attacker ('The term "attacking character" refers to ...') defines a word; asked how to attack
+    ("attack with no characters"), the step that declares attackers answers (4.2), while "what is an
+    attacker" still reads the definition first."""
+    hits, _ = index.search("attack with no characters", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2", [h.id for h in hits]
+    hits, _ = index.search("melee who do i attack", 2, None, 5)
+    assert hits[0].id != "agot2-rr/attacker", [h.id for h in hits]
+    for query in ("what is an attacker", "attacker", "attacking character definition"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/attacker", (query, [h.id for h in hits])

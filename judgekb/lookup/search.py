@@ -94,6 +94,12 @@ BOUNDARY_WORDS = frozenset(
     "begin begins beginning began start starts starting started end ends ending ended over finish finishes finished "
     "expire expires expiring milestone".split()
 )
+# An entry that only defines a word ('The term "attacking character" refers to a character that is
+# participating ...': Attacker, Defender) answers what the word means, not a question about doing the
+# thing ("attack with no characters"): there it counts as a title, unless the query is the term alone
+# or asks what it is.
+TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to ")
+DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # an entry that only spells out an abbreviation ('STR: The abbreviation for "strength."'): it folds
@@ -196,6 +202,7 @@ class Index:
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._says_more: dict[str, bool] = {}  # does the text say anything beyond its own heading?
         self._boundary: set[str] = set()  # a phase's first or last framework step (BOUNDARY)
+        self._term_definition: set[str] = set()  # an entry that only defines a word (TERM_DEFINITION)
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._heading_names: dict[str, frozenset[str]] = {}
@@ -707,6 +714,8 @@ class Index:
                 self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
                 if BOUNDARY.search(words):
                     self._boundary.add(cid)
+                if TERM_DEFINITION.match(words[len(heading) + 1 :]):
+                    self._term_definition.add(cid)
                 question = questions_text or ""
                 q_stems = frozenset(t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
@@ -800,6 +809,7 @@ class Index:
         weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
+        asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -857,7 +867,8 @@ class Index:
                 "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
                 # a container's title ("6. Standing phase"): it answers nothing, its steps do
                 "title_only": float(
-                    (not self._says_more[clause_id] or (clause_id in self._boundary and not asks_boundary))
+                    (not self._says_more[clause_id] or (clause_id in self._boundary and not asks_boundary)
+                     or (clause_id in self._term_definition and not asks_term))
                     and meta["kind"] not in CARD_KINDS
                 ),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
