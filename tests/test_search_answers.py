@@ -685,3 +685,18 @@ def test_a_terms_definition_answers_what_the_term_is_not_how_to_do_it(index):
     for query in ("what is an attacker", "attacker", "attacking character definition"):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/attacker", (query, [h.id for h in hits])
+
+
+def test_tournament_questions_in_players_words(index):
+    """How players ask the Tournament Regulations: whether a judge or organiser may play in their own
+    event (Leader Participation, not the Judge role's description), who ranks higher when tied on
+    points (Tiebreakers, not Tournament Points), whether the rules may be read during a game (Taking
+    Notes and Outside Material, not the Rules Reference's Look)."""
+    for query, answer in (
+        ("can judges play", "agot2-tr/leader-participation"),
+        ("can the organizer play in his own event", "agot2-tr/leader-participation"),
+        ("tie on tournament points", "agot2-tr/tiebreakers"),
+        ("can i look at rules during a game", "agot2-tr/taking-notes-and-outside-material"),
+    ):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == answer, (query, [h.id for h in hits])
