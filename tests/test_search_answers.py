@@ -700,3 +700,13 @@ def test_tournament_questions_in_players_words(index):
     ):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == answer, (query, [h.id for h in hits])
+
+
+def test_another_version_of_a_character_is_a_copy_by_title(index):
+    """"Two different versions of the same character" asks about copies by title (Copy, Duplicates: "A
+    different version of a unique card may be used as a duplicate"); read as words, "different" put
+    FAQ v4.1 (3.5) ("each different agenda") first."""
+    hits, _ = index.search("two different versions same character", 2, None, 5)
+    assert hits[0].id in ("agot2-rr/copy", "agot2-rr/duplicates"), [h.id for h in hits]
+    hits, _ = index.search("two different versions same character", 1, None, 5)
+    assert hits[0].id == "agot1-rules/multiple-character-versions", [h.id for h in hits]
