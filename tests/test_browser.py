@@ -228,6 +228,7 @@ def test_a_phase_page_lists_its_steps_and_a_step_links_back(server, browser, siz
     steps.nth(2).click()
     page.wait_for_url("**/c/agot2-rr/appendix-i/challenges-phase/4.2.1")
     assert page.inner_text("#part-of") == "Part of 4. Challenges phase"
+    assert page.locator("#part-of a").bounding_box()["height"] >= 44  # the way back up, on a phone too
     page.click("#part-of a")
     page.wait_for_url("**/c/agot2-rr/appendix-i/challenges-phase")
     context.close()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from judgekb import store
 from tests.conftest import run_cli
 
 
@@ -52,6 +53,17 @@ def test_show_lists_a_phases_steps_and_a_step_names_its_phase(db_path):
     assert "In this section:" not in step
     glossary = run_cli("show", "--json", "agot2-rr/claim", db=db_path)
     assert json.loads(glossary.stdout)["parts"] == [] and json.loads(glossary.stdout)["part_of"] is None
+
+def test_an_id_that_only_begins_like_another_is_not_printed_under_it(db):
+    """The steps under a clause are the ids one "/" below its own: agot1-faq/3.10 and 3.17-self-immunity
+    begin like 3.1 and 3.17 but are sections of their own, and a phase's steps are not its neighbours'."""
+    assert store.parts(db, "agot1-faq/3.1") == [] and store.parts(db, "agot1-faq/3.17") == []
+    assert store.part_of(db, "agot1-faq/3.17-self-immunity") is None and store.part_of(db, "agot1-faq/3.10") is None
+    steps = [p["id"] for p in store.parts(db, "agot2-rr/appendix-i/plot-phase")]
+    assert steps and all(s.startswith("agot2-rr/appendix-i/plot-phase/") for s in steps)
+    phases = [p["id"] for p in store.parts(db, "agot2-rr/appendix-i")]
+    assert "agot2-rr/appendix-i/plot-phase" in phases and not any(p.count("/") > 2 for p in phases)
+
 
 def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     """FAQ v4.1's (2.6) draws its steps as a numbered list: `show` prints each step on its own line with

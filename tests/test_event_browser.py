@@ -423,6 +423,33 @@ def test_exported_site_opens_from_files(exported, db_path, chromium, tmp_path):
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_exported_site_shows_a_phases_steps_and_links_them(exported, chromium, size):
+    """Opened from files, a search that finds "7. Taxation phase" (a title with no text of its own) lists
+    the steps printed under it, as the server's results do; a step opens its page, which links back."""
+    context, page = _context(chromium, size)
+    page.goto((exported / "index.html").as_uri())
+    page.fill("#q", "taxation phase")
+    page.select_option("#edition", "2")
+    hit = page.locator("#results li.hit", has=page.locator("a.citation", has_text="7. Taxation phase"))
+    hit.wait_for()
+    steps = hit.locator(".parts a")
+    assert steps.all_inner_texts() == ["7.1 Taxation phase begins", "7.2 Return unspent gold", "7.3 Check reserve",
+                                       "7.4 Return melee title cards (melee format only)", "7.5 Taxation phase ends"]  # fmt: skip
+    step = page.locator("#results li.hit", has=page.locator("a.citation", has_text="7.1 Taxation phase begins"))
+    assert step.count() == 1 and step.locator(".parts").count() == 0  # a hit with text of its own lists none
+    assert all(steps.nth(i).bounding_box()["height"] >= 44 for i in range(5))
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"exported-search-phase-steps-{size}.png"), full_page=True)
+    steps.nth(2).click()
+    page.wait_for_url("**/c/agot2-rr/appendix-i/taxation-phase/7.3.html")
+    page.click("#part-of a")
+    page.wait_for_url("**/c/agot2-rr/appendix-i/taxation-phase.html")
+    assert page.locator("#parts li a").count() == 5
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 4b. serve --lan
 
 

@@ -789,3 +789,17 @@ def test_a_title_only_hit_carries_the_steps_under_it(db_path, db):
     assert all(h["parts"] == [] for h in hits if h is not phase)
     printed = run_cli("search", "taxation phase", "--edition", "2", "--limit", "10", db=db_path).stdout
     assert "   In this section: 7.1 Taxation phase begins · 7.2 Return unspent gold · 7.3 Check reserve" in printed
+
+
+def test_cached_phrase_matches_never_exceed_the_bound(db, monkeypatch):
+    """``POSTINGS_HELD`` is a ceiling on what the cache holds (each phrase counts its matches and one for
+    its key), whichever phrase arrives when the cache is nearly full, never one past it."""
+    terms = ["kneel", "stand", "claim", "challenge", "defend", "military", "power", "intrigue", "gold", "plot"]
+    sizes = [len(search.Index(db)._postings("clauses_fts", 2, t)) + 1 for t in terms]
+    for bound in range(max(sizes), sum(sizes) + 2):
+        monkeypatch.setattr(search, "POSTINGS_HELD", bound)
+        index = search.Index(db)
+        for term in terms:
+            index._postings("clauses_fts", 2, term)
+            held = sum(len(found) + 1 for found in index._postings_cache.values())
+            assert index._postings_held == held <= bound, (bound, term)

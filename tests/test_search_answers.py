@@ -582,6 +582,136 @@ def test_summoning_sickness_is_entering_play_standing(index):
         assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
 
 
+def test_a_card_a_spoken_question_names_is_the_situation_not_the_topic(index):
+    """A player telling a situation names the cards in it: the rules clause that uses one of them only
+    as its example (FAQ v4.1's Referential Targets explains them with Wildfire Assault; FAQ 5.5.1's
+    Self-Referential Cards with Catelyn Stark) is not the answer to a question about something else,
+    while a lookup of the card itself, or a spoken question about a ruling whose heading names the
+    cards (Gregor and Euron's pillage), still puts the clause that names them first."""
+    q = "I revealed Wildfire Assault and my opponent revealed Valar Morghulis, which when revealed resolves first?"
+    hits, _ = index.search(q, 2, None, 5)
+    assert hits[0].id != "agot2-faq41/2.3", [h.id for h in hits]
+    assert {"agot2-rr/when-revealed", "agot2-rr/priority-of-simultaneous-resolution"} & {h.id for h in hits[:3]}, [h.id for h in hits]
+    q = "My opponent took control of my Catelyn Stark who has attachments on her, does he get the attachments too?"
+    hits, _ = index.search(q, 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.27", [h.id for h in hits]  # Taking Control of a Card With Attachments
+    assert index.search("Wildfire Assault", 2, None, 5)[0][0].id == "agot2-faq41/2.3"
+    q = "My Ser Gregor Clegane and Euron Crow's Eye both have pillage and we won, who picks the order they resolve?"
+    assert index.search(q, 2, None, 5)[0][0].id == "agot2-faq41/qa/resolving-keywords"
+
+
+def test_a_name_the_player_capitalised_is_never_read_as_a_typo(index):
+    """Players name characters as they tell a situation; without a card database the lookup cannot
+    know "Theon" or "Robb", and used to search them as "then" (a rules word: the word "then" entry)
+    and "rob".  A word capitalised inside a sentence, or at its start before another capitalised word,
+    is a name: never corrected.  A typo is still corrected, capitalised at a sentence's start or not,
+    and a query typed in title case says nothing by its capitals."""
+    assert index.analyse("My Theon Greyjoy attacked alone and was killed", 1)["corrected"] == {}
+    assert index.analyse("Robb Stark is in my dead pile, can I play my second Robb Stark?", 1)["corrected"] == {}
+    assert index.analyse("my theon greyjoy attacked alone", 1)["corrected"].get("theon") == "then"  # nothing tells it apart
+    assert index.analyse("Robb Stark atacked alone", 1)["corrected"] == {"atacked": "attacked"}
+    assert index.analyse("Chalenge won by my Robb Stark in the first round", 1)["corrected"] == {"chalenge": "challenge"}
+    assert index.analyse("Can Theon Atack Alone", 1)["corrected"].get("atack") == "attack"
+    # a capitalised long keyword missing a letter is still a typo; a name near a rules word is not
+    assert index.analyse("My opponent's character with Stelth attacked me alone", 2)["corrected"] == {"stelth": "stealth"}
+    assert index.analyse("in the challenge my opponent's Lancel Lannister and his Stannis attacked me", 1)["corrected"] == {}
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_a_killed_card_leaves_play_and_what_leaving_play_takes_with_it_is_found(index, edition):
+    """Killing a card is one way of leaving play, and what happens to its tokens, attachments and
+    duplicates is said once, of leaving play (second edition's Leaves Play, the first-edition FAQ's
+    Leaving Play): "killed" is read as leaving play too, so a question about a killed card finds it."""
+    hits, _ = index.search("power on killed character", edition, None, 5)
+    assert {"agot2-rr/leaves-play", "agot1-faq/4.5", "agot1-rules/power-and-victory"} & {h.id for h in hits[:3]}, [h.id for h in hits]
+
+
+def test_the_power_or_gold_on_a_card_is_read_as_its_tokens(index):
+    """What sits on a card is a token: "the power on my character", "gold on it" are the tokens that
+    Leaves Play returns to the treasury, and that FAQ v4.1's Control of Tokens says no one controls."""
+    hits, _ = index.search("My character with 2 power on it was killed, where does the power go?", 2, None, 5)
+    assert "agot2-rr/leaves-play" in [h.id for h in hits[:3]], [h.id for h in hits]
+    hits, _ = index.search("does the gold on a card stay when it leaves play", 2, None, 5)
+    assert hits[0].id == "agot2-rr/leaves-play", [h.id for h in hits]
+
+
+NO_ONE_WINS = {"agot2-rr/winning-a-challenge", "agot2-rr/appendix-i/challenges-phase/4.2.2"}
+
+
+@pytest.mark.parametrize(("edition", "answers"), [(1, {"agot1-faq/3.35"}), (2, NO_ONE_WINS)])
+def test_a_sides_only_character_gone_mid_challenge_leaves_no_participating_characters(index, edition, answers):
+    """"My only attacker was killed" is the rules' "no participating characters": the challenge ends
+    without resolution (first edition's FAQ, No Characters in a Challenge) or no one wins it (second
+    edition: a side needs a participating character to win)."""
+    query = "My only attacking character got killed during the challenge, do I still win if nobody defended?"
+    hits, _ = index.search(query, edition, None, 5)
+    assert hits[0].id in answers, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("edition", "query", "answer"),
+    [
+        (1, "Do abilities on a card in my dead pile or discard pile still work?", "agot1-faq/3.14"),  # Out of Play States
+        (2, "Do abilities on a card in my discard pile still work?", "agot2-rr/in-play-and-out-of-play"),
+    ],
+)
+def test_a_card_in_a_pile_is_read_as_out_of_play(index, edition, query, answer):
+    """'In my discard pile', 'in the dead pile': a card there is out of play, and whether its abilities
+    work there is the out-of-play rule, which never uses the pile's name."""
+    hits, _ = index.search(query, edition, None, 5)
+    assert answer in [h.id for h in hits[:4]], [h.id for h in hits]
+
+
+def test_going_back_to_a_hand_is_being_returned_to_it(index):
+    """A player tells it as "goes back to his hand"; the rules say a card is returned to its owner's
+    hand, and that its attachments are discarded (first edition's Attachments) when it is."""
+    query = (
+        "I attached Milk of the Poppy to my opponent's Tyrion Lannister; if Tyrion goes back to his hand, "
+        "where does Milk of the Poppy go?"
+    )
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-rules/attachments", [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("edition", "answers"),
+    [(1, {"agot1-faq/timing/chart-taxation-phase", "agot1-rules/phase-7-taxation"}), (2, {"agot2-rr/appendix-i/taxation-phase/7.2"})],
+)
+def test_gold_a_player_did_not_spend_is_unspent_gold(index, edition, answers):
+    """"Gold I did not spend" is the rules' unspent gold, returned to the treasury in the taxation phase;
+    FAQ v4.1's Spending Gold (gold an ability lets a player spend) only shares the verb."""
+    hits, _ = index.search("what happens to gold I did not spend", edition, None, 5)
+    assert hits[0].id in answers, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("edition", "query", "answer"),
+    [(1, "challenges per turn", "agot1-rules/phase-4-challenges"), (2, "challenges per round", "agot2-rr/appendix-i/challenges-phase/4.2")],
+)
+def test_challenges_per_turn_asks_how_many_challenges(index, edition, query, answer):
+    """'Challenges per turn' asks how many challenges a player may initiate (one of each type), not
+    about Limited's one card per round or the Rivals title."""
+    hits, _ = index.search(query, edition, None, 5)
+    assert hits[0].id == answer, [h.id for h in hits]
+
+
+def test_a_name_in_a_told_situation_counts_less_than_what_is_asked(index):
+    """In a situation told in a sentence, a capitalised name is who acts: its rare words no longer put
+    first a clause that only uses the name as an example (the Tournament Regulations' deck-list example
+    with Jon Snow), while a short lookup of the name still finds that clause."""
+    query = "My opponent put Milk of the Poppy on my Jon Snow, does Jon still keep his keywords and traits?"
+    hits, _ = index.search(query, 2, None, 5)
+    assert "agot2-tr/deck-lists" not in [h.id for h in hits[:3]], [h.id for h in hits]
+    assert index.search("Jon Snow deck list", 2, None, 5)[0][0].id == "agot2-tr/deck-lists"
+
+
+def test_a_rule_the_player_capitalises_is_no_name(index):
+    """Players capitalise keywords ("a second Limited card"): a word that heads a rules clause names a
+    rule, and keeps its whole weight in a told situation, where a character's name does not."""
+    hits, _ = index.search("Why can't I play a second Limited card in the same marshaling phase as my first one?", 1, None, 5)
+    assert hits[0].id == "agot1-rules/limited", [h.id for h in hits]
+
+
 def test_an_empty_plot_deck_is_the_rule_for_revealing_the_final_plot(index):
     """"my plot deck is empty" asks what happens after the last plot: Plot Card says the used pile
     returns to the plot deck when the final card is revealed.  Read as words, "deck" and "empty"

@@ -45,6 +45,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from judgekb import store
 from judgekb.lookup import notices
 from judgekb.lookup.words import (
     EDITION_NAMES,
@@ -63,6 +64,7 @@ from judgekb.lookup.words import (
     stem_of,
     stems_in,
     words_of,
+    written_names,
 )
 from judgekb.lookup.words import QueryError as QueryError  # raised by clean(); callers catch it here
 
@@ -111,7 +113,10 @@ CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 # happens in the taxation phase" reads Phase 7: Taxation first.
 FLOWCHART = re.compile(r"^Flowchart: ")
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
-POSTINGS_HELD = 400_000  # phrase matches kept in memory across queries (Index._postings), at most
+# Phrase matches kept in memory across queries (Index._postings), at most: about 140 bytes each, so some
+# 56 MB per Index (one per server worker) when full; every word of the corpus, in all three tables and
+# both editions, is 185,000 matches (26 MB), so it is phrases and misspellings that reach it.
+POSTINGS_HELD = 400_000
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
 ASKED_LIKE = fuzz.token_sort_ratio
@@ -119,6 +124,23 @@ SPOKEN_WORDS = 4
 ASKED_SIGNALS = ("asked", "asked_fts", "asked_like")  # the signals from players' questions
 RULE_KINDS = frozenset({"rules", "section", "timing", "definition", "qa", "regulation"})  # clauses that state a rule
 ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses using it)) does not recall questions
+# A card a spoken question names ("Opponent played Treachery on my Nightmares, does Nightmares still count
+# as played?") is a piece of the situation, not the topic: a rules clause that names it only in passing,
+# as its example (FAQ v4.1's Referential Targets explains them with Wildfire Assault), counts this much of
+# the card signal.  A clause about the card (its errata or list entry, a Q&A entry or section its heading
+# names it in) keeps the whole signal; so does every clause for a keyword lookup ("Nightmares FAQ").
+NAMED_IN_PASSING = 0.3
+PASSING_WORDS = 2 * SPOKEN_WORDS  # a question of this many words tells a situation
+# A name the player capitalised in such a question ("My opponent put Milk of the Poppy on my Jon Snow,
+# does Jon still keep his keywords?") is who acts, not what is asked: its words are rare, so at their
+# full weight they put first whatever clause uses the name as an example (the Tournament Regulations'
+# deck-list example with Jon Snow).  They count this share of their weight (a rule's name the player
+# capitalises, "a Limited card", keeps all of it).
+NAME_WEIGHT = 0.2
+# A capitalised word is corrected only when it is this close to the corpus word (rapidfuzz ratio): a
+# long keyword missing a letter ("Stelth", "Intimidat") still is; a name one or two letters from a
+# rules word ("Theon" then, "Lancel" cancel, "Stannis" stands, "Robb" rob) is not.
+NAME_TYPO = 90
 
 
 @dataclass
@@ -186,6 +208,7 @@ class Index:
                 for word in required:
                     self.card_words.setdefault(word, set()).add(number)
         self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
+        self.card_by_id = {card["id"]: card for card in self.cards}
         self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
         self._imported_titles: dict[int, dict[str, str]] = {}
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
@@ -210,6 +233,7 @@ class Index:
         self._postings_cache: dict[tuple[str, int | None, str], list[tuple[Any, float]]] = {}
         self._postings_held = 0
         self._asked_rows: dict[int, dict[int, tuple[str, str, str]]] = {}  # asked_N rowid -> id, question, expanded
+        self._rule_terms: frozenset[str] | None = None
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
     @classmethod
@@ -435,6 +459,7 @@ class Index:
         """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity.
         ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
         words = words_of(text)
+        names = written_names(text)  # a name the player capitalised is no typo
         lowered = " ".join(words)
         self._facts(words)
         taken = [False] * len(words)
@@ -457,6 +482,8 @@ class Index:
             if word.endswith("'s"):
                 group.terms.add(word[:-2])
             fixed = self.correct(word, edition)
+            if fixed and word in names and fuzz.ratio(word, fixed) < NAME_TYPO:
+                fixed = None  # a name the player capitalised ("Theon", "Lancel"), not a typo of "then", "cancel"
             if fixed:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
@@ -478,6 +505,7 @@ class Index:
                 group.terms -= self.second_edition_only - {group.said}
         self._facts([w for g in groups for t in g.terms for w in t.split()])
         size = self.size.get(edition or 0, self.size[1] + self.size[2])
+        situation = len(words) >= PASSING_WORDS
         for group in groups:
             # a player's word is weighed by the rules' words it stands for, when it has any
             rules_terms = [t for t in group.terms if t != group.said] or list(group.terms)
@@ -485,10 +513,20 @@ class Index:
             if not known:
                 known = [f for f in (self._term_df(t, edition) for t in group.terms) if f > 0]
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
+            if situation and group.said in names and group.said not in self.rule_terms():  # who acts, not what is asked
+                group.weight *= NAME_WEIGHT
         return {
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
             "corrected": corrected,
         }  # fmt: skip
+
+    def rule_terms(self) -> frozenset[str]:
+        """The words of rules clauses' headings ("Limited", "Stealth", "Military Claim"): a player who
+        capitalises one ("a Limited card") names a rule, not a character.  Made at the first use."""
+        if self._rule_terms is None:
+            kinds = RULE_KINDS - {"qa"}  # (a Q&A entry's heading is its question, and names cards)
+            self._rule_terms = frozenset(w for m in self.clauses.values() if m["kind"] in kinds for w in words_of(m["heading"] or ""))
+        return self._rule_terms
 
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
@@ -621,8 +659,9 @@ class Index:
                 found = self.rows(sql + " and c.edition = ?", [phrase, edition]) if edition else self.rows(sql, [phrase])
             else:
                 found = self.rows(f"select rowid, bm25({table}) from {table} where {table} match ?", [phrase])
-            # bounded: the terms are the users' words, and a server answers queries for days
-            if self._postings_held + len(found) > POSTINGS_HELD:
+            # bounded: the terms are the users' words, and a server answers queries for days (each
+            # phrase counts its matches and one for its key, so a word that matches nothing counts too)
+            if self._postings_held + len(found) + 1 > POSTINGS_HELD:
                 self._postings_cache.clear()
                 self._postings_held = 0
             self._postings_cache[key] = found
@@ -630,6 +669,7 @@ class Index:
         return found
 
     def _phrase_scores(self, table: str, edition: int | None, terms: list[str]) -> dict[Any, float]:
+        """Each matching row's BM25 for the OR of ``terms``: its phrases' cached shares added up."""
         scores: dict[Any, float] = {}
         get = scores.get
         for term in terms:
@@ -810,6 +850,7 @@ class Index:
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
         asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
+        situation = len(analysis["words"]) >= PASSING_WORDS
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -838,7 +879,12 @@ class Index:
             if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
                 asked_q = self._questions[clause_id]
                 heading = max(heading, f1(ideas.mask(asked_q), len(asked_q[1])))
-            card = any(clause_id in self.mentioned.get(c, ()) for c in cards)
+            named_here = [c for c in cards if clause_id in self.mentioned.get(c, ())]
+            card = bool(named_here)
+            in_passing = (
+                card and situation and meta["kind"] not in CARD_KINDS
+                and not any(self._heading_names_card(clause_id, c) for c in named_here)
+            )  # fmt: skip
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
@@ -857,7 +903,7 @@ class Index:
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
-                "card": float(card),
+                "card": NAMED_IN_PASSING if in_passing else float(card),
                 "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
@@ -896,6 +942,14 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
+
+    def _heading_names_card(self, clause_id: str, card_id: str) -> bool:
+        """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
+        heading = " ".join(stem_of(w) for w in words_of(self.clauses[clause_id]["heading"] or ""))
+        stems = frozenset(heading.split())
+        return any(
+            required <= stems and (not phrase or f" {phrase} " in f" {heading} ") for required, phrase in self.card_by_id[card_id]["keys"]
+        )
 
     def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
         """A rules clause no player's question is written for (the rule of the restricted lists, the
@@ -1081,8 +1135,6 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
-    from judgekb import store
-
     out = []
     for hit in hits:
         row = rows[hit.id]

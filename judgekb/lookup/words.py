@@ -88,6 +88,28 @@ def clean(query: str) -> tuple[str, list[str]]:
     return " ".join(text.split()), notes
 
 
+TOKEN = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)?")
+SENTENCE_END = re.compile(r"[.?!:;]\s*$")
+
+
+def written_names(text: str) -> frozenset[str]:
+    """The words a player wrote as a name ("My Theon Greyjoy attacked alone", "Robb Stark is in my dead
+    pile"): capitalised inside a sentence, or at its start when the next word is capitalised too.  A
+    typo is seldom written that way, so such a word is corrected only when it is very close to a corpus
+    word (Theon is not "then", Robb not "rob"; search.NAME_TYPO).  A query in title case or capitals
+    says nothing by its capitals: none is a name."""
+    tokens = [(m.group(0), not text[: m.start()].strip() or bool(SENTENCE_END.search(text[: m.start()]))) for m in TOKEN.finditer(text)]
+    capital = [len(t) > 1 and t[0].isupper() and not t.isupper() for t, _ in tokens]
+    if not tokens or sum(capital) * 2 > len(tokens):
+        return frozenset()
+    names = set()
+    for i, ((token, starts), cap) in enumerate(zip(tokens, capital, strict=True)):
+        word = token.lower().replace("’", "'")
+        if cap and (not starts or (i + 1 < len(tokens) and capital[i + 1] and word not in STOPWORDS)):
+            names.add(word)
+    return frozenset(names)
+
+
 def words_of(text: str) -> list[str]:
     """A text's words, lower-cased, apostrophes kept inside words ("tyrion's", "don't")."""
     return WORD.findall(text.lower().replace("’", "'"))

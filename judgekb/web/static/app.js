@@ -100,6 +100,12 @@
       return item;
     });
     data.byId = byId;
+    // the steps printed under a title, as the server's store.parts reads them: ids one level below its
+    // own, in the document's order (the index lists clauses by document and position)
+    data.items.forEach(function (item) {
+      var parent = byId[item.id.slice(0, item.id.lastIndexOf("/"))];
+      if (parent && item.id.indexOf("/") < item.id.lastIndexOf("/")) (parent.parts = parent.parts || []).push({ id: item.id, heading: item.heading });
+    });
     data.vocab = {};
     data.items.forEach(function (item) { for (var w in item.stems) data.vocab[w] = 1; });
     data.vocabList = Object.keys(data.vocab);
@@ -173,9 +179,10 @@
       .sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : 1); })
       .slice(0, limit)
       .map(function (s) {
-        var c = data.byId[s.id];
+        var c = data.byId[s.id], titleOnly = words(c.text).join(" ") === words(c.heading).join(" ");
         return { id: c.id, citation: c.citation, edition: c.edition, kind: c.kind, heading: c.heading, text: c.text,
-                 snippet: snippetOf(c.text, stems, 30), folded: s.folded.slice(0, 3), score: s.score };
+                 snippet: snippetOf(c.text, stems, 30), folded: s.folded.slice(0, 3), score: s.score,
+                 parts: titleOnly ? c.parts || [] : [] };  // as the server's results: a bare title's steps
       });
   }
   function matchingCards(data, query, edition, limit) {
