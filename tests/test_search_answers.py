@@ -840,3 +840,13 @@ def test_another_version_of_a_character_is_a_copy_by_title(index):
     assert hits[0].id in ("agot2-rr/copy", "agot2-rr/duplicates"), [h.id for h in hits]
     hits, _ = index.search("two different versions same character", 1, None, 5)
     assert hits[0].id == "agot1-rules/multiple-character-versions", [h.id for h in hits]
+
+
+def test_power_on_a_card_is_still_power(index):
+    """'power on' (and 'gold on') reads what sits on a card as its tokens, but it replaced the word it
+    took: "power on my faction card" no longer matched the rules' plain "power", so Power Claim
+    ("remove a number of power from his or her faction card") fell out of the top five."""
+    hits, _ = index.search("power on faction card lost when", 2, None, 5)
+    assert hits[0].id == "agot2-rr/power-claim", [h.id for h in hits]
+    hits, _ = index.search("what if they have no power on faction card", 2, None, 5)
+    assert "agot2-rr/power-claim" in [h.id for h in hits[:2]], [h.id for h in hits]
