@@ -858,3 +858,143 @@ def test_a_rule_the_player_capitalises_is_no_name(index):
     rule, and keeps its whole weight in a told situation, where a character's name does not."""
     hits, _ = index.search("Why can't I play a second Limited card in the same marshaling phase as my first one?", 1, None, 5)
     assert hits[0].id == "agot1-rules/limited", [h.id for h in hits]
+
+
+def test_an_empty_plot_deck_is_the_rule_for_revealing_the_final_plot(index):
+    """"my plot deck is empty" asks what happens after the last plot: Plot Card says the used pile
+    returns to the plot deck when the final card is revealed.  Read as words, "deck" and "empty"
+    put Deck, Draw Deck (the draw deck's definition) first."""
+    for query in ("what happens when my plot deck is empty", "plot deck empty what happens"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/plot-card", (query, [h.id for h in hits])
+
+
+def test_running_copies_of_a_card_is_including_them_in_a_deck(index):
+    """Players "run" cards in a deck: "can I run 2 of the same plot" is the plot deck's copy rule, and
+    "4 copies" the deck limit, not FAQ v4.1 (3.5), the only text that says "run" (of agendas)."""
+    hits, _ = index.search("can i run 2 of the same plot", 2, None, 5)
+    assert hits[0].id in ("agot2-rr/plot-deck", "agot2-rr/plot-deck-limit"), [h.id for h in hits]
+    hits, _ = index.search("can you run 4 copies of a card", 2, None, 5)
+    assert hits[0].id == "agot2-rr/deck-limits", [h.id for h in hits]
+    hits, _ = index.search("can i run two agendas", 2, None, 5)
+    assert hits[0].id == "agot2-faq41/3.5", [h.id for h in hits]
+
+
+def test_still_attacking_or_defending_asks_whether_a_character_is_participating(index):
+    """"is he still attacking" after a character is knelt or loses its icon asks whether it is still
+    participating (Participating: "losing the challenge icon ... does not remove the character")."""
+    hits, _ = index.search("still defending after losing icon", 2, None, 5)
+    assert hits[0].id == "agot2-rr/participating", [h.id for h in hits]
+    hits, _ = index.search("is my character still attacking if he is knelt", 2, None, 5)
+    assert "agot2-rr/participating" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+def test_the_restricted_list_is_one_idea_not_any_list(index):
+    """"restricted list" is one term: read as "restricted" (which widens to "list") and "list" again,
+    the Tournament Regulations' Deck Lists came first.  FAQ v4.1's Card Legality (where the lists in
+    force are now, with v2.3's list rules folded under it) answers."""
+    for query in ("what is the restricted list", "restricted list how many"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/card-legality/introduction", (query, [h.id for h in hits])
+        assert "agot2-faq/joust-restricted-list/introduction" in [f["id"] for f in hits[0].folded], query
+
+
+def test_forgetting_an_ability_is_a_missed_opportunity(index):
+    """"what if I forget a forced ability" is the Tournament Regulations' Missed Opportunities ("If a
+    player forgets to use an effect ..."): "forget" was read as no rules word, and Abilities came first."""
+    hits, _ = index.search("what if i forget a forced ability", 2, None, 5)
+    assert hits[0].id == "agot2-tr/missed-opportunities", [h.id for h in hits]
+
+
+def test_how_many_rounds_an_event_plays_is_its_structures_table(index):
+    """An organiser's "how many rounds for 30 players" is the structures' tables (players -> Swiss
+    rounds and cut), not Swiss Rounds' description of pairing."""
+    hits, _ = index.search("how many rounds for 30 players", 2, None, 5)
+    assert hits[0].id in ("agot2-tr/basic-structure", "agot2-tr/advanced-structure"), [h.id for h in hits]
+
+
+def test_how_many_cards_an_opponent_holds_is_open_information(index):
+    """The number of cards in an opponent's hand is open information (FAQ v4.1's definition), which
+    the words alone lost to The Hand's Judgment, a Q&A whose heading says "hand"."""
+    for query in ("how many cards in my opponent's hand", "how many cards in opponents hand can i know"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/definitions/open-information", (query, [h.id for h in hits])
+
+
+def test_countering_an_effect_is_canceling_it(index):
+    """Magic's "counter" (a spell) is the rules' cancel: "counter a reaction" did not find Cancel at all,
+    "counter" being read as a token (power counters)."""
+    for query in ("counter a reaction", "can i counter an event", "counter the ability"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert "agot2-rr/cancel" in [h.id for h in hits[:2]], (query, [h.id for h in hits])
+
+
+def test_a_phases_first_and_last_step_answer_only_questions_about_beginnings_and_ends(index):
+    """1.1 and 1.5 ("This step formalizes the beginning/end of the plot phase", and that a phase's
+    beginning and end are milestones card text refers to) name the plot phase in every sentence, so
+    they came first for any question about the plot phase; they answer one about its beginning or end."""
+    for query in ("can i use actions in plot phase", "plot phase actions"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/actions", (query, [h.id for h in hits])
+    hits, _ = index.search("can i play reactions in the plot phase", 2, None, 5)
+    assert hits[0].id not in ("agot2-rr/appendix-i/plot-phase/1.1", "agot2-rr/appendix-i/plot-phase/1.5"), [h.id for h in hits]
+    for query, step in (("when does the plot phase end", "1.5"), ("when does the round begin", "1.1")):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == f"agot2-rr/appendix-i/plot-phase/{step}", (query, [h.id for h in hits])
+
+
+def test_a_question_about_a_knelt_card_reads_the_rule_about_standing_ones(index):
+    """Whether a card is knelt is stated by the rules as whether it is standing: "does a character
+    enter play knelt?" is answered by Stand ("The default state in which cards enter play is
+    standing"), which came after Kneel's definition."""
+    for query in ("character enters play knelt?", "knelt character enters play"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/stand", (query, [h.id for h in hits])
+
+
+def test_a_terms_definition_answers_what_the_term_is_not_how_to_do_it(index):
+    """Attacker ('The term "attacking character" refers to ...') defines a word; asked how to attack
+    ("attack with no characters"), the step that declares attackers answers (4.2), while "what is an
+    attacker" still reads the definition first."""
+    hits, _ = index.search("attack with no characters", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2", [h.id for h in hits]
+    hits, _ = index.search("melee who do i attack", 2, None, 5)
+    assert hits[0].id != "agot2-rr/attacker", [h.id for h in hits]
+    for query in ("what is an attacker", "attacker", "attacking character definition"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/attacker", (query, [h.id for h in hits])
+
+
+def test_tournament_questions_in_players_words(index):
+    """How players ask the Tournament Regulations: whether a judge or organiser may play in their own
+    event (Leader Participation, not the Judge role's description), who ranks higher when tied on
+    points (Tiebreakers, not Tournament Points), whether the rules may be read during a game (Taking
+    Notes and Outside Material, not the Rules Reference's Look)."""
+    for query, answer in (
+        ("can judges play", "agot2-tr/leader-participation"),
+        ("can the organizer play in his own event", "agot2-tr/leader-participation"),
+        ("tie on tournament points", "agot2-tr/tiebreakers"),
+        ("can i look at rules during a game", "agot2-tr/taking-notes-and-outside-material"),
+    ):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == answer, (query, [h.id for h in hits])
+
+
+def test_another_version_of_a_character_is_a_copy_by_title(index):
+    """"Two different versions of the same character" asks about copies by title (Copy, Duplicates: "A
+    different version of a unique card may be used as a duplicate"); read as words, "different" put
+    FAQ v4.1 (3.5) ("each different agenda") first."""
+    hits, _ = index.search("two different versions same character", 2, None, 5)
+    assert hits[0].id in ("agot2-rr/copy", "agot2-rr/duplicates"), [h.id for h in hits]
+    hits, _ = index.search("two different versions same character", 1, None, 5)
+    assert hits[0].id == "agot1-rules/multiple-character-versions", [h.id for h in hits]
+
+
+def test_power_on_a_card_is_still_power(index):
+    """'power on' (and 'gold on') reads what sits on a card as its tokens, but it replaced the word it
+    took: "power on my faction card" no longer matched the rules' plain "power", so Power Claim
+    ("remove a number of power from his or her faction card") fell out of the top five."""
+    hits, _ = index.search("power on faction card lost when", 2, None, 5)
+    assert hits[0].id == "agot2-rr/power-claim", [h.id for h in hits]
+    hits, _ = index.search("what if they have no power on faction card", 2, None, 5)
+    assert "agot2-rr/power-claim" in [h.id for h in hits[:2]], [h.id for h in hits]

@@ -97,6 +97,20 @@ LEAD_WORDS = 30  # a clause's opening words, where a definition states what a te
 # a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
 # the standing phase"): like a container's title, it answers nothing the phase's other steps do not
 FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase$")
+# The plot phase's first and last steps (and the round's last) say more — that the round begins or
+# ends there, that a phase's beginning and end are milestones card text refers to — but only to a
+# question about a beginning or an end: "can I use actions in the plot phase" is not one.
+BOUNDARY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase\b")
+BOUNDARY_WORDS = frozenset(
+    "begin begins beginning began start starts starting started end ends ending ended over finish finishes finished "
+    "expire expires expiring milestone".split()
+)
+# An entry that only defines a word ('The term "attacking character" refers to a character that is
+# participating ...': Attacker, Defender) answers what the word means, not a question about doing the
+# thing ("attack with no characters"): there it counts as a title, unless the query is the term alone
+# or asks what it is.
+TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to ")
+DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # an entry that only spells out an abbreviation ('STR: The abbreviation for "strength."'): it folds
@@ -225,6 +239,8 @@ class Index:
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._says_more: dict[str, bool] = {}  # does the text say anything beyond its own heading?
+        self._boundary: set[str] = set()  # a phase's first or last framework step (BOUNDARY)
+        self._term_definition: set[str] = set()  # an entry that only defines a word (TERM_DEFINITION)
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._heading_names: dict[str, frozenset[str]] = {}
@@ -787,6 +803,10 @@ class Index:
                 names = re.split(r",|\bor\b|[()]", self.clauses[cid]["heading"] or "")
                 self._heading_names[cid] = frozenset(" ".join(words_of(n)) for n in names) - {""}
                 self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
+                if BOUNDARY.search(words):
+                    self._boundary.add(cid)
+                if TERM_DEFINITION.match(words[len(heading) + 1 :]):
+                    self._term_definition.add(cid)
                 question = questions_text or ""
                 q_stems = frozenset(t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
                 self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
@@ -891,6 +911,8 @@ class Index:
         errata_asked = any("errata" in g.terms for g in groups)  # ("errata'd", "nerfed": the vocabulary's errata)
         weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
+        asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
+        asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
         situation = len(analysis["words"]) >= PASSING_WORDS
         coverage: dict[str, float] = {}
         for clause_id in fts:
@@ -957,7 +979,11 @@ class Index:
                 "unofficial": float(meta["doc_kind"].startswith("unofficial")),
                 "redirect": float(length <= 12 and body[0].startswith(f"{head[0]}see ")),
                 # a container's title ("6. Standing phase"): it answers nothing, its steps do
-                "title_only": float(not self._says_more[clause_id] and meta["kind"] not in CARD_KINDS),
+                "title_only": float(
+                    (not self._says_more[clause_id] or (clause_id in self._boundary and not asks_boundary)
+                     or (clause_id in self._term_definition and not asks_term))
+                    and meta["kind"] not in CARD_KINDS
+                ),
                 "off_topic": float((meta["doc"] in self.topic_docs) != tournament),
                 "length": math.log(1 + length) / 6,
                 "lead": weighted(ideas.mask(lead)),
