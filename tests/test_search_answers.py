@@ -796,7 +796,7 @@ def test_a_british_spelling_of_a_title_points_to_the_cards_page(carded_index):
     ("query", "edition", "name"),
     [
         ("what does tyrion lannister do", 2, "tyrion"),
-        ("cost of littlefinger", 1, "littlefinger"),
+        ("what is the cost of tyrion", 1, "tyrion"),
         ("what icons does jaime have", 2, "jaime"),
     ],
 )
@@ -998,3 +998,19 @@ def test_power_on_a_card_is_still_power(index):
     assert hits[0].id == "agot2-rr/power-claim", [h.id for h in hits]
     hits, _ = index.search("what if they have no power on faction card", 2, None, 5)
     assert "agot2-rr/power-claim" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "edition"),
+    [
+        ("what does the crown regent do", 1),  # first edition's multiplayer titles and rules, no cards
+        ("what does the council chamber do", 1),
+        ("what does the throne room do", 1),
+        ("what does the littlefinger variant do", 1),
+        ("what does westeros do", 2),
+        ("does a knight have stealth", 2),  # "knight" is Knighted's stem, not its title as written
+    ],
+)
+def test_a_capitalised_rules_term_asks_for_no_cards_text(index, query, edition):
+    _, notes = index.search(query, edition, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes

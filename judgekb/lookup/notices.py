@@ -81,7 +81,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, icons, "
             f"abilities) is not in the corpus {how}. Closest clauses below."
         )
-    elif cards and asks:
+    elif cards and (_asks_text(analysis, card_text) or (asks and _spelled_out(index, cards, analysis))):
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
         name = " / ".join(sorted({index.card_name(c) for c in not_inside_another(index, analysis["words"], cards)}))
         notices.append(
@@ -89,6 +89,19 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             "The clauses below are what the corpus says about it."
         )
     return notices
+
+
+NAME_RULES_DF = 3  # a name the rules write in more clauses than this is a rules term ("westeros", "throne")
+
+
+def _spelled_out(index: Index, cards: set[str], analysis: dict[str, Any]) -> bool:
+    """Does the query spell some named card's title words as written ("does the red viper have deadly"),
+    not only a word's stem ("does a knight have stealth" does not name Knighted)?"""
+    said = {w.removesuffix("'s").replace("'", "") for w in analysis["words"]}
+    return any(
+        (title := {w.removesuffix("'s").replace("'", "") for w in words_of(index.card_name(c)) if w not in STOPWORDS}) and title <= said
+        for c in cards
+    )
 
 
 def _full_title(index: Index, card_id: str, analysis: dict[str, Any]) -> bool:
@@ -153,10 +166,14 @@ def _unknown_words(
         unknown = [w for w in _name_words(index, analysis, edition, card_text) if w not in explained]
     if not unknown and not cards and (_asks_text(analysis, card_text) or _asks_wording(analysis, card_text)):
         # asked for a card's printed text by a name the rules write only in an example or a ruling
-        # ("what does tyrion lannister do", "cost of littlefinger"): the name of a card all the same
+        # ("what does tyrion lannister do", "what icons does jaime have"): the name of a card all the same;
+        # never a word of a rule's heading or one the edition's rules use often (the Crown Regent, the
+        # Council Chamber, the Littlefinger Variant, Westeros are first edition's rules, no cards)
+        terms = index.rule_terms()
         unknown = [
             w for w in analysis["content"]
-            if len(w) >= 4 and w not in explained and index.name(w.removesuffix("'s")) and not index.english(w.removesuffix("'s"))
+            if len(w) >= 4 and w not in explained and (base := w.removesuffix("'s")) and index.name(base) and not index.english(base)
+            and base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF
         ]  # fmt: skip
     return unknown
 

@@ -681,6 +681,11 @@ class Index:
         self._facts([word])
         return bool(_in_edition(self._rules_df[word], edition) or self._word_facts[word][2] or word in STOPWORDS)
 
+    def rules_df(self, word: str, edition: int | None) -> int:
+        """How many rules clauses (not a card's errata or list entries) of the edition use the word as written."""
+        self._facts([word])
+        return _in_edition(self._rules_df[word], edition)
+
     def rules_word(self, word: str, edition: int | None) -> bool:
         """Do the rules of this edition (any edition when none is chosen) use the word?"""
         base = word[:-2] if word.endswith("'s") else word
