@@ -1014,3 +1014,11 @@ def test_power_on_a_card_is_still_power(index):
 def test_a_capitalised_rules_term_asks_for_no_cards_text(index, query, edition):
     _, notes = index.search(query, edition, None, 5)
     assert not [n for n in notes if "card's own text" in n], notes
+
+
+def test_with_cards_a_stem_of_a_title_word_points_to_no_card(carded_index):
+    """"does a knight have stealth" asks about a trait and a keyword: no pointer to Knighted's page."""
+    _, notes = carded_index.search("does a knight have stealth", 2, None, 5)
+    assert not [n for n in notes if n.startswith("card text:")], notes
+    _, notes = carded_index.search("does the red viper have deadly", 2, None, 5)
+    assert [n for n in notes if n.startswith("card text: The Red Viper is a card")], notes

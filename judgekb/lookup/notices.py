@@ -381,9 +381,12 @@ def _card_page_pointer(
     # corpus knows, named by fewer words than its title, else a first name, that shares no word with them
     covered = {i for _, start, size in spans for i in range(start, start + size)}
     stems = {stem_of(w) for name in names for w in words_of(name)}
+    said = {w.removesuffix("'s").replace("'", "") for w in words}
     for card in sorted(cards):
         if _card_stems(index, card) & stems:
             continue
+        if not {w.removesuffix("'s").replace("'", "") for w in words_of(index.card_name(card))} & said:
+            continue  # named by a word's stem only ("knight" is not Knighted)
         row = index.conn.execute(
             "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(card))]
         ).fetchone()
