@@ -576,6 +576,12 @@ def export_site(obj: Context, directory: Path) -> None:
     click.echo(f"open {Path(report['path']) / 'index.html'} in a browser, or copy the folder to any static host")
 
 
+def _warm_worker(worker: Any) -> None:
+    """gunicorn's post_worker_init: the worker's lookup index, built before it takes a request."""
+    worker.wsgi.config["JUDGEKB"].warm_lookup()
+    worker.log.info("judgekb: lookup index ready in worker %s", worker.pid)
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -607,6 +613,9 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
             self.cfg.set("timeout", 30)
             self.cfg.set("limit_request_line", 8190)
             self.cfg.set("accesslog", "-")
+            # each worker loads its lookup index (words, vocabularies, FTS5 matches: under a second)
+            # before it takes a request, so no judge's first search waits for it
+            self.cfg.set("post_worker_init", _warm_worker)
 
         def load(self) -> Any:
             return app

@@ -754,7 +754,7 @@ def test_phrase_scores_add_up_to_fts5s_own_bm25(db):
         (
             "clauses_fts",
             2,
-            "select c.id, bm25(clauses_fts, 4.0, 1.0) from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+            "select c.rowid, bm25(clauses_fts, 4.0, 1.0) from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
             "where clauses_fts match ? and c.edition = ?",
             [match, 2],
         ),
@@ -774,7 +774,7 @@ def test_cached_phrase_matches_are_bounded_and_change_nothing(db, monkeypatch):
     small = search.Index(db)
     for (q, e), want in zip(queries, expected, strict=True):
         assert [h.id for h in small.search(q, e, None, 5)[0]] == want, q
-        largest = max(map(len, small._postings_cache.values()))
+        largest = max(len(rows) for rows, _ in small._postings_cache.values())
         assert small._postings_held <= max(200, largest + 1), q
 
 
@@ -795,11 +795,28 @@ def test_cached_phrase_matches_never_exceed_the_bound(db, monkeypatch):
     """``POSTINGS_HELD`` is a ceiling on what the cache holds (each phrase counts its matches and one for
     its key), whichever phrase arrives when the cache is nearly full, never one past it."""
     terms = ["kneel", "stand", "claim", "challenge", "defend", "military", "power", "intrigue", "gold", "plot"]
-    sizes = [len(search.Index(db)._postings("clauses_fts", 2, t)) + 1 for t in terms]
+    sizes = [len(search.Index(db)._postings("clauses_fts", 2, t)[0]) + 1 for t in terms]
     for bound in range(max(sizes), sum(sizes) + 2):
         monkeypatch.setattr(search, "POSTINGS_HELD", bound)
         index = search.Index(db)
         for term in terms:
             index._postings("clauses_fts", 2, term)
-            held = sum(len(found) + 1 for found in index._postings_cache.values())
+            held = sum(len(rows) + 1 for rows, _ in index._postings_cache.values())
             assert index._postings_held == held <= bound, (bound, term)
+
+
+def test_warm_loads_every_corpus_words_matches_and_they_are_never_dropped(db, monkeypatch):
+    """A server's ``warm`` loads the FTS5 matches of every word the corpus and the vocabularies use, so a
+    judge's first question pays for none of them; the bound on the users' own phrases never drops them,
+    and a lookup gives the same hits with them as without."""
+    queries = [("can my tapped guy still block", 2), ("renown on a dead character", 1), ("who wins the challange", None)]
+    cold = [[h.id for h in search.Index(db).search(q, e, None, 5)[0]] for q, e in queries]
+    monkeypatch.setattr(search, "POSTINGS_HELD", 50)
+    index = search.Index(db).warm()
+    loaded = len(index._postings_warm)
+    assert ("clauses_fts", 2, "kneel") in index._postings_warm and ("asked_1_fts", None, "claim") in index._postings_warm
+    assert ("clauses_fts", None, "tap") in index._postings_warm  # a player's word the vocabulary knows
+    assert [[h.id for h in index.search(q, e, None, 5)[0]] for q, e in queries] == cold
+    assert len(index._postings_warm) == loaded and index._postings_held <= 50 + max(
+        (len(rows) for rows, _ in index._postings_cache.values()), default=0
+    )

@@ -131,3 +131,38 @@ def test_the_app_never_writes_the_database(db_path):
             db.execute("insert into vocab (word, n) values ('x', 1)")
     app.test_client().get("/?q=deadly")
     assert db_path.stat().st_mtime_ns == before
+
+
+def test_each_server_worker_loads_its_lookup_index_before_its_first_search(db_path):
+    """`judgekb serve`'s workers build their lookup index (with every corpus word's FTS5 matches) as they
+    start, so no judge's first search waits the second it takes; the server's log says so per worker."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from tests.browser_support import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", "2"],
+        cwd=ROOT, env=dict(os.environ, JUDGEKB_DB=str(db_path)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/search?q=kneel&edition=2", timeout=5) as reply:
+                    assert json.loads(reply.read())
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "judgekb serve did not start"
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    log = err.decode()
+    ready = [line for line in log.splitlines() if "judgekb: lookup index ready in worker" in line]
+    booted = [line for line in log.splitlines() if "Booting worker" in line]
+    assert len(ready) == len(booted) == 2, log[-2000:]

@@ -35,6 +35,7 @@ import json
 import math
 import re
 import sqlite3
+from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,6 +69,7 @@ from judgekb.lookup.words import (
 )
 from judgekb.lookup.words import QueryError as QueryError  # raised by clean(); callers catch it here
 
+Postings = tuple["array[int]", "array[float]"]  # one phrase's FTS5 matches: row numbers, BM25 shares
 CANDIDATES = 60  # FTS recall
 CARD_ENTRIES = 20  # of which a card's list and errata entries, at most
 SHORTLIST = 30  # candidates scored on every signal
@@ -125,9 +127,10 @@ STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestri
 # happens in the taxation phase" reads Phase 7: Taxation first.
 FLOWCHART = re.compile(r"^Flowchart: ")
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
-# Phrase matches kept in memory across queries (Index._postings), at most: about 140 bytes each, so some
-# 56 MB per Index (one per server worker) when full; every word of the corpus, in all three tables and
-# both editions, is 185,000 matches (26 MB), so it is phrases and misspellings that reach it.
+# Phrase matches kept in memory across queries (Index._postings), beyond those ``warm`` loads, at most:
+# a match is a row number and a float in two arrays (16 bytes), so the bound is some 6 MB per Index (one
+# per server worker).  ``warm`` loads every word of the corpus and of the glossary and player vocabulary,
+# in all three tables and both editions: about 370,000 matches, 6 MB, kept for good.
 POSTINGS_HELD = 400_000
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
@@ -245,7 +248,8 @@ class Index:
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._heading_names: dict[str, frozenset[str]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
-        self._postings_cache: dict[tuple[str, int | None, str], list[tuple[Any, float]]] = {}
+        self._postings_cache: dict[tuple[str, int | None, str], Postings] = {}
+        self._postings_warm: dict[tuple[str, int | None, str], Postings] = {}  # warm's: never cleared
         self._postings_held = 0
         self._asked_rows: dict[int, dict[int, tuple[str, str, str]]] = {}  # asked_N rowid -> id, question, expanded
         self._rule_terms: frozenset[str] | None = None
@@ -331,11 +335,20 @@ class Index:
         }
 
     def warm(self) -> Index:
-        """Load every clause's words and the typo vocabularies now (a long-running server's start),
-        so that no lookup pays for them; a one-off command-line lookup skips this."""
+        """Load every clause's words, the typo vocabularies and the FTS5 matches of every word the
+        corpus, the glossary and the player vocabulary use now (a long-running server's start, under
+        a second), so that no lookup pays for them, a judge's first question included; a one-off
+        command-line lookup skips this."""
         self._body(list(self.clauses))
         for edition in (1, 2, None):
             self._vocab_words(edition)
+        terms = {w for words, _ in self._bodies.values() for w in words.split()}
+        terms |= {t for term, expansions in self.synonyms.items() for t in (term, *expansions)}
+        tables = [("clauses_fts", 1), ("clauses_fts", 2), ("clauses_fts", None)]
+        tables += [("asked_1_fts", None), ("asked_2_fts", None)] if self.has_asked else []
+        for term in sorted(t for t in terms if t.strip()):
+            for table, edition in tables:
+                self._postings_warm[(table, edition, term)] = self._fetch_postings(table, edition, term)
         return self
 
     @classmethod
@@ -698,38 +711,43 @@ class Index:
 
     # ------------------------------------------------------------------ retrieval and ranking
 
-    def _postings(self, table: str, edition: int | None, term: str) -> list[tuple[Any, float]]:
+    def _postings(self, table: str, edition: int | None, term: str) -> Postings:
         """One phrase's matches in an FTS5 table with its share of their BM25 (negative: best first),
         kept across queries.  FTS5's BM25 is a sum over the query's phrases, each with its own IDF, so a
         query's scores are its phrases' shares added up; scoring the whole OR query in FTS5 again
         cost a long question over a millisecond of its five.  Clause postings are of one edition."""
         key = (table, edition, term)
-        found = self._postings_cache.get(key)
+        found = self._postings_warm.get(key) or self._postings_cache.get(key)
         if found is None:
-            phrase = '"' + term.replace('"', '""') + '"'
-            if table == "clauses_fts":
-                sql = (
-                    "select c.id, bm25(clauses_fts, 4.0, 1.0) from clauses_fts join clauses c "
-                    "on c.rowid = clauses_fts.rowid where clauses_fts match ?"
-                )
-                found = self.rows(sql + " and c.edition = ?", [phrase, edition]) if edition else self.rows(sql, [phrase])
-            else:
-                found = self.rows(f"select rowid, bm25({table}) from {table} where {table} match ?", [phrase])
+            found = self._fetch_postings(table, edition, term)
             # bounded: the terms are the users' words, and a server answers queries for days (each
             # phrase counts its matches and one for its key, so a word that matches nothing counts too)
-            if self._postings_held + len(found) + 1 > POSTINGS_HELD:
+            if self._postings_held + len(found[0]) + 1 > POSTINGS_HELD:
                 self._postings_cache.clear()
                 self._postings_held = 0
             self._postings_cache[key] = found
-            self._postings_held += len(found) + 1
+            self._postings_held += len(found[0]) + 1
         return found
+
+    def _fetch_postings(self, table: str, edition: int | None, term: str) -> Postings:
+        """The row numbers (a clause's rowid, a players' question's) and BM25 shares FTS5 gives one phrase."""
+        phrase = '"' + term.replace('"', '""') + '"'
+        if table == "clauses_fts":
+            sql = (
+                "select c.rowid, bm25(clauses_fts, 4.0, 1.0) from clauses_fts join clauses c "
+                "on c.rowid = clauses_fts.rowid where clauses_fts match ?"
+            )
+            found = self.rows(sql + " and c.edition = ?", [phrase, edition]) if edition else self.rows(sql, [phrase])
+        else:
+            found = self.rows(f"select rowid, bm25({table}) from {table} where {table} match ?", [phrase])
+        return array("q", [r for r, _ in found]), array("d", [share for _, share in found])
 
     def _phrase_scores(self, table: str, edition: int | None, terms: list[str]) -> dict[Any, float]:
         """Each matching row's BM25 for the OR of ``terms``: its phrases' cached shares added up."""
         scores: dict[Any, float] = {}
         get = scores.get
         for term in terms:
-            for key, share in self._postings(table, edition, term):
+            for key, share in zip(*self._postings(table, edition, term), strict=True):
                 scores[key] = get(key, 0.0) + share
         return scores
 
@@ -737,7 +755,8 @@ class Index:
         terms = sorted({t for g in groups for t in g.terms if t.strip()})
         if not terms:
             return []
-        scores = self._phrase_scores("clauses_fts", edition, terms)
+        by_rowid = self.by_rowid
+        scores = {by_rowid[rowid]: rank for rowid, rank in self._phrase_scores("clauses_fts", edition, terms).items()}
         if kinds:
             scores = {cid: rank for cid, rank in scores.items() if self.clauses[cid]["kind"] in kinds}
         # a card's list or errata entries repeat the same words ("Joust Restricted List: X", seventy

@@ -75,6 +75,10 @@ class Resources:
     def index(self) -> search.Index:
         return self._get("index", lambda: search.Index(self.db).warm())
 
+    def warm_lookup(self) -> None:
+        """Build this thread's lookup index now (a server worker's start), not on its first search."""
+        self.index  # noqa: B018 - the property builds and keeps it
+
     @property
     def graph(self) -> Any:
         return self._get("graph", lambda: authority.load(self.db))
