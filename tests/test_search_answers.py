@@ -1022,3 +1022,13 @@ def test_with_cards_a_stem_of_a_title_word_points_to_no_card(carded_index):
     assert not [n for n in notes if n.startswith("card text:")], notes
     _, notes = carded_index.search("does the red viper have deadly", 2, None, 5)
     assert [n for n in notes if n.startswith("card text: The Red Viper is a card")], notes
+
+
+@pytest.mark.parametrize("query", ["how many cards in a plot deck", "how many cards go in my plot deck"])
+def test_cards_in_a_plot_deck_asks_its_size(index, query):
+    """Asked as the number of cards 'in a plot deck', the answer is the rulebook's 'Your plot deck must
+    consist of exactly 7 different plot cards' (or the tournament rules' 'exactly seven cards'), not
+    Plot Cards, which only says the plot deck is separate."""
+    hits, _ = index.search(query, 1, None, 5)
+    sizes = {"agot1-rules/setup-2-separate-decks", "agot1-rules/tournament-play-and-deck-construction-rules"}
+    assert hits[0].id in sizes, [h.id for h in hits]
