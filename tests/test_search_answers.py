@@ -1032,3 +1032,13 @@ def test_cards_in_a_plot_deck_asks_its_size(index, query):
     hits, _ = index.search(query, 1, None, 5)
     sizes = {"agot1-rules/setup-2-separate-decks", "agot1-rules/tournament-play-and-deck-construction-rules"}
     assert hits[0].id in sizes, [h.id for h in hits]
+
+
+def test_sacrifice_is_said_to_be_a_second_edition_term_in_first_edition(index):
+    """First edition's rules, FAQ and card texts never 'sacrifice' a card (its costs kill or discard
+    from play); the Rules Reference defines Sacrifice.  Asked in first edition, the lookup says so
+    first instead of serving High-claim Military Challenges as if it were the answer."""
+    _, notes = index.search("how does sacrifice differ from kill", 1, None, 5)
+    assert notes and notes[0].startswith('other edition: "sacrifice" is a second-edition term'), notes
+    _, notes = index.search("how does sacrifice differ from kill", 2, None, 5)
+    assert not [n for n in notes if n.startswith("other edition:")], notes
