@@ -1042,3 +1042,11 @@ def test_sacrifice_is_said_to_be_a_second_edition_term_in_first_edition(index):
     assert notes and notes[0].startswith('other edition: "sacrifice" is a second-edition term'), notes
     _, notes = index.search("how does sacrifice differ from kill", 2, None, 5)
     assert not [n for n in notes if n.startswith("other edition:")], notes
+
+
+@pytest.mark.parametrize("query", ["is drawing cards optional in the draw phase", "is the draw optional"])
+def test_optional_is_choosing_not_to(index, query):
+    """A player asks whether a step is 'optional'; the FAQ asks 'Can I choose to not draw my two cards
+    in the draw phase?'.  Without a number to meet 'two', that Q&A was not in the top five."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/draw-phase-optional", [h.id for h in hits]
