@@ -1050,3 +1050,12 @@ def test_optional_is_choosing_not_to(index, query):
     in the draw phase?'.  Without a number to meet 'two', that Q&A was not in the top five."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/draw-phase-optional", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["can my house card be killed", "can the house card be discarded"])
+def test_house_card_is_one_idea(index, query):
+    """'House card' is first edition's name for a player's House (FAQ 4.10: 'cannot be removed from play
+    for any reason'); read as 'house' and 'card', any clause about killing cards beat it, and 4.10 was
+    not in the top ten for 'can my house card be killed'."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert "agot1-faq/4.10" in [h.id for h in hits[:2]], [h.id for h in hits]
