@@ -1059,3 +1059,12 @@ def test_house_card_is_one_idea(index, query):
     not in the top ten for 'can my house card be killed'."""
     hits, _ = index.search(query, 1, None, 5)
     assert "agot1-faq/4.10" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["how does x get calculated when the card leaves play", "when is x calculated"])
+def test_calculating_a_value_is_counting_a_variable(index, query):
+    """Players 'calculate' X; the rules 'define or count their variables' (first edition's FAQ 3.12
+    Definition of Variables) and say 'the letter "X"' (3.1).  'calculated' met only 3.47's 'a new
+    calculation', so the leaving-play clauses answered 'how does x get calculated when the card leaves play'."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert {"agot1-faq/3.12", "agot1-faq/3.1"} & {h.id for h in hits[:2]}, [h.id for h in hits]
