@@ -1068,3 +1068,12 @@ def test_calculating_a_value_is_counting_a_variable(index, query):
     calculation', so the leaving-play clauses answered 'how does x get calculated when the card leaves play'."""
     hits, _ = index.search(query, 1, None, 5)
     assert {"agot1-faq/3.12", "agot1-faq/3.1"} & {h.id for h in hits[:2]}, [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["what happens if someone gets to 15 during the challenges phase", "i reached 15 in the middle of a challenge"])
+def test_getting_to_15_is_winning_the_game(index, query):
+    """'gets to 15', 'reached 15' is the victory condition (first edition's Power and Victory: 'The game is
+    immediately over when one player has claimed 15 or more total power'); the phase named beside it
+    put the challenge rules first and Power and Victory out of the top five."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert "agot1-rules/power-and-victory" in [h.id for h in hits[:2]], [h.id for h in hits]
