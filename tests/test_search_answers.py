@@ -1070,7 +1070,9 @@ def test_calculating_a_value_is_counting_a_variable(index, query):
     assert {"agot1-faq/3.12", "agot1-faq/3.1"} & {h.id for h in hits[:2]}, [h.id for h in hits]
 
 
-@pytest.mark.parametrize("query", ["what happens if someone gets to 15 during the challenges phase", "i reached 15 in the middle of a challenge"])
+@pytest.mark.parametrize(
+    "query", ["what happens if someone gets to 15 during the challenges phase", "i reached 15 in the middle of a challenge"]
+)
 def test_getting_to_15_is_winning_the_game(index, query):
     """'gets to 15', 'reached 15' is the victory condition (first edition's Power and Victory: 'The game is
     immediately over when one player has claimed 15 or more total power'); the phase named beside it
