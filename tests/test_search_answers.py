@@ -1079,3 +1079,13 @@ def test_getting_to_15_is_winning_the_game(index, query):
     put the challenge rules first and Power and Victory out of the top five."""
     hits, _ = index.search(query, 1, None, 5)
     assert "agot1-rules/power-and-victory" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["can i attack twice in a round", "can characters attack twice in one round"])
+def test_attacking_twice_in_a_round_is_how_many_challenges(index, query):
+    """'twice in a round' reads as an ability's limit; said of attacking it asks how many challenges a
+    player may initiate (first edition's Phase 4: 'one of each type of challenge'), and Limited (one
+    Limited card a round) came first for 'can i attack twice in a round'."""
+    hits, _ = index.search(query, 1, None, 5)
+    ids = [h.id for h in hits]
+    assert ids[0] != "agot1-rules/limited" and "agot1-rules/phase-4-challenges" in ids[:3], ids
