@@ -1089,3 +1089,22 @@ def test_attacking_twice_in_a_round_is_how_many_challenges(index, query):
     hits, _ = index.search(query, 1, None, 5)
     ids = [h.id for h in hits]
     assert ids[0] != "agot1-rules/limited" and "agot1-rules/phase-4-challenges" in ids[:3], ids
+
+
+@pytest.mark.parametrize(
+    ("query", "edition", "answers"),
+    [
+        (
+            "whats the max number of plots with the same name",
+            1,
+            {"agot1-rules/setup-2-separate-decks", "agot1-rules/tournament-play-and-deck-construction-rules"},
+        ),
+        ("whats the max number of plots with the same name", 2, {"agot2-rr/plot-deck-limit", "agot2-rr/deckbuilding"}),
+    ],
+)
+def test_plots_with_the_same_name_ask_the_plot_deck_limit(index, query, edition, answers):
+    """'plots with the same name' asks how many copies of a plot a deck may hold, as 'two of the same
+    plot' does (first edition: 'may not contain any duplicate plot cards'; second: Plot Deck Limit).
+    Read word by word, 'same name' put Multiple Character Versions first and no deck rule in the top five."""
+    hits, _ = index.search(query, edition, None, 5)
+    assert hits[0].id in answers, [h.id for h in hits]
