@@ -1108,3 +1108,11 @@ def test_plots_with_the_same_name_ask_the_plot_deck_limit(index, query, edition,
     Read word by word, 'same name' put Multiple Character Versions first and no deck rule in the top five."""
     hits, _ = index.search(query, edition, None, 5)
     assert hits[0].id in answers, [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ['what counts as "during a challenge"', "what does during a challenge mean"])
+def test_during_a_challenge_is_one_idea(index, query):
+    """First edition's FAQ defines "during a challenge" (its Q&A 'What is the definition of "during a
+    challenge"'); read as 'during' and 'challenge', FAQ 3.38 and 3.30 came first."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/during-a-challenge-definition", [h.id for h in hits]
