@@ -96,13 +96,14 @@ HONORIFICS = frozenset(
     "father mother uncle old young little red black".split()
 )
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
+_PHASE_BOUNDARY = r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase"
 # a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
 # the standing phase"): like a container's title, it answers nothing the phase's other steps do not
-FORMALITY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase$")
+FORMALITY = re.compile(_PHASE_BOUNDARY + "$")
 # The plot phase's first and last steps (and the round's last) say more — that the round begins or
 # ends there, that a phase's beginning and end are milestones card text refers to — but only to a
 # question about a beginning or an end: "can I use actions in the plot phase" is not one.
-BOUNDARY = re.compile(r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase\b")
+BOUNDARY = re.compile(_PHASE_BOUNDARY + r"\b")
 BOUNDARY_WORDS = frozenset(
     "begin begins beginning began start starts starting started end ends ending ended over finish finishes finished "
     "expire expires expiring milestone".split()
@@ -600,9 +601,8 @@ class Index:
             card = self.cards[number]
             if edition and card["edition"] != edition:
                 continue
-            for required, phrase in card["keys"]:
-                if required <= typed and (not phrase or re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text)):
-                    found.add(card["id"])
+            if any(spells_title(key, typed, text) for key in card["keys"]):
+                found.add(card["id"])
         return found
 
     def known(self, word: str, edition: int | None) -> bool:
@@ -755,16 +755,16 @@ class Index:
         terms = sorted({t for g in groups for t in g.terms if t.strip()})
         if not terms:
             return []
-        by_rowid = self.by_rowid
-        scores = {by_rowid[rowid]: rank for rowid, rank in self._phrase_scores("clauses_fts", edition, terms).items()}
+        scores = self._phrase_scores("clauses_fts", edition, terms)  # by rowid: only the kept rows are named
         if kinds:
-            scores = {cid: rank for cid, rank in scores.items() if self.clauses[cid]["kind"] in kinds}
+            scores = {rowid: rank for rowid, rank in scores.items() if self.clauses[self.by_rowid[rowid]]["kind"] in kinds}
         # a card's list or errata entries repeat the same words ("Joust Restricted List: X", seventy
         # times): without a cap they fill the recall and the rule that governs them is never scored
         # (a card the query names brings its entries in on its own, see ``ranked``)
         cap = CANDIDATES if kinds and set(kinds) <= CARD_KINDS else CARD_ENTRIES  # unless they are all asked for
         found, listed = [], 0
-        for cid, rank in heapq.nsmallest(2 * CANDIDATES, scores.items(), key=itemgetter(1)):
+        for rowid, rank in heapq.nsmallest(2 * CANDIDATES, scores.items(), key=itemgetter(1)):
+            cid = self.by_rowid[rowid]
             if self.clauses[cid]["kind"] in CARD_KINDS:
                 listed += 1
                 if listed > cap:
@@ -1084,9 +1084,7 @@ class Index:
         """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
         heading = " ".join(stem_of(w) for w in words_of(self.clauses[clause_id]["heading"] or ""))
         stems = frozenset(heading.split())
-        return any(
-            required <= stems and (not phrase or f" {phrase} " in f" {heading} ") for required, phrase in self.card_by_id[card_id]["keys"]
-        )
+        return any(spells_title(key, stems, heading) for key in self.card_by_id[card_id]["keys"])
 
     def _impute_asked(self, candidate_features: dict[str, dict[str, float]]) -> None:
         """A rules clause no player's question is written for (the rule of the restricted lists, the
@@ -1237,6 +1235,13 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
     prefix = "… " if start > 0 else ""
     suffix = " …" if start + width < len(tokens) else ""
     return prefix + " ".join(window) + suffix
+
+
+def spells_title(key: tuple[frozenset[str], str], stems: frozenset[str] | set[str], text: str) -> bool:
+    """Do these stemmed words (``text``: the same, in order) spell a card's title by one of its keys
+    (``Index._card_keys``): every required word, and the whole phrase where the title needs it?"""
+    required, phrase = key
+    return required <= stems and (not phrase or re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text) is not None)
 
 
 # How a folded clause stands to the hit it is folded under, as the CLI, the page and app.js say it: the
