@@ -1116,3 +1116,13 @@ def test_during_a_challenge_is_one_idea(index, query):
     challenge"'); read as 'during' and 'challenge', FAQ 3.38 and 3.30 came first."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/during-a-challenge-definition", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["what happens if im decked", "what happens when i run out of cards in my deck"])
+def test_being_decked_is_elimination_not_what_a_deck_is(index, query):
+    """A player "decked" (or out of cards) is eliminated (Winning the Game, the draw step's note): the
+    Deck entry only says what the word "deck" means.  "decked" stemmed to "deck" and the vocabulary read
+    "draw deck" into it, which is that entry's heading word for word, so Deck came first."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id in {"agot2-rr/winning-the-game", "agot2-rr/appendix-i/draw-phase/2.2"}, [h.id for h in hits]
+    assert stem_of("decked") != stem_of("deck")
