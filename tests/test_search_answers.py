@@ -1126,3 +1126,20 @@ def test_being_decked_is_elimination_not_what_a_deck_is(index, query):
     hits, _ = index.search(query, 2, None, 5)
     assert hits[0].id in {"agot2-rr/winning-the-game", "agot2-rr/appendix-i/draw-phase/2.2"}, [h.id for h in hits]
     assert stem_of("decked") != stem_of("deck")
+
+
+@pytest.mark.parametrize(
+    ("query", "answers"),
+    [
+        ("when is renown applied before or after claim", {"agot2-faq41/timing/duck", "agot2-rr/appendix-i/challenges-phase/4.2.5"}),
+        ("when does the unopposed power get applied", {"agot2-rr/appendix-i/challenges-phase/4.2.3", "agot2-faq41/timing/duck"}),
+    ],
+)
+def test_a_question_of_when_or_in_what_order_is_answered_by_a_timing_step(index, query, answers):
+    """Asked when or in what order something happens, a judge reads the framework step or the FAQ's
+    timing sequence (D.U.C.K.): the glossary entry of the term (Renown, Unopposed) says what it does,
+    not when, yet its heading and short text put it first."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id in answers, [h.id for h in hits]
+    assert search.TIMING_ASKED.search("does pillage happen before or after claim")
+    assert not search.TIMING_ASKED.search("when does the game end")

@@ -87,7 +87,7 @@ WEIGHTS = {
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
     "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
-    "list_unasked": -0.3, "errata_asked": 0.4,
+    "list_unasked": -0.3, "errata_asked": 0.4, "timing_asked": 0.4,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 # the ranks and honorifics character titles begin with, before the name players call them by
@@ -107,6 +107,14 @@ BOUNDARY = re.compile(_PHASE_BOUNDARY + r"\b")
 BOUNDARY_WORDS = frozenset(
     "begin begins beginning began start starts starting started end ends ending ended over finish finishes finished "
     "expire expires expiring milestone".split()
+)
+# A question about when or in what order something happens ("is renown before or after claim", "when
+# does the unopposed power get applied") is answered by a timing step (the challenge's framework steps,
+# the FAQ's D.U.C.K. sequence), not by the glossary entry of the term it names, which says what the
+# term does but not when.
+TIMING_ASKED = re.compile(
+    r"\b(?:before or after|after or before|timing|(?:what|which) order|order of|(?:comes|happens|goes|resolves?) first|"
+    r"first or|when (?:is|are|does|do)\b.*\b(?:appl(?:y|ied|ies)|resolve[sd]?|happens?|processed|trigger(?:s|ed)?))\b"
 )
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
 # participating ...': Attacker, Defender) answers what the word means, not a question about doing the
@@ -938,6 +946,7 @@ class Index:
         asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
         asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
         situation = len(analysis["words"]) >= PASSING_WORDS
+        asks_timing = bool(TIMING_ASKED.search(analysis["text"]))
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -1015,6 +1024,7 @@ class Index:
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
                 "head_exact": float(analysis["text"] in self._heading_names[clause_id]),
+                "timing_asked": float(asks_timing and meta["kind"] == "timing"),
             }
             candidate_features[clause_id] = features
         self._impute_asked(candidate_features)
