@@ -1143,3 +1143,12 @@ def test_a_question_of_when_or_in_what_order_is_answered_by_a_timing_step(index,
     assert hits[0].id in answers, [h.id for h in hits]
     assert search.TIMING_ASKED.search("does pillage happen before or after claim")
     assert not search.TIMING_ASKED.search("when does the game end")
+
+
+def test_removed_from_a_challenge_is_one_idea(index):
+    """"removed from (the) challenge" is an ability taking a character out of a challenge: it is no longer
+    participating (Participating).  Read as "removed" and "challenge" apart, FAQ 2.10 (a character
+    contributing its STR) came first and Removed from Game was in the top three."""
+    hits, _ = index.search("what happens when a character is removed from the challenge", 2, None, 5)
+    ids = [h.id for h in hits]
+    assert ids[0] == "agot2-rr/participating" and "agot2-rr/removed-from-game" not in ids[:3], ids
