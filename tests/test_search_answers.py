@@ -1152,3 +1152,11 @@ def test_removed_from_a_challenge_is_one_idea(index):
     hits, _ = index.search("what happens when a character is removed from the challenge", 2, None, 5)
     ids = [h.id for h in hits]
     assert ids[0] == "agot2-rr/participating" and "agot2-rr/removed-from-game" not in ids[:3], ids
+
+
+def test_discard_pile_is_one_idea_as_dead_pile_is(index):
+    """"discard pile" read as "discard" and "pile" let "pile" find the Dead Pile entry, whose text is the
+    Discard Pile entry's sentence for sentence (open information, order not altered): asked about the
+    order of the discard pile, Dead Pile came first."""
+    hits, _ = index.search("can i rearrange the order of my discard pile", 2, None, 5)
+    assert hits[0].id == "agot2-rr/discard-pile", [h.id for h in hits]
