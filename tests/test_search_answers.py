@@ -1160,3 +1160,12 @@ def test_discard_pile_is_one_idea_as_dead_pile_is(index):
     order of the discard pile, Dead Pile came first."""
     hits, _ = index.search("can i rearrange the order of my discard pile", 2, None, 5)
     assert hits[0].id == "agot2-rr/discard-pile", [h.id for h in hits]
+
+
+def test_a_word_typed_twice_is_one_idea(index):
+    """"does the then part happen if the first part fails": "part" said twice was two ideas, twice the
+    weight of "then", and FAQ 1.8 (reactions to "then" effects) came before The word "Then"."""
+    groups = index.analyse("does the then part happen if the first part fails", 2)["groups"]
+    assert [g.said for g in groups].count("part") == 1, [g.said for g in groups]
+    hits, _ = index.search("does the then part happen if the first part fails", 2, None, 5)
+    assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]

@@ -531,13 +531,14 @@ class Index:
                 if words[start : start + len(parts)] == parts and not any(taken[start : start + len(parts)]):
                     for i in range(start, start + len(parts)):
                         taken[i] = True
-                    groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
+                    if not any(g.said == phrase for g in groups):
+                        groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
         content = [w for i, w in enumerate(words) if not taken[i] and (w not in STOPWORDS or w in (keep or ()))]
         if not content and not groups:
             content = words
         corrected: dict[str, str] = {}  # word -> the corpus word it is read as
         filler: list[Group] = []  # words read as a misspelled small word ("waht", "dany" as "any")
-        for word in content:
+        for word in dict.fromkeys(content):  # a word typed twice is one idea, not twice its weight
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
                 group.terms.add(word[:-2])
