@@ -473,6 +473,16 @@ def test_a_keyword_that_names_an_entry_gives_that_entry(index):
         assert hits[0].id == clause_id, (query, [h.id for h in hits])
 
 
+def test_a_definition_question_gives_the_entry_its_term_names(index):
+    """"What does unique mean" asks for the entry the term names, as the bare keyword does: it read the
+    Shadows subsection "Unique Cards and Shadows" first.  A card type's entry is named by the type alone
+    ("Unique Cards": "unique")."""
+    for query, clause_id in (("what does unique mean", "agot2-rr/unique-cards"), ("unique", "agot2-rr/unique-cards"),
+                             ("define claim", "agot2-rr/claim"), ("what is a plot card", "agot2-rr/plot-card")):  # fmt: skip
+        hits, _ = index.search(query, 2, None, 3)
+        assert hits[0].id == clause_id, (query, [h.id for h in hits])
+
+
 def test_a_word_read_as_a_misspelled_small_word_is_not_searched(index):
     """"waht" is nearest to "what", a word every text has: searching it too pulled random clauses. A
     word read as a small word is skipped like one, and the note says so; alone, it is still searched."""
