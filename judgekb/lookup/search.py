@@ -110,10 +110,11 @@ BOUNDARY_WORDS = frozenset(
     "expire expires expiring milestone".split()
 )
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
-# participating ...': Attacker, Defender) answers what the word means, not a question about doing the
+# participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck; 'The word
+# "printed" refers to ...': Printed) answers what the word means, not a question about doing the
 # thing ("attack with no characters"): there it counts as a title, unless the query is the term alone
 # or asks what it is.
-TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to ")
+TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+ appears by itself |the word [a-z ]+ refers to ")
 DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
 # the words around the term a definition question asks about: "what does X mean", "what is a X", "define X"
 DEFINED_TERM = re.compile(
