@@ -110,11 +110,12 @@ BOUNDARY_WORDS = frozenset(
     "expire expires expiring milestone".split()
 )
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
-# participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck; 'The word
-# "printed" refers to ...': Printed) answers what the word means, not a question about doing the
-# thing ("attack with no characters"): there it counts as a title, unless the query is the term alone
-# or asks what it is.
-TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+ appears by itself |the word [a-z ]+ refers to ")
+# participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
+# what the word means, not a question about doing the thing ("attack with no characters", "deck has no
+# cards left"): there it counts as a title, unless the query is the term alone or asks what it is.
+# (Printed, 'The word "printed" refers to the ... value that is physically printed', is not one: asked
+# whether an attachment's strength is printed strength, what the word covers is the question.)
+TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+ appears by itself ")
 DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
 # the words around the term a definition question asks about: "what does X mean", "what is a X", "define X"
 DEFINED_TERM = re.compile(
