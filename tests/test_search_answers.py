@@ -1157,6 +1157,8 @@ def test_being_decked_is_elimination_not_what_a_deck_is(index, query):
     [
         ("when is renown applied before or after claim", {"agot2-faq41/timing/duck", "agot2-rr/appendix-i/challenges-phase/4.2.5"}),
         ("when does the unopposed power get applied", {"agot2-rr/appendix-i/challenges-phase/4.2.3", "agot2-faq41/timing/duck"}),
+        ("when do i reveal my plot", {"agot2-rr/appendix-i/plot-phase/1.3"}),
+        ("when do i stand my characters", {"agot2-rr/appendix-i/standing-phase/6.2"}),
     ],
 )
 def test_a_question_of_when_or_in_what_order_is_answered_by_a_timing_step(index, query, answers):
@@ -1167,6 +1169,7 @@ def test_a_question_of_when_or_in_what_order_is_answered_by_a_timing_step(index,
     assert hits[0].id in answers, [h.id for h in hits]
     assert search.TIMING_ASKED.search("does pillage happen before or after claim")
     assert not search.TIMING_ASKED.search("when does the game end")
+    assert not search.TIMING_ASKED.search("can i play an event when my character gets killed")
 
 
 def test_removed_from_a_challenge_is_one_idea(index):

@@ -110,12 +110,13 @@ BOUNDARY_WORDS = frozenset(
     "expire expires expiring milestone".split()
 )
 # A question about when or in what order something happens ("is renown before or after claim", "when
-# does the unopposed power get applied") is answered by a timing step (the challenge's framework steps,
-# the FAQ's D.U.C.K. sequence), not by the glossary entry of the term it names, which says what the
-# term does but not when.
+# does the unopposed power get applied", "when do I reveal my plot") is answered by a timing step (the
+# round's framework steps, the FAQ's D.U.C.K. sequence), not by the glossary entry of the term it names,
+# which says what the term does but not when ("When Revealed" for revealing a plot).
 TIMING_ASKED = re.compile(
     r"\b(?:before or after|after or before|timing|(?:what|which) order|order of|(?:comes|happens|goes|resolves?) first|"
     r"first or|when (?:is|are|does|do)\b.*\b(?:appl(?:y|ied|ies)|resolve[sd]?|happens?|processed|trigger(?:s|ed)?))\b"
+    r"|^when (?:do|does|can|should|must) (?:i|we|you|players?|each player)\b"
 )
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
 # participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
