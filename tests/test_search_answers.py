@@ -1196,3 +1196,11 @@ def test_a_word_typed_twice_is_one_idea(index):
     assert [g.said for g in groups].count("part") == 1, [g.said for g in groups]
     hits, _ = index.search("does the then part happen if the first part fails", 2, None, 5)
     assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]
+
+
+def test_chump_said_alone_is_declaring_a_defender(index):
+    """"chump" (Magic's chump block) said without "block": "can i chump with a knelt guy" asks whether a
+    knelt character may be declared as a defender (step 4.2.1: it must be standing); only "chump block"
+    was in the vocabulary, so "chump" was no idea at all and Kneel came first."""
+    hits, _ = index.search("can i chump with a knelt guy", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.1", [h.id for h in hits]
