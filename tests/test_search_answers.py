@@ -1204,3 +1204,15 @@ def test_chump_said_alone_is_declaring_a_defender(index):
     was in the vocabulary, so "chump" was no idea at all and Kneel came first."""
     hits, _ = index.search("can i chump with a knelt guy", 2, None, 5)
     assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.1", [h.id for h in hits]
+
+
+def test_a_knelt_character_asked_about_finds_the_rule_that_needs_it_standing(index):
+    """"a knelt guy" (knelt/kneeling/tapped character) asked what it can do: the rules that let it act
+    say it "must be standing" (step 4.2.1 for defenders) or count "standing characters" (dominance), so
+    the vocabulary reads those in.  "can a knelt guy defend" put Kneel first, 4.2.1 second; the Kneel
+    entry stays first for the term itself ("knelt character") and for kneeling again."""
+    hits, _ = index.search("can a knelt guy defend", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2.1", [h.id for h in hits]
+    for query in ("knelt character", "can a knelt character be knelt again"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-rr/kneel", (query, [h.id for h in hits])
