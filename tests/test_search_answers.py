@@ -1216,3 +1216,13 @@ def test_a_knelt_character_asked_about_finds_the_rule_that_needs_it_standing(ind
     for query in ("knelt character", "can a knelt character be knelt again"):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-rr/kneel", (query, [h.id for h in hits])
+
+
+def test_a_card_in_shadows_is_one_idea(index):
+    """A card that is "in shadows" is in an out-of-play area (While a card is in shadows), which decides
+    whether it can be targeted or counts for dominance.  Read as "shadows" alone, "can i target a card in
+    shadows" put Marshaling a card into shadows first; putting a card there keeps its own phrase."""
+    hits, _ = index.search("can i target a card in shadows", 2, None, 5)
+    assert hits[0].id == "agot2-rr/shadows/while-a-card-is-in-shadows", [h.id for h in hits]
+    hits, _ = index.search("put a card in shadows", 2, None, 5)
+    assert hits[0].id == "agot2-rr/shadows/marshaling-a-card-into-shadows", [h.id for h in hits]
