@@ -1246,3 +1246,11 @@ def test_a_card_in_shadows_is_one_idea(index):
     assert hits[0].id == "agot2-rr/shadows/while-a-card-is-in-shadows", [h.id for h in hits]
     hits, _ = index.search("put a card in shadows", 2, None, 5)
     assert hits[0].id == "agot2-rr/shadows/marshaling-a-card-into-shadows", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["when do i draw cards", "how many cards do we draw", "how many cards does each player draw"])
+def test_asking_what_a_player_draws_is_the_draw_step(index, query):
+    """"how many cards do we draw", "when do i draw": the draw phase's step 2.2 (each player draws 2
+    cards), not Drawing Cards, which says where drawn cards come from and that there is no limit."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/draw-phase/2.2", [h.id for h in hits]
