@@ -1116,3 +1116,38 @@ def test_during_a_challenge_is_one_idea(index, query):
     challenge"'); read as 'during' and 'challenge', FAQ 3.38 and 3.30 came first."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/during-a-challenge-definition", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["can i play out of house cards", "is there a penalty for playing cards from another house"])
+def test_out_of_house_is_the_gold_penalty(index, query):
+    """First edition says 'affiliated with a different House' and 'gold penalty' (Phase 3: Marshalling,
+    setup's 6. Place setup cards); players say 'out of house'. Read as 'out' and 'house cards', FAQ 4.10
+    House Cards came first and neither rule was in the top five."""
+    hits, _ = index.search(query, 1, None, 5)
+    ids = [h.id for h in hits]
+    assert {"agot1-rules/phase-3-marshalling", "agot1-rules/setup-6-place-setup-cards"} <= set(ids), ids
+
+
+@pytest.mark.parametrize("query", ["initiative tie break how", "how do you break an initiative tie"])
+def test_an_initiative_tie_break_reads_the_tie_rule(index, query):
+    """'tie break' meant only the tournament's Tiebreakers; first edition breaks an initiative tie in
+    Plot Phase, Step 1 ('In case of a tie, the tied player with the least amount of claimed power')."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-rules/plot-step-1-choose-and-reveal", [h.id for h in hits]
+
+
+def test_a_rival_title_is_an_opposed_one_in_first_edition(index):
+    """Second edition's titles are rivals; first edition's title cards 'oppose' each other (Opposes),
+    which came third, after Title Figures and Step 2: Select Titles."""
+    hits, _ = index.search("what does the rival title do in melee", 1, None, 5)
+    assert hits[0].id == "agot1-rules/opposes", [h.id for h in hits]
+    hits, _ = index.search("what does the rival title do", 2, None, 5)
+    assert hits[0].id == "agot2-rr/rivals", [h.id for h in hits]
+
+
+def test_a_card_that_left_play_is_moribund(index):
+    """Whether a killed card's response still resolves is first edition's Moribund ('considered to
+    have left play but is physically still in play and retains its abilities'); the FAQ's word is no
+    player's, and the action window's steps came first without Moribund in the top five."""
+    hits, _ = index.search("does the kill response on a card resolve if the card left play", 1, None, 5)
+    assert hits[0].id == "agot1-faq/timing/moribund", [h.id for h in hits]
