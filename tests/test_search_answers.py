@@ -1151,3 +1151,12 @@ def test_a_card_that_left_play_is_moribund(index):
     player's, and the action window's steps came first without Moribund in the top five."""
     hits, _ = index.search("does the kill response on a card resolve if the card left play", 1, None, 5)
     assert hits[0].id == "agot1-faq/timing/moribund", [h.id for h in hits]
+
+
+def test_a_card_that_gives_a_trait_is_one_the_other_gains(index):
+    """Players say a card 'gives' a trait or keyword and ask whether it 'stays'; the rules say the card
+    'gains' it and 'retains' it (first edition's FAQ 3.37 Gaining an Ability from a Triggered Effect,
+    3.8 Gaining Abilities). Neither was in the top five: 'gives' and 'stay' met only card text."""
+    hits, _ = index.search("if a card gives a trait with an attachment does it stay after the attachment goes", 1, None, 5)
+    ids = [h.id for h in hits]
+    assert {"agot1-faq/3.37", "agot1-faq/3.8"} & set(ids[:2]), ids
