@@ -1160,3 +1160,12 @@ def test_a_card_that_gives_a_trait_is_one_the_other_gains(index):
     hits, _ = index.search("if a card gives a trait with an attachment does it stay after the attachment goes", 1, None, 5)
     ids = [h.id for h in hits]
     assert {"agot1-faq/3.37", "agot1-faq/3.8"} & set(ids[:2]), ids
+
+
+@pytest.mark.parametrize("query", ["what happens when all 7 plots are in the used pile", "i played all my plots what now"])
+def test_all_my_plots_used_is_an_empty_plot_deck(index, query):
+    """Every plot used is an empty plot deck (first edition's FAQ 3.34 Plot Rotation: 'When a player's
+    plot deck is empty, that player's used plot cards move ... to his or her plot deck'); read word by
+    word, FAQ 2.3 Plot States ('used pile') and a Castle plot's Q&A came first."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.34", [h.id for h in hits]
