@@ -1169,3 +1169,23 @@ def test_all_my_plots_used_is_an_empty_plot_deck(index, query):
     word, FAQ 2.3 Plot States ('used pile') and a Castle plot's Q&A came first."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/3.34", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["what happens if i mill out", "can i get milled out"])
+def test_milled_out_is_an_empty_draw_deck(index, query):
+    """To be milled 'out' is to have no cards left to draw (first edition's Phase 2: Draw, 'If you have
+    no cards remaining in your House deck, you may not draw'); read as 'mill' and 'out', Out of Play
+    States and the Shadows rules ('out of Shadows') came first and the draw rule was not in the top five."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["is there a max hand size", "whats the hand limit"])
+def test_a_hand_limit_in_first_edition_is_the_draw_cap(index, query):
+    """First edition has no hand size; what bounds a hand is the draw cap (no more than 3 additional
+    cards a round). A hand limit read only as second edition's reserve found nothing there: 'Printed'
+    and a Q&A came first. Second edition keeps its Reserve Value."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id in {"agot1-rules/the-draw-cap", "agot1-faq/draw-cap"}, [h.id for h in hits]
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-rr/reserve-value", [h.id for h in hits]
