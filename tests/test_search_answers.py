@@ -1189,3 +1189,13 @@ def test_a_hand_limit_in_first_edition_is_the_draw_cap(index, query):
     assert hits[0].id in {"agot1-rules/the-draw-cap", "agot1-faq/draw-cap"}, [h.id for h in hits]
     hits, _ = index.search(query, 2, None, 5)
     assert hits[0].id == "agot2-rr/reserve-value", [h.id for h in hits]
+
+
+def test_a_card_that_becomes_immune_gains_immunity(index):
+    """A card 'becomes immune' in the rules' words 'gains immunity' (first edition's FAQ 3.19 Timing of
+    Immunity: 'A card cannot gain immunity to a triggered effect ... with a lasting duration'); read as
+    'becomes' and 'immune', the immunity rules that say nothing of timing came first."""
+    hits, _ = index.search("if my character becomes immune does the lasting effect end", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.19", [h.id for h in hits]
+    hits, _ = index.search("character becomes immune after being targeted does the effect still work", 1, None, 5)
+    assert "agot1-faq/3.19" in [h.id for h in hits[:3]], [h.id for h in hits]
