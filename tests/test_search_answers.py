@@ -1199,3 +1199,11 @@ def test_a_card_that_becomes_immune_gains_immunity(index):
     assert hits[0].id == "agot1-faq/3.19", [h.id for h in hits]
     hits, _ = index.search("character becomes immune after being targeted does the effect still work", 1, None, 5)
     assert "agot1-faq/3.19" in [h.id for h in hits[:3]], [h.id for h in hits]
+
+
+def test_no_defenders_is_first_editions_no_defending_characters(index):
+    """First edition's Unopposed Challenges says 'the defender had a total STR of 0 (or no defending
+    characters)'; 'no defenders' read as 'unopposed' and 'defenders' put Defender Wins? (its heading
+    has the word) above it."""
+    hits, _ = index.search("if theres no defenders do i still win the challenge", 1, None, 5)
+    assert hits[0].id == "agot1-rules/unopposed-challenges", [h.id for h in hits]
