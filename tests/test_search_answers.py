@@ -1229,3 +1229,11 @@ def test_no_defenders_is_first_editions_no_defending_characters(index):
     has the word) above it."""
     hits, _ = index.search("if theres no defenders do i still win the challenge", 1, None, 5)
     assert hits[0].id == "agot1-rules/unopposed-challenges", [h.id for h in hits]
+
+
+def test_an_effect_that_cannot_fully_resolve_is_partial_fulfillment(index):
+    """'can't fully resolve' asks what first edition's FAQ 3.44 Partial Fulfillment of Effects answers
+    ('the effect is performed to the greatest extent possible'); read as 'fully' and 'resolve', the
+    action window's steps came first and 3.44 was not in the top five."""
+    hits, _ = index.search("if an effect cant fully resolve does it do nothing", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.44", [h.id for h in hits]
