@@ -1237,3 +1237,20 @@ def test_an_effect_that_cannot_fully_resolve_is_partial_fulfillment(index):
     action window's steps came first and 3.44 was not in the top five."""
     hits, _ = index.search("if an effect cant fully resolve does it do nothing", 1, None, 5)
     assert hits[0].id == "agot1-faq/3.44", [h.id for h in hits]
+
+
+def test_drawing_the_last_card_of_a_deck_is_an_empty_deck(index):
+    """'if i draw my last card do i lose' asks about a deck with no cards left (first edition's Phase 2:
+    Draw, 'If you have no cards remaining in your House deck, you may not draw'); read as 'draw' and
+    'last card', the FAQ's draw rules (1.1, the draw cap) came first."""
+    hits, _ = index.search("if i draw my last card do i lose", 1, None, 5)
+    assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
+
+
+def test_a_card_that_costs_more_reads_the_gold_penalty(index):
+    """'do neutral cards cost extra' asks first edition's gold penalty (Phase 3: Marshalling, 'the gold
+    cost to play that card is increased by 2 ... You pay no gold penalty when playing neutral cards'),
+    which was fourth, after the FAQ's cost-reduction and cost sections."""
+    hits, _ = index.search("do neutral cards cost extra", 1, None, 5)
+    ids = [h.id for h in hits]
+    assert {"agot1-rules/phase-3-marshalling", "agot1-rules/setup-6-place-setup-cards"} & set(ids[:2]), ids
