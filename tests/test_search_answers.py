@@ -1254,3 +1254,12 @@ def test_a_card_that_costs_more_reads_the_gold_penalty(index):
     hits, _ = index.search("do neutral cards cost extra", 1, None, 5)
     ids = [h.id for h in hits]
     assert {"agot1-rules/phase-3-marshalling", "agot1-rules/setup-6-place-setup-cards"} & set(ids[:2]), ids
+
+
+def test_two_actions_in_a_row_asks_who_acts_next(index):
+    """Taking actions one after another is first edition's Q&A 'If I take an action and my opponent
+    passes, do I have the option to take another action?' ('An action window stays open until all
+    players have consecutively passed'); 'in a row' read only as a plot revealed twice, and the Q&A
+    was not in the top five."""
+    hits, _ = index.search("can i take two actions in a row", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/another-action-after-pass", [h.id for h in hits]
