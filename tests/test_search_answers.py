@@ -1283,3 +1283,13 @@ def test_two_actions_in_a_row_asks_who_acts_next(index):
     was not in the top five."""
     hits, _ = index.search("can i take two actions in a row", 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/another-action-after-pass", [h.id for h in hits]
+
+
+def test_a_killed_or_discarded_cards_ability_that_still_triggers_is_moribund(index):
+    """Whether a discarded attachment's ability 'still triggers' is first edition's Moribund (a card
+    forced out of play 'retains its abilities ... until it is finally (and physically) placed in the
+    discard/dead pile'); it was not in the top five. A blanked card's question keeps the gaining rules first."""
+    hits, _ = index.search("does a discarded attachment's ability still trigger", 1, None, 5)
+    assert hits[0].id == "agot1-faq/timing/moribund", [h.id for h in hits]
+    hits, _ = index.search("does a blanked character's ability still trigger", 1, None, 5)
+    assert hits[0].id != "agot1-faq/timing/moribund", [h.id for h in hits]
