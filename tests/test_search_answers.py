@@ -1293,3 +1293,11 @@ def test_a_killed_or_discarded_cards_ability_that_still_triggers_is_moribund(ind
     assert hits[0].id == "agot1-faq/timing/moribund", [h.id for h in hits]
     hits, _ = index.search("does a blanked character's ability still trigger", 1, None, 5)
     assert hits[0].id != "agot1-faq/timing/moribund", [h.id for h in hits]
+
+
+def test_the_power_on_a_house_card_is_claimed_power(index):
+    """'house card power' is the power a player has claimed (first edition's initiative tie: 'the least
+    amount of claimed power in total (between his House and his characters)'), not the House card's
+    rules; read as the House card, FAQ 4.10 House Cards and the card rules filled the top five."""
+    hits, _ = index.search("do you count the house card power for initiative", 1, None, 5)
+    assert "agot1-rules/plot-step-1-choose-and-reveal" in [h.id for h in hits], [h.id for h in hits]
