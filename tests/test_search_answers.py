@@ -254,16 +254,16 @@ def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, car
     note says so first — naming the one imported title with the word as written, when there is one;
     a card whose errata the corpus holds ('jaqen' in first edition, 'horas') gets no such note."""
     _, notes = index.search("ser davos errata", 2, None, 5)
-    assert 'no errata: no errata entry of the corpus\'s second-edition FAQ names "davos"' in notes, notes
+    assert any(n.startswith('no errata: no errata entry of the corpus\'s second-edition FAQ names "davos"') for n in notes), notes
     _, notes = carded_index.search("ser davos errata", 2, None, 5)
-    assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Davos Seaworth" in notes, notes
+    assert any(n.startswith("no errata: the corpus's second-edition FAQ has no errata entry for Ser Davos Seaworth") for n in notes), notes
     _, notes = carded_index.search("jaqen errata", 2, None, 5)
-    assert "no errata: the corpus's second-edition FAQ has no errata entry for Jaqen H'ghar" in notes, notes
+    assert any(n.startswith("no errata: the corpus's second-edition FAQ has no errata entry for Jaqen H'ghar") for n in notes), notes
     # a name a ruling or an example also uses ("jaime", "tyrion") is a name all the same
     _, notes = carded_index.search("ser jaime errata", 2, None, 5)
-    assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Jaime Lannister" in notes, notes
+    assert any(n.startswith("no errata: the corpus's second-edition FAQ has no errata entry for Ser Jaime Lannister") for n in notes), notes
     _, notes = index.search("tyrion errata", 1, None, 5)
-    assert 'no errata: no errata entry of the corpus\'s first-edition FAQ names "tyrion"' in notes, notes
+    assert any(n.startswith('no errata: no errata entry of the corpus\'s first-edition FAQ names "tyrion"') for n in notes), notes
     held = (
         ("jaqen errata", 1, "agot1-faq/errata/jaqen-hghar-acoa-f43"),
         ("ser horas errata", 2, "agot2-faq41/errata/ser-horas-redwyne-westeros-63"),
@@ -1116,3 +1116,17 @@ def test_during_a_challenge_is_one_idea(index, query):
     challenge"'); read as 'during' and 'challenge', FAQ 3.38 and 3.30 came first."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/during-a-challenge-definition", [h.id for h in hits]
+
+
+def test_a_card_without_errata_reads_as_printed_and_the_note_says_where_its_text_is(index, carded_index):
+    """'robb stark errata': a judge answers "none: the card reads as printed" and, with no card data,
+    that the card's own text is not in the corpus; with card data, which page holds it.  The note said
+    only that no errata entry names the card, leaving the printed text unmentioned."""
+    for query, edition in (("robb stark errata", 2), ("syrio forel errata", 1), ("sansa stark errata", 2)):
+        _, notes = index.search(query, edition, None, 5)
+        said = [n for n in notes if n.startswith("no errata")]
+        assert said and "reads as printed" in said[0] and "card's own text is not in the corpus" in said[0], (query, notes)
+    _, notes = carded_index.search("robb stark errata", 2, None, 5)
+    said = [n for n in notes if n.startswith("no errata")]
+    assert said and 'is on its card page (judgekb card "Robb Stark" --edition 2)' in said[0], notes
+
