@@ -1130,3 +1130,14 @@ def test_a_card_without_errata_reads_as_printed_and_the_note_says_where_its_text
     said = [n for n in notes if n.startswith("no errata")]
     assert said and 'is on its card page (judgekb card "Robb Stark" --edition 2)' in said[0], notes
 
+
+def test_is_a_card_unique_asks_for_its_printed_text(index):
+    """'is ser jaime unique': whether a card is unique (or limited, or loyal) is printed on it, so the
+    note that its own text is not in the corpus comes first, above the unique rule; 'is a knight
+    unique' names no card and gets no note."""
+    for query, edition in (("is ser jaime unique", 2), ("is the iron throne a unique card", 1)):
+        _, notes = index.search(query, edition, None, 5)
+        assert [n for n in notes if "card's own text" in n], (query, notes)
+    hits, notes = index.search("is a knight unique", 2, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes
+
