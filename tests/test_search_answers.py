@@ -1141,3 +1141,10 @@ def test_is_a_card_unique_asks_for_its_printed_text(index):
     hits, notes = index.search("is a knight unique", 2, None, 5)
     assert not [n for n in notes if "card's own text" in n], notes
 
+
+def test_a_nickname_names_a_card_even_where_the_rules_use_its_title(index):
+    """'what does lf do': lf is Littlefinger, a card, though first edition's rules also have the
+    Littlefinger Variant (which keeps 'what does littlefinger do' from the card-text note): a
+    nickname is only ever a card's name, so the note says its own text is not in the corpus."""
+    _, notes = index.search("what does lf do", 1, None, 5)
+    assert [n for n in notes if "card's own text" in n], notes

@@ -169,11 +169,14 @@ def _unknown_words(
         # ("what does tyrion lannister do", "what icons does jaime have"): the name of a card all the same;
         # never a word of a rule's heading or one the edition's rules use often (the Crown Regent, the
         # Council Chamber, the Littlefinger Variant, Westeros are first edition's rules, no cards)
+        # A card's nickname is a card's name whatever the rules call by its title's words ("lf": Littlefinger,
+        # also first edition's Littlefinger Variant)
         terms = index.rule_terms()
+        nicknamed = {w for title in analysis.get("nicknamed", {}).values() for w in title.removesuffix("'s").split()}
         unknown = [
             w for w in analysis["content"]
             if len(w) >= 4 and w not in explained and (base := w.removesuffix("'s")) and index.name(base) and not index.english(base)
-            and base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF
+            and (base in nicknamed or (base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF))
         ]  # fmt: skip
     return unknown
 
