@@ -1148,3 +1148,12 @@ def test_a_nickname_names_a_card_even_where_the_rules_use_its_title(index):
     nickname is only ever a card's name, so the note says its own text is not in the corpus."""
     _, notes = index.search("what does lf do", 1, None, 5)
     assert [n for n in notes if "card's own text" in n], notes
+
+
+def test_a_cards_restricted_status_asked_finds_where_the_lists_in_force_are(index):
+    """Second edition: 'is the white book restricted' names a card no clause names, and its word 'book'
+    put The Golden Rules ('the Learn to Play book') first; FAQ v4.1's Card Legality, which says where
+    the lists in force are published, is what answers.  'restricted' reads 'legality' too."""
+    for query in ("is the white book restricted", "is lord of the crossing restricted in melee"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/card-legality/introduction", (query, [h.id for h in hits])
