@@ -1157,3 +1157,14 @@ def test_a_cards_restricted_status_asked_finds_where_the_lists_in_force_are(inde
     for query in ("is the white book restricted", "is lord of the crossing restricted in melee"):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-faq41/card-legality/introduction", (query, [h.id for h in hits])
+
+
+def test_a_rule_that_names_a_card_as_its_example_does_not_answer_its_status(index):
+    """First edition's FAQ 4.3 ('cannot') explains itself with Wildfire Assault: asked 'is wildfire
+    assault restricted', that example outweighed the restricted list's rules on the card's name alone.
+    Asked for a card's list status or errata, a rule naming the card in passing counts the card as a
+    told situation's card does; 'wildfire assault' alone still reads 4.3 in the top five."""
+    hits, _ = index.search("is wildfire assault restricted", 1, None, 5)
+    assert hits[0].id == "agot1-faq/restricted/rules", [h.id for h in hits]
+    hits, _ = index.search("wildfire assault", 1, None, 5)
+    assert "agot1-faq/4.3" in [h.id for h in hits], [h.id for h in hits]

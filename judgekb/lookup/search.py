@@ -938,6 +938,9 @@ class Index:
         asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
         asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
         situation = len(analysis["words"]) >= PASSING_WORDS
+        # asked for a card's list status or errata, a rule that names the card only as its example (first
+        # edition's "cannot" explains itself with Wildfire Assault) answers no more than any other rule
+        asks_entry = status_asked or errata_asked
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -969,7 +972,7 @@ class Index:
             named_here = [c for c in cards if clause_id in self.mentioned.get(c, ())]
             card = bool(named_here)
             in_passing = (
-                card and situation and meta["kind"] not in CARD_KINDS
+                card and (situation or asks_entry) and meta["kind"] not in CARD_KINDS
                 and not any(self._heading_names_card(clause_id, c) for c in named_here)
             )  # fmt: skip
             _, length = self._counts[clause_id]
