@@ -1168,3 +1168,14 @@ def test_a_rule_that_names_a_card_as_its_example_does_not_answer_its_status(inde
     assert hits[0].id == "agot1-faq/restricted/rules", [h.id for h in hits]
     hits, _ = index.search("wildfire assault", 1, None, 5)
     assert "agot1-faq/4.3" in [h.id for h in hits], [h.id for h in hits]
+
+
+def test_how_many_times_in_a_phase_asks_an_abilitys_limit_not_the_clock(index):
+    """'can i use tyrion lannister's ability more than 3 times in a phase': 'times' read as 'time' put
+    the Tournament Regulations' Going to Time first and Limits and Maxima nowhere in the top ten.
+    'N times in/per/a phase' (or round) asks an ability's limit, as 'twice in a round' already did."""
+    hits, _ = index.search("can i use tyrion lannister's ability more than 3 times in a phase", 2, None, 5)
+    ids = [h.id for h in hits]
+    assert "agot2-rr/limits-and-maxima" in ids[:2] and "agot2-tr/going-to-time" not in ids, ids
+    hits, _ = index.search("how many times per round can i use an ability", 2, None, 5)
+    assert hits[0].id == "agot2-rr/limits-and-maxima", [h.id for h in hits]
