@@ -1179,3 +1179,15 @@ def test_how_many_times_in_a_phase_asks_an_abilitys_limit_not_the_clock(index):
     assert "agot2-rr/limits-and-maxima" in ids[:2] and "agot2-tr/going-to-time" not in ids, ids
     hits, _ = index.search("how many times per round can i use an ability", 2, None, 5)
     assert hits[0].id == "agot2-rr/limits-and-maxima", [h.id for h in hits]
+
+
+def test_a_told_situation_reads_a_cards_ruling_only_as_far_as_it_covers_the_question(index):
+    """'does the red viper's immunity protect his attachments': first edition's Q&A on Meera Reed
+    blanking The Red Viper led on the card's name, above FAQ 3.20 Scope of Immunity ('Peripheral
+    entities attached to ... a card' are not protected), which answers.  In a told situation a
+    clause about the card counts the card as far as it also covers the rest of the question; a
+    short lookup of the card ('red viper faq') still reads the Q&A first."""
+    hits, _ = index.search("does the red viper's immunity protect his attachments", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.20", [h.id for h in hits]
+    hits, _ = index.search("red viper meera reed", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/meera-reed-red-viper", [h.id for h in hits]

@@ -962,6 +962,18 @@ class Index:
                     covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
         candidate_features: dict[str, dict[str, float]] = {}
+
+        def about_share(clause_id: str) -> float:
+            """In a told situation, a clause about a named card (a Q&A entry its heading names it in) is
+            about the question as far as it also covers what the question asks besides the card: the
+            Q&A 'can Meera Reed blank The Red Viper' led 'does the red viper's immunity protect his
+            attachments' on the name alone.  The card signal runs from NAMED_IN_PASSING (none of it) to
+            all of it (all of it)."""
+            if asked_share <= 0:
+                return 1.0
+            found = sum(1 << i for i in covers[clause_id]) & asked_bits
+            return NAMED_IN_PASSING + (1 - NAMED_IN_PASSING) * min(1.0, weighted(found) / asked_share)
+
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
@@ -975,6 +987,7 @@ class Index:
                 card and (situation or asks_entry) and meta["kind"] not in CARD_KINDS
                 and not any(self._heading_names_card(clause_id, c) for c in named_here)
             )  # fmt: skip
+            about_in_situation = card and situation and not in_passing and meta["kind"] not in CARD_KINDS
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
@@ -993,7 +1006,7 @@ class Index:
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
-                "card": NAMED_IN_PASSING if in_passing else float(card),
+                "card": NAMED_IN_PASSING if in_passing else about_share(clause_id) if about_in_situation else float(card),
                 # a card's list entry, when the question asks something else about the card than its status
                 "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
