@@ -1191,3 +1191,21 @@ def test_a_told_situation_reads_a_cards_ruling_only_as_far_as_it_covers_the_ques
     assert hits[0].id == "agot1-faq/3.20", [h.id for h in hits]
     hits, _ = index.search("red viper meera reed", 1, None, 5)
     assert hits[0].id == "agot1-faq/qa/meera-reed-red-viper", [h.id for h in hits]
+
+
+def test_a_misspelled_card_name_still_names_the_card(index):
+    """'daenarys errata', 'narow escape errata': the misspelled word was read as the word it misspells,
+    but a corrected word named no card, so the card's errata lost the card signals (the FAQ's general
+    errata notes, or another ruling on the card, came first).  A misspelling that is no English word
+    names the card with the title's other words typed as written, or alone when it misspells a name;
+    a real word is never corrected, so it never names a card by correction."""
+    for query, errata in (
+        ("daenarys errata", "agot1-faq/errata/daenerys-targaryen-cad-f76"),
+        ("narow escape errata", "agot1-faq/errata/narrow-escape-kotst-f48"),
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == errata, (query, [h.id for h in hits])
+    analysis = index.analyse("narow escape errata", 1)
+    assert any(index.card_name(c) == "Narrow Escape" for c in index.cards_named(analysis, 1)), analysis["corrected"]
+    analysis = index.analyse("can one character defend alone", 2)
+    assert not [c for c in index.cards_named(analysis, 2) if "No One" in index.card_name(c)]

@@ -596,13 +596,25 @@ class Index:
         typo never names a card, and a title of small words must appear whole)."""
         typed = {stem_of(w) for w in analysis["words"]}
         text = " ".join(stem_of(w) for w in analysis["words"])
+        # A misspelled title word that is no English word ("vipor", "narow", "daenarys") is read as the
+        # word it misspells, and names a card when the title's other words are typed as written ("the red
+        # vipor") or when the word it misspells is a name, no English word ("daenarys" alone).  A real
+        # word is never corrected (Index.correct), so none is read as a card's ("one" is not I Am No One).
+        corrected = {w: fixed for w, fixed in analysis.get("corrected", {}).items() if not self.english(w) and fixed not in STOPWORDS}
+        mended = {stem_of(fixed) for fixed in corrected.values()} - typed
+        mended_text = " ".join(stem_of(corrected.get(w, w)) for w in analysis["words"]) if mended else text
+        names = {stem_of(fixed) for fixed in corrected.values() if not self.english(fixed)}
         found = set()
-        for number in {i for w in typed for i in self.card_words.get(w, ())}:
+        for number in {i for w in typed | mended for i in self.card_words.get(w, ())}:
             card = self.cards[number]
             if edition and card["edition"] != edition:
                 continue
-            if any(spells_title(key, typed, text) for key in card["keys"]):
-                found.add(card["id"])
+            for required, phrase in card["keys"]:
+                if spells_title((required, phrase), typed, text) or (
+                    spells_title((required, phrase), typed | mended, mended_text) and (required & typed or required <= names)
+                ):
+                    found.add(card["id"])
+                    break
         return found
 
     def known(self, word: str, edition: int | None) -> bool:
