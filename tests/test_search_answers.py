@@ -1231,3 +1231,14 @@ def test_a_misspelled_card_name_still_names_the_card(index):
     assert any(index.card_name(c) == "Narrow Escape" for c in index.cards_named(analysis, 1)), analysis["corrected"]
     analysis = index.analyse("can one character defend alone", 2)
     assert not [c for c in index.cards_named(analysis, 2) if "No One" in index.card_name(c)]
+
+
+def test_what_faction_or_house_a_card_is_asks_for_its_printed_text(index):
+    """'what faction is the white book', 'what house is robb stark': a card's faction (first edition's
+    House) is printed on it; the Faction entry cannot say which one it is.  The note that the card's
+    own text is not in the corpus comes first; 'what faction is a neutral card' names no card."""
+    for query, edition in (("what faction is the white book", 2), ("what house is robb stark", 1)):
+        _, notes = index.search(query, edition, None, 5)
+        assert [n for n in notes if "card's own text" in n], (query, notes)
+    _, notes = index.search("what faction is a neutral card", 2, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes
