@@ -495,6 +495,26 @@ def test_an_entry_that_only_says_what_a_word_refers_to_answers_only_what_the_wor
         assert hits[0].id == "agot2-rr/deck", (query, [h.id for h in hits])
 
 
+def test_asking_when_something_happens_asks_for_its_timing(index):
+    """"When is X" asks for X's timing, the word the FAQ heads such sections with (first edition's 3.19
+    Timing of Immunity: "Immunity is only considered when a triggered effect ... first resolves"); read
+    without it, 3.16 Effects of Immunity came first."""
+    for query in ("immunity when is it checked", "when are lasting effects checked for immunity"):
+        hits, _ = index.search(query, 1, None, 3)
+        assert hits[0].id == "agot1-faq/3.19", (query, [h.id for h in hits])
+
+
+def test_an_ability_that_would_do_nothing_is_the_game_state_rule(index):
+    """"Does nothing" / "has no effect" is the rules' "potential to change the game state": first
+    edition's 3.6 Triggered Effects (the possibility that the effect changes the game state), second
+    edition's Abilities ("A card ability can only be initiated if its effect has the potential to change
+    the game state")."""
+    hits, _ = index.search("can i trigger an ability that has no effect", 1, None, 3)
+    assert hits[0].id == "agot1-faq/3.6", [h.id for h in hits]
+    hits, _ = index.search("can i trigger an ability that has no effect", 2, None, 3)
+    assert "agot2-rr/abilities" in [h.id for h in hits], [h.id for h in hits]
+
+
 def test_a_word_read_as_a_misspelled_small_word_is_not_searched(index):
     """"waht" is nearest to "what", a word every text has: searching it too pulled random clauses. A
     word read as a small word is skipped like one, and the note says so; alone, it is still searched."""
