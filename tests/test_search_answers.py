@@ -1262,3 +1262,16 @@ def test_what_faction_or_house_a_card_is_asks_for_its_printed_text(index):
         assert [n for n in notes if "card's own text" in n], (query, notes)
     _, notes = index.search("what faction is a neutral card", 2, None, 5)
     assert not [n for n in notes if "card's own text" in n], notes
+
+
+def test_does_an_ability_work_from_a_pile_is_the_out_of_play_rule(index):
+    """'does my bran stark's ability work from the dead pile': whether a card's ability works in a pile
+    is first edition's FAQ 3.14 Out of Play States, which never names the pile; 'in the dead pile' was
+    read so already, 'work from the dead pile' was not (3.14 was not in the top ten).  'from' alone is
+    left as it was: 'put into play from the dead pile' asks another rule (FAQ 3.39)."""
+    hits, _ = index.search("does my bran stark's ability work from the dead pile", 1, None, 5)
+    assert "agot1-faq/3.14" in [h.id for h in hits[:2]], [h.id for h in hits]
+    hits, _ = index.search("does a reaction work from the discard pile", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.14", [h.id for h in hits]
+    hits, _ = index.search("can i put a card into play from the dead pile", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.39", [h.id for h in hits]
