@@ -1275,3 +1275,146 @@ def test_does_an_ability_work_from_a_pile_is_the_out_of_play_rule(index):
     assert hits[0].id == "agot1-faq/3.14", [h.id for h in hits]
     hits, _ = index.search("can i put a card into play from the dead pile", 1, None, 5)
     assert hits[0].id == "agot1-faq/3.39", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["can i play out of house cards", "is there a penalty for playing cards from another house"])
+def test_out_of_house_is_the_gold_penalty(index, query):
+    """First edition says 'affiliated with a different House' and 'gold penalty' (Phase 3: Marshalling,
+    setup's 6. Place setup cards); players say 'out of house'. Read as 'out' and 'house cards', FAQ 4.10
+    House Cards came first and neither rule was in the top five."""
+    hits, _ = index.search(query, 1, None, 5)
+    ids = [h.id for h in hits]
+    assert {"agot1-rules/phase-3-marshalling", "agot1-rules/setup-6-place-setup-cards"} <= set(ids), ids
+
+
+@pytest.mark.parametrize("query", ["initiative tie break how", "how do you break an initiative tie"])
+def test_an_initiative_tie_break_reads_the_tie_rule(index, query):
+    """'tie break' meant only the tournament's Tiebreakers; first edition breaks an initiative tie in
+    Plot Phase, Step 1 ('In case of a tie, the tied player with the least amount of claimed power')."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-rules/plot-step-1-choose-and-reveal", [h.id for h in hits]
+
+
+def test_a_rival_title_is_an_opposed_one_in_first_edition(index):
+    """Second edition's titles are rivals; first edition's title cards 'oppose' each other (Opposes),
+    which came third, after Title Figures and Step 2: Select Titles."""
+    hits, _ = index.search("what does the rival title do in melee", 1, None, 5)
+    assert hits[0].id == "agot1-rules/opposes", [h.id for h in hits]
+    hits, _ = index.search("what does the rival title do", 2, None, 5)
+    assert hits[0].id == "agot2-rr/rivals", [h.id for h in hits]
+
+
+def test_a_card_that_left_play_is_moribund(index):
+    """Whether a killed card's response still resolves is first edition's Moribund ('considered to
+    have left play but is physically still in play and retains its abilities'); the FAQ's word is no
+    player's, and the action window's steps came first without Moribund in the top five."""
+    hits, _ = index.search("does the kill response on a card resolve if the card left play", 1, None, 5)
+    assert hits[0].id == "agot1-faq/timing/moribund", [h.id for h in hits]
+
+
+def test_a_card_that_gives_a_trait_is_one_the_other_gains(index):
+    """Players say a card 'gives' a trait or keyword and ask whether it 'stays'; the rules say the card
+    'gains' it and 'retains' it (first edition's FAQ 3.37 Gaining an Ability from a Triggered Effect,
+    3.8 Gaining Abilities). Neither was in the top five: 'gives' and 'stay' met only card text."""
+    hits, _ = index.search("if a card gives a trait with an attachment does it stay after the attachment goes", 1, None, 5)
+    ids = [h.id for h in hits]
+    assert {"agot1-faq/3.37", "agot1-faq/3.8"} & set(ids[:2]), ids
+
+
+@pytest.mark.parametrize("query", ["what happens when all 7 plots are in the used pile", "i played all my plots what now"])
+def test_all_my_plots_used_is_an_empty_plot_deck(index, query):
+    """Every plot used is an empty plot deck (first edition's FAQ 3.34 Plot Rotation: 'When a player's
+    plot deck is empty, that player's used plot cards move ... to his or her plot deck'); read word by
+    word, FAQ 2.3 Plot States ('used pile') and a Castle plot's Q&A came first."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.34", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["what happens if i mill out", "can i get milled out"])
+def test_milled_out_is_an_empty_draw_deck(index, query):
+    """To be milled 'out' is to have no cards left to draw (first edition's Phase 2: Draw, 'If you have
+    no cards remaining in your House deck, you may not draw'); read as 'mill' and 'out', Out of Play
+    States and the Shadows rules ('out of Shadows') came first and the draw rule was not in the top five."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["is there a max hand size", "whats the hand limit"])
+def test_a_hand_limit_in_first_edition_is_the_draw_cap(index, query):
+    """First edition has no hand size; what bounds a hand is the draw cap (no more than 3 additional
+    cards a round). A hand limit read only as second edition's reserve found nothing there: 'Printed'
+    and a Q&A came first. Second edition keeps its Reserve Value."""
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id in {"agot1-rules/the-draw-cap", "agot1-faq/draw-cap"}, [h.id for h in hits]
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-rr/reserve-value", [h.id for h in hits]
+
+
+def test_a_card_that_becomes_immune_gains_immunity(index):
+    """A card 'becomes immune' in the rules' words 'gains immunity' (first edition's FAQ 3.19 Timing of
+    Immunity: 'A card cannot gain immunity to a triggered effect ... with a lasting duration'); read as
+    'becomes' and 'immune', the immunity rules that say nothing of timing came first."""
+    hits, _ = index.search("if my character becomes immune does the lasting effect end", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.19", [h.id for h in hits]
+    hits, _ = index.search("character becomes immune after being targeted does the effect still work", 1, None, 5)
+    assert "agot1-faq/3.19" in [h.id for h in hits[:3]], [h.id for h in hits]
+
+
+def test_no_defenders_is_first_editions_no_defending_characters(index):
+    """First edition's Unopposed Challenges says 'the defender had a total STR of 0 (or no defending
+    characters)'; 'no defenders' read as 'unopposed' and 'defenders' put Defender Wins? (its heading
+    has the word) above it."""
+    hits, _ = index.search("if theres no defenders do i still win the challenge", 1, None, 5)
+    assert hits[0].id == "agot1-rules/unopposed-challenges", [h.id for h in hits]
+
+
+def test_an_effect_that_cannot_fully_resolve_is_partial_fulfillment(index):
+    """'can't fully resolve' asks what first edition's FAQ 3.44 Partial Fulfillment of Effects answers
+    ('the effect is performed to the greatest extent possible'); read as 'fully' and 'resolve', the
+    action window's steps came first and 3.44 was not in the top five."""
+    hits, _ = index.search("if an effect cant fully resolve does it do nothing", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.44", [h.id for h in hits]
+
+
+def test_drawing_the_last_card_of_a_deck_is_an_empty_deck(index):
+    """'if i draw my last card do i lose' asks about a deck with no cards left (first edition's Phase 2:
+    Draw, 'If you have no cards remaining in your House deck, you may not draw'); read as 'draw' and
+    'last card', the FAQ's draw rules (1.1, the draw cap) came first."""
+    hits, _ = index.search("if i draw my last card do i lose", 1, None, 5)
+    assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
+
+
+def test_a_card_that_costs_more_reads_the_gold_penalty(index):
+    """'do neutral cards cost extra' asks first edition's gold penalty (Phase 3: Marshalling, 'the gold
+    cost to play that card is increased by 2 ... You pay no gold penalty when playing neutral cards'),
+    which was fourth, after the FAQ's cost-reduction and cost sections."""
+    hits, _ = index.search("do neutral cards cost extra", 1, None, 5)
+    ids = [h.id for h in hits]
+    assert {"agot1-rules/phase-3-marshalling", "agot1-rules/setup-6-place-setup-cards"} & set(ids[:2]), ids
+
+
+def test_two_actions_in_a_row_asks_who_acts_next(index):
+    """Taking actions one after another is first edition's Q&A 'If I take an action and my opponent
+    passes, do I have the option to take another action?' ('An action window stays open until all
+    players have consecutively passed'); 'in a row' read only as a plot revealed twice, and the Q&A
+    was not in the top five."""
+    hits, _ = index.search("can i take two actions in a row", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/another-action-after-pass", [h.id for h in hits]
+
+
+def test_a_killed_or_discarded_cards_ability_that_still_triggers_is_moribund(index):
+    """Whether a discarded attachment's ability 'still triggers' is first edition's Moribund (a card
+    forced out of play 'retains its abilities ... until it is finally (and physically) placed in the
+    discard/dead pile'); it was not in the top five. A blanked card's question keeps the gaining rules first."""
+    hits, _ = index.search("does a discarded attachment's ability still trigger", 1, None, 5)
+    assert hits[0].id == "agot1-faq/timing/moribund", [h.id for h in hits]
+    hits, _ = index.search("does a blanked character's ability still trigger", 1, None, 5)
+    assert hits[0].id != "agot1-faq/timing/moribund", [h.id for h in hits]
+
+
+def test_the_power_on_a_house_card_is_claimed_power(index):
+    """'house card power' is the power a player has claimed (first edition's initiative tie: 'the least
+    amount of claimed power in total (between his House and his characters)'), not the House card's
+    rules; read as the House card, FAQ 4.10 House Cards and the card rules filled the top five."""
+    hits, _ = index.search("do you count the house card power for initiative", 1, None, 5)
+    assert "agot1-rules/plot-step-1-choose-and-reveal" in [h.id for h in hits], [h.id for h in hits]
