@@ -254,16 +254,16 @@ def test_errata_asked_for_a_card_named_by_no_title_says_none_is_there(index, car
     note says so first — naming the one imported title with the word as written, when there is one;
     a card whose errata the corpus holds ('jaqen' in first edition, 'horas') gets no such note."""
     _, notes = index.search("ser davos errata", 2, None, 5)
-    assert 'no errata: no errata entry of the corpus\'s second-edition FAQ names "davos"' in notes, notes
+    assert any(n.startswith('no errata: no errata entry of the corpus\'s second-edition FAQ names "davos"') for n in notes), notes
     _, notes = carded_index.search("ser davos errata", 2, None, 5)
-    assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Davos Seaworth" in notes, notes
+    assert any(n.startswith("no errata: the corpus's second-edition FAQ has no errata entry for Ser Davos Seaworth") for n in notes), notes
     _, notes = carded_index.search("jaqen errata", 2, None, 5)
-    assert "no errata: the corpus's second-edition FAQ has no errata entry for Jaqen H'ghar" in notes, notes
+    assert any(n.startswith("no errata: the corpus's second-edition FAQ has no errata entry for Jaqen H'ghar") for n in notes), notes
     # a name a ruling or an example also uses ("jaime", "tyrion") is a name all the same
     _, notes = carded_index.search("ser jaime errata", 2, None, 5)
-    assert "no errata: the corpus's second-edition FAQ has no errata entry for Ser Jaime Lannister" in notes, notes
+    assert any(n.startswith("no errata: the corpus's second-edition FAQ has no errata entry for Ser Jaime Lannister") for n in notes), notes
     _, notes = index.search("tyrion errata", 1, None, 5)
-    assert 'no errata: no errata entry of the corpus\'s first-edition FAQ names "tyrion"' in notes, notes
+    assert any(n.startswith('no errata: no errata entry of the corpus\'s first-edition FAQ names "tyrion"') for n in notes), notes
     held = (
         ("jaqen errata", 1, "agot1-faq/errata/jaqen-hghar-acoa-f43"),
         ("ser horas errata", 2, "agot2-faq41/errata/ser-horas-redwyne-westeros-63"),
@@ -1254,6 +1254,123 @@ def test_asking_what_a_player_draws_is_the_draw_step(index, query):
     cards), not Drawing Cards, which says where drawn cards come from and that there is no limit."""
     hits, _ = index.search(query, 2, None, 5)
     assert hits[0].id == "agot2-rr/appendix-i/draw-phase/2.2", [h.id for h in hits]
+
+
+def test_a_card_without_errata_reads_as_printed_and_the_note_says_where_its_text_is(index, carded_index):
+    """'robb stark errata': a judge answers "none: the card reads as printed" and, with no card data,
+    that the card's own text is not in the corpus; with card data, which page holds it.  The note said
+    only that no errata entry names the card, leaving the printed text unmentioned."""
+    for query, edition in (("robb stark errata", 2), ("syrio forel errata", 1), ("sansa stark errata", 2)):
+        _, notes = index.search(query, edition, None, 5)
+        said = [n for n in notes if n.startswith("no errata")]
+        assert said and "reads as printed" in said[0] and "card's own text is not in the corpus" in said[0], (query, notes)
+    _, notes = carded_index.search("robb stark errata", 2, None, 5)
+    said = [n for n in notes if n.startswith("no errata")]
+    assert said and 'is on its card page (judgekb card "Robb Stark" --edition 2)' in said[0], notes
+
+
+def test_is_a_card_unique_asks_for_its_printed_text(index):
+    """'is ser jaime unique': whether a card is unique (or limited, or loyal) is printed on it, so the
+    note that its own text is not in the corpus comes first, above the unique rule; 'is a knight
+    unique' names no card and gets no note."""
+    for query, edition in (("is ser jaime unique", 2), ("is the iron throne a unique card", 1)):
+        _, notes = index.search(query, edition, None, 5)
+        assert [n for n in notes if "card's own text" in n], (query, notes)
+    hits, notes = index.search("is a knight unique", 2, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes
+
+
+def test_a_nickname_names_a_card_even_where_the_rules_use_its_title(index):
+    """'what does lf do': lf is Littlefinger, a card, though first edition's rules also have the
+    Littlefinger Variant (which keeps 'what does littlefinger do' from the card-text note): a
+    nickname is only ever a card's name, so the note says its own text is not in the corpus."""
+    _, notes = index.search("what does lf do", 1, None, 5)
+    assert [n for n in notes if "card's own text" in n], notes
+
+
+def test_a_cards_restricted_status_asked_finds_where_the_lists_in_force_are(index):
+    """Second edition: 'is the white book restricted' names a card no clause names, and its word 'book'
+    put The Golden Rules ('the Learn to Play book') first; FAQ v4.1's Card Legality, which says where
+    the lists in force are published, is what answers.  'restricted' reads 'legality' too."""
+    for query in ("is the white book restricted", "is lord of the crossing restricted in melee"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-faq41/card-legality/introduction", (query, [h.id for h in hits])
+
+
+def test_a_rule_that_names_a_card_as_its_example_does_not_answer_its_status(index):
+    """First edition's FAQ 4.3 ('cannot') explains itself with Wildfire Assault: asked 'is wildfire
+    assault restricted', that example outweighed the restricted list's rules on the card's name alone.
+    Asked for a card's list status or errata, a rule naming the card in passing counts the card as a
+    told situation's card does; 'wildfire assault' alone still reads 4.3 in the top five."""
+    hits, _ = index.search("is wildfire assault restricted", 1, None, 5)
+    assert hits[0].id == "agot1-faq/restricted/rules", [h.id for h in hits]
+    hits, _ = index.search("wildfire assault", 1, None, 5)
+    assert "agot1-faq/4.3" in [h.id for h in hits], [h.id for h in hits]
+
+
+def test_how_many_times_in_a_phase_asks_an_abilitys_limit_not_the_clock(index):
+    """'can i use tyrion lannister's ability more than 3 times in a phase': 'times' read as 'time' put
+    the Tournament Regulations' Going to Time first and Limits and Maxima nowhere in the top ten.
+    'N times in/per/a phase' (or round) asks an ability's limit, as 'twice in a round' already did."""
+    hits, _ = index.search("can i use tyrion lannister's ability more than 3 times in a phase", 2, None, 5)
+    ids = [h.id for h in hits]
+    assert "agot2-rr/limits-and-maxima" in ids[:2] and "agot2-tr/going-to-time" not in ids, ids
+    hits, _ = index.search("how many times per round can i use an ability", 2, None, 5)
+    assert hits[0].id == "agot2-rr/limits-and-maxima", [h.id for h in hits]
+
+
+def test_a_told_situation_reads_a_cards_ruling_only_as_far_as_it_covers_the_question(index):
+    """'does the red viper's immunity protect his attachments': first edition's Q&A on Meera Reed
+    blanking The Red Viper led on the card's name, above FAQ 3.20 Scope of Immunity ('Peripheral
+    entities attached to ... a card' are not protected), which answers.  In a told situation a
+    clause about the card counts the card as far as it also covers the rest of the question; a
+    short lookup of the card ('red viper faq') still reads the Q&A first."""
+    hits, _ = index.search("does the red viper's immunity protect his attachments", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.20", [h.id for h in hits]
+    hits, _ = index.search("red viper meera reed", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/meera-reed-red-viper", [h.id for h in hits]
+
+
+def test_a_misspelled_card_name_still_names_the_card(index):
+    """'daenarys errata', 'narow escape errata': the misspelled word was read as the word it misspells,
+    but a corrected word named no card, so the card's errata lost the card signals (the FAQ's general
+    errata notes, or another ruling on the card, came first).  A misspelling that is no English word
+    names the card with the title's other words typed as written, or alone when it misspells a name;
+    a real word is never corrected, so it never names a card by correction."""
+    for query, errata in (
+        ("daenarys errata", "agot1-faq/errata/daenerys-targaryen-cad-f76"),
+        ("narow escape errata", "agot1-faq/errata/narrow-escape-kotst-f48"),
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == errata, (query, [h.id for h in hits])
+    analysis = index.analyse("narow escape errata", 1)
+    assert any(index.card_name(c) == "Narrow Escape" for c in index.cards_named(analysis, 1)), analysis["corrected"]
+    analysis = index.analyse("can one character defend alone", 2)
+    assert not [c for c in index.cards_named(analysis, 2) if "No One" in index.card_name(c)]
+
+
+def test_what_faction_or_house_a_card_is_asks_for_its_printed_text(index):
+    """'what faction is the white book', 'what house is robb stark': a card's faction (first edition's
+    House) is printed on it; the Faction entry cannot say which one it is.  The note that the card's
+    own text is not in the corpus comes first; 'what faction is a neutral card' names no card."""
+    for query, edition in (("what faction is the white book", 2), ("what house is robb stark", 1)):
+        _, notes = index.search(query, edition, None, 5)
+        assert [n for n in notes if "card's own text" in n], (query, notes)
+    _, notes = index.search("what faction is a neutral card", 2, None, 5)
+    assert not [n for n in notes if "card's own text" in n], notes
+
+
+def test_does_an_ability_work_from_a_pile_is_the_out_of_play_rule(index):
+    """'does my bran stark's ability work from the dead pile': whether a card's ability works in a pile
+    is first edition's FAQ 3.14 Out of Play States, which never names the pile; 'in the dead pile' was
+    read so already, 'work from the dead pile' was not (3.14 was not in the top ten).  'from' alone is
+    left as it was: 'put into play from the dead pile' asks another rule (FAQ 3.39)."""
+    hits, _ = index.search("does my bran stark's ability work from the dead pile", 1, None, 5)
+    assert "agot1-faq/3.14" in [h.id for h in hits[:2]], [h.id for h in hits]
+    hits, _ = index.search("does a reaction work from the discard pile", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.14", [h.id for h in hits]
+    hits, _ = index.search("can i put a card into play from the dead pile", 1, None, 5)
+    assert hits[0].id == "agot1-faq/3.39", [h.id for h in hits]
 
 
 @pytest.mark.parametrize("query", ["can i play out of house cards", "is there a penalty for playing cards from another house"])
