@@ -1514,3 +1514,16 @@ def test_the_power_on_a_house_card_is_claimed_power(index):
     rules; read as the House card, FAQ 4.10 House Cards and the card rules filled the top five."""
     hits, _ = index.search("do you count the house card power for initiative", 1, None, 5)
     assert "agot1-rules/plot-step-1-choose-and-reveal" in [h.id for h in hits], [h.id for h in hits]
+
+
+def test_an_effect_until_the_end_of_the_round_or_phase_is_a_lasting_effect(index):
+    """A bonus said to last 'until the end of the phase/round', asked whether it stays, is a lasting
+    effect (second edition's Lasting Effects: 'for a specified duration (such as ... "until the end of the
+    phase")'); read as words, 'end of the round' asked the taxation rules and Lasting Effects was fifth
+    in second edition, fourth in first.  The end of the round asked alone keeps the taxation steps."""
+    hits, _ = index.search("my character got plus 2 str until the end of the phase, does it stay in the next challenge", 2, None, 5)
+    assert hits[0].id == "agot2-rr/lasting-effects", [h.id for h in hits]
+    hits, _ = index.search("does a str boost that lasts until the end of the round go away when the phase ends", 1, None, 5)
+    assert "agot1-rules/lasting-effects" in [h.id for h in hits[:2]], [h.id for h in hits]
+    hits, _ = index.search("what happens at the end of the round", 2, None, 5)
+    assert hits[0].id.startswith("agot2-rr/appendix-i/taxation-phase"), [h.id for h in hits]
