@@ -1527,3 +1527,16 @@ def test_an_effect_until_the_end_of_the_round_or_phase_is_a_lasting_effect(index
     assert "agot1-rules/lasting-effects" in [h.id for h in hits[:2]], [h.id for h in hits]
     hits, _ = index.search("what happens at the end of the round", 2, None, 5)
     assert hits[0].id.startswith("agot2-rr/appendix-i/taxation-phase"), [h.id for h in hits]
+
+
+def test_him_hers_and_theirs_are_filler_like_his_and_her(index):
+    """A spoken question points at the character it told of with a pronoun ('can i still give him an
+    attachment'); 'his', 'her' and 'them' were filler but 'him', 'hers' and 'theirs' were read as rare rules
+    ideas (the rules write 'him or her' seldom), so a Q&A entry whose question says 'him' (Meera Reed +
+    The Red Viper: 'can she target The Red Viper to blank him?') came third for a blanked character's
+    attachment, after first edition's Gaining Abilities and Attachments."""
+    for query in ("can i save him", "does it go to my dead pile or hers", "is the card mine or theirs"):
+        assert not {"him", "hers", "theirs"} & {g.said for g in index.analyse(query, 2)["groups"]}, query
+    hits, _ = index.search("if my character is blanked can i still give him an attachment", 1, None, 5)
+    assert "agot1-faq/qa/meera-reed-red-viper" not in [h.id for h in hits], [h.id for h in hits]
+    assert hits[0].id == "agot1-faq/3.8", [h.id for h in hits]
