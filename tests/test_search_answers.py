@@ -1540,3 +1540,15 @@ def test_him_hers_and_theirs_are_filler_like_his_and_her(index):
     hits, _ = index.search("if my character is blanked can i still give him an attachment", 1, None, 5)
     assert "agot1-faq/qa/meera-reed-red-viper" not in [h.id for h in hits], [h.id for h in hits]
     assert hits[0].id == "agot1-faq/3.8", [h.id for h in hits]
+
+
+def test_the_first_and_second_part_of_an_effect_are_the_word_then(index):
+    """'If the first part of my event can't happen, does the second part still work' asks the rule on
+    'then' (second edition's The word "Then": the pre-then aspect must resolve in full before the
+    post-then aspect; first edition's FAQ 4.9): read as words, Tournament Regulations sections came first
+    in second edition and the event FAQ in first, neither rule in the top five."""
+    query = "if the first part of my event cant happen does the second part still work"
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/4.9", [h.id for h in hits]
