@@ -1552,3 +1552,19 @@ def test_the_first_and_second_part_of_an_effect_are_the_word_then(index):
     assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/4.9", [h.id for h in hits]
+
+
+def test_x_happens_before_y_is_a_timing_question_and_a_when_qa_answers_it(index):
+    """'does deadly happen/resolve before renown' asks when deadly resolves, as 'before or after' does;
+    first edition answers it in a Q&A entry ('When do you resolve deadly?'), which counts as a timing
+    clause for such a question.  The Deadly and Renown entries (what each keyword does) came first and
+    the Q&A third; with the words misspelled ('hapen befor') the question reads the same."""
+    for query in (
+        "i attacked with deadly and my opponent defended, does deadly happen before renown",
+        "i attacked with deadly and my opponent defended, does deadly hapen befor renown",
+        "my character has deadly and the opponent defended, does deadly resolve before claim",
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/qa/deadly-timing", (query, [h.id for h in hits])
+    hits, _ = index.search("when do i reveal my plot", 2, None, 5)  # a framework step still answers the round's timing
+    assert hits[0].id == "agot2-rr/appendix-i/plot-phase/1.3", [h.id for h in hits]
