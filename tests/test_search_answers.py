@@ -1568,3 +1568,18 @@ def test_x_happens_before_y_is_a_timing_question_and_a_when_qa_answers_it(index)
         assert hits[0].id == "agot1-faq/qa/deadly-timing", (query, [h.id for h in hits])
     hits, _ = index.search("when do i reveal my plot", 2, None, 5)  # a framework step still answers the round's timing
     assert hits[0].id == "agot2-rr/appendix-i/plot-phase/1.3", [h.id for h in hits]
+
+
+def test_an_effect_asking_for_more_than_there_is_is_done_as_far_as_it_can_be(index):
+    """'kill 2 characters but my opponent only has one', 'not enough cards in my deck' ask first edition's
+    FAQ 3.44 Partial Fulfillment of Effects ('performed to the greatest extent possible'); it was fourth or
+    lower (the event FAQ and the draw cap first).  Targets that run short are the targeting rule's: 'not
+    enough targets' keeps second edition's Target first, not the partial-fulfillment rule."""
+    for query in (
+        "my event says kill 2 characters but my opponent only has one, does it still work",
+        "what if the card says draw 3 but there are not enough cards in my deck",
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/3.44", (query, [h.id for h in hits])
+    hits, _ = index.search("can i play an event that chooses two characters if there are not enough targets", 2, None, 5)
+    assert hits[0].id == "agot2-rr/target", [h.id for h in hits]
