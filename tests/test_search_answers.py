@@ -1583,3 +1583,10 @@ def test_an_effect_asking_for_more_than_there_is_is_done_as_far_as_it_can_be(ind
         assert hits[0].id == "agot1-faq/3.44", (query, [h.id for h in hits])
     hits, _ = index.search("can i play an event that chooses two characters if there are not enough targets", 2, None, 5)
     assert hits[0].id == "agot2-rr/target", [h.id for h in hits]
+
+
+def test_a_card_or_two_left_in_the_deck_is_a_deck_running_out(index):
+    """'1 card left in my draw deck and have to draw 2' is the deck running out, as 'draw my last card'
+    is: first edition's Phase 2: Draw ('you may not draw') came second, after the Q&A on choosing not to draw."""
+    hits, _ = index.search("if i have 1 card left in my draw deck and have to draw 2 do i lose", 1, None, 5)
+    assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
