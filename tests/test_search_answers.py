@@ -1590,3 +1590,15 @@ def test_a_card_or_two_left_in_the_deck_is_a_deck_running_out(index):
     is: first edition's Phase 2: Draw ('you may not draw') came second, after the Q&A on choosing not to draw."""
     hits, _ = index.search("if i have 1 card left in my draw deck and have to draw 2 do i lose", 1, None, 5)
     assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
+
+
+def test_who_plays_the_response_first_is_the_first_opportunity_to_respond(index):
+    """'respond first', 'the response first' ask who has the first opportunity to respond (first
+    edition's Q&A 'Who gets the first opportunity to play a response?'), as 'who reacts first' does:
+    read as words, the Q&A was fourth for 'who gets to play the response first', after the FAQ's response
+    opportunities and a Q&A on Misinformation."""
+    query = "my opponent and i both have a response to the same thing happening, who gets to play the response first"
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/first-response", [h.id for h in hits]
+    hits, _ = index.search("we both want to respond to the same action, who gets to respond first", 1, None, 5)
+    assert "agot1-faq/qa/first-response" in [h.id for h in hits[:2]], [h.id for h in hits]
