@@ -1602,3 +1602,15 @@ def test_who_plays_the_response_first_is_the_first_opportunity_to_respond(index)
     assert hits[0].id == "agot1-faq/qa/first-response", [h.id for h in hits]
     hits, _ = index.search("we both want to respond to the same action, who gets to respond first", 1, None, 5)
     assert "agot1-faq/qa/first-response" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+def test_getting_back_the_gold_is_a_canceled_effects_cost(index):
+    """'do i get back the gold', 'give back my gold' ask what 'do i get my gold back' asks (first edition's
+    FAQ 3.4 Paying For Cancelled Effects: 'Costs have still been paid'); only the words in that order were
+    read so, and 3.4 was second or third behind Save/Cancel Responses."""
+    for query in (
+        "my opponent canceled my event with a counter, do i get back the gold i paid for it",
+        "does a canceled event give back my gold",
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/3.4", (query, [h.id for h in hits])
