@@ -1614,3 +1614,16 @@ def test_getting_back_the_gold_is_a_canceled_effects_cost(index):
     ):
         hits, _ = index.search(query, 1, None, 5)
         assert hits[0].id == "agot1-faq/3.4", (query, [h.id for h in hits])
+
+
+def test_losing_keywords_is_the_text_box_not_the_game(index):
+    """'lose' alone reads as losing the game ('do i lose if my deck is empty'); 'lose his keywords',
+    'loses all traits' lose what a text box holds (second edition's Blank: 'A card's text box includes:
+    traits, keywords ...'), and Winning the Game was second for a blanked character's keywords.  'too'
+    is filler (weighed as a rare idea, it stood beside the question's real words)."""
+    hits, _ = index.search("my opponent blanked my character, does he lose his keywords too", 2, None, 5)
+    ids = [h.id for h in hits]
+    assert ids[0] == "agot2-rr/blank" and "agot2-rr/winning-the-game" not in ids, ids
+    assert "too" not in {g.said for g in index.analyse("does he lose his keywords too", 2)["groups"]}
+    hits, _ = index.search("can i lose the game if my deck runs out", 2, None, 5)  # losing the game still is the game
+    assert hits[0].id == "agot2-rr/winning-the-game", [h.id for h in hits]

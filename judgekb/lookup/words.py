@@ -31,7 +31,7 @@ STOPWORDS = frozenset(
     "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
     "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
     "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
-    "say says said many much make makes made lot lots whether difference diff differ differs".split()
+    "say says said many much make makes made lot lots whether difference diff differ differs too anymore".split()
 )
 # A question's leading words; questions are matched against Q&A entries' own questions.
 QUESTION_START = re.compile(
