@@ -1627,3 +1627,21 @@ def test_losing_keywords_is_the_text_box_not_the_game(index):
     assert "too" not in {g.said for g in index.analyse("does he lose his keywords too", 2)["groups"]}
     hits, _ = index.search("can i lose the game if my deck runs out", 2, None, 5)  # losing the game still is the game
     assert hits[0].id == "agot2-rr/winning-the-game", [h.id for h in hits]
+
+
+def test_when_is_alone_asks_no_timing(index):
+    """'When is' is no timing word by itself: 'when is the game over' asks the victory rule, 'when is a
+    character in shadows' the in-shadows entry, 'when is a character considered attacking' the Attacker
+    entry.  Read as 'timing', the D.U.C.K. sequence and step 4.2.2 stood in their top five and Attacker
+    was fifth.  What does ask a timing ('when is it checked', 'when is terminal applied') still reads
+    the FAQ's 'Timing of ...' sections first."""
+    timing = {"agot2-faq41/timing/duck", "agot2-faq41/timing/end-of-phase", "agot2-rr/appendix-i/challenges-phase/4.2.2"}
+    for query, first in (
+        ("when is the game over", "agot2-rr/winning-the-game"),
+        ("when is a character in shadows", "agot2-rr/shadows/while-a-card-is-in-shadows"),
+        ("when is a character considered attacking", "agot2-rr/attacker"),
+    ):
+        ids = [h.id for h in index.search(query, 2, None, 5)[0]]
+        assert ids[0] == first and not timing & set(ids), (query, ids)
+    assert index.search("when is terminal applied", 2, None, 5)[0][0].id == "agot2-faq41/2.6"
+    assert index.search("immunity when is it checked", 1, None, 5)[0][0].id == "agot1-faq/3.19"
