@@ -1552,6 +1552,20 @@ def test_the_first_and_second_part_of_an_effect_are_the_word_then(index):
     assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-faq/4.9", [h.id for h in hits]
+    hits, _ = index.search("the opponent canceled the first part, does the second part resolve", 2, None, 5)
+    assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]
+
+
+def test_the_first_part_of_a_round_or_phase_is_no_then(index):
+    """Only a part of an event, effect, ability or card is one side of 'then': read as 'then', 'the first
+    part of the round is the plot phase' put The word "Then" and FAQ 1.8 before the plot phase's steps,
+    and first edition's FAQ 4.9 stood third for 'the second part of the marshaling phase'."""
+    then = {"agot2-rr/the-word-then", "agot2-faq41/1.8"}
+    for query in ("the first part of the round is the plot phase", "what happens in the first part of the challenges phase"):
+        ids = [h.id for h in index.search(query, 2, None, 5)[0]]
+        assert not then & set(ids), (query, ids)
+    ids = [h.id for h in index.search("during the second part of the marshaling phase can i play events", 1, None, 5)[0]]
+    assert "agot1-faq/4.9" not in ids, ids
 
 
 def test_x_happens_before_y_is_a_timing_question_and_a_when_qa_answers_it(index):
