@@ -1386,7 +1386,9 @@ def test_out_of_house_is_the_gold_penalty(index, query):
 @pytest.mark.parametrize("query", ["initiative tie break how", "how do you break an initiative tie"])
 def test_an_initiative_tie_break_reads_the_tie_rule(index, query):
     """'tie break' meant only the tournament's Tiebreakers; first edition breaks an initiative tie in
-    Plot Phase, Step 1 ('In case of a tie, the tied player with the least amount of claimed power')."""
+    Plot Phase, Step 1 ('In case of a tie, the tied player with the least amount of claimed power').
+    'initiative tie break how' put Initiative Bonuses first before; 'how do you break an initiative tie'
+    (no 'tie break' in it) already read Step 1 first and checks that the entry did not move it."""
     hits, _ = index.search(query, 1, None, 5)
     assert hits[0].id == "agot1-rules/plot-step-1-choose-and-reveal", [h.id for h in hits]
 
