@@ -81,8 +81,9 @@ SHORTLIST = 30  # candidates scored on every signal
 # was set by hand: a keyword a judge types names its entry; dev unchanged.
 # list_unasked (a named card's list entry, when the question asks something else of the card than its
 # status) and errata_asked (a named card's errata entry, asked for) were set by hand on card-name
-# probes: dev unchanged. timing_asked (a question of when or in what order, and a timing step: a framework
-# step or a FAQ timing sequence) was set by hand on second-edition probes.
+# probes: dev unchanged. timing_asked (a question of when or in what order, and a timing entry: a framework
+# step, a FAQ timing sequence, a Q&A asking when, a FAQ section headed "Timing of") was set by hand on
+# second-edition probes.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
@@ -137,7 +138,7 @@ TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+
 DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
 # the words around the term a definition question asks about: "what does X mean", "what is a X", "define X"
 DEFINED_TERM = re.compile(
-    r"^(?:what(?:s| s)?(?: is| are| does| do)?(?: an?| the)?|define|definition of|meaning of|whats?(?: an?| the)?) "
+    r"^(?:what(?:s| s)?(?: is| are| does| do)?(?: an?| the)?|define|definition of|meaning of) "
     r"|(?: mean| means| do| does)?$"
 )
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
@@ -1016,8 +1017,8 @@ class Index:
             """In a told situation, a clause about a named card (a Q&A entry its heading names it in) is
             about the question as far as it also covers what the question asks besides the card: the
             Q&A 'can Meera Reed blank The Red Viper' led 'does the red viper's immunity protect his
-            attachments' on the name alone.  The card signal runs from NAMED_IN_PASSING (none of it) to
-            all of it (all of it)."""
+            attachments' on the name alone.  The card signal runs from NAMED_IN_PASSING (the clause covers
+            none of the rest of the question) to 1 (all of it)."""
             if asked_share <= 0:
                 return 1.0
             found = sum(1 << i for i in covers[clause_id]) & asked_bits
