@@ -1661,3 +1661,13 @@ def test_when_is_alone_asks_no_timing(index):
         assert ids[0] == first and not timing & set(ids), (query, ids)
     assert index.search("when is terminal applied", 2, None, 5)[0][0].id == "agot2-faq41/2.6"
     assert index.search("immunity when is it checked", 1, None, 5)[0][0].id == "agot1-faq/3.19"
+
+
+def test_too_many_cards_in_hand_is_the_hand_limit(index):
+    """'too' and 'many' are filler, so 'i have too many cards in hand' read as 'cards in hand' and put
+    Intrigue Claim first (a card discarded from hand) and Reserve Value third; it asks the reserve (the
+    hand limit), and first edition's draw cap (that edition has no hand size)."""
+    hits, _ = index.search("i have too many cards in hand what happens", 2, None, 5)
+    assert hits[0].id == "agot2-rr/reserve-value", [h.id for h in hits]
+    hits, _ = index.search("i have too many cards in hand what happens", 1, None, 5)
+    assert hits[0].id in {"agot1-rules/the-draw-cap", "agot1-faq/draw-cap"}, [h.id for h in hits]
