@@ -1671,3 +1671,16 @@ def test_too_many_cards_in_hand_is_the_hand_limit(index):
     assert hits[0].id == "agot2-rr/reserve-value", [h.id for h in hits]
     hits, _ = index.search("i have too many cards in hand what happens", 1, None, 5)
     assert hits[0].id in {"agot1-rules/the-draw-cap", "agot1-faq/draw-cap"}, [h.id for h in hits]
+
+
+def test_all_plots_asked_of_every_plot_is_no_empty_plot_deck(index):
+    """'all (my) plots' is an empty plot deck only when the plots are said to be used up: 'do all plots
+    have a when revealed ability' put first edition's 3.34 Plot Rotation first, 'can my opponent see all
+    my plots' kept second edition's hidden-information definition out of the top five."""
+    hits, _ = index.search("do all plots have a when revealed ability", 1, None, 5)
+    assert hits[0].id != "agot1-faq/3.34", [h.id for h in hits]
+    hits, _ = index.search("can my opponent see all my plots", 2, None, 5)
+    assert "agot2-faq41/definitions/hidden-information" in [h.id for h in hits[:2]], [h.id for h in hits]
+    for query in ("i played all my plots what now", "what happens when all my plots are used"):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/3.34", (query, [h.id for h in hits])
