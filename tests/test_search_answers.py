@@ -473,6 +473,48 @@ def test_a_keyword_that_names_an_entry_gives_that_entry(index):
         assert hits[0].id == clause_id, (query, [h.id for h in hits])
 
 
+def test_a_definition_question_gives_the_entry_its_term_names(index):
+    """"What does unique mean" asks for the entry the term names, as the bare keyword does: it read the
+    Shadows subsection "Unique Cards and Shadows" first.  A card type's entry is named by the type alone
+    ("Unique Cards": "unique")."""
+    for query, clause_id in (("what does unique mean", "agot2-rr/unique-cards"), ("unique", "agot2-rr/unique-cards"),
+                             ("define claim", "agot2-rr/claim"), ("what is a plot card", "agot2-rr/plot-card")):  # fmt: skip
+        hits, _ = index.search(query, 2, None, 3)
+        assert hits[0].id == clause_id, (query, [h.id for h in hits])
+
+
+def test_an_entry_that_only_says_what_a_word_refers_to_answers_only_what_the_word_is(index):
+    """Deck ('When the word "deck" appears by itself in rules or in card text, it refers to the deck that
+    contains ...') says what the word means, as Attacker's "the term ... refers to" does: asked what
+    happens when the deck has no cards left, it came first, above the draw step that eliminates the
+    player.  Asked what the word is, it still comes first."""
+    hits, _ = index.search("deck has no cards left what happens", 2, None, 3)
+    assert hits[0].id in ("agot2-rr/appendix-i/draw-phase/2.2", "agot2-rr/winning-the-game"), [h.id for h in hits]
+    for query in ("deck", "what does deck mean", "what is the draw deck"):
+        hits, _ = index.search(query, 2, None, 3)
+        assert hits[0].id == "agot2-rr/deck", (query, [h.id for h in hits])
+
+
+def test_asking_when_something_happens_asks_for_its_timing(index):
+    """"When is X" asks for X's timing, the word the FAQ heads such sections with (first edition's 3.19
+    Timing of Immunity: "Immunity is only considered when a triggered effect ... first resolves"); read
+    without it, 3.16 Effects of Immunity came first."""
+    for query in ("immunity when is it checked", "when are lasting effects checked for immunity"):
+        hits, _ = index.search(query, 1, None, 3)
+        assert hits[0].id == "agot1-faq/3.19", (query, [h.id for h in hits])
+
+
+def test_an_ability_that_would_do_nothing_is_the_game_state_rule(index):
+    """"Does nothing" / "has no effect" is the rules' "potential to change the game state": first
+    edition's 3.6 Triggered Effects (the possibility that the effect changes the game state), second
+    edition's Abilities ("A card ability can only be initiated if its effect has the potential to change
+    the game state")."""
+    hits, _ = index.search("can i trigger an ability that has no effect", 1, None, 3)
+    assert hits[0].id == "agot1-faq/3.6", [h.id for h in hits]
+    hits, _ = index.search("can i trigger an ability that has no effect", 2, None, 3)
+    assert "agot2-rr/abilities" in [h.id for h in hits], [h.id for h in hits]
+
+
 def test_a_word_read_as_a_misspelled_small_word_is_not_searched(index):
     """"waht" is nearest to "what", a word every text has: searching it too pulled random clauses. A
     word read as a small word is skipped like one, and the note says so; alone, it is still searched."""

@@ -77,7 +77,8 @@ SHORTLIST = 30  # candidates scored on every signal
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
 # tests/eval/judge-review.yaml; title_only, asked_like and quoted were then set by hand on the dev half.
 # head_exact (the query is one of the names a heading gives its entry: "claim" is "Claim or Claim
-# Value", not "Intrigue Claim") was set by hand: a keyword a judge types names its entry; dev unchanged.
+# Value", not "Intrigue Claim", or the term a definition question asks about: "what does unique mean")
+# was set by hand: a keyword a judge types names its entry; dev unchanged.
 # list_unasked (a named card's list entry, when the question asks something else of the card than its
 # status) and errata_asked (a named card's errata entry, asked for) were set by hand on card-name
 # probes: dev unchanged.
@@ -109,11 +110,18 @@ BOUNDARY_WORDS = frozenset(
     "expire expires expiring milestone".split()
 )
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
-# participating ...': Attacker, Defender) answers what the word means, not a question about doing the
-# thing ("attack with no characters"): there it counts as a title, unless the query is the term alone
-# or asks what it is.
-TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to ")
+# participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
+# what the word means, not a question about doing the thing ("attack with no characters", "deck has no
+# cards left"): there it counts as a title, unless the query is the term alone or asks what it is.
+# (Printed, 'The word "printed" refers to the ... value that is physically printed', is not one: asked
+# whether an attachment's strength is printed strength, what the word covers is the question.)
+TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+ appears by itself ")
 DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
+# the words around the term a definition question asks about: "what does X mean", "what is a X", "define X"
+DEFINED_TERM = re.compile(
+    r"^(?:what(?:s| s)?(?: is| are| does| do)?(?: an?| the)?|define|definition of|meaning of|whats?(?: an?| the)?) "
+    r"|(?: mean| means| do| does)?$"
+)
 # a glossary entry that only points to another ('See "Plot Value Modifiers".'): it folds under that entry
 REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # an entry that only spells out an abbreviation ('STR: The abbreviation for "strength."'): it folds
@@ -825,7 +833,10 @@ class Index:
                 self._headings[cid] = (f" {heading} ", content_stems(heading))
                 # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
                 names = re.split(r",|\bor\b|[()]", self.clauses[cid]["heading"] or "")
-                self._heading_names[cid] = frozenset(" ".join(words_of(n)) for n in names) - {""}
+                named = {" ".join(words_of(n)) for n in names}
+                # a card type's entry is named by the type alone ("Unique Cards": "unique", "Attachment Cards")
+                named |= {n.removesuffix(" cards").removesuffix(" card") for n in named if n.endswith((" card", " cards"))}
+                self._heading_names[cid] = frozenset(named) - {""}
                 self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
                 if BOUNDARY.search(words):
                     self._boundary.add(cid)
@@ -937,6 +948,8 @@ class Index:
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
         asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
         asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
+        # the term a query names: the query itself, or what a definition question asks about ("what does unique mean")
+        asked_terms = {analysis["text"], DEFINED_TERM.sub("", analysis["text"]).strip()}
         situation = len(analysis["words"]) >= PASSING_WORDS
         coverage: dict[str, float] = {}
         for clause_id in fts:
@@ -1014,7 +1027,7 @@ class Index:
                 "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
-                "head_exact": float(analysis["text"] in self._heading_names[clause_id]),
+                "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
             }
             candidate_features[clause_id] = features
         self._impute_asked(candidate_features)
