@@ -169,11 +169,14 @@ def _unknown_words(
         # ("what does tyrion lannister do", "what icons does jaime have"): the name of a card all the same;
         # never a word of a rule's heading or one the edition's rules use often (the Crown Regent, the
         # Council Chamber, the Littlefinger Variant, Westeros are first edition's rules, no cards)
+        # A card's nickname is a card's name whatever the rules call by its title's words ("lf": Littlefinger,
+        # also first edition's Littlefinger Variant)
         terms = index.rule_terms()
+        nicknamed = {w for title in analysis.get("nicknamed", {}).values() for w in title.removesuffix("'s").split()}
         unknown = [
             w for w in analysis["content"]
             if len(w) >= 4 and w not in explained and (base := w.removesuffix("'s")) and index.name(base) and not index.english(base)
-            and base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF
+            and (base in nicknamed or (base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF))
         ]  # fmt: skip
     return unknown
 
@@ -633,8 +636,17 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
             ids += [c for c in cards if c.startswith(f"card:{ed}:") and named_words & set(words_of(index.card_name(c)))]
             if not any(index.clauses[clause]["kind"] == "errata" for card in ids for clause in index.mentioned.get(card, ())):
                 which = EDITION_NAMES[ed].replace(" ", "-")
-                notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}")
+                notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}{_as_printed(index, ed, name)}")
     return notes
+
+
+def _as_printed(index: Index, edition: int, name: str | None) -> str:
+    """What a judge reads out after "no errata": the card's printed text stands, and where that text is
+    (a card page once the card data is imported; never the corpus, which holds no card's own text)."""
+    if edition in index.imported_editions:
+        page = card_command(name, edition) if name else f"{NO_TITLE_PAGE} --edition {edition}"
+        return f": the card reads as printed, and the card's own text is on its card page ({page})"
+    return ": the card reads as printed, and the card's own text is not in the corpus (no card database is imported)"
 
 
 def _errata_unnamed(index: Index, analysis: dict[str, Any], edition: int) -> str | None:
@@ -663,9 +675,9 @@ def _errata_unnamed(index: Index, analysis: dict[str, Any], edition: int) -> str
     which = EDITION_NAMES[edition].replace(" ", "-")
     titles = [t for w in unknown if (t := only_title_as_written(index, w, edition))] if edition in index.imported_editions else []
     if len(unknown) == 1 and titles:
-        return f"no errata: the corpus's {which} FAQ has no errata entry for {titles[0]}"
+        return f"no errata: the corpus's {which} FAQ has no errata entry for {titles[0]}{_as_printed(index, edition, titles[0])}"
     said = " or ".join(f'"{w[:40]}"' for w in unknown[:3])
-    return f"no errata: no errata entry of the corpus's {which} FAQ names {said}"
+    return f"no errata: no errata entry of the corpus's {which} FAQ names {said}{_as_printed(index, edition, None)}"
 
 
 def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | None) -> list[str]:

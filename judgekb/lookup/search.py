@@ -88,7 +88,7 @@ WEIGHTS = {
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
     "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
-    "list_unasked": -0.3, "errata_asked": 0.4,
+    "list_unasked": -0.3, "errata_asked": 0.4, "timing_asked": 0.4,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 # the ranks and honorifics character titles begin with, before the name players call them by
@@ -108,6 +108,15 @@ BOUNDARY = re.compile(_PHASE_BOUNDARY + r"\b")
 BOUNDARY_WORDS = frozenset(
     "begin begins beginning began start starts starting started end ends ending ended over finish finishes finished "
     "expire expires expiring milestone".split()
+)
+# A question about when or in what order something happens ("is renown before or after claim", "when
+# does the unopposed power get applied", "when do I reveal my plot") is answered by a timing step (the
+# round's framework steps, the FAQ's D.U.C.K. sequence), not by the glossary entry of the term it names,
+# which says what the term does but not when ("When Revealed" for revealing a plot).
+TIMING_ASKED = re.compile(
+    r"\b(?:before or after|after or before|timing|(?:what|which) order|order of|(?:comes|happens|goes|resolves?) first|"
+    r"first or|when (?:is|are|does|do)\b.*\b(?:appl(?:y|ied|ies)|resolve[sd]?|happens?|processed|trigger(?:s|ed)?))\b"
+    r"|^when (?:do|does|can|should|must) (?:i|we|you|players?|each player)\b"
 )
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
 # participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
@@ -531,13 +540,14 @@ class Index:
                 if words[start : start + len(parts)] == parts and not any(taken[start : start + len(parts)]):
                     for i in range(start, start + len(parts)):
                         taken[i] = True
-                    groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
+                    if not any(g.said == phrase for g in groups):
+                        groups.append(Group(phrase, {phrase, *self.synonyms[phrase]}))
         content = [w for i, w in enumerate(words) if not taken[i] and (w not in STOPWORDS or w in (keep or ()))]
         if not content and not groups:
             content = words
         corrected: dict[str, str] = {}  # word -> the corpus word it is read as
         filler: list[Group] = []  # words read as a misspelled small word ("waht", "dany" as "any")
-        for word in content:
+        for word in dict.fromkeys(content):  # a word typed twice is one idea, not twice its weight
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
                 group.terms.add(word[:-2])
@@ -604,13 +614,25 @@ class Index:
         typo never names a card, and a title of small words must appear whole)."""
         typed = {stem_of(w) for w in analysis["words"]}
         text = " ".join(stem_of(w) for w in analysis["words"])
+        # A misspelled title word that is no English word ("vipor", "narow", "daenarys") is read as the
+        # word it misspells, and names a card when the title's other words are typed as written ("the red
+        # vipor") or when the word it misspells is a name, no English word ("daenarys" alone).  A real
+        # word is never corrected (Index.correct), so none is read as a card's ("one" is not I Am No One).
+        corrected = {w: fixed for w, fixed in analysis.get("corrected", {}).items() if not self.english(w) and fixed not in STOPWORDS}
+        mended = {stem_of(fixed) for fixed in corrected.values()} - typed
+        mended_text = " ".join(stem_of(corrected.get(w, w)) for w in analysis["words"]) if mended else text
+        names = {stem_of(fixed) for fixed in corrected.values() if not self.english(fixed)}
         found = set()
-        for number in {i for w in typed for i in self.card_words.get(w, ())}:
+        for number in {i for w in typed | mended for i in self.card_words.get(w, ())}:
             card = self.cards[number]
             if edition and card["edition"] != edition:
                 continue
-            if any(spells_title(key, typed, text) for key in card["keys"]):
-                found.add(card["id"])
+            for required, phrase in card["keys"]:
+                if spells_title((required, phrase), typed, text) or (
+                    spells_title((required, phrase), typed | mended, mended_text) and (required & typed or required <= names)
+                ):
+                    found.add(card["id"])
+                    break
         return found
 
     def known(self, word: str, edition: int | None) -> bool:
@@ -951,6 +973,10 @@ class Index:
         # the term a query names: the query itself, or what a definition question asks about ("what does unique mean")
         asked_terms = {analysis["text"], DEFINED_TERM.sub("", analysis["text"]).strip()}
         situation = len(analysis["words"]) >= PASSING_WORDS
+        asks_timing = bool(TIMING_ASKED.search(analysis["text"]))
+        # asked for a card's list status or errata, a rule that names the card only as its example (first
+        # edition's "cannot" explains itself with Wildfire Assault) answers no more than any other rule
+        asks_entry = status_asked or errata_asked
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -972,6 +998,18 @@ class Index:
                     covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
         candidate_features: dict[str, dict[str, float]] = {}
+
+        def about_share(clause_id: str) -> float:
+            """In a told situation, a clause about a named card (a Q&A entry its heading names it in) is
+            about the question as far as it also covers what the question asks besides the card: the
+            Q&A 'can Meera Reed blank The Red Viper' led 'does the red viper's immunity protect his
+            attachments' on the name alone.  The card signal runs from NAMED_IN_PASSING (none of it) to
+            all of it (all of it)."""
+            if asked_share <= 0:
+                return 1.0
+            found = sum(1 << i for i in covers[clause_id]) & asked_bits
+            return NAMED_IN_PASSING + (1 - NAMED_IN_PASSING) * min(1.0, weighted(found) / asked_share)
+
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
@@ -982,9 +1020,10 @@ class Index:
             named_here = [c for c in cards if clause_id in self.mentioned.get(c, ())]
             card = bool(named_here)
             in_passing = (
-                card and situation and meta["kind"] not in CARD_KINDS
+                card and (situation or asks_entry) and meta["kind"] not in CARD_KINDS
                 and not any(self._heading_names_card(clause_id, c) for c in named_here)
             )  # fmt: skip
+            about_in_situation = card and situation and not in_passing and meta["kind"] not in CARD_KINDS
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
@@ -1003,7 +1042,7 @@ class Index:
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
-                "card": NAMED_IN_PASSING if in_passing else float(card),
+                "card": NAMED_IN_PASSING if in_passing else about_share(clause_id) if about_in_situation else float(card),
                 # a card's list entry, when the question asks something else about the card than its status
                 "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
@@ -1028,6 +1067,7 @@ class Index:
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
                 "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
+                "timing_asked": float(asks_timing and meta["kind"] == "timing"),
             }
             candidate_features[clause_id] = features
         self._impute_asked(candidate_features)

@@ -138,8 +138,9 @@ IRREGULAR = {
 # Consonants a verb doubles before -ing/-ed (win, winning); l and s are left alone (kill, pass).
 DOUBLED = frozenset("bdgmnprt")
 # Words whose stem would merge two rules ideas: the Limited keyword is not a limit, timing (the
-# order things resolve in) is not time (a tournament round's clock).
-UNSTEMMED = frozenset({"limited", "timing"})
+# order things resolve in) is not time (a tournament round's clock), a player "decked" (eliminated,
+# the draw deck empty) is not the Deck entry that says what "deck" means.
+UNSTEMMED = frozenset({"limited", "timing", "decked", "decking"})
 
 
 @lru_cache(maxsize=1 << 16)
