@@ -81,7 +81,8 @@ SHORTLIST = 30  # candidates scored on every signal
 # was set by hand: a keyword a judge types names its entry; dev unchanged.
 # list_unasked (a named card's list entry, when the question asks something else of the card than its
 # status) and errata_asked (a named card's errata entry, asked for) were set by hand on card-name
-# probes: dev unchanged.
+# probes: dev unchanged. timing_asked (a question of when or in what order, and a timing step: a framework
+# step or a FAQ timing sequence) was set by hand on second-edition probes.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
