@@ -1514,3 +1514,116 @@ def test_the_power_on_a_house_card_is_claimed_power(index):
     rules; read as the House card, FAQ 4.10 House Cards and the card rules filled the top five."""
     hits, _ = index.search("do you count the house card power for initiative", 1, None, 5)
     assert "agot1-rules/plot-step-1-choose-and-reveal" in [h.id for h in hits], [h.id for h in hits]
+
+
+def test_an_effect_until_the_end_of_the_round_or_phase_is_a_lasting_effect(index):
+    """A bonus said to last 'until the end of the phase/round', asked whether it stays, is a lasting
+    effect (second edition's Lasting Effects: 'for a specified duration (such as ... "until the end of the
+    phase")'); read as words, 'end of the round' asked the taxation rules and Lasting Effects was fifth
+    in second edition, fourth in first.  The end of the round asked alone keeps the taxation steps."""
+    hits, _ = index.search("my character got plus 2 str until the end of the phase, does it stay in the next challenge", 2, None, 5)
+    assert hits[0].id == "agot2-rr/lasting-effects", [h.id for h in hits]
+    hits, _ = index.search("does a str boost that lasts until the end of the round go away when the phase ends", 1, None, 5)
+    assert "agot1-rules/lasting-effects" in [h.id for h in hits[:2]], [h.id for h in hits]
+    hits, _ = index.search("what happens at the end of the round", 2, None, 5)
+    assert hits[0].id.startswith("agot2-rr/appendix-i/taxation-phase"), [h.id for h in hits]
+
+
+def test_him_hers_and_theirs_are_filler_like_his_and_her(index):
+    """A spoken question points at the character it told of with a pronoun ('can i still give him an
+    attachment'); 'his', 'her' and 'them' were filler but 'him', 'hers' and 'theirs' were read as rare rules
+    ideas (the rules write 'him or her' seldom), so a Q&A entry whose question says 'him' (Meera Reed +
+    The Red Viper: 'can she target The Red Viper to blank him?') came third for a blanked character's
+    attachment, after first edition's Gaining Abilities and Attachments."""
+    for query in ("can i save him", "does it go to my dead pile or hers", "is the card mine or theirs"):
+        assert not {"him", "hers", "theirs"} & {g.said for g in index.analyse(query, 2)["groups"]}, query
+    hits, _ = index.search("if my character is blanked can i still give him an attachment", 1, None, 5)
+    assert "agot1-faq/qa/meera-reed-red-viper" not in [h.id for h in hits], [h.id for h in hits]
+    assert hits[0].id == "agot1-faq/3.8", [h.id for h in hits]
+
+
+def test_the_first_and_second_part_of_an_effect_are_the_word_then(index):
+    """'If the first part of my event can't happen, does the second part still work' asks the rule on
+    'then' (second edition's The word "Then": the pre-then aspect must resolve in full before the
+    post-then aspect; first edition's FAQ 4.9): read as words, Tournament Regulations sections came first
+    in second edition and the event FAQ in first, neither rule in the top five."""
+    query = "if the first part of my event cant happen does the second part still work"
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-rr/the-word-then", [h.id for h in hits]
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/4.9", [h.id for h in hits]
+
+
+def test_x_happens_before_y_is_a_timing_question_and_a_when_qa_answers_it(index):
+    """'does deadly happen/resolve before renown' asks when deadly resolves, as 'before or after' does;
+    first edition answers it in a Q&A entry ('When do you resolve deadly?'), which counts as a timing
+    clause for such a question.  The Deadly and Renown entries (what each keyword does) came first and
+    the Q&A third; with the words misspelled ('hapen befor') the question reads the same."""
+    for query in (
+        "i attacked with deadly and my opponent defended, does deadly happen before renown",
+        "i attacked with deadly and my opponent defended, does deadly hapen befor renown",
+        "my character has deadly and the opponent defended, does deadly resolve before claim",
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/qa/deadly-timing", (query, [h.id for h in hits])
+    hits, _ = index.search("when do i reveal my plot", 2, None, 5)  # a framework step still answers the round's timing
+    assert hits[0].id == "agot2-rr/appendix-i/plot-phase/1.3", [h.id for h in hits]
+
+
+def test_an_effect_asking_for_more_than_there_is_is_done_as_far_as_it_can_be(index):
+    """'kill 2 characters but my opponent only has one', 'not enough cards in my deck' ask first edition's
+    FAQ 3.44 Partial Fulfillment of Effects ('performed to the greatest extent possible'); it was fourth or
+    lower (the event FAQ and the draw cap first).  Targets that run short are the targeting rule's: 'not
+    enough targets' keeps second edition's Target first, not the partial-fulfillment rule."""
+    for query in (
+        "my event says kill 2 characters but my opponent only has one, does it still work",
+        "what if the card says draw 3 but there are not enough cards in my deck",
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/3.44", (query, [h.id for h in hits])
+    hits, _ = index.search("can i play an event that chooses two characters if there are not enough targets", 2, None, 5)
+    assert hits[0].id == "agot2-rr/target", [h.id for h in hits]
+
+
+def test_a_card_or_two_left_in_the_deck_is_a_deck_running_out(index):
+    """'1 card left in my draw deck and have to draw 2' is the deck running out, as 'draw my last card'
+    is: first edition's Phase 2: Draw ('you may not draw') came second, after the Q&A on choosing not to draw."""
+    hits, _ = index.search("if i have 1 card left in my draw deck and have to draw 2 do i lose", 1, None, 5)
+    assert hits[0].id == "agot1-rules/phase-2-draw", [h.id for h in hits]
+
+
+def test_who_plays_the_response_first_is_the_first_opportunity_to_respond(index):
+    """'respond first', 'the response first' ask who has the first opportunity to respond (first
+    edition's Q&A 'Who gets the first opportunity to play a response?'), as 'who reacts first' does:
+    read as words, the Q&A was fourth for 'who gets to play the response first', after the FAQ's response
+    opportunities and a Q&A on Misinformation."""
+    query = "my opponent and i both have a response to the same thing happening, who gets to play the response first"
+    hits, _ = index.search(query, 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/first-response", [h.id for h in hits]
+    hits, _ = index.search("we both want to respond to the same action, who gets to respond first", 1, None, 5)
+    assert "agot1-faq/qa/first-response" in [h.id for h in hits[:2]], [h.id for h in hits]
+
+
+def test_getting_back_the_gold_is_a_canceled_effects_cost(index):
+    """'do i get back the gold', 'give back my gold' ask what 'do i get my gold back' asks (first edition's
+    FAQ 3.4 Paying For Cancelled Effects: 'Costs have still been paid'); only the words in that order were
+    read so, and 3.4 was second or third behind Save/Cancel Responses."""
+    for query in (
+        "my opponent canceled my event with a counter, do i get back the gold i paid for it",
+        "does a canceled event give back my gold",
+    ):
+        hits, _ = index.search(query, 1, None, 5)
+        assert hits[0].id == "agot1-faq/3.4", (query, [h.id for h in hits])
+
+
+def test_losing_keywords_is_the_text_box_not_the_game(index):
+    """'lose' alone reads as losing the game ('do i lose if my deck is empty'); 'lose his keywords',
+    'loses all traits' lose what a text box holds (second edition's Blank: 'A card's text box includes:
+    traits, keywords ...'), and Winning the Game was second for a blanked character's keywords.  'too'
+    is filler (weighed as a rare idea, it stood beside the question's real words)."""
+    hits, _ = index.search("my opponent blanked my character, does he lose his keywords too", 2, None, 5)
+    ids = [h.id for h in hits]
+    assert ids[0] == "agot2-rr/blank" and "agot2-rr/winning-the-game" not in ids, ids
+    assert "too" not in {g.said for g in index.analyse("does he lose his keywords too", 2)["groups"]}
+    hits, _ = index.search("can i lose the game if my deck runs out", 2, None, 5)  # losing the game still is the game
+    assert hits[0].id == "agot2-rr/winning-the-game", [h.id for h in hits]

@@ -118,7 +118,11 @@ TIMING_ASKED = re.compile(
     r"\b(?:before or after|after or before|timing|(?:what|which) order|order of|(?:comes|happens|goes|resolves?) first|"
     r"first or|when (?:is|are|does|do)\b.*\b(?:appl(?:y|ied|ies)|resolve[sd]?|happens?|processed|trigger(?:s|ed)?))\b"
     r"|^when (?:do|does|can|should|must) (?:i|we|you|players?|each player)\b"
+    r"|\b(?:happens?|resolved?|resolves|comes?|goes|triggers?|appl(?:y|ies))\b (?:before|after)\b"
 )
+# A Q&A entry that asks when something resolves ("When do you resolve deadly?", "What is the timing of
+# an epic phase?") answers a timing question as the framework steps do.
+TIMING_HEADING = re.compile(r"^(?:when (?:do|does|is|are|can)\b|what is the timing\b|how does the timing\b)", re.IGNORECASE)
 # An entry that only defines a word ('The term "attacking character" refers to a character that is
 # participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
 # what the word means, not a question about doing the thing ("attack with no characters", "deck has no
@@ -222,6 +226,8 @@ class Index:
             cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
         }
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
+        # the Q&A entries that ask when something resolves (TIMING_HEADING)
+        self._timing_qa = frozenset(c for c, m in self.clauses.items() if m["kind"] == "qa" and TIMING_HEADING.match(m["heading"] or ""))
         self.rules_rank = max((m["rank"] for m in self.clauses.values() if m["doc_kind"] == "official rules"), default=0)
         self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
         self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
@@ -974,7 +980,9 @@ class Index:
         # the term a query names: the query itself, or what a definition question asks about ("what does unique mean")
         asked_terms = {analysis["text"], DEFINED_TERM.sub("", analysis["text"]).strip()}
         situation = len(analysis["words"]) >= PASSING_WORDS
-        asks_timing = bool(TIMING_ASKED.search(analysis["text"]))
+        # (read with its typos mended: "does deadly hapen before renown")
+        mended = " ".join(analysis["corrected"].get(w, w) for w in analysis["words"])
+        asks_timing = bool(TIMING_ASKED.search(analysis["text"]) or TIMING_ASKED.search(mended))
         # asked for a card's list status or errata, a rule that names the card only as its example (first
         # edition's "cannot" explains itself with Wildfire Assault) answers no more than any other rule
         asks_entry = status_asked or errata_asked
@@ -1068,7 +1076,7 @@ class Index:
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
                 "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
-                "timing_asked": float(asks_timing and meta["kind"] == "timing"),
+                "timing_asked": float(asks_timing and (meta["kind"] == "timing" or clause_id in self._timing_qa)),
             }
             candidate_features[clause_id] = features
         self._impute_asked(candidate_features)

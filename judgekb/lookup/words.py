@@ -26,12 +26,12 @@ WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 STOPWORDS = frozenset(
     "the a an of to in is are am was were be been being do does did doing i my me mine it its on for and or if with at "
     "by as what whats how who whom when where why can could would should will shall that this these those there their "
-    "they them he she his her we our us from into than so any about which while new "
+    "they them he she his her him hers theirs himself herself itself themselves we our us from into than so any about which while new "
     "have has had having get gets got getting use uses using work works working happen happens happened mean means meant "
     "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
     "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
     "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
-    "say says said many much make makes made lot lots whether difference diff differ differs".split()
+    "say says said many much make makes made lot lots whether difference diff differ differs too anymore".split()
 )
 # A question's leading words; questions are matched against Q&A entries' own questions.
 QUESTION_START = re.compile(
