@@ -1684,3 +1684,21 @@ def test_all_plots_asked_of_every_plot_is_no_empty_plot_deck(index):
     for query in ("i played all my plots what now", "what happens when all my plots are used"):
         hits, _ = index.search(query, 1, None, 5)
         assert hits[0].id == "agot1-faq/3.34", (query, [h.id for h in hits])
+
+
+def test_a_state_said_of_the_card_asked_about_is_not_what_is_asked(index):
+    """'can a tapped character still attack' asks about attacking, told of a card in a state: the
+    glossary entry headed by that state (Kneel: what kneeling is, 'cannot kneel again') matched the
+    query's heading alone and came first; step 4.2 (attackers must be standing) answers.  The state's
+    own entry stays first when the state is what is asked, and an entry headed by another word of the
+    question (Blank for a blanked card's traits, Dead Pile for dead characters) is no state entry."""
+    hits, _ = index.search("can a tapped character still attack", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2", [h.id for h in hits]
+    for query, first in (
+        ("knelt character", "agot2-rr/kneel"),
+        ("can a knelt character be knelt again", "agot2-rr/kneel"),
+        ("does a blanked character still have its traits", "agot2-rr/blank"),
+        ("do dead characters ever come back", "agot2-rr/dead-pile"),
+    ):
+        hits, _ = index.search(query, 2, None, 5)
+        assert hits[0].id == first, (query, [h.id for h in hits])

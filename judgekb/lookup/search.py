@@ -31,6 +31,7 @@ read from the database, so a one-off lookup from the command line starts fast.
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import math
 import re
@@ -83,14 +84,15 @@ SHORTLIST = 30  # candidates scored on every signal
 # status) and errata_asked (a named card's errata entry, asked for) were set by hand on card-name
 # probes: dev unchanged. timing_asked (a question of when or in what order, and a timing entry: a framework
 # step, a FAQ timing sequence, a Q&A asking when, a FAQ section headed "Timing of") was set by hand on
-# second-edition probes.
+# second-edition probes. state_heading (an entry headed by a card's state the question only tells of:
+# Kneel for "can a tapped character still attack") was set by hand on second-edition table probes.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
     "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
-    "list_unasked": -0.3, "errata_asked": 0.4, "timing_asked": 0.4,
+    "list_unasked": -0.3, "errata_asked": 0.4, "timing_asked": 0.4, "state_heading": -0.6,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 # the ranks and honorifics character titles begin with, before the name players call them by
@@ -120,6 +122,21 @@ TIMING_ASKED = re.compile(
     r"first or|when (?:is|are|does|do)\b.*\b(?:appl(?:y|ied|ies)|resolve[sd]?|happens?|processed|trigger(?:s|ed)?|checked|calculated))\b"
     r"|^when (?:do|does|can|should|must) (?:i|we|you|players?|each player)\b"
     r"|\b(?:happens?|resolved?|resolves|comes?|goes|triggers?|appl(?:y|ies))\b (?:before|after)\b"
+)
+# A card's state said of the card a question is about ("can a tapped character still attack", "does a
+# killed character keep its power") is the situation, not what is asked: the glossary entry headed by
+# that state (Kneel, Kill) says what the state is, while the clause that answers applies it to the
+# action asked about (step 4.2: attackers must be standing; Leaves Play: tokens return to the treasury).
+# A clause whose heading matches no idea of the query but such a state is marked state_heading.
+# (each state word -> the stems of the glossary headings that name that state)
+STATE_WORDS = {
+    **dict.fromkeys(("tapped", "knelt", "kneeling", "kneeled", "exhausted"), ("kneel",)),
+    **dict.fromkeys(("untapped", "standing", "stood"), ("stand",)),
+    **dict.fromkeys(("dead", "killed"), ("kill",)),
+    "discarded": ("discard",), "blanked": ("blank",), "sacrificed": ("sacrific",),
+}
+STATE_NOUNS = frozenset(
+    "character characters guy guys card cards location locations attachment attachments unit units dude dudes".split()
 )
 # A Q&A entry that asks when something resolves ("When do you resolve deadly?", "What is the timing of
 # an epic phase?") or a FAQ section headed "Timing of ..." (first edition's 3.19 Timing of Immunity,
@@ -991,6 +1008,11 @@ class Index:
         # asked for a card's list status or errata, a rule that names the card only as its example (first
         # edition's "cannot" explains itself with Wildfire Assault) answers no more than any other rule
         asks_entry = status_asked or errata_asked
+        typed = analysis["words"]
+        states = {w for w, after in itertools.pairwise(typed) if w in STATE_WORDS and after in STATE_NOUNS}
+        state_bits = sum(1 << i for i, g in enumerate(groups) if g.said.split()[0] in states) if states else 0
+        state_bits = state_bits if state_bits != (1 << len(groups)) - 1 else 0  # the state alone is what is asked
+        state_stems = frozenset(stem_of(s) for w in states for s in STATE_WORDS[w]) if state_bits else frozenset()
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -1027,7 +1049,8 @@ class Index:
         for clause_id in shortlist:
             meta, body = self.clauses[clause_id], self._bodies[clause_id]
             head = self._headings[clause_id]
-            heading = f1(ideas.mask(head), len(head[1]))
+            head_mask = ideas.mask(head)
+            heading = f1(head_mask, len(head[1]))
             if clause_id in self.questions:  # a Q&A entry is matched by the question it answers
                 asked_q = self._questions[clause_id]
                 heading = max(heading, f1(ideas.mask(asked_q), len(asked_q[1])))
@@ -1081,6 +1104,7 @@ class Index:
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
                 "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
+                "state_heading": float(bool(state_stems & head[1]) and not head_mask & ~state_bits),
                 "timing_asked": float(asks_timing and (meta["kind"] == "timing" or clause_id in self._timing_headed)),
             }
             candidate_features[clause_id] = features
