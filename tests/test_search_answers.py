@@ -1702,3 +1702,13 @@ def test_a_state_said_of_the_card_asked_about_is_not_what_is_asked(index):
     ):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == first, (query, [h.id for h in hits])
+
+
+def test_when_do_my_cards_do_something_asks_where_in_the_round(index):
+    """'when do my characters stand back up' asks where in the round a player's cards do something, as
+    'when do i stand my characters' does: the standing phase's step 6.2 answers, not the Stand entry
+    (what standing is), which came first."""
+    hits, _ = index.search("when do my characters stand back up", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/standing-phase/6.2", [h.id for h in hits]
+    hits, _ = index.search("when does my plot get revealed", 2, None, 5)
+    assert hits[0].id == "agot2-rr/appendix-i/plot-phase/1.3", [h.id for h in hits]

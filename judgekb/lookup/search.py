@@ -117,10 +117,11 @@ BOUNDARY_WORDS = frozenset(
 # does the unopposed power get applied", "when do I reveal my plot") is answered by a timing step (the
 # round's framework steps, the FAQ's D.U.C.K. sequence), not by the glossary entry of the term it names,
 # which says what the term does but not when ("When Revealed" for revealing a plot).
+# "when do my characters stand" asks it of a player's cards as "when do i stand my characters" does.
 TIMING_ASKED = re.compile(
     r"\b(?:before or after|after or before|timing|(?:what|which) order|order of|(?:comes|happens|goes|resolves?) first|"
     r"first or|when (?:is|are|does|do)\b.*\b(?:appl(?:y|ied|ies)|resolve[sd]?|happens?|processed|trigger(?:s|ed)?|checked|calculated))\b"
-    r"|^when (?:do|does|can|should|must) (?:i|we|you|players?|each player)\b"
+    r"|^when (?:do|does|can|should|must) (?:i|we|you|players?|each player|(?:my|your|our|their|his|her) \w+)\b"
     r"|\b(?:happens?|resolved?|resolves|comes?|goes|triggers?|appl(?:y|ies))\b (?:before|after)\b"
 )
 # A card's state said of the card a question is about ("can a tapped character still attack", "does a
