@@ -1712,3 +1712,13 @@ def test_when_do_my_cards_do_something_asks_where_in_the_round(index):
     assert hits[0].id == "agot2-rr/appendix-i/standing-phase/6.2", [h.id for h in hits]
     hits, _ = index.search("when does my plot get revealed", 2, None, 5)
     assert hits[0].id == "agot2-rr/appendix-i/plot-phase/1.3", [h.id for h in hits]
+
+
+def test_a_cards_own_power_is_the_power_on_it(index):
+    """'its power' of a card is the power on it, tokens that go back to the treasury when the card leaves
+    play (Leaves Play): 'does a killed character keep its power' put Kill first and Leaves Play third.
+    A card changing control keeps FAQ v4.1's Control of Tokens first."""
+    hits, _ = index.search("does a killed character keep its power", 2, None, 5)
+    assert hits[0].id == "agot2-rr/leaves-play", [h.id for h in hits]
+    hits, _ = index.search("does a character keep its power when it changes control", 2, None, 5)
+    assert hits[0].id == "agot2-faq41/1.4", [h.id for h in hits]
