@@ -1733,3 +1733,13 @@ def test_how_many_asks_for_the_clause_that_states_the_number(index):
     assert hits[0].id == "agot2-rr/appendix-i/draw-phase/2.2", [h.id for h in hits]
     hits, _ = index.search("how much gold do i get", 2, None, 5)
     assert hits[0].id == "agot2-rr/income", [h.id for h in hits]
+
+
+def test_a_format_qualifier_in_a_heading_is_not_its_topic(index):
+    """'Redirect (Melee game only)' is about redirecting a challenge; '(Melee game only)' says where it
+    applies.  Matched as heading words, 'melee' put Redirect first for 'in melee who do i attack' (and
+    Supports third); the melee-only entries still lead when their own word is asked."""
+    ids = [h.id for h in index.search("in melee who do i attack", 2, None, 5)[0]]
+    assert ids[0] not in {"agot2-rr/redirect", "agot2-rr/supports", "agot2-rr/rivals"}, ids
+    for query, first in (("redirect", "agot2-rr/redirect"), ("rivals", "agot2-rr/rivals"), ("supports melee", "agot2-rr/supports")):
+        assert index.search(query, 2, None, 5)[0][0].id == first, query

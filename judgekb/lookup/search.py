@@ -147,6 +147,7 @@ STATE_NOUNS = frozenset(
 # number_asked.
 NUMBER_ASKED = re.compile(r"^how (?:many|much) ([a-z]+)\b")
 NUMBERS = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
+FORMAT_ONLY = re.compile(r"\((?:melee|joust)(?: game| format)? only\)", re.IGNORECASE)
 # A Q&A entry that asks when something resolves ("When do you resolve deadly?", "What is the timing of
 # an epic phase?") or a FAQ section headed "Timing of ..." (first edition's 3.19 Timing of Immunity,
 # second edition's 2.6 Timing of Terminal Condition Effects) answers a timing question as the framework
@@ -889,7 +890,8 @@ class Index:
                 self._counts[cid] = (counts, sum(counts.values()))
                 lead = " ".join(words.split()[:LEAD_WORDS])
                 self._leads[cid] = (f" {lead} ", stems_in(lead))
-                heading = " ".join(words_of(self.clauses[cid]["heading"] or ""))
+                # a format qualifier ("Redirect (Melee game only)") says where the rule applies, not what it is about
+                heading = " ".join(words_of(FORMAT_ONLY.sub("", self.clauses[cid]["heading"] or "")))
                 self._headings[cid] = (f" {heading} ", content_stems(heading))
                 # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
                 names = re.split(r",|\bor\b|[()]", self.clauses[cid]["heading"] or "")
