@@ -1691,7 +1691,9 @@ def test_a_state_said_of_the_card_asked_about_is_not_what_is_asked(index):
     glossary entry headed by that state (Kneel: what kneeling is, 'cannot kneel again') matched the
     query's heading alone and came first; step 4.2 (attackers must be standing) answers.  The state's
     own entry stays first when the state is what is asked, and an entry headed by another word of the
-    question (Blank for a blanked card's traits, Dead Pile for dead characters) is no state entry."""
+    question (Blank for a blanked card's traits, Dead Pile for dead characters) is no state entry.  Blank
+    and Sacrifice say what the state does to a card ('is a blanked character still unique'), so a
+    blanked or sacrificed card is no such state."""
     hits, _ = index.search("can a tapped character still attack", 2, None, 5)
     assert hits[0].id == "agot2-rr/appendix-i/challenges-phase/4.2", [h.id for h in hits]
     for query, first in (
@@ -1699,6 +1701,8 @@ def test_a_state_said_of_the_card_asked_about_is_not_what_is_asked(index):
         ("can a knelt character be knelt again", "agot2-rr/kneel"),
         ("does a blanked character still have its traits", "agot2-rr/blank"),
         ("do dead characters ever come back", "agot2-rr/dead-pile"),
+        ("is a blanked character still unique", "agot2-rr/blank"),
+        ("does a sacrificed character count as killed", "agot2-rr/sacrifice"),
     ):
         hits, _ = index.search(query, 2, None, 5)
         assert hits[0].id == first, (query, [h.id for h in hits])

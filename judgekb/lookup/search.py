@@ -130,12 +130,13 @@ TIMING_ASKED = re.compile(
 # that state (Kneel, Kill) says what the state is, while the clause that answers applies it to the
 # action asked about (step 4.2: attackers must be standing; Leaves Play: tokens return to the treasury).
 # A clause whose heading matches no idea of the query but such a state is marked state_heading.
-# (each state word -> the stems of the glossary headings that name that state)
+# (each state word -> the stems of the glossary headings that name that state).  Only states whose
+# entries say what the act is: Blank ('does a blanked character still have its traits'), Sacrifice
+# ('does a sacrificed character count as killed') and Discard Pile state what the state does to a card.
 STATE_WORDS = {
     **dict.fromkeys(("tapped", "knelt", "kneeling", "kneeled", "exhausted"), ("kneel",)),
     **dict.fromkeys(("untapped", "standing", "stood"), ("stand",)),
     **dict.fromkeys(("dead", "killed"), ("kill",)),
-    "discarded": ("discard",), "blanked": ("blank",), "sacrificed": ("sacrific",),
 }
 STATE_NOUNS = frozenset(
     "character characters guy guys card cards location locations attachment attachments unit units dude dudes".split()
