@@ -85,15 +85,14 @@ SHORTLIST = 30  # candidates scored on every signal
 # probes: dev unchanged. timing_asked (a question of when or in what order, and a timing entry: a framework
 # step, a FAQ timing sequence, a Q&A asking when, a FAQ section headed "Timing of") was set by hand on
 # second-edition probes. state_heading (an entry headed by a card's state the question only tells of:
-# Kneel for "can a tapped character still attack") and number_asked (a "how many X" question, and a clause
-# that states a number of X) were set by hand on second-edition table probes.
+# Kneel for "can a tapped character still attack") was set by hand on second-edition table probes.
 # Never tuned on the frozen test half.
 WEIGHTS = {
     "bm25": 0.207, "fts": 0.583, "cover": 0.327, "heading": 0.241, "question": 0.034, "phrase": 0.193, "card": 0.993,
     "card_errata": -0.427, "card_kind": -0.39, "rank": 0.208, "qa": -0.273, "preamble": -0.144, "unofficial": -0.421,
     "redirect": -0.174, "off_topic": -0.225, "length": 0.282, "lead": 0.126, "head_precision": 0.385, "rules": 0.04,
     "title_only": -0.501, "asked": 0.289, "asked_fts": 0.319, "asked_like": 1.2, "quoted": 0.5, "head_exact": 0.1,
-    "list_unasked": -0.3, "errata_asked": 0.4, "timing_asked": 0.4, "state_heading": -0.6, "number_asked": 0.3,
+    "list_unasked": -0.3, "errata_asked": 0.4, "timing_asked": 0.4, "state_heading": -0.6,
 }  # fmt: skip
 DOC_CLAUSES = "select id, kind, heading from clauses where doc = ?"
 # the ranks and honorifics character titles begin with, before the name players call them by
@@ -141,13 +140,6 @@ STATE_WORDS = {
 STATE_NOUNS = frozenset(
     "character characters guy guys card cards location locations attachment attachments unit units dude dudes".split()
 )
-# "how many cards do I draw each round" asks for a number of cards: the clause that states one ("each
-# player must simultaneously draw 2 cards", step 2.2) answers it, not the glossary entry headed by the
-# verb (Drawing Cards: "no limit to the number of cards a player may draw each round").  A clause whose
-# text puts a number before the word asked about ("2 cards", "seven plot cards"; not "2 or more cards") is marked
-# number_asked.
-NUMBER_ASKED = re.compile(r"^how (?:many|much) ([a-z]+)\b")
-NUMBERS = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
 FORMAT_ONLY = re.compile(r"\((?:melee|joust)(?: game| format)? only\)", re.IGNORECASE)
 # A Q&A entry that asks when something resolves ("When do you resolve deadly?", "What is the timing of
 # an epic phase?") or a FAQ section headed "Timing of ..." (first edition's 3.19 Timing of Immunity,
@@ -1025,8 +1017,6 @@ class Index:
         state_bits = sum(1 << i for i, g in enumerate(groups) if g.said.split()[0] in states) if states else 0
         state_bits = state_bits if state_bits != (1 << len(groups)) - 1 else 0  # the state alone is what is asked
         state_stems = frozenset(stem_of(s) for w in states for s in STATE_WORDS[w]) if state_bits else frozenset()
-        number_of = NUMBER_ASKED.match(analysis["text"])
-        number_said = re.compile(rf" {NUMBERS}(?: [a-z]+)? {stem_of(number_of[1])}") if number_of else None
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -1119,7 +1109,6 @@ class Index:
                 "quoted": float(any(f" {q} " in head[0] for q in quoted)),
                 "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
                 "state_heading": float(bool(state_stems & head[1]) and not head_mask & ~state_bits),
-                "number_asked": float(number_said is not None and number_said.search(body[0]) is not None),
                 "timing_asked": float(asks_timing and (meta["kind"] == "timing" or clause_id in self._timing_headed)),
             }
             candidate_features[clause_id] = features
