@@ -97,9 +97,9 @@ NAME_RULES_DF = 3  # a name the rules write in more clauses than this is a rules
 def _spelled_out(index: Index, cards: set[str], analysis: dict[str, Any]) -> bool:
     """Does the query spell some named card's title words as written ("does the red viper have deadly"),
     not only a word's stem ("does a knight have stealth" does not name Knighted)?"""
-    said = {w.removesuffix("'s").replace("'", "") for w in analysis["words"]}
+    said = {_bare(w) for w in analysis["words"]}
     return any(
-        (title := {w.removesuffix("'s").replace("'", "") for w in words_of(index.card_name(c)) if w not in STOPWORDS}) and title <= said
+        (title := {_bare(w) for w in words_of(index.card_name(c)) if w not in STOPWORDS}) and title <= said
         for c in cards
     )
 
@@ -181,9 +181,14 @@ def _unknown_words(
     return unknown
 
 
+def _bare(word: str) -> str:
+    """A word as a title is matched: without its possessive or apostrophes ("jaqen" for "jaqen's", "hghar" for "h'ghar")."""
+    return word.removesuffix("'s").replace("'", "")
+
+
 def _form(word: str) -> str:
     """A word without its possessive or plural ending ("varys" for "Varys's")."""
-    return word.removesuffix("'s").replace("'", "").removesuffix("s")
+    return _bare(word).removesuffix("s")
 
 
 def _misspelled(index: Index, word: str, edition: int | None) -> bool:
@@ -232,7 +237,7 @@ def _no_title_notice(index: Index, unknown: list[str], cards: set[str], edition:
     the titles that have the unknown word (a first name several cards share: "robert") are named."""
     page = f"its card page (the Cards page, or {NO_TITLE_PAGE}{f' --edition {edition}' if edition else ''})"
     listed = []
-    for word in dict.fromkeys(w.removesuffix("'s").replace("'", "") for w in unknown):
+    for word in dict.fromkeys(_bare(w) for w in unknown):
         names = sorted({name for ed in imported for name in titles_with(index, word, ed)})
         if 1 <= len(names) <= 8:
             listed.append(f'card titles with "{word}": {"; ".join(names)}')
@@ -384,11 +389,11 @@ def _card_page_pointer(
     # corpus knows, named by fewer words than its title, else a first name, that shares no word with them
     covered = {i for _, start, size in spans for i in range(start, start + size)}
     stems = {stem_of(w) for name in names for w in words_of(name)}
-    said = {w.removesuffix("'s").replace("'", "") for w in words}
+    said = {_bare(w) for w in words}
     for card in sorted(cards):
         if _card_stems(index, card) & stems:
             continue
-        if not {w.removesuffix("'s").replace("'", "") for w in words_of(index.card_name(card))} & said:
+        if not {_bare(w) for w in words_of(index.card_name(card))} & said:
             continue  # named by a word's stem only ("knight" is not Knighted)
         row = index.conn.execute(
             "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(card))]
