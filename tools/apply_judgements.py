@@ -1,6 +1,7 @@
 """Merge blind relevance judgements (tools/relevance_pool.py) into the player evaluation set.
 
     python tools/apply_judgements.py JUDGED.yaml [JUDGED.yaml ...] [--file tests/eval/players.yaml] [--record tests/eval/judgements.yaml]
+    python tools/apply_judgements.py --top-up OUTDIR/pool.yaml JUDGED.yaml [...]
 
 Second-edition answers are kept to the documents in force (Rules Reference, FAQ v4.1, Tournament
 Regulations) whenever one of them answers; the record keeps every judged answer.
@@ -17,6 +18,12 @@ outside the pool, ``partial`` clauses that hold part of the answer (recorded, no
 judged answers; an item the judge found no answer for keeps its old ``expect`` and is reported.
 Ids are checked against a freshly built database; the set and the record of judgements are
 written atomically (temporary file, then rename).
+
+With ``--top-up POOL`` (the pool.yaml of ``relevance_pool.py --top-up``) the sheets showed only clauses
+no judge had read: their answers join the answers judged before (an item's ``expect`` becomes all its
+judged answers, so an item that had none gives up the writer's closest clauses once one is found), and
+the record keeps every round's answers, partials and pooled clauses.  A judged id that the sheet did not
+show is refused.
 """
 
 from __future__ import annotations
@@ -56,7 +63,14 @@ def main() -> None:
     parser.add_argument("judged", type=Path, nargs="+")
     parser.add_argument("--file", type=Path, default=ROOT / "tests" / "eval" / "players.yaml")
     parser.add_argument("--record", type=Path, default=ROOT / "tests" / "eval" / "judgements.yaml")
+    parser.add_argument("--top-up", type=Path, metavar="POOL", help="merge a top-up round (see above): its pool.yaml")
     args = parser.parse_args()
+    shown: dict[int, list[str]] = {}
+    if args.top_up:
+        try:
+            shown = {int(n): [str(c) for c in ids] for n, ids in (yaml.safe_load(args.top_up.read_text(encoding="utf-8")) or {}).items()}
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, TypeError, AttributeError) as error:
+            sys.exit(f"{args.top_up}: cannot read the top-up pool (a mapping of Q number to the ids shown): {error}")
 
     scratch = tempfile.TemporaryDirectory(prefix="judgekb-judged-")  # removed when the script ends
     db_path = Path(scratch.name) / "kb.sqlite"
@@ -85,6 +99,8 @@ def main() -> None:
     items = yaml.safe_load(text)
     changed = kept = dropped_ids = 0
     record = []
+    previous = yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []
+    earlier = {(r["q"], r["ed"]): r for r in previous or []}
     pooled = [i for i in items if not any(str(e).startswith("absent:") for e in i["expect"])]  # as relevance_pool numbers them
     for number, item in enumerate(pooled):
         entry = judged.get(number)
@@ -93,17 +109,32 @@ def main() -> None:
         if str(entry["q"]).strip() != str(item["q"]).strip():
             sys.exit(f"judgement {number} is for {entry['q']!r}, but pool item {number} is {item['q']!r}: a different set?")
         answers = [str(a) for a in [*(entry.get("answers") or []), *(entry.get("found") or [])]]
+        partial = [str(a) for a in entry.get("partial") or []]
         bad = [a for a in answers if known.get(a) != item["ed"]]
         if bad:  # a judge's slip: another edition's clause never answers (the judges were told so)
             print(f"{item['q']!r}: dropped judged ids not among edition {item['ed']}'s clauses: {bad}")
         answers = list(dict.fromkeys(a for a in answers if a not in bad))
+        before = earlier.get((item["q"], item["ed"]))
+        if args.top_up:
+            unshown = [a for a in [*answers, *partial] if a not in shown.get(number, [])]
+            if unshown:
+                sys.exit(f"judgement {number} ({item['q']!r}) names ids its sheet did not show: {unshown}; nothing written")
+            if before is None:
+                sys.exit(f"judgement {number} ({item['q']!r}): a top-up needs an earlier round's record of it; nothing written")
+            answers = list(dict.fromkeys([*before["answers"], *answers]))
+            partial = list(dict.fromkeys([*before.get("partial", []), *partial]))
         in_force = [a for a in answers if item["ed"] != 2 or a.split("/")[0] in IN_FORCE]
         record_answers = answers
         if not in_force:  # only a superseded text answers: the key names the entry in force that replaced it
             in_force = [successor[a] for a in answers if successor.get(a, "").split("/")[0] in IN_FORCE]
         answers = list(dict.fromkeys(in_force)) or answers  # second edition is answered from the texts in force
-        record.append({"q": item["q"], "ed": item["ed"], "answers": record_answers, "partial": entry.get("partial") or [],
-                       "note": entry.get("note", ""), "before": list(item["expect"])})  # fmt: skip
+        if args.top_up and before is not None:
+            note = "; ".join(n for n in (before.get("note", ""), f"top-up: {entry.get('note', '')}") if n)
+            pooled = sorted({*before.get("pooled", []), *shown.get(number, [])})
+            record.append({**before, "answers": record_answers, "partial": partial, "note": note, "pooled": pooled})
+        else:
+            record.append({"q": item["q"], "ed": item["ed"], "answers": record_answers, "partial": partial,
+                           "note": entry.get("note", ""), "before": list(item["expect"])})  # fmt: skip
         if not answers:
             kept += 1
             print(f"no judged answer, old expect kept: {item['q']!r}")
@@ -116,13 +147,15 @@ def main() -> None:
     if yaml.safe_load(out) != items:
         sys.exit("internal error: the rewritten set does not read back as the same items; nothing written")
     write_text_atomic(args.file, out)
-    previous = yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []
     merged = {(r["q"], r["ed"]): r for r in [*(previous or []), *record]}
     write_text_atomic(
         args.record,
         "# Blind pooled relevance judgements (tools/relevance_pool.py → judges → tools/apply_judgements.py).\n"
         "# answers: every pooled clause whose text alone decides the query; partial: holds part of it;\n"
-        "# before: the expected ids the set had before judgement.\n"
+        "# before: the expected ids the set had before judgement; pooled: every clause shown to the judges for the query\n"
+        "# (for the first two rounds, reconstructed by rerunning tools/relevance_pool.py's pooling at the commits the\n"
+        "# rounds ran on, f8286f6^ for the first 351 items and 26b46aa^ for the rest: 568 of the 570 entries' judged ids\n"
+        "# lie inside it, the other two judged a clause found outside the pool); later rounds (--top-up) add what they showed.\n"
         + yaml.safe_dump(list(merged.values()), allow_unicode=True, sort_keys=False, width=120),
     )
     print(f"{len(record)} judged items: {changed} changed, {kept} kept (no judged answer), {dropped_ids} old ids not judged answers")

@@ -1,6 +1,7 @@
 """Write blind relevance-judgement sheets for the player evaluation set (pooled, TREC-style).
 
     python tools/relevance_pool.py OUTDIR [--depth 5] [--chunks 4] [--file tests/eval/players.yaml]
+    python tools/relevance_pool.py OUTDIR --top-up [--record tests/eval/judgements.yaml]
 
 The expected ids of tests/eval/players.yaml were attached by one writer looking for *an* answer;
 several clauses often answer the same question equally (the FAQ entry and the rule it restates, the
@@ -11,6 +12,13 @@ each clause on its own merits.  The judge records, per query, every clause whose
 the question (tests/eval/judgements.yaml); tools/apply_judgements.py merges them into the set.
 
 Both halves are pooled the same way: judging labels, unlike ranking, is not tuned on what it sees.
+
+``--top-up`` pools only what no judge has seen: judgekb's top ``depth`` today, less every clause the
+record (tests/eval/judgements.yaml) lists as pooled, answering, partial or expected before for that
+query.  A lookup that has changed since the last round puts clauses first that no judge has read,
+and an unjudged clause counts as a wrong answer: the bench would then measure the old pool, not the
+lookup.  Only queries with an unjudged clause get a sheet entry (numbered as in a full pool), and
+OUTDIR/pool.yaml records what each entry showed, for tools/apply_judgements.py --top-up.
 """
 
 from __future__ import annotations
@@ -25,13 +33,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import yaml  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402
 
 from judgekb import store  # noqa: E402
 from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.files import write_text_atomic  # noqa: E402
 from judgekb.lookup import evaluation, search  # noqa: E402
 
 TEXT_LIMIT = 1500  # characters of a clause shown to the judge (long clauses end with "…")
+
+
+def judged_ids(record: Path) -> dict[tuple[str, int], set[str]]:
+    """Every clause some judge has read for each (query, edition) of the record of judgements."""
+    try:
+        entries = yaml.safe_load(record.read_text(encoding="utf-8")) or []
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        sys.exit(f"{record}: cannot read the record of judgements: {error}")
+    fields = ("pooled", "answers", "partial", "before")
+    return {(e["q"], e["ed"]): {str(c) for f in fields for c in e.get(f) or []} for e in entries if isinstance(e, dict)}
 
 
 def main() -> None:
@@ -40,6 +60,8 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--chunks", type=int, default=4)
     parser.add_argument("--file", type=Path, default=ROOT / "tests" / "eval" / "players.yaml")
+    parser.add_argument("--top-up", action="store_true", help="pool only the clauses no judge has seen (see above)")
+    parser.add_argument("--record", type=Path, default=ROOT / "tests" / "eval" / "judgements.yaml")
     args = parser.parse_args()
     if args.chunks < 1 or args.depth < 1:
         parser.error("--chunks and --depth must be at least 1")
@@ -57,6 +79,8 @@ def main() -> None:
         ed: BM25Okapi([evaluation.folded(f"{r['heading']} {r['text']}").split() for r in rs]) for ed, rs in by_edition.items()
     }
     items = [it for it in evaluation.load_players(args.file) if not it.absent]
+    seen = judged_ids(args.record) if args.top_up else {}
+    shown: dict[int, list[str]] = {}
     args.outdir.mkdir(parents=True, exist_ok=True)
     sheets: list[list[str]] = [[] for _ in range(args.chunks)]
     for number, item in enumerate(items):
@@ -65,7 +89,14 @@ def main() -> None:
         scores = bm25[item.edition].get_scores(evaluation.folded(item.query).split())
         ranked = sorted(range(len(scores)), key=lambda k: -scores[k])[: args.depth]
         theirs = [by_edition[item.edition][k]["id"] for k in ranked]
-        pool = sorted({c for c in [*ours, *theirs, *item.expect] if c in by_id})
+        if args.top_up:
+            judged = seen.get((item.query, item.edition), set()) | set(item.expect)
+            pool = sorted({c for c in ours if c in by_id and c not in judged})
+            if not pool:
+                continue
+            shown[number] = pool
+        else:
+            pool = sorted({c for c in [*ours, *theirs, *item.expect] if c in by_id})
         random.Random(hashlib.sha1(item.query.encode()).hexdigest()).shuffle(pool)
         lines = [f"## Q{number:03d} (edition {item.edition}): {item.query}", ""]
         for cid in pool:
@@ -77,7 +108,10 @@ def main() -> None:
         sheets[number % args.chunks] += lines
     for k, lines in enumerate(sheets):
         (args.outdir / f"sheet-{k + 1}.md").write_text("\n".join(lines), encoding="utf-8")
-    print(f"{len(items)} queries pooled into {args.chunks} sheets in {args.outdir}")
+    if args.top_up:
+        write_text_atomic(args.outdir / "pool.yaml", yaml.safe_dump({n: ids for n, ids in shown.items()}, sort_keys=True))
+        print(f"{len(shown)} of {len(items)} queries have clauses no judge has seen ({sum(map(len, shown.values()))} in all)")
+    print(f"{len(shown) if args.top_up else len(items)} queries pooled into {args.chunks} sheets in {args.outdir}")
     scratch.cleanup()
 
 
