@@ -4,7 +4,9 @@
 
 Prints, for the dev half and the frozen test half of tests/eval/players.yaml, top-1, top-5 and
 MRR of judgekb and of plain BM25 (rank-bm25 over each clause's heading and text), overall and
-per category; then the heading-built regression set (tests/eval/lookup.yaml); then judgekb's
+per category; what judgekb puts first where it misses top-1, by the judges' labels (a clause they
+marked partial, one they did not mark, a query with no judged answer); then the heading-built
+regression set (tests/eval/lookup.yaml); then judgekb's
 warm latency (median, p99) beside BM25's, and the cold time of `judgekb search` as a command
 beside a bare interpreter start.  Targets (frozen half): top-1 >= 92 %, top-5 >= 98 %,
 warm p99 <= 5 ms, judgekb ahead of BM25 in every category; cold search < 150 ms.
@@ -31,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import yaml  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402
 
 from judgekb import store  # noqa: E402
@@ -57,6 +60,28 @@ def table(title: str, items, ranks: dict[str, dict], cats: dict) -> None:
             s = evaluation.player_score([ranks[m][it] for it in chosen])
             line += f" | {s['top1']:14.1%} {s['top5']:6.1%} {s['mrr']:6.3f}"
         print(line)
+
+
+def miss_kinds(items, ranks: dict, firsts: dict, halves: tuple[str, ...]) -> None:
+    """What judgekb puts first where it misses top-1, by the judges' own labels (tests/eval/judgements.yaml):
+    a clause they marked as holding part of the answer, one they did not mark, or a query no judge found
+    an answering clause for.  Where the shortfall lies; it changes no figure above."""
+    record = yaml.safe_load((ROOT / "tests" / "eval" / "judgements.yaml").read_text(encoding="utf-8")) or []
+    judged = {(r["q"], r["ed"]): r for r in record}
+    print("\ntop-1 misses (in the corpus) by what the judges said of judgekb's first hit:")
+    for half in halves:
+        counts = {"marked partial": 0, "not marked": 0, "no judged answer to the query": 0}
+        for it in items:
+            if it.half != half or it.absent or ranks[it] == 1:
+                continue
+            entry = judged.get((it.query, it.edition), {})
+            if not entry.get("answers"):
+                counts["no judged answer to the query"] += 1
+            elif firsts[it] & set(entry.get("partial") or []):
+                counts["marked partial"] += 1
+            else:
+                counts["not marked"] += 1
+        print(f"  {half} half: {sum(counts.values())} misses: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
 def main() -> None:
@@ -103,6 +128,7 @@ def main() -> None:
 
     methods = {"judgekb": judgekb, "BM25": plain_bm25}
     ranks: dict[str, dict] = {m: {} for m in methods}
+    firsts: dict[str, dict] = {m: {} for m in methods}  # each query's first hit, with what is folded under it
     latency: dict[str, list[float]] = {m: [] for m in methods}
     for name, lookup in methods.items():
         lookup(items[0])  # warm up
@@ -112,6 +138,7 @@ def main() -> None:
                 hits, notes = lookup(item)
                 latency[name].append((time.perf_counter() - start) * 1000)
                 ranks[name][item] = evaluation.player_rank(item, hits, notes)
+                firsts[name][item] = {hits[0]["id"], *(f["id"] for f in hits[0].get("folded", []))} if hits else set()
     # judgekb keeps each phrase's FTS5 matches across queries (Index._postings): its first pass meets
     # most words for the first time, as a judge's new question does, so it is reported on its own too
     latency["judgekb, first pass"] = latency["judgekb"][: len(items)]
@@ -125,6 +152,7 @@ def main() -> None:
     for half in ("dev",) if args.dev_only else ("dev", "test"):
         chosen = [it for it in items if it.half == half]
         table(f"{half} half{' (frozen: never tuned on)' if half == 'test' else ''}", chosen, ranks, cats)
+    miss_kinds(items, ranks["judgekb"], firsts["judgekb"], ("dev",) if args.dev_only else ("dev", "test"))
     if args.misses:
         print("\ndev-half misses (rank, query, top 3):")
         for it in items:

@@ -72,13 +72,6 @@ def main() -> None:
         except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, TypeError, AttributeError) as error:
             sys.exit(f"{args.top_up}: cannot read the top-up pool (a mapping of Q number to the ids shown): {error}")
 
-    scratch = tempfile.TemporaryDirectory(prefix="judgekb-judged-")  # removed when the script ends
-    db_path = Path(scratch.name) / "kb.sqlite"
-    store.build(default_corpus(), db_path, imports=[])
-    db = store.connect(db_path)
-    known = {r["id"]: r["edition"] for r in db.query("select id, edition from clauses")}
-    successor = {r["clause"]: r["governor"] for r in db.query("select clause, governor from governors where relation = 'superseded'")}
-
     judged: dict[int, dict[str, Any]] = {}  # by pool number: the same words may be asked in both editions
     for path in args.judged:
         try:
@@ -94,6 +87,17 @@ def main() -> None:
                 if not isinstance(entry.get(field) or [], list):
                     sys.exit(f"{path}: entry {number} (Q{entry['n']}): {field} must be a list of clause ids")
             judged[entry["n"]] = entry
+    for number, entry in judged.items() if args.top_up else ():  # a slip is refused before the database is built
+        said = [str(a) for a in [*(entry.get("answers") or []), *(entry.get("partial") or [])]]
+        if unshown := [a for a in said if a not in shown.get(number, [])]:
+            sys.exit(f"judgement {number} ({entry['q']!r}) names ids its sheet did not show: {unshown}; nothing written")
+    scratch = tempfile.TemporaryDirectory(prefix="judgekb-judged-")  # removed when the script ends
+    db_path = Path(scratch.name) / "kb.sqlite"
+    store.build(default_corpus(), db_path, imports=[])
+    db = store.connect(db_path)
+    known = {r["id"]: r["edition"] for r in db.query("select id, edition from clauses")}
+    successor = {r["clause"]: r["governor"] for r in db.query("select clause, governor from governors where relation = 'superseded'")}
+
     text = args.file.read_text(encoding="utf-8")
     header = "".join(line + "\n" for line in text.splitlines() if line.startswith("#"))
     items = yaml.safe_load(text)
@@ -116,9 +120,6 @@ def main() -> None:
         answers = list(dict.fromkeys(a for a in answers if a not in bad))
         before = earlier.get((item["q"], item["ed"]))
         if args.top_up:
-            unshown = [a for a in [*answers, *partial] if a not in shown.get(number, [])]
-            if unshown:
-                sys.exit(f"judgement {number} ({item['q']!r}) names ids its sheet did not show: {unshown}; nothing written")
             if before is None:
                 sys.exit(f"judgement {number} ({item['q']!r}): a top-up needs an earlier round's record of it; nothing written")
             answers = list(dict.fromkeys([*before["answers"], *answers]))
