@@ -138,7 +138,7 @@ def main() -> None:
                 hits, notes = lookup(item)
                 latency[name].append((time.perf_counter() - start) * 1000)
                 ranks[name][item] = evaluation.player_rank(item, hits, notes)
-                firsts[name][item] = {hits[0]["id"], *(f["id"] for f in hits[0].get("folded", []))} if hits else set()
+                firsts[name][item] = evaluation.hit_ids(hits[0]) if hits else set()
     # judgekb keeps each phrase's FTS5 matches across queries (Index._postings): its first pass meets
     # most words for the first time, as a judge's new question does, so it is reported on its own too
     latency["judgekb, first pass"] = latency["judgekb"][: len(items)]

@@ -129,10 +129,10 @@ def main() -> None:
         if not in_force:  # only a superseded text answers: the key names the entry in force that replaced it
             in_force = [successor[a] for a in answers if successor.get(a, "").split("/")[0] in IN_FORCE]
         answers = list(dict.fromkeys(in_force)) or answers  # second edition is answered from the texts in force
-        if args.top_up and before is not None:
+        if args.top_up:  # (an item with no earlier record was refused above)
             note = "; ".join(n for n in (before.get("note", ""), f"top-up: {entry.get('note', '')}") if n)
-            pooled = sorted({*before.get("pooled", []), *shown.get(number, [])})
-            record.append({**before, "answers": record_answers, "partial": partial, "note": note, "pooled": pooled})
+            seen = sorted({*before.get("pooled", []), *shown.get(number, [])})
+            record.append({**before, "answers": record_answers, "partial": partial, "note": note, "pooled": seen})
         else:
             record.append({"q": item["q"], "ed": item["ed"], "answers": record_answers, "partial": partial,
                            "note": entry.get("note", ""), "before": list(item["expect"])})  # fmt: skip

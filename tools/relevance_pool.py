@@ -75,8 +75,10 @@ def main() -> None:
     by_id = {r["id"]: r for r in rows}
     index = search.Index(db).warm()
     by_edition = {ed: [r for r in rows if r["edition"] == ed] for ed in (1, 2)}
-    bm25 = {
-        ed: BM25Okapi([evaluation.folded(f"{r['heading']} {r['text']}").split() for r in rs]) for ed, rs in by_edition.items()
+    bm25 = {  # a top-up pools only judgekb's unread clauses: BM25's were read in the full rounds
+        ed: BM25Okapi([evaluation.folded(f"{r['heading']} {r['text']}").split() for r in rs])
+        for ed, rs in by_edition.items()
+        if not args.top_up
     }
     items = [it for it in evaluation.load_players(args.file) if not it.absent]
     seen = judged_ids(args.record) if args.top_up else {}
@@ -85,10 +87,7 @@ def main() -> None:
     sheets: list[list[str]] = [[] for _ in range(args.chunks)]
     for number, item in enumerate(items):
         hits, _ = search.results(index, item.query, item.edition, None, args.depth)
-        ours = [h["id"] for h in hits] + [f["id"] for h in hits for f in h.get("folded", [])]
-        scores = bm25[item.edition].get_scores(evaluation.folded(item.query).split())
-        ranked = sorted(range(len(scores)), key=lambda k: -scores[k])[: args.depth]
-        theirs = [by_edition[item.edition][k]["id"] for k in ranked]
+        ours = set().union(*map(evaluation.hit_ids, hits))
         if args.top_up:
             judged = seen.get((item.query, item.edition), set()) | set(item.expect)
             pool = sorted({c for c in ours if c in by_id and c not in judged})
@@ -96,6 +95,9 @@ def main() -> None:
                 continue
             shown[number] = pool
         else:
+            scores = bm25[item.edition].get_scores(evaluation.folded(item.query).split())
+            ranked = sorted(range(len(scores)), key=lambda k: -scores[k])[: args.depth]
+            theirs = [by_edition[item.edition][k]["id"] for k in ranked]
             pool = sorted({c for c in [*ours, *theirs, *item.expect] if c in by_id})
         random.Random(hashlib.sha1(item.query.encode()).hexdigest()).shuffle(pool)
         lines = [f"## Q{number:03d} (edition {item.edition}): {item.query}", ""]

@@ -139,6 +139,11 @@ def categories(item: PlayerItem, gap: bool) -> list[str]:
     return cats
 
 
+def hit_ids(result: dict[str, Any]) -> set[str]:
+    """The clause ids a search result stands for: its own and those folded under it."""
+    return {result["id"], *(f["id"] for f in result.get("folded", []))}
+
+
 def player_rank(item: PlayerItem, results: list[dict[str, Any]], notes: list[str]) -> int | None:
     """1-based rank of the first answering result; a hit answers when it, or a clause folded under
     it, is an expected id.  For an answer outside the corpus, rank 1 when a notice names the document."""
@@ -146,8 +151,7 @@ def player_rank(item: PlayerItem, results: list[dict[str, Any]], notes: list[str
         names = ABSENT_NAMES.get(item.absent, (item.absent.replace("-", " "),))
         return 1 if any(name in n.lower() for n in notes for name in names) else None
     for rank, result in enumerate(results, 1):
-        ids = {result["id"], *(f["id"] for f in result.get("folded", []))}
-        if ids & set(item.expect):
+        if hit_ids(result) & set(item.expect):
             return rank
     return None
 

@@ -1008,7 +1008,7 @@ class Index:
         situation = len(analysis["words"]) >= PASSING_WORDS
         # (read with its typos mended: "does deadly hapen before renown")
         mended = " ".join(analysis["corrected"].get(w, w) for w in analysis["words"])
-        asks_timing = bool(TIMING_ASKED.search(analysis["text"]) or TIMING_ASKED.search(mended))
+        asks_timing = bool(TIMING_ASKED.search(analysis["text"]) or (mended != analysis["text"] and TIMING_ASKED.search(mended)))
         # asked for a card's list status or errata, a rule that names the card only as its example (first
         # edition's "cannot" explains itself with Wildfire Assault) answers no more than any other rule
         asks_entry = status_asked or errata_asked
