@@ -85,3 +85,18 @@ def test_top_up_adds_answers_and_refuses_unshown_ids(tmp_path: Path) -> None:
     assert entry["answers"] == [old, new] and entry["before"] == [old]
     assert set(entry["pooled"]) == {old, new, "agot2-rr/power-claim"}
     assert "renown entry" in entry["note"] and "step 4.2.3" in entry["note"]
+
+
+def test_a_bad_record_is_refused_by_name_before_anything_is_built_or_written(tmp_path: Path) -> None:
+    players, record = write_set(tmp_path, [["agot2-rr/renown"], ["agot1-rules/round-sequence"]], [{"answers": ["agot2-rr/renown"]}])
+    out = tmp_path / "sheets"
+    pooled = tool("tools/relevance_pool.py", str(out), "--top-up", "--file", str(players), "--record", str(record))
+    assert pooled.returncode != 0 and "Traceback" not in pooled.stderr
+    assert f"{record}: entry 1: needs q" in pooled.stderr and not out.exists()
+    pool, judged = tmp_path / "pool.yaml", tmp_path / "judged.yaml"
+    pool.write_text(yaml.safe_dump({0: ["agot2-rr/power"]}), encoding="utf-8")
+    judged.write_text(yaml.safe_dump([{"n": 0, "q": QUERIES[0][0], "answers": ["agot2-rr/power"]}]), encoding="utf-8")
+    before = players.read_bytes(), record.read_bytes()
+    applied = tool("tools/apply_judgements.py", str(judged), "--top-up", str(pool), "--file", str(players), "--record", str(record))
+    assert applied.returncode != 0 and "Traceback" not in applied.stderr and str(record) in applied.stderr
+    assert (players.read_bytes(), record.read_bytes()) == before

@@ -91,6 +91,13 @@ def main() -> None:
         said = [str(a) for a in [*(entry.get("answers") or []), *(entry.get("partial") or [])]]
         if unshown := [a for a in said if a not in shown.get(number, [])]:
             sys.exit(f"judgement {number} ({entry['q']!r}) names ids its sheet did not show: {unshown}; nothing written")
+    try:  # the record of earlier rounds, checked before the build: merged into, and a top-up adds to it
+        previous = (yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []) or []
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        sys.exit(f"{args.record}: cannot read the record of judgements: {error}")
+    if not isinstance(previous, list) or not all(isinstance(r, dict) and "q" in r and "ed" in r for r in previous):
+        sys.exit(f"{args.record}: expected a YAML list of judged queries, each with q (the query) and ed (its edition)")
+    earlier = {(r["q"], r["ed"]): r for r in previous}
     scratch = tempfile.TemporaryDirectory(prefix="judgekb-judged-")  # removed when the script ends
     db_path = Path(scratch.name) / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[])
@@ -103,8 +110,6 @@ def main() -> None:
     items = yaml.safe_load(text)
     changed = kept = dropped_ids = 0
     record = []
-    previous = yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []
-    earlier = {(r["q"], r["ed"]): r for r in previous or []}
     pooled = [i for i in items if not any(str(e).startswith("absent:") for e in i["expect"])]  # as relevance_pool numbers them
     for number, item in enumerate(pooled):
         entry = judged.get(number)
@@ -148,7 +153,7 @@ def main() -> None:
     if yaml.safe_load(out) != items:
         sys.exit("internal error: the rewritten set does not read back as the same items; nothing written")
     write_text_atomic(args.file, out)
-    merged = {(r["q"], r["ed"]): r for r in [*(previous or []), *record]}
+    merged = {(r["q"], r["ed"]): r for r in [*previous, *record]}
     write_text_atomic(
         args.record,
         "# Blind pooled relevance judgements (tools/relevance_pool.py → judges → tools/apply_judgements.py).\n"

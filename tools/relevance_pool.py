@@ -50,8 +50,17 @@ def judged_ids(record: Path) -> dict[tuple[str, int], set[str]]:
         entries = yaml.safe_load(record.read_text(encoding="utf-8")) or []
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         sys.exit(f"{record}: cannot read the record of judgements: {error}")
+    if not isinstance(entries, list):
+        sys.exit(f"{record}: expected a YAML list of judged queries")
     fields = ("pooled", "answers", "partial", "before")
-    return {(e["q"], e["ed"]): {str(c) for f in fields for c in e.get(f) or []} for e in entries if isinstance(e, dict)}
+    seen: dict[tuple[str, int], set[str]] = {}
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or "q" not in entry or "ed" not in entry:
+            sys.exit(f"{record}: entry {number}: needs q (the query) and ed (its edition)")
+        if not all(isinstance(entry.get(f) or [], list) for f in fields):
+            sys.exit(f"{record}: entry {number} ({entry['q']!r}): {', '.join(fields)} must be lists of clause ids")
+        seen[(entry["q"], entry["ed"])] = {str(c) for f in fields for c in entry.get(f) or []}
+    return seen
 
 
 def main() -> None:
@@ -67,6 +76,7 @@ def main() -> None:
         parser.error("--chunks and --depth must be at least 1")
     if any(args.outdir.glob("sheet-*.md")):
         parser.error(f"{args.outdir} already holds sheets: choose an empty folder (judgements may refer to them)")
+    seen = judged_ids(args.record) if args.top_up else {}  # (a bad record is refused before the build)
     scratch = tempfile.TemporaryDirectory(prefix="judgekb-pool-")
     db_path = Path(scratch.name) / "kb.sqlite"
     store.build(default_corpus(), db_path, imports=[])
@@ -81,7 +91,6 @@ def main() -> None:
         if not args.top_up
     }
     items = [it for it in evaluation.load_players(args.file) if not it.absent]
-    seen = judged_ids(args.record) if args.top_up else {}
     shown: dict[int, list[str]] = {}
     args.outdir.mkdir(parents=True, exist_ok=True)
     sheets: list[list[str]] = [[] for _ in range(args.chunks)]
