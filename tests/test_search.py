@@ -6,6 +6,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judgekb.lookup import evaluation, search, words
 from tests.conftest import ROOT, SHARED_CARDS, run_cli
@@ -647,6 +649,31 @@ def test_snippet_marks_the_query_words_not_a_phrase_s_small_words(index):
     for r in results:
         assert "[The]" not in r["snippet"] and "[the]" not in r["snippet"], r["snippet"]
     assert any("[" in r["snippet"] for r in results)
+
+
+def test_snippet_marks_a_token_where_one_of_its_words_starts_with_a_query_stem():
+    """Inside punctuation ("(kneeling),") and after a hyphen ("non-unique") a word still starts; a stem
+    in the middle of a word ("deckneel") marks nothing, and a letter whose lower case is longer ("İ")
+    shifts no mark onto its neighbour."""
+    text = "Kneel (kneeling), non-unique İİİstanbul cards: a deckneel word and UNIQUE ones."
+    assert search.snippet(text, [{"kneel"}, {"unique"}]) == (
+        "[Kneel] [(kneeling),] [non-unique] İİİstanbul cards: a deckneel word and [UNIQUE] ones."
+    )
+
+
+@given(
+    st.lists(st.text(alphabet="abkneluqi0-('İ.", min_size=1, max_size=9), min_size=1, max_size=40),
+    st.lists(st.text(alphabet="abkneluqi0", min_size=3, max_size=6), min_size=1, max_size=4),
+)
+@settings(max_examples=300, deadline=None)
+def test_snippet_marks_what_a_word_start_pattern_marks(tokens, query_words):
+    """The snippet finds stems with ``str.find`` in a text it keeps split: it marks the same tokens as
+    the plain definition, a stem after no letter or digit in the token's lower case."""
+    stems = {words.stem_of(w) for w in query_words if w not in words.STOPWORDS}
+    shown = search.snippet(" ".join(tokens), [set(query_words)], width=len(tokens))
+    pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")") if stems else None
+    expected = [f"[{t}]" if pattern and pattern.search(t.lower()) else t for t in tokens]
+    assert shown == " ".join(expected)
 
 
 def test_no_results_says_why(index):
