@@ -231,9 +231,14 @@ def test_a_hot_journal_left_by_a_killed_writer_is_repaired(kb):
     assert run_cli("stats", db=kb).returncode == 0
 
 
+# Kept beside a database: the stamp of its last passed quick_check (store.checked_quick_check) and the
+# corpus fingerprint with the stamp of the files it hashed (store.remembered_fingerprint).
+STAMPS = (".checked", ".fingerprint")
+
+
 def _left_beside(db: Path) -> list[str]:
-    """The files beside a database, less the stamp of its last passed quick_check (store.checked_quick_check)."""
-    return sorted(p.name for p in db.parent.iterdir() if p.name != db.name + ".checked")
+    """The files beside a database, less its stamps."""
+    return sorted(p.name for p in db.parent.iterdir() if p.name not in {db.name + s for s in STAMPS})
 
 
 def _corrupt_page(db: Path, page: int) -> None:
@@ -272,7 +277,7 @@ def _kill_while_writing(args: list[str], db: Path, after: float) -> None:
     )
     deadline = time.monotonic() + 60
     while process.poll() is None and time.monotonic() < deadline:
-        if any(p.name != db.name for p in db.parent.iterdir()):
+        if any(p.name != db.name and p.name not in {db.name + s for s in STAMPS} for p in db.parent.iterdir()):
             break
         time.sleep(0.001)
     time.sleep(after)
@@ -461,3 +466,26 @@ def test_quick_check_is_skipped_only_while_nothing_has_written_the_file(kb):
     pages = kb.stat().st_size // 4096
     _corrupt_page(kb, pages // 2)  # any write changes the stamp, so the damage is checked and found
     assert store.checked_quick_check(kb) is not None
+
+
+def test_the_remembered_fingerprint_notices_a_file_written_back_to_its_old_size_and_time(tmp_path, corpus_copy):
+    """A command compares the corpus's stamp (names, sizes, times) instead of hashing every file; an
+    edit of the same size, its modification time set back, still moves the change time, so the
+    fingerprint is worked out again and the database rebuilt.  A damaged record is worked out again too."""
+    from judgekb.corpus.sources import corpus_fingerprint
+
+    db = tmp_path / "kb.sqlite"
+    first = store.remembered_fingerprint(corpus_copy, db)
+    assert first == corpus_fingerprint(corpus_copy) and (tmp_path / "kb.sqlite.fingerprint").is_file()
+    assert store.remembered_fingerprint(corpus_copy, db) == first
+    sets = corpus_copy / "sets.yaml"
+    before, text = sets.stat(), sets.read_text(encoding="utf-8")
+    time.sleep(0.05)  # past the file system's clock tick
+    sets.write_text(text.replace("name:", "nAme:", 1), encoding="utf-8")
+    os.utime(sets, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert sets.stat().st_size == before.st_size and sets.stat().st_mtime_ns == before.st_mtime_ns
+    changed = store.remembered_fingerprint(corpus_copy, db)
+    assert changed == corpus_fingerprint(corpus_copy) != first
+    (tmp_path / "kb.sqlite.fingerprint").write_text("not a record", encoding="ascii")
+    assert store.remembered_fingerprint(corpus_copy, db) == changed
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".judgekb-")]

@@ -157,6 +157,12 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     return clauses
 
 
+def fingerprinted_files(corpus: Path) -> list[Path]:
+    """The files a database is built from: every corpus file and the package's code, in a fixed order."""
+    package = Path(__file__).resolve().parents[1]
+    return sorted(p for p in corpus.rglob("*") if p.is_file()) + sorted(package.rglob("*.py"))
+
+
 def corpus_fingerprint(corpus: Path) -> str:
     """A hash of every corpus file and of the package's code: the database is rebuilt when either changes.
 
@@ -164,9 +170,18 @@ def corpus_fingerprint(corpus: Path) -> str:
     all of it counts; a change to the CLI or web code only costs one rebuild.
     """
     digest = hashlib.sha256()
-    package = Path(__file__).resolve().parents[1]
-    files = sorted(p for p in corpus.rglob("*") if p.is_file()) + sorted(package.rglob("*.py"))
-    for path in files:
+    for path in fingerprinted_files(corpus):
         digest.update(str(path.relative_to(path.parents[1])).encode())
         digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def corpus_stamp(corpus: Path) -> str:
+    """What changes whenever one of those files is added, removed or written: their names, sizes and
+    times (a change time cannot be set back).  Comparing it costs a cold command a listing, where
+    the fingerprint reads and hashes every file."""
+    digest = hashlib.sha256()
+    for path in fingerprinted_files(corpus):
+        st = path.stat()
+        digest.update(f"{path}\0{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
     return digest.hexdigest()

@@ -58,7 +58,6 @@ from judgekb.lookup.words import (
     STOPWORDS,
     Group,
     Ideas,
-    asked_words,
     clean,
     content_stems,
     english_words,
@@ -302,7 +301,8 @@ class Index:
         self._postings_cache: dict[tuple[str, int | None, str], Postings] = {}
         self._postings_warm: dict[tuple[str, int | None, str], Postings] = {}  # warm's: never cleared
         self._postings_held = 0
-        self._asked_rows: dict[int, dict[int, tuple[str, str, str]]] = {}  # asked_N rowid -> id, question, expanded
+        # asked_N rowid -> the clause's id and the question as ``asked_words`` reads it
+        self._asked_rows: dict[int, dict[int, tuple[str, tuple[str, frozenset[str], int, str]]]] = {}
         self._rule_terms: frozenset[str] | None = None
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
@@ -856,51 +856,41 @@ class Index:
             best_rows = heapq.nsmallest(ASKED_MATCHES, scores.items(), key=itemgetter(1))
             held = self._asked_rows.setdefault(number, {})  # at most the table's rows
             missing = [rowid for rowid, _ in best_rows if rowid not in held]
-            if missing:
-                for rowid, *row in self.rows(
-                    f"select rowid, id, question, expanded from asked_{number} where rowid in ({','.join('?' * len(missing))})",
+            if missing:  # as ``asked_words`` reads them, worked out when the database was built
+                for rowid, cid, words, stems, size, said in self.rows(
+                    f"select rowid, id, words, stems, size, said from asked_{number} where rowid in ({','.join('?' * len(missing))})",
                     missing,
                 ):
-                    held[rowid] = tuple(row)
+                    held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, said))
             found += [(*held[rowid], rank) for rowid, rank in best_rows]
         if kinds:
             found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
         best: dict[str, float] = {}
         matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
-        for cid, question, expanded, rank in found:
+        for cid, question, rank in found:
             best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append(asked_words(question, expanded))
+            matched.setdefault(cid, []).append(question)
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
         missing = list({c for c in clause_ids if c not in self._bodies})
         for start in range(0, len(missing), 500):
             chunk = missing[start : start + 500]
-            for cid, words, stems, questions_text in self.rows(
-                f"select id, words, stems, question from clause_words where id in ({','.join('?' * len(chunk))})", chunk
-            ):
+            marks = ",".join("?" * len(chunk))
+            for row in self.rows(f"select id, {', '.join(CLAUSE_WORDS)} from clause_words where id in ({marks})", chunk):
+                cid, words, stems, heading, heading_stems, names, says_more, boundary, term_definition, question, question_stems = row
                 counts = Counter(stems.split())
                 self._bodies[cid] = (f" {words} ", frozenset(counts))
                 self._counts[cid] = (counts, sum(counts.values()))
-                lead = " ".join(words.split()[:LEAD_WORDS])
-                self._leads[cid] = (f" {lead} ", stems_in(lead))
-                # a format qualifier ("Redirect (Melee game only)") says where the rule applies, not what it is about
-                heading = " ".join(words_of(FORMAT_ONLY.sub("", self.clauses[cid]["heading"] or "")))
-                self._headings[cid] = (f" {heading} ", content_stems(heading))
-                # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
-                names = re.split(r",|\bor\b|[()]", self.clauses[cid]["heading"] or "")
-                named = {" ".join(words_of(n)) for n in names}
-                # a card type's entry is named by the type alone ("Unique Cards": "unique", "Attachment Cards")
-                named |= {n.removesuffix(" cards").removesuffix(" card") for n in named if n.endswith((" card", " cards"))}
-                self._heading_names[cid] = frozenset(named) - {""}
-                self._says_more[cid] = not set(words.split()) <= {*heading.split(), *map(str, range(10))} and not FORMALITY.search(words)
-                if BOUNDARY.search(words):
+                self._leads[cid] = (f" {' '.join(words.split()[:LEAD_WORDS])} ", frozenset(stems.split()[:LEAD_WORDS]))
+                self._headings[cid] = (f" {heading} ", frozenset(heading_stems.split()))
+                self._heading_names[cid] = frozenset(names.split("|")) - {""}
+                self._says_more[cid] = bool(says_more)
+                if boundary:
                     self._boundary.add(cid)
-                if TERM_DEFINITION.match(words[len(heading) + 1 :]):
+                if term_definition:
                     self._term_definition.add(cid)
-                question = questions_text or ""
-                q_stems = frozenset(t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
-                self._questions[cid] = (f" {' '.join(words_of(question))} ", q_stems)
+                self._questions[cid] = (f" {question} ", frozenset(question_stems.split()))
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -1303,6 +1293,35 @@ class Index:
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
         return ranked
+
+
+# What ranking reads of a clause, as ``clause_words`` stores it (``clause_words_row``).
+CLAUSE_WORDS = (
+    "words", "stems", "heading", "heading_stems", "names", "says_more", "boundary", "term_definition", "question", "question_stems",
+)  # fmt: skip
+
+
+def clause_words_row(clause_id: str, heading: str, body: str, question: str) -> tuple[Any, ...]:
+    """A clause as ranking reads it, worked out when the database is built: its words and their stems
+    in order, its heading's words and content stems, the names the heading gives it, whether its text
+    says more than its heading, is a phase's boundary step or only defines a word, and the question a
+    Q&A entry answers (words, stems).  Worked out for each clause a cold command recalled, this was
+    most of its first search."""
+    words_list = words_of(body)
+    words, stems = " ".join(words_list), " ".join(stem_of(w) for w in words_list)
+    # a format qualifier ("Redirect (Melee game only)") says where the rule applies, not what it is about
+    head = " ".join(words_of(FORMAT_ONLY.sub("", heading)))
+    # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
+    named = {" ".join(words_of(n)) for n in re.split(r",|\bor\b|[()]", heading)}
+    # a card type's entry is named by the type alone ("Unique Cards": "unique", "Attachment Cards")
+    named |= {n.removesuffix(" cards").removesuffix(" card") for n in named if n.endswith((" card", " cards"))}
+    says_more = not set(words.split()) <= {*head.split(), *map(str, range(10))} and not FORMALITY.search(words)
+    question_stems = (t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
+    return (
+        clause_id, words, stems, head, " ".join(sorted(content_stems(head))), "|".join(sorted(named - {""})), int(says_more),
+        int(bool(BOUNDARY.search(words))), int(bool(TERM_DEFINITION.match(words[len(head) + 1 :]))),
+        " ".join(words_of(question)), " ".join(sorted(set(question_stems))),
+    )  # fmt: skip
 
 
 # The characters of a word: a query stem marks a token where it starts a word, after none of these.

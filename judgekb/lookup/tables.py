@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.lookup import notices
-from judgekb.lookup.search import CARD_KINDS, Index, connection
-from judgekb.lookup.words import LOWER_WORD, english_words, question_of, stem_of, words_of
+from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, Index, clause_words_row, connection
+from judgekb.lookup.words import LOWER_WORD, asked_words, english_words, question_of, stem_of, words_of
 
 
 def load_phrases(corpus: Path) -> list[tuple[str, str]]:
@@ -122,22 +122,28 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     for edition in (1, 2):  # one FTS5 table an edition: a lookup scores only its own edition's questions
         table = db[f"asked_{edition}"]
         table.insert_all(
-            ({**row, "expanded": expand(row["question"])} for row in asked if edition_of[row["id"]] == edition),
-            columns={"id": str, "question": str, "expanded": str},
+            (asked_row(row["id"], row["question"], expand(row["question"])) for row in asked if edition_of[row["id"]] == edition),
+            columns={"id": str, "question": str, "expanded": str, "words": str, "stems": str, "size": int, "said": str},
         )
         table.enable_fts(["expanded"], tokenize="porter", create_triggers=False)
     db.create_view("asked", "select id, question, expanded from asked_1 union all select id, question, expanded from asked_2")
     questions = {r["id"]: q for r in clause_rows if (q := question_of(r["kind"], r["heading"] or "", r["text"] or ""))}
-    conn.execute("create table clause_words (id text primary key, words text, stems text, question text) without rowid")
+    conn.execute(f"create table clause_words (id text primary key, {', '.join(CLAUSE_WORDS)}) without rowid")
     conn.executemany(
-        "insert into clause_words values (?, ?, ?, ?)",
-        ((r["id"], *body_words(f"{r['heading']} {r['text']}"), questions.get(r["id"])) for r in clause_rows),
+        f"insert into clause_words values ({', '.join('?' * (len(CLAUSE_WORDS) + 1))})",
+        (clause_words_row(r["id"], r["heading"] or "", f"{r['heading']} {r['text']}", questions.get(r["id"]) or "") for r in clause_rows),
     )
     db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
     return warnings
 
 
-def body_words(body: str) -> tuple[str, str]:
-    """A clause's words (lower-cased, for phrase checks) and their stems in order (coverage, term counts)."""
-    words = words_of(body)
-    return " ".join(words), " ".join(stem_of(w) for w in words)
+def asked_row(clause_id: str, question: str, expanded: str) -> dict[str, Any]:
+    """A player's question as stored: beside its text and its expansion (which FTS5 matches), what the
+    lookup compares with a query (``asked_words``), worked out here once so that a cold command does
+    not stem the hundred-odd questions its query recalls."""
+    words, stems, size, said = asked_words(question, expanded)
+    return {
+        "id": clause_id, "question": question, "expanded": expanded,
+        "words": words.strip(), "stems": " ".join(sorted(stems)), "size": size, "said": said,
+    }  # fmt: skip
+
