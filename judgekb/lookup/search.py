@@ -207,6 +207,11 @@ NAME_WEIGHT = 0.2
 NAME_TYPO = 90
 
 
+# A clause with no words loaded: its word counts and length, its padded words and stems (read only, shared)
+NO_COUNTS: tuple[Counter[str], int] = (Counter(), 0)
+NO_BODY: tuple[str, frozenset[str]] = ("", frozenset())
+
+
 @dataclass
 class Hit:
     """One result: a clause, its score, the clauses folded under it, and whether its text is unofficial."""
@@ -1234,8 +1239,9 @@ class Index:
 
     def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
         """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
-        counts, length = self._counts.get(clause_id, (Counter(), 0))
-        text = self._bodies.get(clause_id, ("", frozenset()))[0]
+        # (shared empty defaults: building a Counter for the default on every call was a fifth of this method)
+        counts, length = self._counts.get(clause_id, NO_COUNTS)
+        text = self._bodies.get(clause_id, NO_BODY)[0]
         norm = k1 * (1 - b + b * length / average)
         score = 0.0
         get = counts.get
