@@ -306,7 +306,7 @@ class Index:
         self._postings_cache: dict[tuple[str, int | None, str], Postings] = {}
         self._postings_warm: dict[tuple[str, int | None, str], Postings] = {}  # warm's: never cleared
         self._postings_held = 0
-        self._asked_rows: dict[int, dict[int, tuple[str, str, str]]] = {}  # asked_N rowid -> id, question, expanded
+        self._asked_rows: dict[int, dict[int, tuple[str, tuple[str, frozenset[str], int, str]]]] = {}  # asked_N rowid -> id, asked_words
         self._rule_terms: frozenset[str] | None = None
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
@@ -856,26 +856,27 @@ class Index:
         terms = sorted({t for g in telling for t in g.terms if t.strip()})
         if not terms or not self.has_asked:
             return {}, {}
-        found: list[tuple[Any, ...]] = []
+        best: dict[str, float] = {}
+        matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
         for number in [edition] if edition in (1, 2) else [1, 2]:
             scores = self._phrase_scores(f"asked_{number}_fts", None, terms)
             best_rows = sorted(scores.items(), key=itemgetter(1))[:ASKED_MATCHES]
+            # a question is held read for matching (asked_words): reading it again, through the cache, for
+            # each query that recalls it was 2 % of a search's instructions
             held = self._asked_rows.setdefault(number, {})  # at most the table's rows
             missing = [rowid for rowid, _ in best_rows if rowid not in held]
             if missing:
-                for rowid, *row in self.rows(
+                for rowid, cid, question, expanded in self.rows(
                     f"select rowid, id, question, expanded from asked_{number} where rowid in ({','.join('?' * len(missing))})",
                     missing,
                 ):
-                    held[rowid] = tuple(row)
-            found += [(*held[rowid], rank) for rowid, rank in best_rows]
-        if kinds:
-            found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
-        best: dict[str, float] = {}
-        matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
-        for cid, question, expanded, rank in found:
-            best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append(asked_words(question, expanded))
+                    held[rowid] = (cid, asked_words(question, expanded))
+            for rowid, rank in best_rows:
+                cid, words = held[rowid]
+                if kinds and self.clauses[cid]["kind"] not in kinds:
+                    continue
+                best[cid] = max(best.get(cid, 0.0), -rank)
+                matched.setdefault(cid, []).append(words)
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
