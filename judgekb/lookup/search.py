@@ -1076,7 +1076,7 @@ class Index:
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
-            asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
+            asked_f1 = ideas.best_f1(said)
             liked = process.extractOne(analysis["text"], [a[3] for a in said], scorer=ASKED_LIKE) if said else None
             if clause_id in self.questions:  # the FAQ's own question is a player's question too
                 own = ASKED_LIKE(analysis["text"], self._questions[clause_id][0].strip())
