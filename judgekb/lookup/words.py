@@ -234,6 +234,7 @@ class Ideas:
         self.phrases = [(1 << number, group.phrases) for number, group in enumerate(groups) if group.phrases]
         self.weights = [g.weight / total for g in groups]
         self._weighted: dict[int, float] = {}
+        self._indices: dict[int, frozenset[int]] = {}
 
     def mask(self, body: tuple[str, frozenset[str]] | tuple[str, frozenset[str], int, str]) -> int:
         """The ideas a text (padded words, stems, anything after them aside) expresses, as bits."""
@@ -251,8 +252,11 @@ class Ideas:
         return found
 
     def indices(self, found: int) -> frozenset[int]:
-        """The ideas' numbers (the groups' positions) in a mask."""
-        return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+        """The ideas' numbers (the groups' positions) in a mask (kept per mask, as ``weighted`` is: a
+        query's candidates share a few masks)."""
+        if found not in self._indices:
+            self._indices[found] = frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+        return self._indices[found]
 
     def weighted(self, found: int) -> float:
         """The share of the query's weight these ideas carry."""
