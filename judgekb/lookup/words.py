@@ -235,6 +235,7 @@ class Ideas:
         self.weights = [g.weight / total for g in groups]
         self._weighted: dict[int, float] = {}
         self._indices: dict[int, frozenset[int]] = {}
+        self._f1: dict[tuple[int, int], float] = {}
 
     def mask(self, body: tuple[str, frozenset[str]] | tuple[str, frozenset[str], int, str]) -> int:
         """The ideas a text (padded words, stems, anything after them aside) expresses, as bits."""
@@ -279,11 +280,18 @@ class Ideas:
         return best
 
     def f1(self, found: int, size: int) -> float:
-        """Recall (weighted share of the query) against precision (share of the text's ideas matched)."""
-        if not found or not size:
-            return 0.0
-        recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
-        return 2 * recall * precision / (recall + precision)
+        """Recall (weighted share of the query) against precision (share of the text's ideas matched),
+        kept per mask and size (a query's texts share a few)."""
+        key = (found, size)
+        score = self._f1.get(key)
+        if score is None:
+            if not found or not size:
+                score = 0.0
+            else:
+                recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
+                score = 2 * recall * precision / (recall + precision)
+            self._f1[key] = score
+        return score
 
 
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
