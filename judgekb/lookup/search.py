@@ -168,6 +168,7 @@ REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # under the entry of its document headed by the word it stands for, as a "See" entry does
 ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
+CARD_ERRATA = {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}  # the card_errata signal of a named card's entry
 LIST_KINDS = frozenset({"restricted", "banned", "list-change"})
 STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality",
                           "list", "lists", "pod", "pods", "joust", "melee"})  # fmt: skip
@@ -257,6 +258,7 @@ class Index:
             cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
         }
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
+        self.card_entries = frozenset(c for c, m in self.clauses.items() if m["kind"] in CARD_KINDS)  # a card's list or errata entries
         # the Q&A entries and FAQ sections whose heading asks or names when something resolves (TIMING_HEADING)
         self._timing_headed = frozenset(c for c, m in self.clauses.items() if TIMING_HEADING.match(m["heading"] or ""))
         self.rules_rank = max((m["rank"] for m in self.clauses.values() if m["doc_kind"] == "official rules"), default=0)
@@ -835,7 +837,7 @@ class Index:
         # Python loop over a thousand matches was 7 % of a search's instructions, here and in _asked_fts)
         for rowid, rank in sorted(scores.items(), key=itemgetter(1))[: 2 * CANDIDATES]:
             cid = self.by_rowid[rowid]
-            if self.clauses[cid]["kind"] in CARD_KINDS:
+            if cid in self.card_entries:
                 listed += 1
                 if listed > cap:
                     continue
@@ -1026,6 +1028,7 @@ class Index:
         state_bits = sum(1 << i for i, g in enumerate(groups) if g.said.split()[0] in states) if states else 0
         state_bits = state_bits if state_bits != (1 << len(groups)) - 1 else 0  # the state alone is what is asked
         state_stems = frozenset(stem_of(s) for w in states for s in STATE_WORDS[w]) if state_bits else frozenset()
+        padded_quoted = [f" {q} " for q in quoted]  # (padded once: most queries quote nothing)
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -1097,7 +1100,7 @@ class Index:
                 "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
                 "errata_asked": float(card and meta["kind"] == "errata" and errata_asked),
-                "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
+                "card_errata": float(card) * CARD_ERRATA.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
                 "qa": float(meta["kind"] == "qa"),
@@ -1115,7 +1118,7 @@ class Index:
                 "lead": weighted(ideas.mask(lead)),
                 "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
-                "quoted": float(any(f" {q} " in head[0] for q in quoted)),
+                "quoted": float(bool(padded_quoted) and any(q in head[0] for q in padded_quoted)),
                 "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
                 "state_heading": float(bool(state_stems & head[1]) and not head_mask & ~state_bits),
                 "timing_asked": float(asks_timing and (meta["kind"] == "timing" or clause_id in self._timing_headed)),
