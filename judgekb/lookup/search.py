@@ -30,7 +30,6 @@ read from the database, so a one-off lookup from the command line starts fast.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import json
 import math
@@ -42,7 +41,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter, mul
+from itertools import accumulate
+from operator import itemgetter, mul, sub
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +167,7 @@ REDIRECT = re.compile(r'^See (?:Appendix I, )?"[^"]+"\.?$')
 # under the entry of its document headed by the word it stands for, as a "See" entry does
 ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
+CARD_ERRATA = {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}  # the card_errata signal of a named card's entry
 LIST_KINDS = frozenset({"restricted", "banned", "list-change"})
 STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality",
                           "list", "lists", "pod", "pods", "joust", "melee"})  # fmt: skip
@@ -204,6 +205,11 @@ NAME_WEIGHT = 0.2
 # long keyword missing a letter ("Stelth", "Intimidat") still is; a name one or two letters from a
 # rules word ("Theon" then, "Lancel" cancel, "Stannis" stands, "Robb" rob) is not.
 NAME_TYPO = 90
+
+
+# A clause with no words loaded: its word counts and length, its padded words and stems (read only, shared)
+NO_COUNTS: tuple[Counter[str], int] = (Counter(), 0)
+NO_BODY: tuple[str, frozenset[str]] = ("", frozenset())
 
 
 @dataclass
@@ -251,6 +257,7 @@ class Index:
             cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
         }
         self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
+        self.card_entries = frozenset(c for c, m in self.clauses.items() if m["kind"] in CARD_KINDS)  # a card's list or errata entries
         # the Q&A entries and FAQ sections whose heading asks or names when something resolves (TIMING_HEADING)
         self._timing_headed = frozenset(c for c, m in self.clauses.items() if TIMING_HEADING.match(m["heading"] or ""))
         self.rules_rank = max((m["rank"] for m in self.clauses.values() if m["doc_kind"] == "official rules"), default=0)
@@ -826,9 +833,11 @@ class Index:
         # (a card the query names brings its entries in on its own, see ``ranked``)
         cap = CANDIDATES if kinds and set(kinds) <= CARD_KINDS else CARD_ENTRIES  # unless they are all asked for
         found, listed = [], 0
-        for rowid, rank in heapq.nsmallest(2 * CANDIDATES, scores.items(), key=itemgetter(1)):
+        # (sorted(...)[:n] is heapq.nsmallest's result, ties in the same order, but sorts in C: nsmallest's
+        # Python loop over a thousand matches was 7 % of a search's instructions, here and in _asked_fts)
+        for rowid, rank in sorted(scores.items(), key=itemgetter(1))[: 2 * CANDIDATES]:
             cid = self.by_rowid[rowid]
-            if self.clauses[cid]["kind"] in CARD_KINDS:
+            if cid in self.card_entries:
                 listed += 1
                 if listed > cap:
                     continue
@@ -850,10 +859,13 @@ class Index:
         terms = sorted({t for g in telling for t in g.terms if t.strip()})
         if not terms or not self.has_asked:
             return {}, {}
-        found: list[tuple[Any, ...]] = []
+        best: dict[str, float] = {}
+        matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
         for number in [edition] if edition in (1, 2) else [1, 2]:
             scores = self._phrase_scores(f"asked_{number}_fts", None, terms)
-            best_rows = heapq.nsmallest(ASKED_MATCHES, scores.items(), key=itemgetter(1))
+            best_rows = sorted(scores.items(), key=itemgetter(1))[:ASKED_MATCHES]
+            # a question is held as matching reads it: reading it again for each query that recalls it was
+            # 2 % of a search's instructions
             held = self._asked_rows.setdefault(number, {})  # at most the table's rows
             missing = [rowid for rowid, _ in best_rows if rowid not in held]
             if missing:  # as ``asked_words`` reads them, worked out when the database was built
@@ -862,14 +874,12 @@ class Index:
                     missing,
                 ):
                     held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, said))
-            found += [(*held[rowid], rank) for rowid, rank in best_rows]
-        if kinds:
-            found = [row for row in found if self.clauses[row[0]]["kind"] in kinds]
-        best: dict[str, float] = {}
-        matched: dict[str, list[tuple[str, frozenset[str], int, str]]] = {}
-        for cid, question, rank in found:
-            best[cid] = max(best.get(cid, 0.0), -rank)
-            matched.setdefault(cid, []).append(question)
+            for rowid, rank in best_rows:
+                cid, question = held[rowid]
+                if kinds and self.clauses[cid]["kind"] not in kinds:
+                    continue
+                best[cid] = max(best.get(cid, 0.0), -rank)
+                matched.setdefault(cid, []).append(question)
         return best, matched
 
     def _body(self, clause_ids: list[str]) -> None:
@@ -1008,6 +1018,7 @@ class Index:
         state_bits = sum(1 << i for i, g in enumerate(groups) if g.said.split()[0] in states) if states else 0
         state_bits = state_bits if state_bits != (1 << len(groups)) - 1 else 0  # the state alone is what is asked
         state_stems = frozenset(stem_of(s) for w in states for s in STATE_WORDS[w]) if state_bits else frozenset()
+        padded_quoted = [f" {q} " for q in quoted]  # (padded once: most queries quote nothing)
         coverage: dict[str, float] = {}
         for clause_id in fts:
             found = ideas.mask(self._bodies[clause_id])
@@ -1059,7 +1070,7 @@ class Index:
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
-            asked_f1 = max((f1(ideas.mask((a[0], a[1])), a[2]) for a in said), default=0.0)
+            asked_f1 = ideas.best_f1(said)
             liked = process.extractOne(analysis["text"], [a[3] for a in said], scorer=ASKED_LIKE) if said else None
             if clause_id in self.questions:  # the FAQ's own question is a player's question too
                 own = ASKED_LIKE(analysis["text"], self._questions[clause_id][0].strip())
@@ -1079,7 +1090,7 @@ class Index:
                 "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
                 "errata_asked": float(card and meta["kind"] == "errata" and errata_asked),
-                "card_errata": float(card) * {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}.get(meta["kind"], 0.0),
+                "card_errata": float(card) * CARD_ERRATA.get(meta["kind"], 0.0),
                 "card_kind": float(not card and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
                 "qa": float(meta["kind"] == "qa"),
@@ -1097,7 +1108,7 @@ class Index:
                 "lead": weighted(ideas.mask(lead)),
                 "head_precision": len(head[1] & query_stems) / len(head[1]) if head[1] else 0.0,
                 "rules": float(meta["kind"] in ("rules", "section", "timing")),
-                "quoted": float(any(f" {q} " in head[0] for q in quoted)),
+                "quoted": float(bool(padded_quoted) and any(q in head[0] for q in padded_quoted)),
                 "head_exact": float(bool(asked_terms & self._heading_names[clause_id])),
                 "state_heading": float(bool(state_stems & head[1]) and not head_mask & ~state_bits),
                 "timing_asked": float(asks_timing and (meta["kind"] == "timing" or clause_id in self._timing_headed)),
@@ -1224,8 +1235,9 @@ class Index:
 
     def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
         """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
-        counts, length = self._counts.get(clause_id, (Counter(), 0))
-        text = self._bodies.get(clause_id, ("", frozenset()))[0]
+        # (shared empty defaults: building a Counter for the default on every call was a fifth of this method)
+        counts, length = self._counts.get(clause_id, NO_COUNTS)
+        text = self._bodies.get(clause_id, NO_BODY)[0]
         norm = k1 * (1 - b + b * length / average)
         score = 0.0
         get = counts.get
@@ -1342,11 +1354,18 @@ def _tokens(text: str) -> tuple[tuple[str, ...], str, tuple[int, ...]]:
     return tokens, " ".join(lowered), tuple(offsets)
 
 
-def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
-    """About ``width`` words around the densest run of query words, matched words in [brackets]."""
+def marked_stems(groups: list[set[str]]) -> set[str]:
+    """The stems a snippet marks for the query's word groups: a phrase's small words ("the" in "until
+    the end of the phase") mark nothing on their own."""
+    return {stem_of(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}
+
+
+def snippet(text: str, groups: list[set[str]], width: int = 36, stems: set[str] | None = None) -> str:
+    """About ``width`` words around the densest run of query words, matched words in [brackets].
+    ``stems``: ``marked_stems(groups)``, when the caller shows several snippets for one query."""
     tokens, lowered, offsets = _tokens(text)
-    # a phrase's small words ("the" in "until the end of the phase") mark nothing on their own
-    stems = {stem_of(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}
+    if stems is None:
+        stems = marked_stems(groups)
     if not stems:
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
     flags = [False] * len(tokens)
@@ -1356,12 +1375,10 @@ def snippet(text: str, groups: list[set[str]], width: int = 36) -> str:
             if not at or lowered[at - 1] not in WORD_CHARACTERS:
                 flags[bisect_right(offsets, at) - 1] = True
             at = lowered.find(stem, at + 1)
-    best = count = sum(flags[:width])  # a sliding window: each step adds one word and drops one
-    start = 0
-    for i in range(1, max(1, len(tokens) - width + 1)):
-        count += flags[i + width - 1] - flags[i - 1]
-        if count > best:
-            best, start = count, i
+    # a sliding window: each step adds one word and drops one; the marked words in each window, counted
+    # in C (accumulate over map: the Python loop was half of a snippet's time), the first densest wins
+    counts = list(accumulate(map(sub, flags[width:], flags[: len(tokens) - width]), initial=sum(flags[:width])))
+    start = counts.index(max(counts))
     window = [f"[{t}]" if flags[start + j] else t for j, t in enumerate(tokens[start : start + width])]
     prefix = "… " if start > 0 else ""
     suffix = " …" if start + width < len(tokens) else ""
@@ -1409,6 +1426,7 @@ def results(
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
     out = []
+    stems = marked_stems(groups)
     for hit in hits:
         row = rows[hit.id]
         # a title with no text of its own ("7. Taxation phase") is shown with the steps printed under it
@@ -1421,7 +1439,7 @@ def results(
                 **row,
                 "score": round(hit.score, 4),
                 "question": question,
-                "snippet": snippet(answer or row["text"], groups),
+                "snippet": snippet(answer or row["text"], groups, stems=stems),
                 "folded": hit.folded,
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,

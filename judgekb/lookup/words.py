@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -233,21 +234,30 @@ class Ideas:
         self.phrases = [(1 << number, group.phrases) for number, group in enumerate(groups) if group.phrases]
         self.weights = [g.weight / total for g in groups]
         self._weighted: dict[int, float] = {}
+        self._indices: dict[int, frozenset[int]] = {}
+        self._f1: dict[tuple[int, int], float] = {}
 
-    def mask(self, body: tuple[str, frozenset[str]]) -> int:
-        """The ideas a text (padded words, stems) expresses, as bits."""
-        text, stems = body
+    def mask(self, body: tuple[str, frozenset[str]] | tuple[str, frozenset[str], int, str]) -> int:
+        """The ideas a text (padded words, stems, anything after them aside) expresses, as bits."""
+        text, stems = body[0], body[1]
         found = 0
+        bits = self.bits
         for stem in self.stems & stems:
-            found |= self.bits[stem]
+            found |= bits[stem]
         for bit, phrases in self.phrases:
-            if not found & bit and any(p in text for p in phrases):
-                found |= bit
+            if not found & bit:
+                for phrase in phrases:  # (a plain loop, not any() over a generator: this runs for every text)
+                    if phrase in text:
+                        found |= bit
+                        break
         return found
 
     def indices(self, found: int) -> frozenset[int]:
-        """The ideas' numbers (the groups' positions) in a mask."""
-        return frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+        """The ideas' numbers (the groups' positions) in a mask (kept per mask, as ``weighted`` is: a
+        query's candidates share a few masks)."""
+        if found not in self._indices:
+            self._indices[found] = frozenset(i for i in range(len(self.weights)) if found >> i & 1)
+        return self._indices[found]
 
     def weighted(self, found: int) -> float:
         """The share of the query's weight these ideas carry."""
@@ -255,12 +265,33 @@ class Ideas:
             self._weighted[found] = sum(w for i, w in enumerate(self.weights) if found >> i & 1)
         return self._weighted[found]
 
+    def best_f1(self, texts: Iterable[tuple[str, frozenset[str], int, str]]) -> float:
+        """The best ``f1`` of several texts (padded words, stems, how many stems, words: ``asked_words``),
+        0.0 for none: a clause's players' questions.  One loop rather than max() over a generator, and
+        no f1 call for a text that expresses none of the ideas (its f1 is 0.0)."""
+        best = 0.0
+        mask, f1 = self.mask, self.f1
+        for text in texts:
+            found = mask(text)
+            if found:
+                score = f1(found, text[2])
+                if score > best:
+                    best = score
+        return best
+
     def f1(self, found: int, size: int) -> float:
-        """Recall (weighted share of the query) against precision (share of the text's ideas matched)."""
-        if not found or not size:
-            return 0.0
-        recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
-        return 2 * recall * precision / (recall + precision)
+        """Recall (weighted share of the query) against precision (share of the text's ideas matched),
+        kept per mask and size (a query's texts share a few)."""
+        key = (found, size)
+        score = self._f1.get(key)
+        if score is None:
+            if not found or not size:
+                score = 0.0
+            else:
+                recall, precision = self.weighted(found), min(1.0, found.bit_count() / size)
+                score = 2 * recall * precision / (recall + precision)
+            self._f1[key] = score
+        return score
 
 
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
