@@ -20,6 +20,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import sqlite3
 import tempfile
 import time
@@ -41,6 +42,10 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 TEMP_PREFIX = ".judgekb-"
 LOCK_SECONDS = 300.0
 SIDE_FILES = ("-journal", "-wal", "-shm")
+# A file written this recently may be written again within the same tick of a coarse file-system
+# clock (FAT's 2 s, HFS+'s 1 s), leaving its stamp unchanged: its fingerprint is not remembered yet.
+SETTLED_NS = 3_000_000_000
+FINGERPRINT = re.compile(r"[0-9a-f]{64}")
 
 
 class StoreError(Exception):
@@ -295,7 +300,9 @@ def tidy(db_path: Path) -> None:
 
 
 def _clean_stale(folder: Path) -> None:
-    """Remove temporary files left by killed builds (safe: every writer holds the folder lock)."""
+    """Remove temporary files left by killed builds (safe: every database writer holds the folder lock;
+    the two stamps beside a database are written without it, and a stamp removed half-written is
+    only not saved this time)."""
     for stale in folder.glob(f"{TEMP_PREFIX}*.sqlite*"):
         with contextlib.suppress(OSError):
             stale.unlink()
@@ -403,16 +410,20 @@ def checked_quick_check(db_path: Path) -> str | None:
 def remembered_fingerprint(corpus: Path, db_path: Path) -> str:
     """``corpus_fingerprint``, remembered beside the database (``.fingerprint``) with the stamp of the
     files it hashed, and used while no file has been added, removed or written since: reading and
-    hashing every corpus and code file cost each cold command about 9 ms of its 150."""
+    hashing every corpus and code file cost each cold command about 9 ms of its 150.  Remembered only
+    once every file has been still for SETTLED_NS (git's rule for its index), so that an edit made
+    in the same clock tick as the hash cannot hide behind an unchanged stamp."""
     sidecar = db_path.with_name(db_path.name + ".fingerprint")
-    stamp = corpus_stamp(corpus)
+    stamp, newest = corpus_stamp(corpus)
     try:
         remembered_stamp, fingerprint = sidecar.read_text(encoding="ascii").split()
-        if remembered_stamp == stamp:
+        if remembered_stamp == stamp and FINGERPRINT.fullmatch(fingerprint):
             return fingerprint
     except (OSError, ValueError, UnicodeDecodeError):
         pass
     fingerprint = corpus_fingerprint(corpus)
+    if time.time_ns() - newest < SETTLED_NS:
+        return fingerprint
     try:  # best effort: a read-only folder just hashes every time
         tmp = sidecar.with_name(f"{TEMP_PREFIX}{os.getpid()}.sqlite.fingerprint")  # tidy() removes one a kill left
         tmp.write_text(f"{stamp} {fingerprint}", encoding="ascii")

@@ -468,15 +468,20 @@ def test_quick_check_is_skipped_only_while_nothing_has_written_the_file(kb):
     assert store.checked_quick_check(kb) is not None
 
 
-def test_the_remembered_fingerprint_notices_a_file_written_back_to_its_old_size_and_time(tmp_path, corpus_copy):
+def test_the_remembered_fingerprint_notices_a_file_written_back_to_its_old_size_and_time(tmp_path, corpus_copy, monkeypatch):
     """A command compares the corpus's stamp (names, sizes, times) instead of hashing every file; an
     edit of the same size, its modification time set back, still moves the change time, so the
-    fingerprint is worked out again and the database rebuilt.  A damaged record is worked out again too."""
+    fingerprint is worked out again.  A damaged record is worked out again too, and a corpus written
+    moments ago is not remembered at all (a coarse file-system clock could hide a second edit)."""
     from judgekb.corpus.sources import corpus_fingerprint
 
     db = tmp_path / "kb.sqlite"
+    sidecar = tmp_path / "kb.sqlite.fingerprint"
+    assert store.remembered_fingerprint(corpus_copy, db) == corpus_fingerprint(corpus_copy)
+    assert not sidecar.exists()  # the copy was just written
+    monkeypatch.setattr(store, "SETTLED_NS", 0)
     first = store.remembered_fingerprint(corpus_copy, db)
-    assert first == corpus_fingerprint(corpus_copy) and (tmp_path / "kb.sqlite.fingerprint").is_file()
+    assert first == corpus_fingerprint(corpus_copy) and sidecar.is_file()
     assert store.remembered_fingerprint(corpus_copy, db) == first
     sets = corpus_copy / "sets.yaml"
     before, text = sets.stat(), sets.read_text(encoding="utf-8")
@@ -486,6 +491,6 @@ def test_the_remembered_fingerprint_notices_a_file_written_back_to_its_old_size_
     assert sets.stat().st_size == before.st_size and sets.stat().st_mtime_ns == before.st_mtime_ns
     changed = store.remembered_fingerprint(corpus_copy, db)
     assert changed == corpus_fingerprint(corpus_copy) != first
-    (tmp_path / "kb.sqlite.fingerprint").write_text("not a record", encoding="ascii")
+    sidecar.write_text(f"{sidecar.read_text(encoding='ascii').split()[0]} not-a-fingerprint", encoding="ascii")
     assert store.remembered_fingerprint(corpus_copy, db) == changed
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".judgekb-")]

@@ -659,6 +659,7 @@ def test_snippet_marks_a_token_where_one_of_its_words_starts_with_a_query_stem()
     assert search.snippet(text, [{"kneel"}, {"unique"}]) == (
         "[Kneel] [(kneeling),] [non-unique] İİİstanbul cards: a deckneel word and [UNIQUE] ones."
     )
+    assert search.snippet("", [{"'" * 3}]) == ""  # no words, and a query word with no stem
 
 
 @given(
@@ -674,6 +675,21 @@ def test_snippet_marks_what_a_word_start_pattern_marks(tokens, query_words):
     pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")") if stems else None
     expected = [f"[{t}]" if pattern and pattern.search(t.lower()) else t for t in tokens]
     assert shown == " ".join(expected)
+
+
+@given(
+    st.lists(st.sampled_from(["kneel", "Stand", "(kneeling),", "the", "plot", "x", "non-unique"]), max_size=30),
+    st.integers(min_value=1, max_value=8),
+)
+@settings(max_examples=300, deadline=None)
+def test_snippet_shows_the_first_densest_window(tokens, width):
+    """Of the windows of ``width`` words, the snippet shows the first with the most marked words."""
+    shown = search.snippet(" ".join(tokens), [{"kneel"}, {"stand"}], width=width)
+    flags = [t.lower().lstrip("(").startswith(("kneel", "stand")) for t in tokens]
+    starts = range(max(1, len(tokens) - width + 1))
+    start = max(starts, key=lambda i: (sum(flags[i : i + width]), -i))
+    window = " ".join(f"[{t}]" if flags[start + j] else t for j, t in enumerate(tokens[start : start + width]))
+    assert shown == ("… " if start else "") + window + (" …" if start + width < len(tokens) else "")
 
 
 def test_no_results_says_why(index):

@@ -176,12 +176,14 @@ def corpus_fingerprint(corpus: Path) -> str:
     return digest.hexdigest()
 
 
-def corpus_stamp(corpus: Path) -> str:
-    """What changes whenever one of those files is added, removed or written: their names, sizes and
-    times (a change time cannot be set back).  Comparing it costs a cold command a listing, where
-    the fingerprint reads and hashes every file."""
-    digest = hashlib.sha256()
+def corpus_stamp(corpus: Path) -> tuple[str, int]:
+    """What changes whenever one of those files is added, removed or written: their names, devices,
+    inodes, sizes and times (a change time cannot be set back), and the newest of those times in
+    nanoseconds.  Comparing it costs a cold command a listing, where the fingerprint reads and hashes
+    every file."""
+    digest, newest = hashlib.sha256(), 0
     for path in fingerprinted_files(corpus):
         st = path.stat()
-        digest.update(f"{path}\0{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
-    return digest.hexdigest()
+        digest.update(f"{path}\0{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
+        newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+    return digest.hexdigest(), newest

@@ -30,7 +30,6 @@ read from the database, so a one-off lookup from the command line starts fast.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import re
@@ -41,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from operator import itemgetter, mul, sub
 from pathlib import Path
 from typing import Any
@@ -1014,7 +1013,7 @@ class Index:
         # edition's "cannot" explains itself with Wildfire Assault) answers no more than any other rule
         asks_entry = status_asked or errata_asked
         typed = analysis["words"]
-        states = {w for w, after in itertools.pairwise(typed) if w in STATE_WORDS and after in STATE_NOUNS}
+        states = {w for w, after in pairwise(typed) if w in STATE_WORDS and after in STATE_NOUNS}
         state_bits = sum(1 << i for i, g in enumerate(groups) if g.said.split()[0] in states) if states else 0
         state_bits = state_bits if state_bits != (1 << len(groups)) - 1 else 0  # the state alone is what is asked
         state_stems = frozenset(stem_of(s) for w in states for s in STATE_WORDS[w]) if state_bits else frozenset()
@@ -1126,8 +1125,7 @@ class Index:
         def cover_of(clause_id: str) -> frozenset[int]:
             if clause_id not in covers:
                 self._body([clause_id])
-                body = self._bodies.get(clause_id, ("", frozenset()))
-                covers[clause_id] = ideas.indices(ideas.mask(body))
+                covers[clause_id] = ideas.indices(ideas.mask(self._bodies.get(clause_id, NO_BODY)))
             return covers[clause_id]
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
@@ -1364,6 +1362,8 @@ def snippet(text: str, groups: list[set[str]], width: int = 36, stems: set[str] 
     """About ``width`` words around the densest run of query words, matched words in [brackets].
     ``stems``: ``marked_stems(groups)``, when the caller shows several snippets for one query."""
     tokens, lowered, offsets = _tokens(text)
+    if not tokens:
+        return ""
     if stems is None:
         stems = marked_stems(groups)
     if not stems:

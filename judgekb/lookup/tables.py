@@ -146,4 +146,3 @@ def asked_row(clause_id: str, question: str, expanded: str) -> dict[str, Any]:
         "id": clause_id, "question": question, "expanded": expanded,
         "words": words.strip(), "stems": " ".join(sorted(stems)), "size": size, "said": said,
     }  # fmt: skip
-
