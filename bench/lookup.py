@@ -33,7 +33,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import yaml  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402
 
 from judgekb import store  # noqa: E402
@@ -66,8 +65,7 @@ def miss_kinds(items, ranks: dict, firsts: dict, halves: tuple[str, ...]) -> Non
     """What judgekb puts first where it misses top-1, by the judges' own labels (tests/eval/judgements.yaml):
     a clause they marked as holding part of the answer, one they did not mark, or a query no judge found
     an answering clause for.  Where the shortfall lies; it changes no figure above."""
-    record = yaml.safe_load((ROOT / "tests" / "eval" / "judgements.yaml").read_text(encoding="utf-8")) or []
-    judged = {(r["q"], r["ed"]): r for r in record}
+    judged = {(r["q"], r["ed"]): r for r in evaluation.load_judgements(ROOT / "tests" / "eval" / "judgements.yaml")}
     print("\ntop-1 misses (in the corpus) by what the judges said of judgekb's first hit:")
     for half in halves:
         counts = {"marked partial": 0, "not marked": 0, "no judged answer to the query": 0}

@@ -42,7 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from judgekb import store  # noqa: E402
 from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.errors import DataError  # noqa: E402
 from judgekb.files import write_text_atomic  # noqa: E402
+from judgekb.lookup import evaluation  # noqa: E402
 
 # Second edition's documents in force: a superseded FAQ entry folds under its successor, and a web
 # copy is unofficial, so the answer key names the text a judge reads out.
@@ -92,11 +94,9 @@ def main() -> None:
         if unshown := [a for a in said if a not in shown.get(number, [])]:
             sys.exit(f"judgement {number} ({entry['q']!r}) names ids its sheet did not show: {unshown}; nothing written")
     try:  # the record of earlier rounds, checked before the build: merged into, and a top-up adds to it
-        previous = (yaml.safe_load(args.record.read_text(encoding="utf-8")) if args.record.is_file() else []) or []
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        sys.exit(f"{args.record}: cannot read the record of judgements: {error}")
-    if not isinstance(previous, list) or not all(isinstance(r, dict) and "q" in r and "ed" in r for r in previous):
-        sys.exit(f"{args.record}: expected a YAML list of judged queries, each with q (the query) and ed (its edition)")
+        previous = evaluation.load_judgements(args.record) if args.record.is_file() else []
+    except DataError as error:
+        sys.exit(str(error))
     earlier = {(r["q"], r["ed"]): r for r in previous}
     scratch = tempfile.TemporaryDirectory(prefix="judgekb-judged-")  # removed when the script ends
     db_path = Path(scratch.name) / "kb.sqlite"

@@ -38,6 +38,7 @@ from rank_bm25 import BM25Okapi  # noqa: E402
 
 from judgekb import store  # noqa: E402
 from judgekb.corpus.sources import default_corpus  # noqa: E402
+from judgekb.errors import DataError  # noqa: E402
 from judgekb.files import write_text_atomic  # noqa: E402
 from judgekb.lookup import evaluation, search  # noqa: E402
 
@@ -47,20 +48,10 @@ TEXT_LIMIT = 1500  # characters of a clause shown to the judge (long clauses end
 def judged_ids(record: Path) -> dict[tuple[str, int], set[str]]:
     """Every clause some judge has read for each (query, edition) of the record of judgements."""
     try:
-        entries = yaml.safe_load(record.read_text(encoding="utf-8")) or []
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        sys.exit(f"{record}: cannot read the record of judgements: {error}")
-    if not isinstance(entries, list):
-        sys.exit(f"{record}: expected a YAML list of judged queries")
-    fields = ("pooled", "answers", "partial", "before")
-    seen: dict[tuple[str, int], set[str]] = {}
-    for number, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict) or "q" not in entry or "ed" not in entry:
-            sys.exit(f"{record}: entry {number}: needs q (the query) and ed (its edition)")
-        if not all(isinstance(entry.get(f) or [], list) for f in fields):
-            sys.exit(f"{record}: entry {number} ({entry['q']!r}): {', '.join(fields)} must be lists of clause ids")
-        seen[(entry["q"], entry["ed"])] = {str(c) for f in fields for c in entry.get(f) or []}
-    return seen
+        entries = evaluation.load_judgements(record)
+    except DataError as error:
+        sys.exit(str(error))
+    return {(e["q"], e["ed"]): {str(c) for f in evaluation.JUDGED_LISTS for c in e.get(f) or []} for e in entries}
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from judgekb.errors import DataError
+
 QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "`": "'"})
 
 
@@ -137,6 +139,28 @@ def categories(item: PlayerItem, gap: bool) -> list[str]:
     if item.absent:
         cats.append("not in corpus")
     return cats
+
+
+# tests/eval/judgements.yaml: the record of blind relevance judgements (tools/relevance_pool.py ->
+# judges -> tools/apply_judgements.py), each judged query with these lists of clause ids.
+JUDGED_LISTS = ("pooled", "answers", "partial", "before")
+
+
+def load_judgements(path: Path) -> list[dict[str, Any]]:
+    """The record of judgements, checked: a list of judged queries, each with q (the query), ed (its
+    edition) and JUDGED_LISTS as lists.  DataError names the file and the entry."""
+    try:
+        entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise DataError(f"{path}: cannot read the record of judgements: {error}") from None
+    if not isinstance(entries, list):
+        raise DataError(f"{path}: expected a YAML list of judged queries")
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or "q" not in entry or "ed" not in entry:
+            raise DataError(f"{path}: entry {number}: needs q (the query) and ed (its edition)")
+        if not all(isinstance(entry.get(f) or [], list) for f in JUDGED_LISTS):
+            raise DataError(f"{path}: entry {number} ({entry['q']!r}): {', '.join(JUDGED_LISTS)} must be lists of clause ids")
+    return entries
 
 
 def hit_ids(result: dict[str, Any]) -> set[str]:
