@@ -1,4 +1,4 @@
-"""Writing a text file the safe way: a temporary file beside it, then a rename.
+"""Writing a text file the safe way: a temporary file beside it, then a rename; and a file's stamp.
 
 A reader never sees half a file, an error leaves the old one as it was (the temporary file is
 removed), an unchanged file is not rewritten, and the file keeps its permissions (a new one gets
@@ -24,6 +24,12 @@ def default_mode() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
+
+
+def stamp_of(st: os.stat_result) -> str:
+    """What changes whenever anything writes a file (its device, inode, size and times: a change time
+    cannot be set back), for the stamps kept beside a database."""
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 
 
 def write_text_atomic(path: Path, text: str) -> bool:

@@ -34,7 +34,10 @@ if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts 
     import sqlite_utils
 
 from judgekb.corpus.sources import corpus_fingerprint, corpus_stamp, default_corpus
-from judgekb.files import default_mode  # noqa: F401 - re-exported: the database's own files use it
+from judgekb.files import (
+    default_mode,  # noqa: F401 - re-exported: the database's own files use it
+    stamp_of,
+)
 
 SCHEMA_VERSION = "1"
 APPLICATION_ID = 0x4A4B4231  # "JKB1", written in the SQLite header: how judgekb knows its own files
@@ -377,9 +380,8 @@ def _fingerprint_of(db_path: Path) -> str | None:
 
 
 def _stamp(db_path: Path) -> str:
-    """What changes whenever anything writes the file (ctime cannot be set back)."""
-    st = db_path.stat()
-    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+    """What changes whenever anything writes the database file."""
+    return stamp_of(db_path.stat())
 
 
 def checked_quick_check(db_path: Path) -> str | None:

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judgekb.files import stamp_of
+
 if TYPE_CHECKING:  # the model is imported where it is built: a lookup's start-up does not need it
     from judgekb.corpus.model import Clause, Document
 
@@ -184,6 +186,6 @@ def corpus_stamp(corpus: Path) -> tuple[str, int]:
     digest, newest = hashlib.sha256(), 0
     for path in fingerprinted_files(corpus):
         st = path.stat()
-        digest.update(f"{path}\0{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
+        digest.update(f"{path}\0{stamp_of(st)}\0".encode())
         newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
     return digest.hexdigest(), newest
