@@ -58,12 +58,10 @@ from judgekb.lookup.words import (
     Group,
     Ideas,
     clean,
-    content_stems,
     english_words,
     named_edition,
     question_of,
     stem_of,
-    stems_in,
     words_of,
     written_names,
 )
@@ -100,14 +98,8 @@ HONORIFICS = frozenset(
     "father mother uncle old young little red black".split()
 )
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
-_PHASE_BOUNDARY = r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase"
-# a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
-# the standing phase"): like a container's title, it answers nothing the phase's other steps do not
-FORMALITY = re.compile(_PHASE_BOUNDARY + "$")
-# The plot phase's first and last steps (and the round's last) say more — that the round begins or
-# ends there, that a phase's beginning and end are milestones card text refers to — but only to a
-# question about a beginning or an end: "can I use actions in the plot phase" is not one.
-BOUNDARY = re.compile(_PHASE_BOUNDARY + r"\b")
+# A phase's first or last framework step (tables.BOUNDARY) answers only a question about a beginning or
+# an end, said in one of these words: "can I use actions in the plot phase" is not one.
 BOUNDARY_WORDS = frozenset(
     "begin begins beginning began start starts starting started end ends ending ended over finish finishes finished "
     "expire expires expiring milestone".split()
@@ -139,7 +131,6 @@ STATE_WORDS = {
 STATE_NOUNS = frozenset(
     "character characters guy guys card cards location locations attachment attachments unit units dude dudes".split()
 )
-FORMAT_ONLY = re.compile(r"\((?:melee|joust)(?: game| format)? only\)", re.IGNORECASE)
 # A Q&A entry that asks when something resolves ("When do you resolve deadly?", "What is the timing of
 # an epic phase?") or a FAQ section headed "Timing of ..." (first edition's 3.19 Timing of Immunity,
 # second edition's 2.6 Timing of Terminal Condition Effects) answers a timing question as the framework
@@ -147,13 +138,6 @@ FORMAT_ONLY = re.compile(r"\((?:melee|joust)(?: game| format)? only\)", re.IGNOR
 TIMING_HEADING = re.compile(
     r"^(?:when (?:do|does|is|are|can)\b|what is the timing\b|how does the timing\b|timing of\b)", re.IGNORECASE
 )
-# An entry that only defines a word ('The term "attacking character" refers to a character that is
-# participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
-# what the word means, not a question about doing the thing ("attack with no characters", "deck has no
-# cards left"): there it counts as a title, unless the query is the term alone or asks what it is.
-# (Printed, 'The word "printed" refers to the ... value that is physically printed', is not one: asked
-# whether an attachment's strength is printed strength, what the word covers is the question.)
-TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+ appears by itself ")
 DEFINITION_ASKED = re.compile(r"^(what|whats|what's) (is|are|does)\b|\b(mean|means|meaning|definition|define|term)\b")
 # the words around the term a definition question asks about: "what does X mean", "what is a X", "define X"
 DEFINED_TERM = re.compile(
@@ -298,8 +282,8 @@ class Index:
         self._counts: dict[str, tuple[Counter[str], int]] = {}
         self._leads: dict[str, tuple[str, frozenset[str]]] = {}
         self._says_more: dict[str, bool] = {}  # does the text say anything beyond its own heading?
-        self._boundary: set[str] = set()  # a phase's first or last framework step (BOUNDARY)
-        self._term_definition: set[str] = set()  # an entry that only defines a word (TERM_DEFINITION)
+        self._boundary: set[str] = set()  # a phase's first or last framework step (tables.BOUNDARY)
+        self._term_definition: set[str] = set()  # an entry that only defines a word (tables.TERM_DEFINITION)
         self.has_asked = bool(self._rows_if("select 1 from sqlite_master where name = 'asked_2_fts'"))
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._heading_names: dict[str, frozenset[str]] = {}
@@ -1305,33 +1289,10 @@ class Index:
         return ranked
 
 
-# What ranking reads of a clause, as ``clause_words`` stores it (``clause_words_row``).
+# What ranking reads of a clause, as ``clause_words`` stores it (``tables.clause_words_row``).
 CLAUSE_WORDS = (
     "words", "stems", "heading", "heading_stems", "names", "says_more", "boundary", "term_definition", "question", "question_stems",
 )  # fmt: skip
-
-
-def clause_words_row(clause_id: str, heading: str, body: str, question: str) -> tuple[Any, ...]:
-    """A clause as ranking reads it, worked out when the database is built: its words and their stems
-    in order, its heading's words and content stems, the names the heading gives it, whether its text
-    says more than its heading, is a phase's boundary step or only defines a word, and the question a
-    Q&A entry answers (words, stems).  Worked out for each clause a cold command recalled, this was
-    most of its first search."""
-    words_list = words_of(body)
-    words, stems = " ".join(words_list), " ".join(stem_of(w) for w in words_list)
-    # a format qualifier ("Redirect (Melee game only)") says where the rule applies, not what it is about
-    head = " ".join(words_of(FORMAT_ONLY.sub("", heading)))
-    # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
-    named = {" ".join(words_of(n)) for n in re.split(r",|\bor\b|[()]", heading)}
-    # a card type's entry is named by the type alone ("Unique Cards": "unique", "Attachment Cards")
-    named |= {n.removesuffix(" cards").removesuffix(" card") for n in named if n.endswith((" card", " cards"))}
-    says_more = not set(words.split()) <= {*head.split(), *map(str, range(10))} and not FORMALITY.search(words)
-    question_stems = (t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
-    return (
-        clause_id, words, stems, head, " ".join(sorted(content_stems(head))), "|".join(sorted(named - {""})), int(says_more),
-        int(bool(BOUNDARY.search(words))), int(bool(TERM_DEFINITION.match(words[len(head) + 1 :]))),
-        " ".join(words_of(question)), " ".join(sorted(set(question_stems))),
-    )  # fmt: skip
 
 
 # The characters of a word: a query stem marks a token where it starts a word, after none of these.

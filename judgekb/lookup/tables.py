@@ -6,12 +6,64 @@ clause's words and stems, the players' questions in FTS5 tables, and the index's
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from judgekb.lookup import notices
-from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, Index, clause_words_row, connection
-from judgekb.lookup.words import LOWER_WORD, asked_words, english_words, question_of, stem_of, words_of
+from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, Index, connection
+from judgekb.lookup.words import (
+    LOWER_WORD,
+    STOPWORDS,
+    asked_words,
+    content_stems,
+    english_words,
+    question_of,
+    stem_of,
+    stems_in,
+    words_of,
+)
+
+# What ranking reads of a clause's text and heading, worked out here once (``clause_words_row``).
+_PHASE_BOUNDARY = r"\bthis step formalizes the (?:beginning|end) of the [a-z]+ phase"
+# a framework step that only marks where a phase begins or ends ("This step formalizes the beginning of
+# the standing phase"): like a container's title, it answers nothing the phase's other steps do not
+FORMALITY = re.compile(_PHASE_BOUNDARY + "$")
+# The plot phase's first and last steps (and the round's last) say more — that the round begins or
+# ends there, that a phase's beginning and end are milestones card text refers to — but only to a
+# question about a beginning or an end: "can I use actions in the plot phase" is not one.
+BOUNDARY = re.compile(_PHASE_BOUNDARY + r"\b")
+FORMAT_ONLY = re.compile(r"\((?:melee|joust)(?: game| format)? only\)", re.IGNORECASE)
+# An entry that only defines a word ('The term "attacking character" refers to a character that is
+# participating ...': Attacker, Defender; 'When the word "deck" appears by itself ...': Deck) answers
+# what the word means, not a question about doing the thing ("attack with no characters", "deck has no
+# cards left"): there it counts as a title, unless the query is the term alone or asks what it is.
+# (Printed, 'The word "printed" refers to the ... value that is physically printed', is not one: asked
+# whether an attachment's strength is printed strength, what the word covers is the question.)
+TERM_DEFINITION = re.compile(r"the term [a-z ]+ refers to |when the word [a-z ]+ appears by itself ")
+
+
+def clause_words_row(clause_id: str, heading: str, body: str, question: str) -> tuple[Any, ...]:
+    """A clause as ranking reads it, worked out when the database is built: its words and their stems
+    in order, its heading's words and content stems, the names the heading gives it, whether its text
+    says more than its heading, is a phase's boundary step or only defines a word, and the question a
+    Q&A entry answers (words, stems).  Worked out for each clause a cold command recalled, this was
+    most of its first search."""
+    words_list = words_of(body)
+    words, stems = " ".join(words_list), " ".join(stem_of(w) for w in words_list)
+    # a format qualifier ("Redirect (Melee game only)") says where the rule applies, not what it is about
+    head = " ".join(words_of(FORMAT_ONLY.sub("", heading)))
+    # the names a heading gives its entry ("Claim or Claim Value": "claim", "claim value")
+    named = {" ".join(words_of(n)) for n in re.split(r",|\bor\b|[()]", heading)}
+    # a card type's entry is named by the type alone ("Unique Cards": "unique", "Attachment Cards")
+    named |= {n.removesuffix(" cards").removesuffix(" card") for n in named if n.endswith((" card", " cards"))}
+    says_more = not set(words.split()) <= {*head.split(), *map(str, range(10))} and not FORMALITY.search(words)
+    question_stems = (t for t in stems_in(question) if t not in STOPWORDS and len(t) > 2)
+    return (
+        clause_id, words, stems, head, " ".join(sorted(content_stems(head))), "|".join(sorted(named - {""})), int(says_more),
+        int(bool(BOUNDARY.search(words))), int(bool(TERM_DEFINITION.match(words[len(head) + 1 :]))),
+        " ".join(words_of(question)), " ".join(sorted(set(question_stems))),
+    )  # fmt: skip
 
 
 def load_phrases(corpus: Path) -> list[tuple[str, str]]:
