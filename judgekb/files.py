@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -41,6 +40,8 @@ def write_text_atomic(path: Path, text: str) -> bool:
             return False
     except FileNotFoundError:
         mode = default_mode()
+    import tempfile  # here, not at the top: a search never writes, and the module costs a cold start ~4 ms
+
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         os.fchmod(handle, mode)

@@ -22,7 +22,6 @@ import json
 import os
 import re
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
@@ -316,6 +315,8 @@ def _clean_stale(folder: Path) -> None:
 @contextlib.contextmanager
 def _temporary(db_path: Path, copy_of: Path | None = None) -> Iterator[Path]:
     """A temporary database beside ``db_path``; renamed over it once it passes quick_check, else removed."""
+    import tempfile  # here, not at the top: a search never writes, and the module costs a cold start ~4 ms
+
     try:
         handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".sqlite", dir=db_path.parent)
     except OSError as exc:
@@ -417,18 +418,18 @@ def remembered_fingerprint(corpus: Path, db_path: Path) -> str:
     in the same clock tick as the hash cannot hide behind an unchanged stamp."""
     sidecar = db_path.with_name(db_path.name + ".fingerprint")
     stamp, newest = corpus_stamp(corpus)
-    try:
-        remembered_stamp, fingerprint = sidecar.read_text(encoding="ascii").split()
+    try:  # the fingerprint, a newline, the stamp
+        fingerprint, _, remembered_stamp = sidecar.read_text(encoding="utf-8", errors="surrogateescape").partition("\n")
         if remembered_stamp == stamp and FINGERPRINT.fullmatch(fingerprint):
             return fingerprint
-    except (OSError, ValueError, UnicodeDecodeError):
+    except OSError:
         pass
     fingerprint = corpus_fingerprint(corpus)
     if time.time_ns() - newest < SETTLED_NS:
         return fingerprint
     try:  # best effort: a read-only folder just hashes every time
         tmp = sidecar.with_name(f"{TEMP_PREFIX}{os.getpid()}.sqlite.fingerprint")  # tidy() removes one a kill left
-        tmp.write_text(f"{stamp} {fingerprint}", encoding="ascii")
+        tmp.write_text(f"{fingerprint}\n{stamp}", encoding="utf-8", errors="surrogateescape")
         os.replace(tmp, sidecar)
     except OSError:
         pass

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
 
 from judgekb import store
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 
 def test_show_prints_citation_text_and_authority(db_path):
@@ -206,3 +208,25 @@ def test_python_dash_m_and_console_script_agree(db_path):
     env = dict(os.environ, JUDGEKB_DB=str(db_path))
     out = subprocess.run([script, "cite", "agot2-faq/2.6"], capture_output=True, text=True, env=env, timeout=60)
     assert out.stdout == run_cli("cite", "agot2-faq/2.6", db=db_path).stdout
+
+
+def test_a_search_loads_only_what_a_lookup_needs(db_path):
+    """A judge at a terminal feels every module a search imports: the YAML reader, the authority
+    graph, the card tools, the temporary-file and hashing modules only a build or a write needs stay
+    unloaded once the database is current (its fingerprint remembered beside it)."""
+    assert run_cli("search", "claim", db=db_path).returncode == 0  # the database is current from here on
+    dump = (
+        "import runpy, sys\n"
+        "sys.argv = ['judgekb', 'search', 'who wins a tie in a challenge', '--edition', '2']\n"
+        "try:\n    runpy.run_module('judgekb', run_name='__main__')\n"
+        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
+        "print('\\n'.join(m for m in sys.modules if sys.modules[m] is not None), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", dump], capture_output=True, text=True, env=dict(os.environ, JUDGEKB_DB=str(db_path)), cwd=ROOT, timeout=120
+    )
+    assert result.returncode == 0 and "1." in result.stdout, result.stderr
+    loaded = set(result.stderr.split())
+    assert "judgekb.lookup.search" in loaded
+    unneeded = {"yaml", "networkx", "flask", "numpy", "tempfile", "hashlib", "judgekb.authority", "judgekb.cards", "judgekb.engine"}
+    assert not loaded & unneeded

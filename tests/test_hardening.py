@@ -491,6 +491,8 @@ def test_the_remembered_fingerprint_notices_a_file_written_back_to_its_old_size_
     assert sets.stat().st_size == before.st_size and sets.stat().st_mtime_ns == before.st_mtime_ns
     changed = store.remembered_fingerprint(corpus_copy, db)
     assert changed == corpus_fingerprint(corpus_copy) != first
-    sidecar.write_text(f"{sidecar.read_text(encoding='ascii').split()[0]} not-a-fingerprint", encoding="ascii")
+    remembered, _, stamp = sidecar.read_text(encoding="utf-8").partition("\n")
+    assert remembered == changed and stamp  # the fingerprint, a newline, the stamp
+    sidecar.write_text(f"not-a-fingerprint\n{stamp}", encoding="utf-8")
     assert store.remembered_fingerprint(corpus_copy, db) == changed
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".judgekb-")]
