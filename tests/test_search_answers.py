@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekb.lookup import search
+from judgekb.lookup import notices, search
 from judgekb.lookup.words import stem_of
 from tests.conftest import CORPUS, run_cli
 
@@ -420,6 +420,37 @@ def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(i
     for query in ("no legal targets left when I choose, does the event fizzle", "can I play an event if I can't meet its play restriction",
                   "is 70 cards legal"):  # fmt: skip
         assert not said(index, query, None), query
+
+
+def test_the_lists_not_imported_note_for_a_card_the_corpus_never_names_or_a_list_entry_first(index, listed_index):
+    """A judge's review: with no lists imported, 'is robb stark restricted' (a card no text names) got
+    no note, and silence reads as "not restricted"; 'can i play the red viper in joust' put v2.3's list
+    entry (not in force) first, with no word that the lists in force are not imported.  Both now say
+    so; a rule's "restricted to" is no list, and with the lists imported the status itself is said."""
+
+    def said(ix, query, edition=2):
+        hits, notes = ix.search(query, edition, None, 5)
+        return hits, [n for n in notes if n == notices.LISTS_NOT_IMPORTED]
+
+    for query in ("is robb stark restricted", "is ghost banned"):
+        assert said(index, query)[1], query
+    hits, note = said(index, "can i play the red viper in joust")
+    assert index.clauses[hits[0].id]["kind"] in search.LIST_KINDS and note  # the entry not in force, and why
+    for query in ("is the action restricted to once per round", "can a character be banned from attacking"):
+        assert not said(index, query)[1], query
+    assert not said(index, "is robb stark restricted", 1)[1]
+    for query in ("is robb stark restricted", "can i play the red viper in joust"):
+        assert not said(listed_index, query)[1], query
+
+
+def test_a_title_said_to_be_a_card_gets_the_card_text_note_though_the_rules_use_its_words(index):
+    """A judge's review: 'what does the card kings of summer say' got no note (each word of the title is
+    one the rules use: War of Five Kings, Summer Harvest) and Varys's Riddle + Summer Harvest first.
+    The query says it is a card: its text is not in the corpus, and the note says so by the title said."""
+    _, notes = index.search("what does the card kings of summer say", 2, None, 5)
+    assert any(n.startswith('not in the corpus: the card\'s own text of "kings of summer"') for n in notes), notes
+    _, notes = index.search("what does the card say when it is blank", 2, None, 5)
+    assert not any(n.startswith("not in the corpus") for n in notes), notes
 
 
 def test_an_absent_documents_topic_names_no_card(listed_index):

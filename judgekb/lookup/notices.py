@@ -81,6 +81,12 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, icons, "
             f"abilities) is not in the corpus {how}. Closest clauses below."
         )
+    elif not cards and (said := CARD_SAID.search(analysis["text"])):
+        # "what does the card kings of summer say": a title of words the rules use too, said to be a card
+        notices.append(
+            f'not in the corpus: the card\'s own text of "{said["title"]}" (cost, STR, icons, abilities), {how}. '
+            "Closest clauses below."
+        )
     elif cards and (_asks_text(analysis, card_text) or (asks and _spelled_out(index, cards, analysis))):
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
         name = " / ".join(sorted({index.card_name(c) for c in not_inside_another(index, analysis["words"], cards)}))
@@ -91,6 +97,8 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     return notices
 
 
+# a title the query says is a card's, asking for its words ("what does the card kings of summer say")
+CARD_SAID = re.compile(r"\bthe card (?P<title>\S+(?: \S+){0,4}?) (?:do|does|say|says)$")
 NAME_RULES_DF = 3  # a name the rules write in more clauses than this is a rules term ("westeros", "throne")
 
 
@@ -522,17 +530,22 @@ LISTS_NOT_IMPORTED = (
 # a card's status asked in so many words ("restriction" is more often a play restriction, and "legal" a
 # legal target, than a list): with a card named, these ask the lists
 LIST_STATUS_ASKED = ["restricted", "unrestricted", "banned", "ban", "legal", "legality"]
+# a card said to be restricted or banned, whatever the card ("is robb stark restricted" names a card the
+# corpus never mentions, and silence would read as "not restricted"); not a rule's "restricted to" or
+# "banned from" ("is the action restricted to once per round")
+LIST_WORDS = [r"\b(?:un)?restricted\b(?! (?:to|from)\b)", r"\bbanned\b(?! from\b)"]
 
 
 def _lists_not_imported(analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
     """Second edition, no dated lists imported, asked about a second-edition card's list status ("is the
-    red viper restricted") or the lists themselves: say that the answer is not here — the first hit was
-    v2.3's list entry, marked not in force, and nothing said where the status in force is (with no
-    edition chosen, only first edition's lists spoke)."""
+    red viper restricted", "is robb stark restricted" of a card the corpus never names) or the lists
+    themselves: say that the answer is not here — the first hit was v2.3's list entry, marked not in
+    force, and nothing said where the status in force is (with no edition chosen, only first edition's
+    lists spoke)."""
     named = any(c.startswith("card:2:") for c in cards)
-    if not _asks(analysis, LIST_ASKED, []) and not (named and _asks(analysis, LIST_STATUS_ASKED, [])):
-        return []
-    return [LISTS_NOT_IMPORTED]  # (it names second edition: no prefix when both editions are searched)
+    if _asks(analysis, LIST_ASKED, LIST_WORDS) or (named and _asks(analysis, LIST_STATUS_ASKED, [])):
+        return [LISTS_NOT_IMPORTED]  # (it names second edition: no prefix when both editions are searched)
+    return []
 
 
 def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, spelled: list[str]) -> list[str]:

@@ -1113,7 +1113,13 @@ class Index:
             return covers[clause_id]
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
-        return self._fold(scored, cover_of, edition, limit, about_named), notes, term_sets
+        hits = self._fold(scored, cover_of, edition, limit, about_named)
+        if (
+            hits and edition != 1 and self.clauses[hits[0].id]["kind"] in LIST_KINDS and self.clauses[hits[0].id]["edition"] == 2
+            and notices.LISTS_NOT_IMPORTED not in notes and self.card_status_notes() is None
+        ):  # a list entry first, no list in force imported ("can I play the red viper in joust"): say which lists are not in force
+            notes.append(notices.LISTS_NOT_IMPORTED)
+        return hits, notes, term_sets
 
     def _one_idea_per_title(self, groups: list[Group], cards: set[str]) -> tuple[list[Group], list[Group]]:
         """A named card's title is one idea of the query, not one per word: "khal drogo's stealth"
