@@ -1767,3 +1767,19 @@ def test_a_format_qualifier_in_a_heading_is_not_its_topic(index):
     assert ids[0] not in {"agot2-rr/redirect", "agot2-rr/supports", "agot2-rr/rivals"}, ids
     for query, first in (("redirect", "agot2-rr/redirect"), ("rivals", "agot2-rr/rivals"), ("supports melee", "agot2-rr/supports")):
         assert index.search(query, 2, None, 5)[0][0].id == first, query
+
+
+def test_a_word_the_game_shares_with_events_does_not_make_a_rules_question_a_tournament_one(index):
+    """A judge's review: 'events' (event cards), 'legal' (a legal target) and 'time' (at the same time)
+    marked a question as one about running an event, so the Tournament Regulations were weighed up
+    and the rules down: 'is it a legal target if it has stealth' got TR "Legal Products" first, and
+    'can i play events during the marshaling phase' TR "Marshal" second.  Such a word counts only beside
+    another event word; the event questions keep the Tournament Regulations first."""
+
+    def docs(query):
+        return [index.clauses[h.id]["doc"] for h in index.search(query, 2, None, 3)[0]]
+
+    for query in ("is it a legal target if it has stealth", "can i play events during the marshaling phase"):
+        assert "agot2-tr" not in docs(query), query
+    for query in ("how much time do we get per round", "what happens when time is called", "is my deck legal for the event"):
+        assert docs(query)[0] == "agot2-tr", query

@@ -250,6 +250,7 @@ class Index:
         self.questioned: frozenset[str] = frozenset(state.get("questioned", []))  # clauses with players' questions
         events = state.get("event_words", {})
         self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
+        self.topic_shared = frozenset(stem_of(w) for w in events.get("shared", []))  # (two of them mark an event question)
         self.topic_docs = frozenset(events.get("documents", []))
         # words the vocabulary reads into a player's word that state a second-edition rule only
         self.second_edition_only = frozenset(state.get("second_edition_only", []))
@@ -975,7 +976,8 @@ class Index:
         covers: dict[str, frozenset[int]] = {}
         fts = dict(candidates)
         fts_top = max(fts.values()) or 1.0
-        tournament = bool(self.topic_words & {stem_of(w) for w in analysis["words"]})
+        said_stems = {stem_of(w) for w in analysis["words"]}
+        tournament = bool(self.topic_words & said_stems) or len(self.topic_shared & said_stems) >= 2
 
         ideas = Ideas(groups, total)
         # what the query asks besides the cards it names: their share of its weight (0 for a bare title)
