@@ -383,6 +383,18 @@ def test_a_corrected_word_is_said_and_a_cards_name_is_not_corrected(index, carde
     assert 'spelling: searched "challange" also as "challenge"' in notes, notes
 
 
+def test_a_misspelling_the_player_vocabulary_reads_outright_is_said_too(index):
+    """A judge's review: "initative", "dominence", "muligan" were read as the rules' words by the player
+    vocabulary, with no note, where the corrector's own corrections say what was searched.  They are
+    said the same way; a player's word for a rules word (tap: kneel, opp: opponent) is no misspelling."""
+    for query, word, fixed in (("who wins initative ties", "initative", "initiative"), ("muligan rules", "muligan", "mulligan")):
+        _, notes = index.search(query, 2, None, 5)
+        assert f'spelling: searched "{word}" also as "{fixed}"' in notes, notes
+    for query in ("can my tapped guy defend", "opp kneels my character"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("spelling:")], (query, notes)
+
+
 @pytest.fixture(scope="module")
 def listed_index(carded_db_path, tmp_path_factory):
     """Both card databases and the dated second-edition restricted lists imported: the event setting."""

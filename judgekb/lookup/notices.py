@@ -133,7 +133,10 @@ def spelling(analysis: dict[str, Any]) -> list[str]:
     "what"), and a card's nickname read as its title's words ("dany" as "daenerys"); a word's own form
     ("varys" for "Varys's") goes unsaid."""
 
-    corrected = [(w, fixed) for w, fixed in analysis.get("corrected", {}).items() if _form(w) != _form(fixed)]
+    corrected = [
+        (w, fixed) for w, fixed in [*analysis.get("corrected", {}).items(), *analysis.get("misspelled", {}).items()]
+        if _form(w) != _form(fixed)
+    ]
     searched = {g.said for g in analysis["groups"]}
     said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in corrected if w in searched]
     skipped = [f'read "{w[:40]}" as "{fixed}", a word the search skips' for w, fixed in corrected if w not in searched]

@@ -158,6 +158,7 @@ STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestri
 # boxes: it ranks with the rules it charts, not with the FAQ's rulings that amend them, so "what
 # happens in the taxation phase" reads Phase 7: Taxation first.
 FLOWCHART = re.compile(r"^Flowchart: ")
+VOCABULARY_TYPO = 80  # rapidfuzz ratio: a vocabulary entry this close to its rules' word is its misspelling
 ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 first)
 # Phrase matches kept in memory across queries (Index._postings), beyond those ``warm`` loads, at most:
 # a match is a row number and a float in two arrays (16 bytes), so the bound is some 6 MB per Index (one
@@ -609,10 +610,22 @@ class Index:
             group.weight = math.log(1 + size / min(known)) if known else math.log(1 + size)
             if situation and group.said in names and group.said not in self.rule_terms():  # who acts, not what is asked
                 group.weight *= NAME_WEIGHT
+        # a misspelling the player vocabulary reads outright ("initative": initiative) is said like a correction
+        misspelled = {
+            g.said: near for g in groups if " " not in g.said and g.said not in corrected and (near := self._vocabulary_spelling(g.said))
+        }
         return {
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
-            "corrected": corrected, "nicknamed": nicknamed,
+            "corrected": corrected, "nicknamed": nicknamed, "misspelled": misspelled,
         }  # fmt: skip
+
+    def _vocabulary_spelling(self, word: str) -> str | None:
+        """The rules' word a player-vocabulary entry spells differently ("initative", "lanister"), or None
+        for a player's own word (tap: kneel) or a word of the texts or English."""
+        near = [t for t in self.synonyms.get(word, ()) if " " not in t and fuzz.ratio(word, t) >= VOCABULARY_TYPO]
+        if not near or self.english(word) or self.rules_word(word, None):
+            return None
+        return near[0]
 
     def nickname(self, word: str) -> str | None:
         """The title words a card's nickname stands for, a possessive kept ("lf's" and "lfs": "littlefinger's")."""
