@@ -85,3 +85,19 @@ def test_a_misprint_naming_a_missing_clause_fails_the_build(corpus_copy, tmp_pat
     path.write_text(path.read_text(encoding="utf-8").replace("lotr-f76", "lotr-f77", 1), encoding="utf-8")
     result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
     assert result.returncode == 2 and "no clause 'agot1-faq/restricted/joust/the-art-of-seduction-lotr-f77'" in result.stderr
+
+
+def test_a_misprint_reading_a_number_into_an_entry_with_no_printing_fails_the_build(corpus_copy, tmp_path: Path):
+    """A misprint's `number` says which printing a list or errata entry means; on a clause that names
+    no printing it would mean nothing, and the build says where."""
+    path = corpus_copy / "misprints.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8") + "- clause: agot1-faq/qa/art-of-seduction-outside-plot-reveal\n"
+        "  printed: The Art of Seduction\n  note: test\n  number: F1\n",
+        encoding="utf-8",
+    )
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2, result.stderr
+    assert "misprints.yaml:" in result.stderr
+    assert "agot1-faq/qa/art-of-seduction-outside-plot-reveal names no card printing" in result.stderr
+    assert not (tmp_path / "kb.sqlite").exists()

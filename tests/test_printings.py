@@ -57,6 +57,24 @@ def test_first_edition_daenerys_is_restricted_only_in_the_printings_the_lists_na
     assert any(p["imported"] and p["imported"]["code"] == "soo_9" and p["status"]["joust"] == "not restricted" for p in page["printings"])
 
 
+def test_a_misprinted_list_entry_counts_for_the_printing_it_means(imported_db, tmp_path):
+    """A judge's review: FAQ v5.5.1's joust list prints "(F76) THE ART OF SEDUCTION"; no F76 printing
+    exists and corpus/misprints.yaml says it is LotR F52.  The note was only shown: the card page said
+    LotR F52 was not joust restricted and a joust deck with it and Wheels within Wheels passed.  The
+    misprint's `number` now decides the printing; the citation still prints F76, as on the page."""
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "The Art of Seduction", 1)
+    assert _by_code(page)["LotR F52"]["status"] == {"joust": "restricted", "melee": "restricted", "banned": "not banned"}
+    assert "LotR F76" not in _by_code(page)
+    entry = "agot1-faq/restricted/joust/the-art-of-seduction-lotr-f76"
+    assert "(LotR F76)" in store.clause(db, entry)["citation"]
+    deck = tmp_path / "deck.txt"
+    deck.write_text("1x The Art of Seduction (Lions of the Rock)\n1x Wheels within Wheels (A Dire Message)\n", encoding="utf-8")
+    result = run_cli("deckcheck", "--edition", "1", "--format", "joust", str(deck), db=imported_db)
+    assert result.returncode == 3 and "[restricted] 2 cards from the joust restricted list" in result.stdout, result.stdout
+    assert entry in result.stdout
+
+
 def test_second_edition_meera_reed_redesign_is_not_restricted(imported_db):
     db = store.connect(imported_db)
     [page] = cardpage.find(db, "Meera Reed", 2)

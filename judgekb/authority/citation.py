@@ -23,8 +23,11 @@ def _set_abbreviations(path: Path) -> dict[str, str]:
 
 
 def card_reference(data: dict[str, Any], sets_file: Path | None = None) -> str:
-    """``Val (DotN F117)`` for the 1st edition's set slugs, ``Dorne (Sands of Dorne, 17)`` otherwise."""
-    cards = data.get("cards") or ([[data["card"], data.get("number")]] if data.get("card") else [])
+    """``Val (DotN F117)`` for the 1st edition's set slugs, ``Dorne (Sands of Dorne, 17)`` otherwise; a
+    misprinted number as printed (``printed_number``: a citation finds the entry on its page, and the
+    misprint's note says which printing it means)."""
+    number = data.get("printed_number") or data.get("number")
+    cards = data.get("cards") or ([[data["card"], number]] if data.get("card") else [])
     if not cards:
         return ""
     set_name = str(data.get("set") or "")

@@ -43,7 +43,7 @@ def load_misprints(corpus: Path) -> dict[str, list[dict[str, Any]]]:
     check_fields(path, data, {"misprints"}, set(), "misprint file")
     out: dict[str, list[dict[str, Any]]] = {}
     for item in data["misprints"]:
-        check_fields(path, item, {"clause", "printed", "note"}, set(), "misprint")
+        check_fields(path, item, {"clause", "printed", "note"}, {"number"}, "misprint")
         out.setdefault(str(item["clause"]), []).append(item)
     return out
 
@@ -65,6 +65,15 @@ def annotate(doc_id: str, clauses: list[Clause], corpus: Path) -> None:
                 if note["printed"] not in clause.text and note["printed"] not in clause.heading:
                     raise DataError(f"corpus/misprints.yaml:{note['__line__']}: '{note['printed']}' is not printed in {clause.id}")
             clause.data["misprints"] = [{"printed": n["printed"], "note": " ".join(str(n["note"]).split())} for n in notes]
+            for note in notes:
+                if "number" not in note:
+                    continue
+                if "number" not in clause.data:
+                    line = f"corpus/misprints.yaml:{note['__line__']}"
+                    raise DataError(f"{line}: {clause.id} names no card printing to read as {note['number']}")
+                # the printing the entry means: what a card's status, its page and a deck check go by (the
+                # text stays as printed, its note beside it)
+                clause.data["printed_number"], clause.data["number"] = clause.data["number"], str(note["number"])
     ids = {c.id for c in clauses}
     for clause_id, notes in misprints.items():
         if clause_id.startswith(f"{doc_id}/") and clause_id not in ids:
