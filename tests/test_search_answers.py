@@ -465,6 +465,22 @@ def test_a_title_said_to_be_a_card_gets_the_card_text_note_though_the_rules_use_
     assert not any(n.startswith("not in the corpus") for n in notes), notes
 
 
+def test_a_one_word_title_and_a_first_name_are_cards_at_the_event(listed_index):
+    """A judge's review with the card data imported: 'does ghost have stealth' said "the query names no
+    imported card: check the spelling", though Ghost is a card of both editions ("ghost" is an English
+    word, so no title was counted as having it); 'is robb restricted' and 'is ser gregor banned' gave
+    no status, though players call Robb Stark and Ser Gregor Clegane so (King Robb's Host has "robb"
+    too, but does not begin with it)."""
+    for edition in (1, 2):
+        _, notes = listed_index.search("does ghost have stealth", edition, None, 5)
+        assert any(n.startswith("card text: Ghost is a card") for n in notes), notes
+        assert not [n for n in notes if "check the spelling" in n], notes
+    _, notes = listed_index.search("is robb restricted", 2, None, 5)
+    assert any(n.startswith("Robb Stark (Core Set 146): joust restricted") for n in notes), notes
+    _, notes = listed_index.search("is ser gregor banned", 1, None, 5)
+    assert any(n.startswith("first edition, lists of") and "Ser Gregor Clegane" in n for n in notes), notes
+
+
 def test_an_absent_documents_topic_names_no_card(listed_index):
     """'what are the rules for valyrian draft' asks about the Alternate Format Regulations (not in the
     corpus, said first); its words named the card The Valyrian too: a card-page pointer and the card's

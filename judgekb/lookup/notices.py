@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from judgekb.lookup.titles import (
     no_article,
     only_title_as_written,
-    only_title_with,
+    only_title_named,
     own_title_spans,
     spelled_titles,
     title_spans,
@@ -65,6 +65,10 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             free_here = {stem_of(w) for w in analysis["words"] if w not in theirs}
             ours = {c for c in named if c.startswith(f"card:{ed}:") and _card_stems(index, c) & free_here}
             pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), theirs) if p not in pointers]
+        if not pointers:  # a word read as a card's name that is a one-word title as it stands ("does ghost have stealth": Ghost)
+            bare = dict.fromkeys(_bare(w) for w in unknown)
+            titled = {(t, ed) for w in bare for ed in imported if (t := index.imported_titles(ed).get(w))}
+            pointers = [card_page_note(name, ed) for name, ed in sorted(titled)][:POINTERS]
         notices += [p for p in pointers if p not in notices]
         if not pointers and (unknown or (named and _asks_text(analysis, card_text))):
             notices.append(_no_title_notice(index, unknown, named, edition, imported))
@@ -366,6 +370,11 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
 POINTERS = 3  # card-page pointers at most, for the cards one question names
 
 
+def card_page_note(name: str, edition: int) -> str:
+    """The note that a card's own text is on its card page (CARD_POINTER reads it back)."""
+    return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
+
+
 def _card_page_pointer(
     index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str], point: bool, elsewhere: set[str]
 ) -> list[str]:
@@ -385,7 +394,7 @@ def _card_page_pointer(
     from judgekb.cards.corpus_cards import normalise_name
 
     def page(name: str) -> str:
-        return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
+        return card_page_note(name, edition)
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
@@ -505,7 +514,7 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
     spans, longer = _status_titles(index, words, 2) if asks_status else own_title_spans(index, words, 2)
     spelled = [name for name, _, _ in spans]
     if asks_status and not spelled and not cards:  # "is xaro restricted": the one title with that name
-        spelled = [t for w in words if (t := only_title_with(index, w, 2))][:1]
+        spelled = [t for w in words if (t := only_title_named(index, w, 2))][:1]
     covered = {i for _, s, n in spans for i in range(s, s + n)} | {i for s, n in longer for i in range(s, s + n)}
     notes = status.notes([w if i not in covered else "" for i, w in enumerate(words)], lambda w: index.common_word(w, 2))
     others = corpus_named(index, words, cards or set(), 2, spelled)
@@ -598,6 +607,8 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     words = analysis["words"]
     spelled = [name for name, _, _ in _status_titles(index, words, 1)[0]]
     names = sorted({*spelled, *corpus_named(index, words, cards, 1, spelled)})
+    if not names and 1 in index.imported_editions:  # "is ser gregor banned": the one card a first name calls
+        names = [t for w in words if (t := only_title_named(index, w, 1))][:1]
     if not names:
         return []
     cursor = index.conn.execute(  # the documents whose lists these are, for the note to cite (they are dated)

@@ -175,6 +175,27 @@ def only_title_with(index: Index, word: str, edition: int) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
+def only_title_named(index: Index, word: str, edition: int) -> str | None:
+    """``only_title_with``, else the one title of those that the word begins, after a rank or an
+    honorific ("robb": Robb Stark, not King Robb's Host; "gregor": Ser Gregor Clegane), as players
+    call a card by its first name."""
+    from judgekb.cards.corpus_cards import bare_name
+    from judgekb.lookup.search import HONORIFICS
+
+    names = titles_with(index, word, edition)
+    if len(names) == 1:
+        return names[0]
+
+    def first_name(title: str) -> str:
+        words = [w for w in bare_name(title).split() if w not in ARTICLES]
+        while len(words) > 1 and words[0] in HONORIFICS:
+            words = words[1:]
+        return words[0] if words else ""
+
+    begun = [name for name in names if first_name(name) == word]
+    return begun[0] if len(begun) == 1 else None
+
+
 def only_title_as_written(index: Index, word: str, edition: int) -> str | None:
     """``only_title_with`` when the title has the word as written ("barristan": Ser Barristan Selmy),
     not only its possessive ("olenna" is not first edition's Lady Olenna's Guard)."""
