@@ -481,6 +481,22 @@ def test_a_one_word_title_and_a_first_name_are_cards_at_the_event(listed_index):
     assert any(n.startswith("first edition, lists of") and "Ser Gregor Clegane" in n for n in notes), notes
 
 
+def test_an_everyday_word_a_question_asks_about_first_is_the_card_it_titles(listed_index):
+    """A judge's review with the card data imported: 'can treachery cancel a when revealed' showed the
+    Cancel rule and nothing of Treachery, whose own text decides it ("treachery" is an everyday word,
+    so the one-word title was counted only as the whole query).  What a question asks about first, a
+    word the rules never use, now names the card and points to its page; the rules' own words
+    ("is taxation phase skipped") and the player's "i" do not."""
+
+    def pointers(query):
+        return [n for n in listed_index.search(query, 2, None, 5)[1] if n.startswith("card text: ")]
+
+    assert pointers("can treachery cancel a when revealed") == [notices.card_page_note("Treachery", 2)]
+    assert pointers("does confiscation discard an attachment") == [notices.card_page_note("Confiscation", 2)]
+    for query in ("is taxation phase skipped", "can i loot a card", "can the"):
+        assert not pointers(query), query
+
+
 def test_an_absent_documents_topic_names_no_card(listed_index):
     """'what are the rules for valyrian draft' asks about the Alternate Format Regulations (not in the
     corpus, said first); its words named the card The Valyrian too: a card-page pointer and the card's

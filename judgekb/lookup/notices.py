@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judgekb.lookup.titles import (
+    asked_first,
     no_article,
     only_title_as_written,
     only_title_named,
@@ -401,7 +402,13 @@ def _card_page_pointer(
     spans = own_title_spans(index, words, edition, cue_words)[0]
     # a title made only of words that name no card here ("valyrian" of "valyrian draft": not The Valyrian)
     spans = [s for s in spans if not all(words[i] in elsewhere | STOPWORDS for i in range(s[1], s[1] + s[2]))]
-    unknown_in = [any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(name)) for name, _, _ in spans]
+    # (a one-word title counted although it is an everyday word, no word of the rules: "can treachery
+    # cancel …" asks about the card, whose text decides it)
+    unknown_in = [
+        any(len(w) >= 4 and w.isalpha() and not index.known(w, edition) for w in words_of(name))
+        or (size == 1 and asked_first(index, words, start, edition))
+        for name, start, size in spans
+    ]
     names = [name for (name, _, _), unknown in zip(spans, unknown_in, strict=True) if asks or unknown]
     if not asks:  # (a title the query names twice is pointed to once)
         return [page(name) for name in dict.fromkeys(names)][:POINTERS]

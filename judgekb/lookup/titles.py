@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from judgekb.lookup.search import Index
 
 ARTICLES = frozenset({"the", "a", "an"})
+# the words a question begins with before what it asks about ("can treachery …", "does ghost …")
+SUBJECT_ASKED = frozenset({"can", "could", "does", "do", "did", "is", "will", "would", "may", "should"})
 DEFINITION = re.compile(r"(what|whats|what's|wat) (is|are)\b")  # a word's meaning asked, not a card's
 TITLE_ARTICLES = ("", "the ", "a ", "an ")  # "cask of ale" for "A Cask of Ale"
 FUZZY_TITLE = 88  # rapidfuzz ratio a misspelled run ("tunels of the red keep") needs to name a title
@@ -35,7 +37,8 @@ def title_spans(
     not overlapping; runs made only of ``ignore`` or small words are not tried.  A one-word title that is
     an everyday or rules word ("Taxation", "Summer") counts only when it is the whole query (or all of it
     but ``ignore`` words: "what is taxation" asks about the phase), or when ``any_word`` (a question
-    about a card's list status: "is Sparrows restricted").  A run with a word the searched edition's
+    about a card's list status: "is Sparrows restricted"), or when the question asks about it first
+    and the edition's rules never use it ("can treachery cancel …").  A run with a word the searched edition's
     texts never write, between content words, is matched to the closest title of as many words when it
     is close enough ("tunels of the red keep", "littlefnger", "hands judgement"), so that a shorter title
     inside it ("The Red Keep") does not stand for it, unless the run spells a title of the other
@@ -55,10 +58,19 @@ def title_spans(
             continue
         alone = not [w for w in words if w not in ignore and w not in STOPWORDS and w not in run]
         alone = alone and not DEFINITION.match(" ".join(words))  # "what is taxation" asks about the phase
-        if size == 1 and index.common_word(run[0], edition) and not alone and not any_word:
+        subject = size == 1 and asked_first(index, words, start, edition)
+        if size == 1 and index.common_word(run[0], edition) and not alone and not any_word and not subject:
             continue
         found.append((name, start, size))
     return found
+
+
+def asked_first(index: Index, words: list[str], start: int, edition: int) -> bool:
+    """Is the word at ``start`` what a question asks about first ("can treachery cancel a when revealed",
+    "does the ghost have stealth"), and a word the edition's rules never use?  Then a one-word title it
+    spells is the card, though the word is an everyday one."""
+    lead = 1 + (len(words) > 2 and words[1] in ARTICLES)
+    return words[0] in SUBJECT_ASKED and start == lead and not index.rules_word(words[start], edition)
 
 
 def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition: int) -> list[tuple[str, int, int]]:
