@@ -58,6 +58,20 @@ def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None) -> s
 
 
 @pytest.fixture(scope="session")
+def imported_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh build with both public card databases (and the dated restricted lists) imported by
+    ``store.build``, shared read-only by the modules that read them (deck checks, the event lookup).
+
+    The first edition is given as its folder: ``cardimport.read`` takes it as the folder holding
+    agot1.json, which builds the same database as naming the file (checked row for row when the three
+    modules that built it each for themselves were merged into this fixture)."""
+    assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
+    path = tmp_path_factory.mktemp("imported") / "kb.sqlite"
+    store.build(CORPUS, path, imports=[SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"])
+    return path
+
+
+@pytest.fixture(scope="session")
 def carded_db_path(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The session's knowledge base with both public card databases imported."""
     path = tmp_path_factory.mktemp("carded") / "judgekb.sqlite"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from judgekb import store
 from judgekb.cards import deckcheck, decklists, restricted_lists
 from judgekb.yamlio import DataError
-from tests.conftest import CORPUS, ROOT, run_cli
+from tests.conftest import ROOT, run_cli
 
 DECKS = ROOT / "tests" / "decks"
 SHARED_CARDS = ROOT.parent / "shared" / "cards"
@@ -27,12 +27,10 @@ STARK1 = (DECKS / "agot1-stark-legal.txt").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The corpus with both public card databases imported (cards and the dated lists)."""
-    assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
-    path = tmp_path_factory.mktemp("deck") / "kb.sqlite"
-    store.build(CORPUS, path, imports=[SHARED_CARDS / "agot1" / "agot1.json", SHARED_CARDS / "agot2-throneteki"])
-    return path
+def kb(imported_db_path: Path) -> Path:
+    """The corpus with both public card databases imported (cards and the dated lists): conftest's
+    session build, which no test here writes to."""
+    return imported_db_path
 
 
 @pytest.fixture(scope="module")

@@ -10,22 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import store
 from judgekb.cards import decklists
 from judgekb.web.app import MAX_REQUEST_BYTES, create_app
 from tests.conftest import CORPUS, ROOT, run_cli
 from tests.test_browser import SHOTS, _no_horizontal_scroll, _page  # (browser, server: conftest fixtures)
 
 DECKS = ROOT / "tests" / "decks"
-SHARED_CARDS = ROOT.parent / "shared" / "cards"
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Overrides conftest's: the corpus with both card databases imported, for this module's server too."""
-    path = tmp_path_factory.mktemp("deckweb") / "kb.sqlite"
-    store.build(CORPUS, path, imports=[SHARED_CARDS / "agot1" / "agot1.json", SHARED_CARDS / "agot2-throneteki"])
-    return path
+def db_path(imported_db_path: Path) -> Path:
+    """Overrides conftest's: the corpus with both card databases imported (conftest's session build,
+    read only here), for this module's server too."""
+    return imported_db_path
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judgekb.lookup import evaluation, search, words
-from tests.conftest import ROOT, SHARED_CARDS, run_cli
+from tests.conftest import ROOT, run_cli
 
 EVAL = ROOT / "tests" / "eval" / "lookup.yaml"
 
@@ -336,14 +336,9 @@ def test_other_edition_term_is_said_and_its_counterpart_searched(index):
 
 
 @pytest.fixture(scope="module")
-def imported_index(tmp_path_factory):
+def imported_index(imported_db_path):
     """Lookup over a database with both editions' card data and the dated lists imported."""
-    from judgekb import store
-    from judgekb.corpus.sources import default_corpus
-
-    db_path = tmp_path_factory.mktemp("imported") / "kb.sqlite"
-    store.build(default_corpus(), db_path, imports=[SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"])
-    return search.Index.open(db_path)
+    return search.Index.open(imported_db_path)
 
 
 def test_a_card_named_by_fewer_words_gets_its_list_status(imported_index):
