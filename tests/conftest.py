@@ -47,6 +47,17 @@ def corpus_copy(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.fixture
+def db_copy(db_path: Path, tmp_path: Path) -> Path:
+    """``tmp_path / "kb.sqlite"``: a private copy of the session's database, for tests that write to it
+    but are not about the first build.  With ``corpus_copy`` it is current as it is: the fingerprint
+    hashes the corpus files' contents and their names inside the corpus, not where the corpus lies, so
+    the first command does not build (a change to the copied corpus still rebuilds it)."""
+    target = tmp_path / "kb.sqlite"
+    shutil.copyfile(db_path, target)
+    return target
+
+
 def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None) -> subprocess.CompletedProcess:
     """Run ``python -m judgekb`` as a judge would, capturing output."""
     env = dict(os.environ)

@@ -196,9 +196,9 @@ def test_changes_since_a_version(db_path):
     assert bad.returncode == 2 and "--since" in bad.stderr
 
 
-def test_import_cards_from_both_public_formats_survives_rebuild(tmp_path: Path, corpus_copy: Path):
+def test_import_cards_from_both_public_formats_survives_rebuild(tmp_path: Path, corpus_copy: Path, db_copy: Path):
     assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
-    db = tmp_path / "kb.sqlite"
+    db = db_copy  # current for corpus_copy: the imports go into it, and the edit below rebuilds it
     one = run_cli("import-cards", str(SHARED_CARDS / "agot1" / "agot1.json"), db=db, corpus=corpus_copy)
     assert one.returncode == 0 and "imported 1988 cards (edition 1)" in one.stdout
     two = run_cli("import-cards", str(SHARED_CARDS / "agot2-throneteki"), db=db, corpus=corpus_copy)

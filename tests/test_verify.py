@@ -35,8 +35,8 @@ def _update_corpus(corpus):
     faq_map.write_text(faq_map.read_text(encoding="utf-8").replace("{id: '3.32',", "{id: '3.32-dead-and-discard',"), encoding="utf-8")
 
 
-def test_verify_names_changed_and_vanished_citations_after_a_corpus_update(corpus_copy, tmp_path):
-    db = tmp_path / "kb.sqlite"
+def test_verify_names_changed_and_vanished_citations_after_a_corpus_update(corpus_copy, db_copy, tmp_path):
+    db = db_copy  # current for corpus_copy until _update_corpus, which rebuilds it
     lock = tmp_path / "ruling.lock.json"
     args = [a for i in LOCKED for a in ("--id", i)]
     made = run_cli("lock", *args, "-o", str(lock), db=db, corpus=corpus_copy)
@@ -97,10 +97,10 @@ def test_lock_and_verify_refuse_bad_input_without_harm(tmp_path, db_path):
     assert "Traceback" not in refused.stderr + unknown.stderr + not_a_lock.stderr
 
 
-def test_permalinks_survive_a_renamed_id_and_pinned_links_warn_of_changed_text(corpus_copy, tmp_path):
+def test_permalinks_survive_a_renamed_id_and_pinned_links_warn_of_changed_text(corpus_copy, db_copy, tmp_path):
     from judgekb.web import app as web
 
-    db = tmp_path / "kb.sqlite"
+    db = db_copy  # current for corpus_copy until the rename below, which rebuilds it
     lock = tmp_path / "r.lock.json"
     assert run_cli("lock", "--id", "agot1-faq/3.32", "-o", str(lock), db=db, corpus=corpus_copy).returncode == 0
     faq_map = corpus_copy / "maps" / "agot1-faq.yaml"
