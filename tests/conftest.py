@@ -20,10 +20,22 @@ CORPUS = default_corpus()
 
 
 @pytest.fixture(scope="session")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The session's build of the shipped corpus (nothing imported): its path and store.build's report."""
     path = tmp_path_factory.mktemp("kb") / "judgekb.sqlite"
-    store.build(CORPUS, path)
-    return path
+    report = store.build(CORPUS, path)
+    return path, report
+
+
+@pytest.fixture(scope="session")
+def db_path(built: tuple[Path, dict]) -> Path:
+    return built[0]
+
+
+@pytest.fixture(scope="session")
+def build_report(built: tuple[Path, dict]) -> dict:
+    """What store.build reported for the session's database (counts, warnings, imports)."""
+    return built[1]
 
 
 @pytest.fixture(scope="session")
