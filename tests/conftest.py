@@ -108,7 +108,10 @@ def carded_db_path(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     return path
 
 
-# Browser tests (tests/browser_support.py): one chromium and one `judgekb serve` per test module that asks.
+# Browser tests (tests/browser_support.py): one chromium per test module that asks (a session-wide
+# sync playwright would leave an asyncio loop running under every later test), and one `judgekb serve`
+# per database for the whole session: the servers are read-only and each test opens its own browser
+# context, so no test sees another's cookies, storage or service worker.
 @pytest.fixture(scope="module")
 def browser():
     from tests.browser_support import launched
@@ -117,7 +120,7 @@ def browser():
         yield browser
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(db_path: Path):
     """`judgekb serve` on the session's database (no card data); yields its base URL."""
     from tests.browser_support import serving
@@ -126,7 +129,7 @@ def server(db_path: Path):
         yield base
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def carded_server(carded_db_path: Path):
     """`judgekb serve` on the database with both card databases imported."""
     from tests.browser_support import serving

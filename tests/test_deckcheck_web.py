@@ -26,6 +26,15 @@ def db_path(imported_db_path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
+def server(db_path: Path):
+    """Overrides conftest's (session-wide, on the database without cards): `judgekb serve` on this module's."""
+    from tests.browser_support import serving
+
+    with serving(db_path) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
 def client(db_path: Path):
     return create_app(db_path, CORPUS).test_client()
 

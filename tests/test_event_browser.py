@@ -41,9 +41,9 @@ def cards_server(imported_db):  # noqa: F811
 
 
 @pytest.fixture(scope="module")
-def plain_server(db_path):
-    with serving(db_path, timeout=180) as base:
-        yield int(base.rsplit(":", 1)[1])
+def plain_server(server):
+    """The port of conftest's `judgekb serve` on the session's database (no card data)."""
+    return int(server.rsplit(":", 1)[1])
 
 
 @pytest.fixture(scope="module")

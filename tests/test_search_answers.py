@@ -92,12 +92,13 @@ def test_the_web_page_marks_a_removed_entry_superseded(db_path):
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, size):
+def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, browser, size):
     """In the browser the results typed into the search box say what the server's page says: a removed
     entry standing on its own is marked superseded, and the STR entry is 'pointed to by' under Strength."""
-    from tests.browser_support import WIDTHS, launched, no_horizontal_scroll, serving
+    from tests.browser_support import WIDTHS, no_horizontal_scroll, serving
 
-    with serving(db_path) as base, launched() as browser:
+    # a server per test (see test_search_lists._browser_page), in this module's chromium
+    with serving(db_path) as base:
         width, height = WIDTHS[size]
         context = browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()

@@ -90,28 +90,31 @@ def test_api_header_and_web_page_show_the_note(listed_db):
 
 
 @contextmanager
-def _browser_page(db_path: Path, size: str) -> Iterator[tuple[str, Any]]:
-    """`judgekb serve` over the database and a chromium page at phone or desktop width: (base URL, page)."""
-    from playwright.sync_api import sync_playwright
+def _browser_page(db_path: Path, browser: Any, size: str) -> Iterator[tuple[str, Any]]:
+    """`judgekb serve` over the database and a chromium page at phone or desktop width, in a browser
+    context of its own in this module's chromium: (base URL, page).
 
-    from tests.browser_support import CHROMIUM, SHOTS, WIDTHS, serving
+    A server per test, not per module: each page installs the offline copy's service worker, whose
+    requests for the bundle hold a server worker for up to 15 s while it is first rendered; a shared
+    server's two workers could still be held by the previous test's page and keep this one's
+    searches waiting past their timeout."""
+    from tests.browser_support import SHOTS, new_page, serving
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with serving(db_path) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+    with serving(db_path) as base:
+        context, page = new_page(browser, size)
         try:
-            width, height = WIDTHS[size]
-            yield base, browser.new_page(viewport={"width": width, "height": height})
+            yield base, page
         finally:
-            browser.close()
+            context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, size):
+def test_note_in_the_browser_at_phone_and_desktop_widths(listed_db, browser, size):
     from tests.browser_support import SHOTS, no_horizontal_scroll
 
     current = in_force()
-    with _browser_page(listed_db, size) as (base, page):
+    with _browser_page(listed_db, browser, size) as (base, page):
         page.goto(f"{base}/?q=is+Robb+Stark+restricted&edition=2")
         notes = page.inner_text("#notes")
         assert "Robb Stark (Core Set 146)" in notes and current["name"] in notes and current["date"] in notes
@@ -149,12 +152,12 @@ def test_a_card_page_pointer_links_the_card_on_the_web_page(listed_db):
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(listed_db, size):
+def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(listed_db, browser, size):
     """Typed in the search box (results as you type): the pointer is one note, not split at its "; ",
     and tapping the card's name opens its card page with its text."""
     from tests.browser_support import SHOTS, no_horizontal_scroll
 
-    with _browser_page(listed_db, size) as (base, page):
+    with _browser_page(listed_db, browser, size) as (base, page):
         page.goto(f"{base}/")
         page.select_option("#edition", "2")
         page.fill("#q", POINTER_QUERY)
