@@ -66,7 +66,9 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             free_here = {stem_of(w) for w in analysis["words"] if w not in theirs}
             ours = {c for c in named if c.startswith(f"card:{ed}:") and _card_stems(index, c) & free_here}
             pointers += [p for p in _card_page_pointer(index, analysis, ed, card_text, ours, bool(unknown), theirs) if p not in pointers]
-        if not pointers:  # a word read as a card's name that is a one-word title as it stands ("does ghost have stealth": Ghost)
+        # a word read as a card's name that is a one-word title as it stands, where no title span counted
+        # it ("what does the card ghost say about stealth": Ghost, an everyday word beside another)
+        if not pointers:
             bare = dict.fromkeys(_bare(w) for w in unknown)
             titled = {(t, ed) for w in bare for ed in imported if (t := index.imported_titles(ed).get(w))}
             pointers = [card_page_note(name, ed) for name, ed in sorted(titled)][:POINTERS]
@@ -394,9 +396,6 @@ def _card_page_pointer(
     asks = point or asked
     from judgekb.cards.corpus_cards import normalise_name
 
-    def page(name: str) -> str:
-        return card_page_note(name, edition)
-
     cue_words = _cue_words(card_text)
     words = analysis["words"]
     spans = own_title_spans(index, words, edition, cue_words)[0]
@@ -411,7 +410,7 @@ def _card_page_pointer(
     ]
     names = [name for (name, _, _), unknown in zip(spans, unknown_in, strict=True) if asks or unknown]
     if not asks:  # (a title the query names twice is pointed to once)
-        return [page(name) for name in dict.fromkeys(names)][:POINTERS]
+        return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]
     # each card named, besides the titles spelled out ("does jaqen's stealth work with bodyguard"): a card the
     # corpus knows, named by fewer words than its title, else a first name, that shares no word with them
     covered = {i for _, start, size in spans for i in range(start, start + size)}
@@ -442,7 +441,7 @@ def _card_page_pointer(
         if len(found) == 1:
             names.append(found[0])
             stems |= {stem_of(w) for w in words_of(found[0])}
-    return [page(name) for name in dict.fromkeys(names)][:POINTERS]
+    return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]
 
 
 def other_edition_terms(index: Index, words: list[str], edition: int | None) -> list[dict[str, Any]]:

@@ -620,8 +620,9 @@ class Index:
         }  # fmt: skip
 
     def _vocabulary_spelling(self, word: str) -> str | None:
-        """The rules' word a player-vocabulary entry spells differently ("initative", "lanister"), or None
-        for a player's own word (tap: kneel) or a word of the texts or English."""
+        """The rules' word a player-vocabulary entry spells differently ("initative", "muligan"), or None
+        for a player's own word (tap: kneel) or a word of the texts ("lanister", which first edition's
+        FAQ prints) or English."""
         near = [t for t in self.synonyms.get(word, ()) if " " not in t and fuzz.ratio(word, t) >= VOCABULARY_TYPO]
         if not near or self.english(word) or self.rules_word(word, None):
             return None
@@ -1129,8 +1130,9 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         hits = self._fold(scored, cover_of, edition, limit, about_named)
+        first = self.clauses[hits[0].id] if hits else None
         if (
-            hits and edition != 1 and self.clauses[hits[0].id]["kind"] in LIST_KINDS and self.clauses[hits[0].id]["edition"] == 2
+            first and first["kind"] in LIST_KINDS and first["edition"] == 2
             and notices.LISTS_NOT_IMPORTED not in notes and self.card_status_notes() is None
         ):  # a list entry first, no list in force imported ("can I play the red viper in joust"): say which lists are not in force
             notes.append(notices.LISTS_NOT_IMPORTED)
