@@ -81,16 +81,22 @@ def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None) -> s
 
 
 @pytest.fixture(scope="session")
-def imported_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh build with both public card databases (and the dated restricted lists) imported by
-    ``store.build``, shared read-only by the modules that read them (deck checks, the event lookup).
+def imported_db_path(built: tuple[Path, dict], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's database with both public card databases and the dated restricted lists imported,
+    as ``judgekb import-cards`` and a build with imports do it (cardimport.import_path per source: the
+    cards, and a throneteki folder's lists); the first edition is given as its folder.  Shared
+    read-only by the modules that read card data and lists (deck checks, the event lookup, the list
+    notes); row for row the database store.build(CORPUS, imports=[both]) writes, less the build time
+    (checked with sqlite's iterdump when three module builds were merged into this fixture)."""
+    from judgekb.cards import cardimport
 
-    The first edition is given as its folder: ``cardimport.read`` takes it as the folder holding
-    agot1.json, which builds the same database as naming the file (checked row for row when the three
-    modules that built it each for themselves were merged into this fixture)."""
     assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
     path = tmp_path_factory.mktemp("imported") / "kb.sqlite"
-    store.build(CORPUS, path, imports=[SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"])
+    shutil.copyfile(built[0], path)  # (built, not db_path: test_deckcheck_web's db_path is this fixture)
+    db = store.connect(path, read_only=False)
+    for source in (SHARED_CARDS / "agot1", SHARED_CARDS / "agot2-throneteki"):
+        cardimport.import_path(db, source)
+    db.conn.close()
     return path
 
 

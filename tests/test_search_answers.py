@@ -397,21 +397,9 @@ def test_a_misspelling_the_player_vocabulary_reads_outright_is_said_too(index):
 
 
 @pytest.fixture(scope="module")
-def listed_index(carded_db_path, tmp_path_factory):
+def listed_index(imported_db_path):
     """Both card databases and the dated second-edition restricted lists imported: the event setting."""
-    import shutil
-
-    from judgekb import store
-    from judgekb.cards import restricted_lists
-    from tests.conftest import SHARED_CARDS
-
-    listed = tmp_path_factory.mktemp("listed") / "listed.sqlite"
-    shutil.copy(carded_db_path, listed)
-    db = store.connect(listed, read_only=False)
-    lists = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME
-    restricted_lists.apply(db, restricted_lists.read(lists), lists)
-    db.conn.close()
-    return search.Index.open(listed)
+    return search.Index.open(imported_db_path)
 
 
 def test_a_card_status_asked_without_the_lists_imported_says_they_are_not_here(index, carded_index, listed_index):

@@ -4,7 +4,6 @@ note above the results, that card's status under the list in force (CLI, JSON AP
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from judgekb import store
 from judgekb.cards import restricted_lists
 from judgekb.lookup import search
 from judgekb.web import app as web
@@ -22,13 +20,9 @@ LIST_FILE = SHARED_CARDS / "agot2-throneteki" / restricted_lists.FILE_NAME
 
 
 @pytest.fixture(scope="module")
-def listed_db(carded_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("listed") / "judgekb.sqlite"
-    shutil.copy(carded_db_path, path)
-    db = store.connect(path, read_only=False)
-    restricted_lists.apply(db, restricted_lists.read(LIST_FILE), LIST_FILE)
-    db.conn.close()
-    return path
+def listed_db(imported_db_path: Path) -> Path:
+    """Both card databases and the dated lists (LIST_FILE) imported: conftest's, read only here."""
+    return imported_db_path
 
 
 def in_force() -> dict:
