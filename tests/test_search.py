@@ -455,7 +455,7 @@ def test_asked_for_a_cards_errata_the_lookup_says_when_there_is_none(index, impo
 
 def test_first_edition_status_questions_say_what_the_faqs_lists_hold(index):
     """First edition: a restricted entry is a hit only where there is one; the note says so for each
-    card named, or that no list names it."""
+    card named, or that no list names it, and says so too of a name no list entry has."""
     source = "first edition, lists of AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17): "
     _, notes = index.search("khal drogo restricted in joust?", 1, None, 3)
     assert notes[0] == source + "Khal Drogo is on none of them (no printing restricted or banned)", notes
@@ -465,6 +465,15 @@ def test_first_edition_status_questions_say_what_the_faqs_lists_hold(index):
     assert notes[0] == source + "Jaqen H'ghar (ACOA F43) was removed from the banned list", notes
     _, notes = index.search("khal drogo and the dothraki", 1, None, 3)  # not asked about the lists
     assert not [n for n in notes if n.startswith("first edition, lists")], notes
+    # a card the corpus never names, said to be restricted: silence would read as "not restricted", and the
+    # first list hit is another card's ("threat from the north": Threat from the East's entry)
+    _, notes = index.search("is eddard stark restricted", 1, None, 3)
+    assert notes[0].startswith(source + 'no entry is a card named by "eddard"; the card data is not imported'), notes
+    _, notes = index.search("is threat from the north restricted", 1, None, 3)
+    assert notes[0].startswith(source + 'no entry is a card named by the query\'s words "threat", "north" together'), notes
+    for asked in ("which cards are restricted in joust", "is the action restricted to once per round", "are any plots restricted in melee"):
+        _, notes = index.search(asked, 1, None, 3)  # the lists, or a rule: no card is named
+        assert not [n for n in notes if n.startswith("first edition, lists")], (asked, notes)
 
 
 def test_event_setting_review_cases(imported_index):
