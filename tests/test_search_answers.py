@@ -1817,3 +1817,32 @@ def test_a_word_the_game_shares_with_events_does_not_make_a_rules_question_a_tou
         assert "agot2-tr" not in docs(query), query
     for query in ("how much time do we get per round", "what happens when time is called", "is my deck legal for the event"):
         assert docs(query)[0] == "agot2-tr", query
+
+
+def test_a_name_from_the_story_is_never_read_as_a_typo(index):
+    """"theon" is not "then", "stannis" not "stands", "hodor" not "honor" (corpus/card-aliases.yaml,
+    names): with no card data imported they are unknown words, and a spelling note turning a card's
+    name into a rules word misleads; the not-in-the-corpus note says what is missing instead."""
+    for query, edition in (("can stannis kneel", 2), ("hodor", 2), ("rickon icon", 1), ("does theon get renown", 1)):
+        _, notes = index.search(query, edition, None, 5)
+        assert not [n for n in notes if n.startswith("spelling")], (query, notes)
+        assert notes and notes[0].startswith("not in the corpus:"), (query, notes)
+    _, notes = index.search("does initative break ties", 2, None, 5)  # a real typo is still mended
+    assert 'spelling: searched "initative" also as "initiative"' in notes, notes
+    _, notes = index.search("is theon greyjoy banned in melee", 1, None, 5)
+    assert notes[0].endswith('no entry is a card named by "theon"; the card data is not imported, so the name is not checked '
+                             "against the cards (judgekb import-cards)"), notes
+
+
+def test_a_story_name_that_is_not_one_word_is_refused_with_its_file(tmp_path):
+    from judgekb.errors import DataError
+    from judgekb.lookup.tables import load_names
+
+    path = tmp_path / "card-aliases.yaml"
+    path.write_text("edition1: {}\nnames: [theon, Big Theon]\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"card-aliases.yaml.*: name 'Big Theon' must be one lower-case word"):
+        load_names(path)
+    path.write_text("names: {theon: 1}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="names must be a list of lower-case words"):
+        load_names(path)
+    assert "theon" in load_names(CORPUS / "card-aliases.yaml")

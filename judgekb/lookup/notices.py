@@ -617,7 +617,10 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
         names = [t for w in words if (t := only_title_named(index, w, 1))][:1]
     # a card said to be restricted or banned that no list entry names ("is eddard stark restricted",
     # "is threat from the north restricted"): silence, or another card's entry first, would read as an answer
-    unlisted = [w for w in analysis["content"] if index.name(w)] if edition == 1 and _asks(analysis, [], LIST_WORDS) else []
+    unlisted = (
+        [w for w in analysis["content"] if index.name(w) or not (index.rules_word(w, 1) or index.english(w))]
+        if edition == 1 and _asks(analysis, [], LIST_WORDS) else []
+    )  # fmt: skip
     if not names and not unlisted:
         return []
     cursor = index.conn.execute(  # the documents whose lists these are, for the note to cite (they are dated)

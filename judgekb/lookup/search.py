@@ -256,6 +256,7 @@ class Index:
         # words the vocabulary reads into a player's word that state a second-edition rule only
         self.second_edition_only = frozenset(state.get("second_edition_only", []))
         self.nicknames: dict[str, str] = state.get("nicknames", {})  # "dany": "daenerys" (corpus/card-aliases.yaml)
+        self.story_names = frozenset(state.get("story_names", []))  # "theon": never a typo (corpus/card-aliases.yaml)
         self.size = {int(k): v for k, v in state["size"].items()}
         self.cards: list[dict[str, Any]] = [
             {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
@@ -370,6 +371,7 @@ class Index:
             "event_words": json.loads(meta.get("event_words", "{}")),
             "second_edition_only": json.loads(meta.get("second_edition_only", "[]")),
             "nicknames": json.loads(meta.get("nicknames", "{}")),
+            "story_names": json.loads(meta.get("story_names", "[]")),
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,
@@ -523,8 +525,8 @@ class Index:
     def correct(self, word: str, edition: int | None = None) -> str | None:
         """The corpus word a typo most likely meant — only for a word that is in neither edition's
         texts nor a real English word (so "tapped" never becomes "applied")."""
-        if len(word) < 4 or not word.isalpha() or word in self.synonyms:
-            return None
+        if len(word) < 4 or not word.isalpha() or word in self.synonyms or word in self.story_names:
+            return None  # (a name from the story players say is no typo: "theon" is not "then")
         if (word, edition) not in self._corrections:
             self._corrections[(word, edition)] = self._correct(word, edition)
         return self._corrections[(word, edition)]

@@ -110,6 +110,25 @@ def load_nicknames(path: Path) -> dict[str, str]:
     return out
 
 
+def load_names(path: Path) -> list[str]:
+    """``names`` of ``corpus/card-aliases.yaml``: names from the story players say that no document
+    prints, never read as a typo.  Checked at build: each must be one lower-case word, or the build
+    stops naming the file and the entry."""
+    from judgekb import yamlio
+    from judgekb.errors import DataError
+
+    if not path.is_file():
+        return []
+    data = yamlio.load(path) or {}
+    names = data.get("names") or []
+    if not isinstance(names, list):
+        raise DataError(f"{path}: names must be a list of lower-case words")
+    for name in names:
+        if not isinstance(name, str) or words_of(name) != [name]:
+            raise DataError(f"{yamlio.where(path, data)}: name {name!r} must be one lower-case word")
+    return sorted(set(names))
+
+
 def glossary_rows(corpus: Path) -> list[dict[str, str]]:
     """The glossary's synonyms, the player vocabulary and set abbreviations as (term, expansion) rows for the store."""
     return [{"term": t, "expansion": e} for t, e in load_phrases(corpus)]
@@ -163,6 +182,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
             {"key": "event_words", "value": json.dumps(events or {}, ensure_ascii=False)},
             {"key": "second_edition_only", "value": json.dumps(vocabulary.get("second_edition_only") or [], ensure_ascii=False)},
             {"key": "nicknames", "value": json.dumps(load_nicknames(corpus / "card-aliases.yaml"), ensure_ascii=False)},
+            {"key": "story_names", "value": json.dumps(load_names(corpus / "card-aliases.yaml"), ensure_ascii=False)},
         ],
         pk="key",
     )
