@@ -617,10 +617,9 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
         names = [t for w in words if (t := only_title_named(index, w, 1))][:1]
     # a card said to be restricted or banned that no list entry names ("is eddard stark restricted",
     # "is threat from the north restricted"): silence, or another card's entry first, would read as an answer
-    unlisted = (
-        [w for w in analysis["content"] if index.name(w) or not (index.rules_word(w, 1) or index.english(w))]
-        if edition == 1 and _asks(analysis, [], LIST_WORDS) else []
-    )  # fmt: skip
+    unlisted: list[str] = []
+    if not names and edition == 1 and _asks(analysis, [], LIST_WORDS):
+        unlisted = list(dict.fromkeys(w for w in analysis["content"] if index.name(w) or not index.known(w, 1)))
     if not names and not unlisted:
         return []
     cursor = index.conn.execute(  # the documents whose lists these are, for the note to cite (they are dated)
@@ -644,15 +643,15 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
                 said.append(f"{printing} is {entry.get('format')} restricted" if kind == "restricted" else f"{printing} is banned")
         status = "; ".join(said) if said else f"{name} is on none of them (no printing restricted or banned)"
         notes.append(f"first edition, lists of {source}: {status}")
-    if not names:
-        said = list(dict.fromkeys(unlisted))
-        said = f'"{said[0]}"' if len(said) == 1 else f"the query's words {', '.join(f'{chr(34)}{w}{chr(34)}' for w in said)} together"
+    if unlisted:
+        quoted = ", ".join(f'"{w}"' for w in unlisted)
+        named_by = quoted if len(unlisted) == 1 else f"the query's words {quoted} together"
         check = (
             "no first-edition card of the imported card data is named so either: check the spelling"
             if 1 in index.imported_editions
             else "the card data is not imported, so the name is not checked against the cards (judgekb import-cards)"
         )
-        notes.append(f"first edition, lists of {source}: no entry is a card named by {said}; {check}")
+        notes.append(f"first edition, lists of {source}: no entry is a card named by {named_by}; {check}")
     return notes
 
 
