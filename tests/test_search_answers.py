@@ -1840,7 +1840,7 @@ def test_a_story_name_that_is_not_one_word_is_refused_with_its_file(tmp_path):
 
     path = tmp_path / "card-aliases.yaml"
     path.write_text("edition1: {}\nnames: [theon, Big Theon]\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"card-aliases.yaml.*: name 'Big Theon' must be one lower-case word"):
+    with pytest.raises(DataError, match=r"card-aliases.yaml: names: 'Big Theon' must be one lower-case word"):
         load_names(path)
     path.write_text("names: {theon: 1}\n", encoding="utf-8")
     with pytest.raises(DataError, match="names must be a list of lower-case words"):

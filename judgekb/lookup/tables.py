@@ -113,7 +113,7 @@ def load_nicknames(path: Path) -> dict[str, str]:
 def load_names(path: Path) -> list[str]:
     """``names`` of ``corpus/card-aliases.yaml``: names from the story players say that no document
     prints, never read as a typo.  Checked at build: each must be one lower-case word, or the build
-    stops naming the file and the entry."""
+    stops naming the file and the entry's value."""
     from judgekb import yamlio
     from judgekb.errors import DataError
 
@@ -125,7 +125,8 @@ def load_names(path: Path) -> list[str]:
         raise DataError(f"{path}: names must be a list of lower-case words")
     for name in names:
         if not isinstance(name, str) or words_of(name) != [name]:
-            raise DataError(f"{yamlio.where(path, data)}: name {name!r} must be one lower-case word")
+            # (named by its value: the loader keeps lines for mappings, and the file's own line would mislead)
+            raise DataError(f"{path}: names: {name!r} must be one lower-case word")
     return sorted(set(names))
 
 
