@@ -1,5 +1,5 @@
 """``python -m judgekb`` runs the command line."""
 
-from judgekb.cli import main
+from judgekb.cli import command_line
 
-main()
+command_line()
