@@ -143,6 +143,25 @@ def test_database_is_built_on_first_use_and_rebuilt_when_the_corpus_changes(tmp_
     assert changed.returncode == 0 and "built" in changed.stderr
 
 
+def test_a_first_use_build_leaves_the_package_compiled_for_the_next_cold_command(tmp_path, corpus_copy):
+    """With PYTHONDONTWRITEBYTECODE set (the project's machine sets it) an editable install never
+    caches judgekb's bytecode, and every cold command compiled the package again (over 100 ms of a
+    200 ms search): the first-use build compiles it, as pip does for an installed package."""
+    import importlib.util
+    import shutil
+
+    package = tmp_path / "checkout" / "judgekb"
+    shutil.copytree(ROOT / "judgekb", package, ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", JUDGEKB_DB=str(tmp_path / "kb.sqlite"), JUDGEKB_CORPUS=str(corpus_copy))
+    modules = sorted(package.rglob("*.py"))
+    first = subprocess.run(
+        [sys.executable, "-m", "judgekb", "cite", "agot2-faq/1.2"], capture_output=True, text=True, env=env, cwd=package.parent, timeout=300
+    )
+    assert first.returncode == 0 and "built" in first.stderr, first.stderr
+    uncached = [str(m.relative_to(package)) for m in modules if not Path(importlib.util.cache_from_source(str(m))).is_file()]
+    assert len(modules) > 50 and not uncached, f"no bytecode for {uncached[:5]}"
+
+
 def _build(db: Path, corpus: Path):
     return run_cli("build", db=db, corpus=corpus)
 
