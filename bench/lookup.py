@@ -196,8 +196,9 @@ def main() -> None:
     if args.no_cold:
         return
     env = dict(os.environ, JUDGEKB_DB=str(db_path))
-    # an installed package has its bytecode compiled (pip does it); compile this checkout's too, since
-    # PYTHONDONTWRITEBYTECODE may be set and a cold start would otherwise measure the compiler
+    # an installed package has its bytecode compiled (pip does it), and a build compiles an editable
+    # checkout's (cli.cache_bytecode); this database was built here, not by the command line, so
+    # compile the checkout as that build would (with PYTHONDONTWRITEBYTECODE set, nothing else does)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "judgekb")], check=True)
 
     def timed_run(command: list[str]) -> tuple[float, float]:
