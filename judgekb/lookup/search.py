@@ -31,9 +31,11 @@ read from the database, so a one-off lookup from the command line starts fast.
 from __future__ import annotations
 
 import json
+import marshal
 import math
 import re
 import sqlite3
+import sys
 from array import array
 from bisect import bisect_right
 from collections import Counter
@@ -194,6 +196,8 @@ NAME_TYPO = 90
 # A clause with no words loaded: its word counts and length, its padded words and stems (read only, shared)
 NO_COUNTS: tuple[Counter[str], int] = (Counter(), 0)
 NO_BODY: tuple[str, frozenset[str]] = ("", frozenset())
+# The key the build keeps ``Index.derived`` under: marshal's format is this Python's own.
+DERIVED_KEY = f"index derived, marshal {marshal.version}, python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
 @dataclass
@@ -223,51 +227,35 @@ def connection(db: Any) -> sqlite3.Connection:
 class Index:
     """The in-memory side of search: phrases, cards, governance and clause facts (bodies on demand)."""
 
+    # What the build works out from its snapshot (``Index.derived``), kept whole beside it for a fast start.
+    synonyms: dict[str, list[str]]
+    absent_topics: dict[str, Any]
+    phrases: list[str]
+    phrases_by_first: dict[str, list[tuple[int, str]]]
+    clauses: dict[str, dict[str, Any]]
+    by_rowid: dict[int, str]
+    card_entries: frozenset[str]
+    _timing_headed: frozenset[str]
+    rules_rank: int
+    questions: frozenset[str]
+    governors: dict[str, list[tuple[str, str]]]
+    removed: frozenset[str]
+    questioned: frozenset[str]
+    topic_words: frozenset[str]
+    topic_shared: frozenset[str]
+    topic_docs: frozenset[str]
+    second_edition_only: frozenset[str]
+    nicknames: dict[str, str]
+    story_names: frozenset[str]
+    size: dict[int, int]
+    cards: list[dict[str, Any]]
+    card_by_id: dict[str, dict[str, Any]]
+    card_words: dict[str, set[int]]
+    mentioned: dict[str, set[str]]
+
     def __init__(self, db: Any) -> None:
         self.conn = connection(db)
-        rows = self._rows_if("select value from search_meta where key = 'index'")
-        state = json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {})
-        self.synonyms: dict[str, list[str]] = state["synonyms"]
-        self.absent_topics: dict[str, Any] = state["absent_topics"]
-        self.phrases = sorted((t for t in self.synonyms if " " in t), key=lambda t: -len(t.split()))
-        # only the phrases whose first word the query has are tried, in the same longest-first order
-        # (the player vocabulary holds hundreds of phrases: trying each at every position of a query
-        # cost more than the rest of the reading)
-        self.phrases_by_first: dict[str, list[tuple[int, str]]] = {}
-        for order, phrase in enumerate(self.phrases):
-            self.phrases_by_first.setdefault(phrase.split()[0], []).append((order, phrase))
-        fields = ("rowid", "doc", "edition", "kind", "heading", "doc_kind", "rank")
-        self.clauses: dict[str, dict[str, Any]] = {
-            cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()
-        }
-        self.by_rowid = {meta["rowid"]: cid for cid, meta in self.clauses.items()}
-        self.card_entries = frozenset(c for c, m in self.clauses.items() if m["kind"] in CARD_KINDS)  # a card's list or errata entries
-        # the Q&A entries and FAQ sections whose heading asks or names when something resolves (TIMING_HEADING)
-        self._timing_headed = frozenset(c for c, m in self.clauses.items() if TIMING_HEADING.match(m["heading"] or ""))
-        self.rules_rank = max((m["rank"] for m in self.clauses.values() if m["doc_kind"] == "official rules"), default=0)
-        self.questions: frozenset[str] = frozenset(state["questions"])  # Q&A entries (their questions load with bodies)
-        self.governors: dict[str, list[tuple[str, str]]] = {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()}
-        self.removed: frozenset[str] = frozenset(state.get("removed", []))  # entries a later version no longer prints
-        self.questioned: frozenset[str] = frozenset(state.get("questioned", []))  # clauses with players' questions
-        events = state.get("event_words", {})
-        self.topic_words = frozenset(stem_of(w) for w in events.get("words", []))
-        self.topic_shared = frozenset(stem_of(w) for w in events.get("shared", []))  # (two of them mark an event question)
-        self.topic_docs = frozenset(events.get("documents", []))
-        # words the vocabulary reads into a player's word that state a second-edition rule only
-        self.second_edition_only = frozenset(state.get("second_edition_only", []))
-        self.nicknames: dict[str, str] = state.get("nicknames", {})  # "dany": "daenerys" (corpus/card-aliases.yaml)
-        self.story_names = frozenset(state.get("story_names", []))  # "theon": never a typo (corpus/card-aliases.yaml)
-        self.size = {int(k): v for k, v in state["size"].items()}
-        self.cards: list[dict[str, Any]] = [
-            {**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]
-        ]
-        self.card_by_id = {card["id"]: card for card in self.cards}
-        self.card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
-        for number, card in enumerate(self.cards):
-            for required, _ in card["keys"]:
-                for word in required:
-                    self.card_words.setdefault(word, set()).add(number)
-        self.mentioned: dict[str, set[str]] = {dst: set(srcs) for dst, srcs in state["mentioned"].items()}
+        vars(self).update(self._derived_facts())
         self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
         self._imported_titles: dict[int, dict[str, str]] = {}
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
@@ -298,6 +286,72 @@ class Index:
         self._asked_rows: dict[int, dict[int, tuple[str, tuple[str, frozenset[str], int, str]]]] = {}
         self._rule_terms: frozenset[str] | None = None
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
+
+    def _derived_facts(self) -> dict[str, Any]:
+        """``derived`` as the build kept it (marshal, for the Python that built it: loading it is a
+        third of working it out again, at every cold start), else worked out from the JSON snapshot
+        (a database another Python built, or a damaged value), else from the tables themselves."""
+        rows = self._rows_if("select value from search_meta where key = ?", [DERIVED_KEY])
+        if rows and isinstance(rows[0][0], bytes):
+            try:
+                facts = marshal.loads(rows[0][0])
+            except (EOFError, ValueError, TypeError):
+                facts = None
+            if isinstance(facts, dict) and facts.keys() == DERIVED_FIELDS:
+                return facts
+        rows = self._rows_if("select value from search_meta where key = 'index'")
+        return self.derived(json.loads(rows[0][0]) if rows else self.snapshot(self.conn, {}))
+
+    @staticmethod
+    def derived(state: dict[str, Any]) -> dict[str, Any]:
+        """The index's facts (the attributes declared on the class) from a snapshot as JSON reads it back."""
+        synonyms: dict[str, list[str]] = state["synonyms"]
+        phrases = sorted((t for t in synonyms if " " in t), key=lambda t: -len(t.split()))
+        # only the phrases whose first word the query has are tried, in the same longest-first order
+        # (the player vocabulary holds hundreds of phrases: trying each at every position of a query
+        # cost more than the rest of the reading)
+        phrases_by_first: dict[str, list[tuple[int, str]]] = {}
+        for order, phrase in enumerate(phrases):
+            phrases_by_first.setdefault(phrase.split()[0], []).append((order, phrase))
+        fields = ("rowid", "doc", "edition", "kind", "heading", "doc_kind", "rank")
+        clauses = {cid: {"id": cid, **dict(zip(fields, v, strict=True))} for cid, v in state["clauses"].items()}
+        cards = [{**card, "keys": [(frozenset(required), phrase) for required, phrase in card["keys"]]} for card in state["cards"]]
+        card_words: dict[str, set[int]] = {}  # title word -> cards whose title has it
+        for number, card in enumerate(cards):
+            for required, _ in card["keys"]:
+                for word in required:
+                    card_words.setdefault(word, set()).add(number)
+        events = state.get("event_words", {})
+        facts = {
+            "synonyms": synonyms,
+            "absent_topics": state["absent_topics"],
+            "phrases": phrases,
+            "phrases_by_first": phrases_by_first,
+            "clauses": clauses,
+            "by_rowid": {meta["rowid"]: cid for cid, meta in clauses.items()},
+            "card_entries": frozenset(c for c, m in clauses.items() if m["kind"] in CARD_KINDS),  # a card's list or errata entries
+            # the Q&A entries and FAQ sections whose heading asks or names when something resolves (TIMING_HEADING)
+            "_timing_headed": frozenset(c for c, m in clauses.items() if TIMING_HEADING.match(m["heading"] or "")),
+            "rules_rank": max((m["rank"] for m in clauses.values() if m["doc_kind"] == "official rules"), default=0),
+            "questions": frozenset(state["questions"]),  # Q&A entries (their questions load with bodies)
+            "governors": {c: [(g, r) for g, r in gs] for c, gs in state["governors"].items()},
+            "removed": frozenset(state.get("removed", [])),  # entries a later version no longer prints
+            "questioned": frozenset(state.get("questioned", [])),  # clauses with players' questions
+            "topic_words": frozenset(stem_of(w) for w in events.get("words", [])),
+            "topic_shared": frozenset(stem_of(w) for w in events.get("shared", [])),  # (two of them mark an event question)
+            "topic_docs": frozenset(events.get("documents", [])),
+            # words the vocabulary reads into a player's word that state a second-edition rule only
+            "second_edition_only": frozenset(state.get("second_edition_only", [])),
+            "nicknames": state.get("nicknames", {}),  # "dany": "daenerys" (corpus/card-aliases.yaml)
+            "story_names": frozenset(state.get("story_names", [])),  # "theon": never a typo (corpus/card-aliases.yaml)
+            "size": {int(k): v for k, v in state["size"].items()},
+            "cards": cards,
+            "card_by_id": {card["id"]: card for card in cards},
+            "card_words": card_words,
+            "mentioned": {dst: set(srcs) for dst, srcs in state["mentioned"].items()},
+        }
+        assert facts.keys() == DERIVED_FIELDS
+        return facts
 
     @classmethod
     def snapshot(cls, conn: sqlite3.Connection, questions: dict[str, str]) -> dict[str, Any]:
@@ -1312,6 +1366,9 @@ class Index:
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
         return ranked
+
+
+DERIVED_FIELDS = frozenset(Index.__annotations__)  # what ``Index.derived`` returns: the facts the class declares
 
 
 # What ranking reads of a clause, as ``clause_words`` stores it (``tables.clause_words_row``).

@@ -6,12 +6,13 @@ clause's words and stems, the players' questions in FTS5 tables, and the index's
 from __future__ import annotations
 
 import json
+import marshal
 import re
 from pathlib import Path
 from typing import Any
 
 from judgekb.lookup import notices
-from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, Index, connection
+from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, DERIVED_KEY, Index, connection
 from judgekb.lookup.words import (
     LOWER_WORD,
     STOPWORDS,
@@ -206,7 +207,10 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
         f"insert into clause_words values ({', '.join('?' * (len(CLAUSE_WORDS) + 1))})",
         (clause_words_row(r["id"], r["heading"] or "", f"{r['heading']} {r['text']}", questions.get(r["id"]) or "") for r in clause_rows),
     )
-    db["search_meta"].insert({"key": "index", "value": json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)}, pk="key")
+    snapshot = json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)
+    db["search_meta"].insert({"key": "index", "value": snapshot}, pk="key")
+    # what an index works out from the snapshot at start, as this Python keeps it (from the snapshot as JSON reads it back)
+    db["search_meta"].insert({"key": DERIVED_KEY, "value": marshal.dumps(Index.derived(json.loads(snapshot)))}, pk="key")
     return warnings
 
 
