@@ -6,7 +6,6 @@ clause's words and stems, the players' questions in FTS5 tables, and the index's
 from __future__ import annotations
 
 import json
-import marshal
 import re
 from pathlib import Path
 from typing import Any
@@ -210,7 +209,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     snapshot = json.dumps(Index.snapshot(conn, questions), ensure_ascii=False)
     db["search_meta"].insert({"key": "index", "value": snapshot}, pk="key")
     # what an index works out from the snapshot at start, as this Python keeps it (from the snapshot as JSON reads it back)
-    db["search_meta"].insert({"key": DERIVED_KEY, "value": marshal.dumps(Index.derived(json.loads(snapshot)))}, pk="key")
+    db["search_meta"].insert({"key": DERIVED_KEY, "value": Index.kept_facts(Index.derived(json.loads(snapshot)))}, pk="key")
     return warnings
 
 
