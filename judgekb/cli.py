@@ -631,6 +631,8 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
             # each worker loads its lookup index (words, vocabularies, FTS5 matches: under a second)
             # before it takes a request, so no judge's first search waits for it
             self.cfg.set("post_worker_init", _warm_worker)
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn 25.1+: one socket in ~/.gunicorn that
+                self.cfg.set("control_socket_disable", True)  # every server on the machine took over and removed
 
         def load(self) -> Any:
             return app

@@ -133,9 +133,11 @@ def test_the_app_never_writes_the_database(db_path):
     assert db_path.stat().st_mtime_ns == before
 
 
-def test_each_server_worker_loads_its_lookup_index_before_its_first_search(db_path):
+def test_each_server_worker_loads_its_lookup_index_before_its_first_search(db_path, tmp_path):
     """`judgekb serve`'s workers build their lookup index (with every corpus word's FTS5 matches) as they
-    start, so no judge's first search waits the second it takes; the server's log says so per worker."""
+    start, so no judge's first search waits the second it takes; the server's log says so per worker.
+    The server opens no gunicorn control socket (~/.gunicorn/gunicorn.ctl), which a second server on
+    the machine would take over and remove."""
     import os
     import subprocess
     import sys
@@ -147,7 +149,7 @@ def test_each_server_worker_loads_its_lookup_index_before_its_first_search(db_pa
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "judgekb", "serve", "--port", str(port), "--workers", "2"],
-        cwd=ROOT, env=dict(os.environ, JUDGEKB_DB=str(db_path)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env=dict(os.environ, JUDGEKB_DB=str(db_path), HOME=str(tmp_path)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
@@ -166,3 +168,4 @@ def test_each_server_worker_loads_its_lookup_index_before_its_first_search(db_pa
     ready = [line for line in log.splitlines() if "judgekb: lookup index ready in worker" in line]
     booted = [line for line in log.splitlines() if "Booting worker" in line]
     assert len(ready) == len(booted) == 2, log[-2000:]
+    assert not (tmp_path / ".gunicorn").exists()
