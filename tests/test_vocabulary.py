@@ -74,6 +74,19 @@ def test_misspellings_the_corrector_cannot_mend_read_as_the_rules_word(index):
     assert index.correct("calim", 2) != "claim"  # why the entry is needed: the corrector says "calm"
 
 
+def test_a_contraction_typed_without_its_apostrophe_is_a_word_the_search_skips(index):
+    """"thats", "theyre", "wouldnt": a player's typing, never a card's name the corpus lacks (the note
+    said "thats" was not in the corpus and might be a card) nor a typo of another word ("theyre" was
+    read as "there", "wouldnt" as "would", each with a spelling note)."""
+    typed = ("intimidate can i kneel a guy thats already attacking", "theyre attacking with a knelt guy", "wouldnt a dupe save him")
+    for query in typed:
+        hits, notes = search.results(index, query, 2, None, 5)
+        assert hits and not notes, (query, notes)
+        said = {g.said for g in index.analyse(query, 2)["groups"]}
+        assert not said & {"thats", "theyre", "wouldnt"}, said
+    assert "cannot" in {t for g in index.analyse("cant attack", 2)["groups"] for t in g.terms}  # "cant" keeps its meaning
+
+
 def test_unkneel_is_standing_not_kneeling(index):
     terms = {t for g in index.analyse("unkneel", 2)["groups"] for t in g.terms}
     assert "stand" in terms and "kneel" not in terms

@@ -32,7 +32,14 @@ STOPWORDS = frozenset(
     "you your yours still ever anyone anything something someone thing things stuff really just actually exactly "
     "question questions please ok okay way also like want wants need needs know tell go goes going let lets "
     "wat wht hw im ive i'm i've it's that's what's whats dont don't doesnt doesn't isnt isn't didnt didn't "
-    "say says said many much make makes made lot lots whether difference diff differ differs too anymore".split()
+    "say says said many much make makes made lot lots whether difference diff differ differs too anymore "
+    # contractions, with the apostrophe and as players type them without it (never English words such as
+    # "well", "ill", "wed", "shell"; "cant" is the vocabulary's "cannot")
+    "thats there's theres here's heres who's whos you're youre they're theyre we're he's hes she's shes "
+    "you've youve we've weve they've theyve i'll you'll youll they'll theyll it'll itll that'll thatll i'd "
+    "you'd youd they'd theyd we'd ain't aint aren't arent wasn't wasnt weren't werent hasn't hasnt "
+    "haven't havent hadn't hadnt wouldn't wouldnt couldn't couldnt shouldn't shouldnt mustn't mustnt "
+    "won't wont".split()
 )
 # A question's leading words; questions are matched against Q&A entries' own questions.
 QUESTION_START = re.compile(
