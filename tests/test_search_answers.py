@@ -1834,15 +1834,32 @@ def test_a_name_from_the_story_is_never_read_as_a_typo(index):
                              "against the cards (judgekb import-cards)"), notes
 
 
+def test_a_characters_name_the_texts_print_only_in_an_example_still_says_the_card_text_is_not_here(index):
+    """A blind judge review: "does Ser Jaime's not-kneeling thing work in a power challenge too" put
+    Moving Power first with no note, because the second-edition FAQ prints "Jaime" once, in an example.
+    A character's name (``characters`` in corpus/card-aliases.yaml) names a card: with no card named
+    and no card data, the judge is told the card's own text is not in the corpus.  A house is a
+    faction, never read so; a list question keeps its own notes."""
+    _, notes = index.search("does Ser Jaime's not-kneeling thing work in a power challenge too", 2, None, 5)
+    assert notes and notes[0].startswith('not in the corpus: "jaime\'s" is a name, not a rules term. If this asks about a card'), notes
+    assert "no card database is imported" in notes[0]
+    _, notes = index.search("can a ghost save jon if he gets discarded instead of killed", 1, None, 5)
+    assert any(n.startswith('not in the corpus: "jon" is a name') for n in notes), notes
+    for query in ("can a stark character attack alone", "is jaime restricted in joust"):
+        _, notes = index.search(query, 2, None, 5)
+        assert not any(n.startswith("not in the corpus") for n in notes), (query, notes)
+
+
 def test_a_story_name_that_is_not_one_word_is_refused_with_its_file(tmp_path):
     from judgekb.errors import DataError
     from judgekb.lookup.tables import load_names
 
     path = tmp_path / "card-aliases.yaml"
-    path.write_text("edition1: {}\nnames: [theon, Big Theon]\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"card-aliases.yaml: names: 'Big Theon' must be one lower-case word"):
+    path.write_text("edition1: {}\ncharacters: [theon, Big Theon]\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"card-aliases.yaml: characters: 'Big Theon' must be one lower-case word"):
         load_names(path)
-    path.write_text("names: {theon: 1}\n", encoding="utf-8")
+    path.write_text("names: {winterfell: 1}\n", encoding="utf-8")
     with pytest.raises(DataError, match="names must be a list of lower-case words"):
         load_names(path)
-    assert "theon" in load_names(CORPUS / "card-aliases.yaml")
+    story = load_names(CORPUS / "card-aliases.yaml")
+    assert "theon" in story["characters"] and "winterfell" in story["names"] and "stark" not in story["characters"]

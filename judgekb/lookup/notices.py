@@ -83,6 +83,10 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         # know ("what is the cost of eddard stark" in first edition): a card all the same, said by its title
         if spelled := {c for c in index.cards_named(analysis, 3 - edition) if _full_title(index, c, analysis)}:
             cards, unknown = spelled, []
+    if not unknown and not cards:
+        # a character's name the texts print only in an example or a ruling ("does ser jaime's ability work
+        # in a power challenge": the FAQ prints "Jaime" once): a card's name all the same
+        unknown = [w for w in dict.fromkeys(analysis["content"]) if _bare(w) in index.story_characters and w not in elsewhere]
     if unknown:
         notices.append(
             f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, icons, "

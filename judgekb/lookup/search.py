@@ -248,6 +248,7 @@ class Index:
     second_edition_only: frozenset[str]
     nicknames: dict[str, str]
     story_names: frozenset[str]
+    story_characters: frozenset[str]
     size: dict[int, int]
     cards: list[dict[str, Any]]
     card_by_id: dict[str, dict[str, Any]]
@@ -332,6 +333,7 @@ class Index:
                 for word in required:
                     card_words.setdefault(word, set()).add(number)
         events = state.get("event_words", {})
+        story: dict[str, list[str]] = state.get("story_names") or {}
         facts = {
             "synonyms": synonyms,
             "absent_topics": state["absent_topics"],
@@ -353,7 +355,9 @@ class Index:
             # words the vocabulary reads into a player's word that state a second-edition rule only
             "second_edition_only": frozenset(state.get("second_edition_only", [])),
             "nicknames": state.get("nicknames", {}),  # "dany": "daenerys" (corpus/card-aliases.yaml)
-            "story_names": frozenset(state.get("story_names", [])),  # "theon": never a typo (corpus/card-aliases.yaml)
+            # "theon", "winterfell": never a typo; "theon" also names a card (corpus/card-aliases.yaml)
+            "story_names": frozenset(w for names in story.values() for w in names),
+            "story_characters": frozenset(story.get("characters", [])),
             "size": {int(k): v for k, v in state["size"].items()},
             "cards": cards,
             "card_by_id": {card["id"]: card for card in cards},
@@ -435,7 +439,7 @@ class Index:
             "event_words": json.loads(meta.get("event_words", "{}")),
             "second_edition_only": json.loads(meta.get("second_edition_only", "[]")),
             "nicknames": json.loads(meta.get("nicknames", "{}")),
-            "story_names": json.loads(meta.get("story_names", "[]")),
+            "story_names": json.loads(meta.get("story_names", "{}")),
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,

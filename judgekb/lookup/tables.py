@@ -110,24 +110,29 @@ def load_nicknames(path: Path) -> dict[str, str]:
     return out
 
 
-def load_names(path: Path) -> list[str]:
-    """``names`` of ``corpus/card-aliases.yaml``: names from the story players say that no document
-    prints, never read as a typo.  Checked at build: each must be one lower-case word, or the build
-    stops naming the file and the entry's value."""
+def load_names(path: Path) -> dict[str, list[str]]:
+    """``characters`` and ``names`` of ``corpus/card-aliases.yaml``: names from the story players say
+    that no document prints (or only in an example), never read as a typo; a character's name also
+    names a card.  Checked at build: each must be one lower-case word, or the build stops naming the
+    file, the field and the entry's value."""
     from judgekb import yamlio
     from judgekb.errors import DataError
 
-    if not path.is_file():
-        return []
-    data = yamlio.load(path) or {}
-    names = data.get("names") or []
-    if not isinstance(names, list):
-        raise DataError(f"{path}: names must be a list of lower-case words")
-    for name in names:
-        if not isinstance(name, str) or words_of(name) != [name]:
-            # (named by its value: the loader keeps lines for mappings, and the file's own line would mislead)
-            raise DataError(f"{path}: names: {name!r} must be one lower-case word")
-    return sorted(set(names))
+    data = (yamlio.load(path) or {}) if path.is_file() else {}
+    out: dict[str, list[str]] = {}
+    for field in STORY_NAME_FIELDS:
+        names = data.get(field) or []
+        if not isinstance(names, list):
+            raise DataError(f"{path}: {field} must be a list of lower-case words")
+        for name in names:
+            if not isinstance(name, str) or words_of(name) != [name]:
+                # (named by its value: the loader keeps lines for mappings, and the file's own line would mislead)
+                raise DataError(f"{path}: {field}: {name!r} must be one lower-case word")
+        out[field] = sorted(set(names))
+    return out
+
+
+STORY_NAME_FIELDS = ("characters", "names")
 
 
 def glossary_rows(corpus: Path) -> list[dict[str, str]]:
