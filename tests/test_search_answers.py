@@ -1850,6 +1850,22 @@ def test_a_characters_name_the_texts_print_only_in_an_example_still_says_the_car
         assert not any(n.startswith("not in the corpus") for n in notes), (query, notes)
 
 
+def test_a_card_the_corpus_never_rules_on_says_its_text_is_not_here_and_a_ruled_card_does_not(index):
+    """A blind judge review: "does The Red Viper get power for each point of claim or just one" (second
+    edition, no card data) put Power Claim first with no note, though only the card's text answers it.
+    A question that spells out a card's title, about a card the corpus holds no ruling on (only list or
+    errata entries), says the card's own text is not in the corpus; where a Q&A entry rules on the card,
+    no such note stands before the ruling."""
+    _, notes = index.search("does The Red Viper get power for each point of claim or just one", 2, None, 5)
+    assert notes and notes[0].startswith("not in the corpus: the card's own text of The Red Viper (cost, STR, icons, abilities)"), notes
+    for query, edition, ruling in [
+        ("can meera reed blank the red viper", 1, "agot1-faq/qa/meera-reed-red-viper"),
+        ("can the hand's judgment cancel a shadow event", 2, "agot2-faq41/qa/the-hand-s-judgment-shadow-events"),
+    ]:
+        hits, notes = index.search(query, edition, None, 5)
+        assert hits[0].id == ruling and not any(n.startswith("not in the corpus") for n in notes), (query, notes)
+
+
 def test_a_story_name_that_is_not_one_word_is_refused_with_its_file(tmp_path):
     from judgekb.errors import DataError
     from judgekb.lookup.tables import load_names

@@ -98,7 +98,12 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             f'not in the corpus: the card\'s own text of "{said["title"]}" (cost, STR, icons, abilities), {how}. '
             "Closest clauses below."
         )
-    elif cards and (_asks_text(analysis, card_text) or (asks and _spelled_out(index, cards, analysis))):
+    elif cards and (
+        _asks_text(analysis, card_text)
+        or (_spelled_out(index, cards, analysis) and (asks or not any(index.ruled_on(c) for c in cards)))
+    ):
+        # asked for its text, or about a card the corpus holds no ruling on ("does the red viper get power
+        # for each point of claim", second edition): what it does is in its own text
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
         name = " / ".join(sorted({index.card_name(c) for c in not_inside_another(index, analysis["words"], cards)}))
         notices.append(

@@ -1254,6 +1254,13 @@ class Index:
         close()
         return out
 
+    def ruled_on(self, card_id: str) -> bool:
+        """Does the corpus hold a ruling on the card: a clause whose heading (a Q&A entry's: its question)
+        names it, besides the card's list and errata entries?"""
+        return any(
+            self.clauses[c]["kind"] not in CARD_KINDS and self._heading_names_card(c, card_id) for c in self.mentioned.get(card_id, ())
+        )
+
     def _heading_names_card(self, clause_id: str, card_id: str) -> bool:
         """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
         heading = " ".join(stem_of(w) for w in words_of(self.clauses[clause_id]["heading"] or ""))
