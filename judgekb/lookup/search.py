@@ -1257,9 +1257,7 @@ class Index:
     def ruled_on(self, card_id: str) -> bool:
         """Does the corpus hold a ruling on the card: a clause whose heading (a Q&A entry's: its question)
         names it, besides the card's list and errata entries?"""
-        return any(
-            self.clauses[c]["kind"] not in CARD_KINDS and self._heading_names_card(c, card_id) for c in self.mentioned.get(card_id, ())
-        )
+        return any(c not in self.card_entries and self._heading_names_card(c, card_id) for c in self.mentioned.get(card_id, ()))
 
     def _heading_names_card(self, clause_id: str, card_id: str) -> bool:
         """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
