@@ -471,7 +471,10 @@ def test_first_edition_status_questions_say_what_the_faqs_lists_hold(index):
     assert notes[0].startswith(source + 'no entry is a card named by "eddard"; the card data is not imported'), notes
     _, notes = index.search("is threat from the north restricted", 1, None, 3)
     assert notes[0].startswith(source + 'no entry is a card named by the query\'s words "threat", "north" together'), notes
-    for asked in ("which cards are restricted in joust", "is the action restricted to once per round", "are any plots restricted in melee"):
+    for asked in (
+        "which cards are restricted in joust", "is the action restricted to once per round", "are any plots restricted in melee",
+        "1st ed restricted list which cards banned in joust 2014",  # a year names no card
+    ):  # fmt: skip
         _, notes = index.search(asked, 1, None, 3)  # the lists, or a rule: no card is named
         assert not [n for n in notes if n.startswith("first edition, lists")], (asked, notes)
 
@@ -710,10 +713,65 @@ def test_a_quoted_word_is_what_the_question_asks_about(index, query, first):
     assert hits[0].id == first, [h.id for h in hits]
 
 
+def test_unruled_topics_are_true_of_the_texts(db):
+    """What corpus/absent-topics.yaml says no document rules on ("penalties for infractions"), no clause
+    of that edition speaks of: none uses a word or phrase that asks about it, so the notice never hides
+    a ruling; and each clause it points to is one of that edition's."""
+    import yaml
+
+    topics = yaml.safe_load((ROOT / "corpus" / "absent-topics.yaml").read_text(encoding="utf-8"))["unruled"]
+    assert {t["edition"] for t in topics} == {1, 2}
+    rows = list(db.query("select id, edition, lower(coalesce(heading, '') || ' ' || coalesce(text, '')) as t from clauses"))
+    for topic in topics:
+        for phrase in topic["when"]:
+            pattern = re.compile(rf"(?<![a-z0-9]){re.escape(phrase.lower())}(?![a-z0-9])")
+            using = [r["id"] for r in rows if r["edition"] == topic["edition"] and pattern.search(r["t"])]
+            assert not using, (topic["about"], phrase, using)
+        editions = {r["id"]: r["edition"] for r in rows}
+        assert all(editions.get(see["id"]) == topic["edition"] for see in topic.get("see", [])), topic
+
+
+def test_a_question_no_document_rules_on_is_told_so_before_the_closest_clauses(index):
+    """A penalty at a competitive event: the Tournament Regulations set none, and the draw rules that
+    come first would read as the answer; the notice says so first and names the clauses that bear on
+    it.  First edition's own "penalty" (an income or gold penalty) is a rule, and asks nothing of it."""
+    hits, notes = index.search("whats the penalty for drawing an extra card by mistake at a competitive event, game loss?", 2, None, 5)
+    assert notes[0].startswith("not in the corpus: no second-edition document judgekb holds rules on penalties for infractions"), notes
+    assert "agot2-tr/marshal (" in notes[0] and notes[0].endswith("Closest clauses below."), notes
+    assert hits  # the closest clauses still follow
+    _, notes = index.search("1e slow play penalty warning at a tournament", 1, None, 5)
+    assert notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on penalties"), notes
+    _, notes = index.search("1e draft / cube format rules", 1, None, 5)
+    assert notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on draft"), notes
+    for query, edition in (("what is the income penalty", 1), ("draft format deck size", 2), ("can i concede a game", 2)):
+        _, notes = index.search(query, edition, None, 5)
+        assert not [n for n in notes if "no first-edition document" in n or "no second-edition document" in n], (query, notes)
+    _, notes = index.search("draft format deck size", 2, None, 5)  # a document judgekb does not hold: named as before
+    assert notes[0].startswith("not in the corpus: the answer is in the Alternate Format Regulations"), notes
+
+
+def test_a_card_text_asked_for_outright_is_said_not_here_whatever_the_title(index):
+    """"What does the Kings of Summer agenda card text say": every word of the title is a first-edition
+    rules word, so no word read as a card's name, and the agenda rules alone came back; asked for a
+    card's words outright, the notice says a card's own text is not here.  A card's text told as the
+    situation, a term's meaning "in card text" or a rule's wording is not asked for."""
+    for query in ("what does the Kings of Summer agenda card text say", "card text of kings of summer", "kings of summer printed text?"):
+        _, notes = index.search(query, 1, None, 5)
+        assert notes and notes[0].startswith("not in the corpus: a card's own text"), (query, notes)
+    told = ("the card says cannot be saved, can i still use a dupe", "what does choose mean in card text",
+            "exact wording of the golden rules")  # fmt: skip
+    for query in told:
+        _, notes = index.search(query, 2, None, 5)
+        assert not [n for n in notes if "card's own text" in n], (query, notes)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("topics:\n  - document: Learn to Play book\n    when: [tutorial]\n", ":2: an absent-document topic is missing field 'look_for'"),
+        ("unruled:\n  - {when: [penalty]}\n", ":2: an unruled topic is missing field 'about'"),
+        ("unruled:\n  - {about: x, when: [y], see: [{id: agot2-tr/marshal}]}\n", "'see' entry is missing field 'says'"),
+        ("unruled:\n  - {about: x, when: [y], see: agot2-tr/marshal}\n", "field 'see' must be a list"),
         ("other_edition:\n  - {term: moribund}\n", ":2: an other_edition entry is missing field 'edition'"),
         ("other_edition:\n  - {term: moribund, edition: 3}\n", ":2: an other_edition entry field 'edition' must be 1 or 2"),
         ("card_text:\n  document: x\n  look_for: y\n  when: [text]\n  wording_questions: ['(']\n", "does not compile"),
@@ -731,6 +789,23 @@ def test_a_broken_absent_topics_file_is_refused_at_build_with_its_line(tmp_path,
     with pytest.raises(DataError, match=re.escape(message)):
         notices.load_topics(path)
     assert notices.load_topics(ROOT / "corpus" / "absent-topics.yaml")["other_edition"]  # the real file passes
+
+
+def test_an_unruled_topic_pointing_to_no_clause_stops_the_build_with_the_file_and_the_id(tmp_path):
+    """A pointer to a clause that is not there, or is the other edition's, would send a judge nowhere:
+    the build refuses it, naming the file, the topic and the id."""
+    from judgekb.errors import DataError
+    from judgekb.lookup import notices
+
+    path = tmp_path / "absent-topics.yaml"
+    for see, edition in (("agot2-tr/no-such-clause", 2), ("agot2-tr/marshal", 1)):
+        topic = f"{{about: penalties, edition: {edition}, when: [penalty], see: [{{id: {see}, says: x}}]}}"
+        path.write_text(f"unruled:\n  - {topic}\n", encoding="utf-8")
+        topics = notices.load_topics(path)
+        with pytest.raises(DataError, match=re.escape(f"{path}: the unruled topic 'penalties' points to '{see}', which is no clause of")):
+            notices.check_unruled_see(path, topics, {"agot2-tr/marshal": 2})
+    topic = {"about": "p", "edition": 2, "when": ["p"], "see": [{"id": "agot2-tr/marshal", "says": "x"}]}
+    notices.check_unruled_see(path, {"unruled": [topic]}, {"agot2-tr/marshal": 2})  # a clause of its edition passes
 
 
 def test_other_edition_notice_keeps_to_the_term_itself(index):

@@ -42,6 +42,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
                 f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
                 f"look for {topic['look_for']}. Closest clauses below."
             )
+    notices += unruled(index, text, edition)
     card_text = index.absent_topics.get("card_text")
     if not card_text or _asks_rules(analysis, card_text):  # "what does the Knight trait do": a rules question
         return notices
@@ -98,6 +99,11 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             f'not in the corpus: the card\'s own text of "{said["title"]}" (cost, STR, icons, abilities), {how}. '
             "Closest clauses below."
         )
+    elif not cards and CARD_TEXT_ASKED.search(analysis["text"]):
+        # "what does the Kings of Summer agenda card text say": asked outright for a card's words by a title
+        # the rules' own words spell (no word of it unknown), the card is not named, yet its text is still
+        # not here
+        notices.append(f"not in the corpus: a card's own text (cost, STR, icons, abilities), {how}. Closest clauses below.")
     elif cards and (
         _asks_text(analysis, card_text)
         or (_spelled_out(index, cards, analysis) and (asks or not any(index.ruled_on(c) for c in cards)))
@@ -113,6 +119,32 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     return notices
 
 
+def unruled(index: Index, text: str, edition: int | None) -> list[str]:
+    """A topic no document judgekb holds rules on (``unruled`` in corpus/absent-topics.yaml: penalties
+    for infractions, first-edition draft), asked about: said first, with the clauses that bear on it,
+    so that the closest clauses are never read as the answer.  ``text``: the query's words, padded."""
+    notes = []
+    for topic in index.absent_topics.get("unruled", []):
+        if edition and topic.get("edition") not in (None, edition):
+            continue
+        if any(f" {w.lower()} " in text for w in topic["when"]):
+            which = f"{EDITION_NAMES[topic['edition']].replace(' ', '-')} " if topic.get("edition") else ""
+            see = ", ".join(f"{s['id']} ({s['says']})" for s in topic.get("see", []))
+            notes.append(
+                f"not in the corpus: no {which}document judgekb holds rules on {topic['about']}"
+                + (f"; see {see}" if see else "")
+                + ". Closest clauses below."
+            )
+    return notes
+
+
+# a query that asks for a card's words outright, whatever card: "… agenda card text say", "card text of
+# …" (not "the card says cannot be saved, can i …", which tells a situation, nor "what does choose mean
+# in card text", a term's meaning, nor "the exact wording of the golden rules", a rule's)
+CARD_TEXT_ASKED = re.compile(
+    r"(?<!\bin )(?<!\bon )\b(?:card text|printed text|card wording)(?: (?:say|says|read|reads))?$"
+    r"|^(?:the )?(?:exact |full )?(?:card text|printed text) (?:of|on)\b"
+)
 # a title the query says is a card's, asking for its words ("what does the card kings of summer say")
 CARD_SAID = re.compile(r"\bthe card (?P<title>\S+(?: \S+){0,4}?) (?:do|does|say|says)$")
 NAME_RULES_DF = 3  # a name the rules write in more clauses than this is a rules term ("westeros", "throne")
@@ -628,7 +660,10 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     # "is threat from the north restricted"): silence, or another card's entry first, would read as an answer
     unlisted: list[str] = []
     if not names and edition == 1 and _asks(analysis, [], LIST_WORDS):
-        unlisted = list(dict.fromkeys(w for w in analysis["content"] if index.name(w) or not index.known(w, 1)))
+        # (a number is no card's name: "banned in joust 2014" asks of the lists of that year)
+        unlisted = list(dict.fromkeys(
+            w for w in analysis["content"] if not any(c.isdigit() for c in w) and (index.name(w) or not index.known(w, 1))
+        ))  # fmt: skip
     if not names and not unlisted:
         return []
     cursor = index.conn.execute(  # the documents whose lists these are, for the note to cite (they are dated)
@@ -781,6 +816,8 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
 
 
 TOPIC_FIELDS = ({"document", "look_for", "when"}, {"edition"})
+UNRULED_FIELDS = ({"about", "when"}, {"edition", "see"})
+SEE_FIELDS: tuple[set[str], set[str]] = ({"id", "says"}, set())
 CARD_TEXT_FIELDS = ({"document", "look_for", "when"}, {"corpus_holds", "wording", "wording_questions", "rules_questions"})
 OTHER_EDITION_FIELDS = ({"term", "edition"}, {"instead"})
 
@@ -797,9 +834,9 @@ def load_topics(path: Path) -> dict[str, Any]:
     data = yamlio.load(path) or {}
     if not isinstance(data, dict):
         raise DataError(f"{path}: must be a mapping of topics, card_text and other_edition")
-    unknown = sorted(set(data) - {"topics", "card_text", "other_edition", "__line__"})
+    unknown = sorted(set(data) - {"topics", "unruled", "card_text", "other_edition", "__line__"})
     if unknown:
-        raise DataError(f"{path}: unknown section '{unknown[0]}' (expected topics, card_text, other_edition)")
+        raise DataError(f"{path}: unknown section '{unknown[0]}' (expected topics, unruled, card_text, other_edition)")
 
     def words(item: dict[str, Any], key: str, what: str) -> None:
         value = item.get(key, [])
@@ -814,6 +851,16 @@ def load_topics(path: Path) -> dict[str, Any]:
         yamlio.check_fields(path, topic, *TOPIC_FIELDS, "an absent-document topic")
         words(topic, "when", "an absent-document topic")
         edition(topic, "an absent-document topic")
+    for topic in data.get("unruled") or []:
+        yamlio.check_fields(path, topic, *UNRULED_FIELDS, "an unruled topic")
+        words(topic, "when", "an unruled topic")
+        edition(topic, "an unruled topic")
+        if not isinstance(topic.get("see", []), list):
+            raise DataError(f"{yamlio.where(path, topic)}: an unruled topic field 'see' must be a list of {{id, says}}")
+        for see in topic.get("see", []):
+            yamlio.check_fields(path, see, *SEE_FIELDS, "an unruled topic's 'see' entry")
+            if not all(isinstance(see[k], str) and see[k].strip() for k in ("id", "says")):
+                raise DataError(f"{yamlio.where(path, see)}: an unruled topic's 'see' entry needs a clause id and what it says")
     card_text = data.get("card_text")
     if card_text is not None:
         yamlio.check_fields(path, card_text, *CARD_TEXT_FIELDS, "card_text")
@@ -832,3 +879,17 @@ def load_topics(path: Path) -> dict[str, Any]:
         words(entry, "instead", "an other_edition entry")
     cleaned: dict[str, Any] = yamlio.strip_lines(data)
     return cleaned
+
+
+def check_unruled_see(path: Path, topics: dict[str, Any], editions: dict[str, int]) -> None:
+    """Each clause an unruled topic points to is a clause of the topic's edition (``editions``: clause id
+    to edition), checked at build: a pointer to no clause would send a judge nowhere."""
+    from judgekb.errors import DataError
+
+    for topic in topics.get("unruled") or []:
+        for see in topic.get("see", []):
+            if editions.get(see["id"]) not in ({topic["edition"]} if topic.get("edition") else {1, 2}):
+                raise DataError(
+                    f"{path}: the unruled topic '{topic['about']}' points to '{see['id']}', which is no clause of "
+                    f"{EDITION_NAMES[topic['edition']] if topic.get('edition') else 'either edition'}"
+                )

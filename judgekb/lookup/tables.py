@@ -182,6 +182,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     vocabulary = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
     events = vocabulary.get("event_words", {})
     topics = notices.load_topics(corpus / "absent-topics.yaml")
+    notices.check_unruled_see(corpus / "absent-topics.yaml", topics, {r["id"]: r["edition"] for r in clause_rows})
     db["search_meta"].insert_all(
         [
             {"key": "absent_topics", "value": json.dumps(topics or {}, ensure_ascii=False)},
