@@ -120,3 +120,14 @@ def test_players_words_find_the_rules_clause(index, query, edition, first):
     hits, _ = index.search(query, edition, None, 3)
     # the first hit, or a clause folded under it ("Negative Quantities: See Modifiers" folds under Modifiers)
     assert {hits[0].id, *(f["id"] for f in hits[0].folded)} & first, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["can i respond to my own reaction with another reaction", "can i play a reaction to a reaction", "can i interrupt an interrupt"],
+)
+def test_an_ability_in_answer_to_another_finds_nested_ability_sequences(index, query):
+    """Triggering an ability in answer to one that is resolving is what Nested Ability Sequences rules
+    on, a word players never say: without the vocabulary it ranked sixth, under every Reactions entry."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert "agot2-rr/nested-ability-sequences" in [h.id for h in hits[:3]], [h.id for h in hits]
