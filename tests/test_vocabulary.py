@@ -131,3 +131,11 @@ def test_an_ability_in_answer_to_another_finds_nested_ability_sequences(index, q
     on, a word players never say: without the vocabulary it ranked sixth, under every Reactions entry."""
     hits, _ = index.search(query, 2, None, 5)
     assert "agot2-rr/nested-ability-sequences" in [h.id for h in hits[:3]], [h.id for h in hits]
+
+
+def test_a_participant_killed_mid_challenge_finds_participating(index):
+    """"Does renown still trigger if my renown guy gets killed mid challenge": what decides it is that a
+    character leaving play is no longer participating (Participating), a word the question never says;
+    it ranked sixteenth, under Kill and the timing entries."""
+    hits, _ = index.search("does renown still trigger if my renown guy gets killed mid challenge before it resolves", 2, None, 5)
+    assert "agot2-rr/participating" in [h.id for h in hits[:3]], [h.id for h in hits]
