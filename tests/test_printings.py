@@ -15,7 +15,7 @@ import pytest
 from judgekb import store
 from judgekb.cards import cardimport, cardpage, restricted_lists
 from judgekb.web import webtext
-from tests.conftest import ROOT, run_cli
+from tests.conftest import CORPUS, ROOT, run_cli
 
 CARDS = ROOT.parent / "shared" / "cards"
 EVIL = "<img src=x onerror=alert(1)> <b>Reaction:</b> <i>Lord</i> [power] <script>alert(2)</script>"
@@ -119,6 +119,22 @@ def test_plot_values_and_card_command(imported_db):
     }
     plain = run_cli("card", "A Clash of Kings", "--edition", "2", db=imported_db).stdout
     assert "income 4; initiative 9; claim 1; reserve 6" in plain and "<b>" not in plain and "Reaction:" in plain
+
+
+def test_a_first_edition_card_page_says_its_crests(imported_db):
+    """A first-edition card's crest (Noble, War, Holy, Learned, Shadow) is printed on it and asked about
+    at the table ("whats the crest on khal drogo"): the import keeps it, and the card page, in the
+    terminal and on the web, says it beside its icons for each printing."""
+    from judgekb.web import app as web
+
+    out = run_cli("card", "Khal Drogo", "--edition", "1", db=imported_db)
+    assert out.returncode == 0, out.stderr
+    assert "icons Military, Power; crest Noble; traits Lord, Dothraki" in out.stdout  # Core 107
+    assert "crest War" in out.stdout  # Queen of Dragons 21
+    page = web.create_app(imported_db, CORPUS).test_client().get("/card?name=Khal+Drogo&edition=1")
+    assert page.status_code == 200 and "crest Noble" in page.get_data(as_text=True)
+    second = run_cli("card", "A Clash of Kings", "--edition", "2", db=imported_db).stdout
+    assert "crest" not in second  # no second-edition card has one
 
 
 def test_an_exact_imported_title_wins_over_a_near_corpus_title(imported_db):

@@ -49,6 +49,21 @@ def carded_index(carded_db_path):
     return search.Index.open(carded_db_path)
 
 
+def test_a_question_about_a_card_spelled_out_in_full_points_to_its_page(carded_index):
+    """At an event (card data imported), "does the wall kneel if i lose an unopposed challenge" is
+    decided by The Wall's own text, which no rules clause holds: the first note points to its card
+    page.  Asked its list status instead, the status note answers and no pointer is added; nor for a
+    card a FAQ ruling is about, nor for a rules question that names no card."""
+    _, notes = carded_index.search("does the wall kneel if i lose an unopposed challenge", 2, None, 5)
+    assert notes and notes[0].startswith("card text: The Wall is a card; its own text is on its card page"), notes
+    _, notes = carded_index.search("can a noble cause discount an attachment", 2, None, 5)
+    assert notes and notes[0].startswith("card text: A Noble Cause is a card"), notes
+    # a card a FAQ ruling is about (Q&A "Seen in Flames"): the ruling answers, as without card data
+    for query in ("is the wall restricted in joust", "can a knelt character defend", "melisandre and seen in flames"):
+        _, notes = carded_index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("card text:")], (query, notes)
+
+
 def test_a_card_title_no_clause_names_is_called_a_card_not_a_misspelling(carded_index):
     """With the card databases imported, an empty result for a real title says the card is known and
     where its text is, instead of "check the spelling"; a title of the other edition's cards says to

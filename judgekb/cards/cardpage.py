@@ -18,9 +18,19 @@ ORDINAL = {1: "1st", 2: "2nd"}
 
 
 def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
+    """The imported printings of a title, each with its first-edition crests ("Noble, War") said beside
+    its other printed values (the import keeps them among the card's ``stats``)."""
     if not db["imported_cards"].exists():
         return []
-    return list(db.query("select * from imported_cards where edition = ? and key = ? order by code", [edition, key]))
+    rows = list(db.query("select * from imported_cards where edition = ? and key = ? order by code", [edition, key]))
+    for row in rows:
+        try:
+            stats = json.loads(row.get("stats") or "{}")
+        except ValueError:
+            stats = {}
+        crest = stats.get("crest") if isinstance(stats, dict) else None
+        row["crest"] = ", ".join(str(c) for c in crest) if isinstance(crest, list) else str(crest or "")
+    return rows
 
 
 LIST_KINDS = ("restricted", "banned", "list-change")
@@ -225,7 +235,7 @@ def render(p: dict[str, Any]) -> str:
         lines.append("The corpus says nothing else about this card (no errata, FAQ answer or rule names it).")
     for item in p["printed"]:
         lines.append(f"\nPrinted ({item['set']} {item['number']}, imported from {item['source']}):")
-        keys = ("type", "house", "cost", "strength", "icons", "traits", "keywords", "income", "initiative", "claim", "reserve")
+        keys = ("type", "house", "cost", "strength", "icons", "crest", "traits", "keywords", "income", "initiative", "claim", "reserve")
         stats = [f"{k} {item[k]}" for k in keys if item.get(k) not in (None, "")]
         lines.append("  " + "; ".join(stats))
         lines.append(f"  {plain_card_text(item['text'])}")

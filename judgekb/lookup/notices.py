@@ -432,6 +432,8 @@ def _card_page_pointer(
     text is what the rules clauses cannot give.  ``point``: the query has a word no rules, English or
     player vocabulary knows ("can the white book target a kingsguard"), which without card data gets
     the notice that the card's own text is not in the corpus: the card named is pointed to as well.
+    So is a title of two words or more the query spells out, of a card the corpus holds no ruling on,
+    unless it asks the card's list status, which the note beside this one answers.
     ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
     asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
     asks = point or asked
@@ -449,7 +451,14 @@ def _card_page_pointer(
         or (size == 1 and asked_first(index, words, start, edition))
         for name, start, size in spans
     ]
-    names = [name for (name, _, _), unknown in zip(spans, unknown_in, strict=True) if asks or unknown]
+    # a title of two words or more spelled out, asked about other than its status, of a card the corpus
+    # holds no ruling on, points to the card's page too: "does the wall kneel if i lose an unopposed
+    # challenge" is decided by the card's own text (as, without card data, the note says it is not here)
+    in_full = not _asks(analysis, STATUS_ASKED, [])  # (errata and rulings asked for never come here: _asks_rules)
+    names = [
+        name for (name, _, size), unknown in zip(spans, unknown_in, strict=True)
+        if asks or unknown or (in_full and size >= 2 and not any(index.ruled_on(c) for c in _corpus_cards_called(index, name, edition)))
+    ]  # fmt: skip
     if not asks:  # (a title the query names twice is pointed to once)
         return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]
     # each card named, besides the titles spelled out ("does jaqen's stealth work with bodyguard"): a card the
