@@ -175,3 +175,23 @@ def test_typed_search_shows_each_note_whole_and_the_card_link_opens_its_page(lis
         link.click()
         page.wait_for_selector("article.card h1")
         assert "Hellholt Engineer" in page.inner_text("article.card h1")
+
+
+def test_asked_what_is_on_the_list_the_note_lists_what_the_list_in_force_holds(listed_db):
+    """"whats on the restricted list for joust": the list, not one card.  The note names every card the
+    list in force restricts in joust and each of its pods, as the public data has them (counted, and
+    each by name and set), and only the format asked; asked what is banned, only the banned cards."""
+    current = in_force()
+    joust = next(f for f in current["formats"] if f["name"] == "joust")
+    melee = next(f for f in current["formats"] if f["name"] == "melee")
+    index = search.Index.open(listed_db)
+    names = dict(index.rows("select code, name from imported_cards where edition = 2"))
+    _, notes = index.search("whats on the restricted list for joust rn", 2, None, 3)
+    (note,) = [n for n in notes if n.startswith("list in force: ")]
+    assert f"joust restricted ({len(joust['restricted'])}): " in note, note
+    assert all(names[code] in note for code in joust["restricted"]), note
+    assert f"joust pods ({len(joust.get('pods') or [])})" in note and "melee" not in note, note
+    _, notes = index.search("which cards are banned in melee", 2, None, 3)
+    (note,) = [n for n in notes if n.startswith("list in force: ")]
+    assert f"melee banned ({len(melee.get('banned') or [])})" in note and "restricted (" not in note, note
+    assert all(names[code] in note for code in melee.get("banned") or []), note

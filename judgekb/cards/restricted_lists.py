@@ -339,6 +339,7 @@ class CardStatusNotes:
                 formats[fmt].pods.append(Pod(pod, tuple(json.loads(cards)), restricted))
         self.current = current
         members = {c for f in formats.values() for pod in f.pods for c in (*pod.cards, *([pod.restricted] if pod.restricted else []))}
+        members |= {c for f in formats.values() for c in (*f.restricted, *f.banned)}  # (for ``contents``)
         if members:
             marks = ",".join("?" * len(members))
             for card_code, card_name, card_set in self.conn.execute(
@@ -395,6 +396,35 @@ class CardStatusNotes:
             if printings:
                 out.append(self.note(printings))
         return out
+
+    def contents(self, formats: tuple[str, ...], restricted: bool = True, banned: bool = True) -> str:
+        """What the list in force holds in these formats, by name and set: its restricted cards and pods,
+        its banned cards, or both ("what's on the joust restricted list" asks for the list, not one card)."""
+        if not self._loaded:
+            self._load()
+        if self.current is None:
+            return ""
+
+        def named(codes: Any) -> str:
+            return ", ".join(self.names.get(c, c) for c in codes)
+
+        parts = []
+        for fmt in formats:
+            part = self.current.formats.get(fmt)
+            if part is None:
+                continue
+            if restricted:
+                parts.append(f"{fmt} restricted ({len(part.restricted)}): {named(part.restricted) or 'none'}")
+                pods = [
+                    f"#{pod.number} {self.names.get(pod.restricted, pod.restricted)} with none of {named(pod.cards)}" if pod.restricted
+                    else f"#{pod.number} at most one of {named(pod.cards)}"
+                    for pod in part.pods
+                ]  # fmt: skip
+                if pods:
+                    parts.append(f"{fmt} pods ({len(pods)}): {'; '.join(pods)}")
+            if banned:
+                parts.append(f"{fmt} banned ({len(part.banned)}): {named(part.banned) or 'none'}")
+        return ". ".join(parts)
 
     @staticmethod
     def marker(rl: RestrictedList) -> str:

@@ -579,15 +579,25 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
             notes.append(note)
     if not notes and status.current is not None and _asks(analysis, LIST_ASKED, []):  # the list itself
         rl = status.current
+        # what it holds, in the format asked (both when neither is said): its restricted cards and pods,
+        # its banned cards, or all of it when the question names neither
+        said = set(analysis["words"])
+        asked = tuple(f for f in ("joust", "melee") if f in said) or ("joust", "melee")
+        restricted, banned = bool(said & RESTRICTED_SAID), bool(said & BANNED_SAID)
+        if not restricted and not banned:
+            restricted = banned = True
         notes.append(
             f"list in force: {rl.name}, {rl.issuer}, {rl.date} (imported with the card data; the FAQ says only where "
-            "the lists are published): name a card here, or open its card page, for its status"
+            f"the lists are published). {status.contents(asked, restricted, banned)}. Name a card here, or open its card "
+            "page, for its status"
         )
     if edition is None:  # both editions searched: the lists are second edition's
         notes = [f"second edition: {note}" for note in notes]
     return notes
 
 
+RESTRICTED_SAID = frozenset({"restricted", "restriction", "restrictions", "pod", "pods"})
+BANNED_SAID = frozenset({"banned", "ban", "bans"})
 LISTS_NOT_IMPORTED = (
     "lists not imported: second edition's restricted and banned lists in force (published by the Global Operations "
     "Team; FAQ v4.1's Card Legality says where) are not imported; the FAQ v2.3 lists among the hits are not in force. "
