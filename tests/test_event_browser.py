@@ -122,6 +122,25 @@ def test_card_status_per_printing(cards_server, chromium, size, scheme):
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_list_in_force_and_first_edition_crests_read_on_a_phone(cards_server, chromium, size):
+    """Asked what is on the joust restricted list, the search page's note lists it (the joust part only)
+    and wraps on a phone; a first-edition card page says its crests."""
+    context, page = _context(chromium, size)
+    page.goto(cards_server + "/")
+    page.fill("#q", "whats on the restricted list for joust")
+    page.wait_for_function("(document.getElementById('notes')||{}).textContent?.includes('joust restricted (')")
+    notes = page.inner_text("#notes")
+    assert "joust pods (" in notes and "melee restricted" not in notes, notes
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"list-in-force-{size}.png"), full_page=True)
+    page.goto(cards_server + "/card?name=Khal+Drogo&edition=1")
+    assert "crest Noble" in page.inner_text("main")
+    _no_horizontal_scroll(page)
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_card_typed_loosely_or_misspelled(cards_server, chromium, size):
     context, page = _context(chromium, size)
     open_card_page(page, cards_server, "Littlefnger", "2")

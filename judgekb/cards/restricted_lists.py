@@ -397,13 +397,14 @@ class CardStatusNotes:
                 out.append(self.note(printings))
         return out
 
-    def contents(self, formats: tuple[str, ...], restricted: bool = True, banned: bool = True) -> str:
+    def contents(self, formats: tuple[str, ...], restricted: bool = True, banned: bool = True) -> list[str]:
         """What the list in force holds in these formats, by name and set: its restricted cards and pods,
-        its banned cards, or both ("what's on the joust restricted list" asks for the list, not one card)."""
+        its banned cards, or both ("what's on the joust restricted list" asks for the list, not one card),
+        one part a note, so that each reads as its own paragraph on the search page."""
         if not self._loaded:
             self._load()
         if self.current is None:
-            return ""
+            return []
 
         def named(codes: Any) -> str:
             return ", ".join(self.names.get(c, c) for c in codes)
@@ -424,7 +425,7 @@ class CardStatusNotes:
                     parts.append(f"{fmt} pods ({len(pods)}): {'; '.join(pods)}")
             if banned:
                 parts.append(f"{fmt} banned ({len(part.banned)}): {named(part.banned) or 'none'}")
-        return ". ".join(parts)
+        return parts
 
     @staticmethod
     def marker(rl: RestrictedList) -> str:

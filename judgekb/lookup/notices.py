@@ -588,9 +588,9 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
             restricted = banned = True
         notes.append(
             f"list in force: {rl.name}, {rl.issuer}, {rl.date} (imported with the card data; the FAQ says only where "
-            f"the lists are published). {status.contents(asked, restricted, banned)}. Name a card here, or open its card "
-            "page, for its status"
+            "the lists are published), what it holds below: name a card here, or open its card page, for its status"
         )
+        notes += status.contents(asked, restricted, banned)
     if edition is None:  # both editions searched: the lists are second edition's
         notes = [f"second edition: {note}" for note in notes]
     return notes
