@@ -451,6 +451,11 @@ def test_asked_for_a_cards_errata_the_lookup_says_when_there_is_none(index, impo
     assert notes[0].startswith("no errata: the corpus's second-edition FAQ has no errata entry for Robb Stark:"), notes
     hits, notes = index.search("balon greyjoy errata please", 2, None, 3)
     assert not [n for n in notes if n.startswith("no errata")] and hits[0].id in errata_cards, (notes, hits[0].id)
+    # a one-word title that is also a word, just before the errata word, whatever the question goes on to ask
+    _, notes = imported_index.search("was treachery errata'd, what does it say now", 2, None, 3)
+    assert notes[0].startswith("no errata: the corpus's second-edition FAQ has no errata entry for Treachery:"), notes
+    _, notes = imported_index.search("which cards got errata in the last faq", 2, None, 3)  # no card named
+    assert not [n for n in notes if n.startswith("no errata")], notes
 
 
 def test_first_edition_status_questions_say_what_the_faqs_lists_hold(index):

@@ -739,6 +739,11 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
     notes, words = [], analysis["words"]
     for ed in [edition] if edition in (1, 2) else [1, 2]:
         spans = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED))[0] if ed in index.imported_editions else []
+        if ed in index.imported_editions:
+            # a one-word title that is also a word counts where the errata is asked of it, just before the
+            # errata word, whatever follows ("was treachery errata'd, what does it say now")
+            loose = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED), any_word=True)[0]
+            spans += [t for t in loose if t not in spans and t[1] + t[2] < len(words) and words[t[1] + t[2]] in ERRATA_ASKED]
         spelled = [name for name, _, _ in spans]
         named = sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)})
         if not named and (unnamed := _errata_unnamed(index, analysis, ed)):
