@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -718,13 +719,24 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     return notes
 
 
+# each index's corpus cards by (edition, loose key of one of their names), made at the first use: a scan
+# of every card's names per call cost a millisecond, and a question may name several cards
+_CARDS_BY_KEY: weakref.WeakKeyDictionary[Any, dict[tuple[int, str], list[str]]] = weakref.WeakKeyDictionary()
+
+
 def _corpus_cards_called(index: Index, name: str, edition: int) -> list[str]:
     """The corpus's cards of the edition with this name, on the loose key ("To the Spears!" is the FAQ's
     "To the Spears", "Tarle the Thrice-Drowned" its "Tarle the Thrice Drowned")."""
     from judgekb.cards.corpus_cards import bare_name
 
-    key = bare_name(name)
-    return [c["id"] for c in index.cards if c["edition"] == edition and any(bare_name(n) == key for n in c["names"])]
+    by_key = _CARDS_BY_KEY.get(index)
+    if by_key is None:
+        by_key = {}
+        for card in index.cards:
+            for key in dict.fromkeys(bare_name(n) for n in card["names"]):
+                by_key.setdefault((card["edition"], key), []).append(card["id"])
+        _CARDS_BY_KEY[index] = by_key
+    return list(by_key.get((edition, bare_name(name)), []))
 
 
 ERRATA_ASKED = ["errata", "erratum", "errataed", "errata'd", "erratas"]
