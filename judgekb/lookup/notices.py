@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,8 @@ from judgekb.lookup.titles import (
 from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from judgekb.lookup.search import Index
 
 
@@ -35,14 +36,11 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     """Notices for answers that live in a document the corpus does not hold."""
     notices = []
     text = f" {analysis['text']} "
-    for topic in index.absent_topics.get("topics", []):
-        if edition and topic.get("edition") not in (None, edition):
-            continue
-        if any(f" {w.lower()} " in text for w in topic.get("when", [])):
-            notices.append(
-                f"not in the corpus: the answer is in the {topic['document']}, which judgekb does not hold: "
-                f"look for {topic['look_for']}. Closest clauses below."
-            )
+    for absent_document in _asked_topics(index.absent_topics.get("topics", []), text, edition):
+        notices.append(
+            f"not in the corpus: the answer is in the {absent_document['document']}, which judgekb does not hold: "
+            f"look for {absent_document['look_for']}. Closest clauses below."
+        )
     notices += unruled(index, text, edition)
     card_text = index.absent_topics.get("card_text")
     if not card_text or _asks_rules(analysis, card_text):  # "what does the Knight trait do": a rules question
@@ -125,18 +123,24 @@ def unruled(index: Index, text: str, edition: int | None) -> list[str]:
     for infractions, first-edition draft), asked about: said first, with the clauses that bear on it,
     so that the closest clauses are never read as the answer.  ``text``: the query's words, padded."""
     notes = []
-    for topic in index.absent_topics.get("unruled", []):
-        if edition and topic.get("edition") not in (None, edition):
-            continue
-        if any(f" {w.lower()} " in text for w in topic["when"]):
-            which = f"{EDITION_NAMES[topic['edition']].replace(' ', '-')} " if topic.get("edition") else ""
-            see = ", ".join(f"{s['id']} ({s['says']})" for s in topic.get("see", []))
-            notes.append(
-                f"not in the corpus: no {which}document judgekb holds rules on {topic['about']}"
-                + (f"; see {see}" if see else "")
-                + ". Closest clauses below."
-            )
+    for topic in _asked_topics(index.absent_topics.get("unruled", []), text, edition):
+        which = f"{EDITION_NAMES[topic['edition']].replace(' ', '-')} " if topic.get("edition") else ""
+        see = ", ".join(f"{s['id']} ({s['says']})" for s in topic.get("see", []))
+        notes.append(
+            f"not in the corpus: no {which}document judgekb holds rules on {topic['about']}"
+            + (f"; see {see}" if see else "")
+            + ". Closest clauses below."
+        )
     return notes
+
+
+def _asked_topics(topics: list[dict[str, Any]], text: str, edition: int | None) -> list[dict[str, Any]]:
+    """The topics of corpus/absent-topics.yaml (``topics`` or ``unruled``) of the searched edition (any,
+    with none chosen) that a query asks about: one of their ``when`` phrases is among its padded words."""
+    return [
+        t for t in topics
+        if (not edition or t.get("edition") in (None, edition)) and any(f" {w.lower()} " in text for w in t.get("when", []))
+    ]  # fmt: skip
 
 
 # a query that asks for a card's words outright, whatever card: "… agenda card text say", "card text of
@@ -201,8 +205,8 @@ def topic_words(index: Index, analysis: dict[str, Any], edition: int | None) -> 
     the card The Valyrian)."""
     text = f" {analysis['text']} "
     return {
-        w for topic in index.absent_topics.get("topics", []) if not edition or topic.get("edition") in (None, edition)
-        for phrase in topic.get("when", []) if f" {phrase.lower()} " in text for w in phrase.lower().split()
+        w for topic in _asked_topics(index.absent_topics.get("topics", []), text, edition)
+        for phrase in topic["when"] if f" {phrase.lower()} " in text for w in phrase.lower().split()
     } - STOPWORDS  # fmt: skip
 
 
@@ -458,7 +462,7 @@ def _card_page_pointer(
     in_full = not _asks(analysis, STATUS_ASKED, [])  # (errata and rulings asked for never come here: _asks_rules)
     names = [
         name for (name, _, size), unknown in zip(spans, unknown_in, strict=True)
-        if asks or unknown or (in_full and size >= 2 and not any(index.ruled_on(c) for c in _corpus_cards_called(index, name, edition)))
+        if asks or unknown or (in_full and size >= 2 and not any(index.ruled_on(c) for c in index.corpus_cards_called(name, edition)))
     ]  # fmt: skip
     if not asks:  # (a title the query names twice is pointed to once)
         return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]
@@ -647,13 +651,18 @@ def corpus_named(index: Index, words: list[str], cards: set[str], edition: int, 
     return [name for name, naming in named.items() if not any(naming < other for other in named.values())]
 
 
-def _status_titles(index: Index, words: list[str], edition: int) -> tuple[list[tuple[str, int, int]], list[tuple[int, int]]]:
+def _status_titles(
+    index: Index, words: list[str], edition: int, asked_of: Callable[[list[str], int], bool] | None = None,
+    ignore: frozenset[str] = frozenset(),
+) -> tuple[list[tuple[str, int, int]], list[tuple[int, int]]]:
     """``own_title_spans`` for a question about list status: a one-word title that is also a word counts
-    where the status is asked of it ("is Sparrows restricted", "Oldtown banned?"), not anywhere in the
-    question ("which cards are banned in joust right now" is not the card Right)."""
-    strict = own_title_spans(index, words, edition)[0]
-    spans, longer = own_title_spans(index, words, edition, any_word=True)
-    return [t for t in spans if t in strict or _asked_of(words, t[1])], longer
+    where the status is asked of it (``asked_of``, of the title's word and its place: "is Sparrows
+    restricted", "Oldtown banned?"), not anywhere in the question ("which cards are banned in joust
+    right now" is not the card Right).  An errata question passes its own ``asked_of`` and ``ignore``."""
+    asked_of = asked_of or _asked_of
+    strict = own_title_spans(index, words, edition, ignore)[0]
+    spans, longer = own_title_spans(index, words, edition, ignore, any_word=True)
+    return [t for t in spans if t in strict or asked_of(words, t[1])], longer
 
 
 def _asked_of(words: list[str], at: int) -> bool:
@@ -693,7 +702,7 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     source = ", ".join(document_part(dict(zip(columns, row, strict=True))) for row in cursor)
     notes = []
     for name in names:
-        listed = sorted({clause for card in _corpus_cards_called(index, name, 1) for clause in index.mentioned.get(card, ())
+        listed = sorted({clause for card in index.corpus_cards_called(name, 1) for clause in index.mentioned.get(card, ())
                          if index.clauses[clause]["kind"] in ("restricted", "banned", "list-change")})  # fmt: skip
         said = []
         marks = ",".join("?" * len(listed))
@@ -719,27 +728,12 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     return notes
 
 
-# each index's corpus cards by (edition, loose key of one of their names), made at the first use: a scan
-# of every card's names per call cost a millisecond, and a question may name several cards
-_CARDS_BY_KEY: weakref.WeakKeyDictionary[Any, dict[tuple[int, str], list[str]]] = weakref.WeakKeyDictionary()
-
-
-def _corpus_cards_called(index: Index, name: str, edition: int) -> list[str]:
-    """The corpus's cards of the edition with this name, on the loose key ("To the Spears!" is the FAQ's
-    "To the Spears", "Tarle the Thrice-Drowned" its "Tarle the Thrice Drowned")."""
-    from judgekb.cards.corpus_cards import bare_name
-
-    by_key = _CARDS_BY_KEY.get(index)
-    if by_key is None:
-        by_key = {}
-        for card in index.cards:
-            for key in dict.fromkeys(bare_name(n) for n in card["names"]):
-                by_key.setdefault((card["edition"], key), []).append(card["id"])
-        _CARDS_BY_KEY[index] = by_key
-    return list(by_key.get((edition, bare_name(name)), []))
-
-
 ERRATA_ASKED = ["errata", "erratum", "errataed", "errata'd", "erratas"]
+
+
+def _errata_asked_of(words: list[str], at: int) -> bool:
+    """Is the one-word title at ``at`` the card an errata question is about: just before the errata word?"""
+    return at + 1 < len(words) and words[at + 1] in ERRATA_ASKED
 
 
 def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
@@ -750,18 +744,17 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
 
     notes, words = [], analysis["words"]
     for ed in [edition] if edition in (1, 2) else [1, 2]:
-        spans = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED))[0] if ed in index.imported_editions else []
-        if ed in index.imported_editions:
-            # a one-word title that is also a word counts where the errata is asked of it, just before the
-            # errata word, whatever follows ("was treachery errata'd, what does it say now")
-            loose = own_title_spans(index, words, ed, frozenset(ERRATA_ASKED), any_word=True)[0]
-            spans += [t for t in loose if t not in spans and t[1] + t[2] < len(words) and words[t[1] + t[2]] in ERRATA_ASKED]
+        # a one-word title that is also a word counts where the errata is asked of it, just before the
+        # errata word, whatever follows ("was treachery errata'd, what does it say now")
+        spans = (
+            _status_titles(index, words, ed, _errata_asked_of, frozenset(ERRATA_ASKED))[0] if ed in index.imported_editions else []
+        )
         spelled = [name for name, _, _ in spans]
         named = sorted({*spelled, *corpus_named(index, words, cards, ed, spelled)})
         if not named and (unnamed := _errata_unnamed(index, analysis, ed)):
             notes.append(unnamed)
         for name in named:
-            ids = _corpus_cards_called(index, name, ed)
+            ids = index.corpus_cards_called(name, ed)
             # the corpus's cards of that name, or sharing a name's word with it (the FAQ's "Kraznys mo Naklos" is
             # the card data's "Kraznys mo Nakloz"): any errata of theirs, and the corpus may hold this card's
             named_words = set(words_of(name)) - STOPWORDS

@@ -260,6 +260,7 @@ class Index:
         vars(self).update(self._derived_facts())
         self.imported_editions = {e for (e,) in self._rows_if("select distinct edition from imported_cards")}
         self._imported_titles: dict[int, dict[str, str]] = {}
+        self._corpus_cards_by_key: dict[tuple[int, str], list[str]] | None = None  # corpus_cards_called
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
         self._title_firsts: dict[int, frozenset[str]] = {}
         self._title_words: dict[int, dict[str, list[str]]] = {}  # imported_titles_by_word
@@ -759,6 +760,19 @@ class Index:
             names = [r[0] for r in self._rows_if("select distinct name from imported_cards where edition = ? order by name", [edition])]
             self._imported_titles[edition] = {bare_name(n): n for n in names}
         return self._imported_titles[edition]
+
+    def corpus_cards_called(self, name: str, edition: int) -> list[str]:
+        """The corpus's cards of the edition with this name, on the loose key (``bare_name``: "To the
+        Spears!" is the FAQ's "To the Spears"), by a map of every card's names made at the first use:
+        a scan of them all per call cost a millisecond, and a question may name several cards."""
+        from judgekb.cards.corpus_cards import bare_name
+
+        if self._corpus_cards_by_key is None:
+            self._corpus_cards_by_key = {}
+            for card in self.cards:
+                for key in dict.fromkeys(bare_name(n) for n in card["names"]):
+                    self._corpus_cards_by_key.setdefault((card["edition"], key), []).append(card["id"])
+        return list(self._corpus_cards_by_key.get((edition, bare_name(name)), []))
 
     def imported_titles_by_word(self, edition: int) -> dict[str, list[str]]:
         """The edition's imported titles by each word of their loose key ("olennas": Olenna's Cunning …),
