@@ -139,3 +139,23 @@ def test_a_participant_killed_mid_challenge_finds_participating(index):
     it ranked sixteenth, under Kill and the timing entries."""
     hits, _ = index.search("does renown still trigger if my renown guy gets killed mid challenge before it resolves", 2, None, 5)
     assert "agot2-rr/participating" in [h.id for h in hits[:3]], [h.id for h in hits]
+
+
+def test_players_questions_gain_the_rules_words_for_whole_player_phrases_only():
+    # the build adds to each players' question the rules' words for the player phrases in it; a phrase
+    # matches whole words in order ("untap phase"), never inside a word ("untapped" is not "tap")
+    from judgekb.lookup.player_questions import expander
+    from judgekb.lookup.tables import load_phrases
+
+    rows = load_phrases(CORPUS)
+    expand = expander(rows)
+    rules_words = {term: [e for t, e in rows if t == term] for term in ("untap phase", "tap", "untap")}
+    said = "Do my guys UNTAP in the untap phase?"
+    expanded = expand(said)
+    assert expanded.startswith("do my guys untap in the untap phase ")
+    added = expanded[len("do my guys untap in the untap phase ") :]
+    for term in ("untap phase", "untap"):
+        assert all(e in added for e in rules_words[term]), term
+    assert expand("phase untap") == "phase untap " + " ".join(dict.fromkeys(rules_words["untap"]))
+    assert not any(f" {e} " in f" {expand('my untapped guys')} " for e in rules_words["tap"])
+    assert expand("") == ""

@@ -6,8 +6,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 # a web page (ThronesDB's copies of the second-edition documents): the document's own pages, which its text
 # may cite ("on page 11"), are not in the copy, and no page number is ever guessed
 NO_PAGES = " (no page numbers: the corpus's copy of this document is a web page)"
@@ -18,7 +16,9 @@ LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List"
 
 @cache
 def _set_abbreviations(path: Path) -> dict[str, str]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    from judgekb import yamlio
+
+    data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
     return {entry["slug"]: entry["abbr"] for entry in data.get("edition1", [])}
 
 

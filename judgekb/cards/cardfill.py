@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from rapidfuzz import process
 
+from judgekb import yamlio
 from judgekb.cards.corpus_cards import normalise_name
 from judgekb.engine.scenario import KEYWORDS as ED1_KEYWORDS
 from judgekb.engine.scenario import KEYWORDS2 as ED2_KEYWORDS
@@ -148,7 +148,7 @@ def load_errata_values(corpus: Path) -> list[dict[str, Any]]:
     path = corpus / "errata-values.yaml"
     if not path.is_file():
         return []
-    return list((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("errata") or [])
+    return list((yamlio.safe_load(path.read_text(encoding="utf-8")) or {}).get("errata") or [])
 
 
 class CardBook:

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from judgekb import yamlio
 from judgekb.corpus.model import Clause
 from judgekb.corpus.parsers.linemap import slug
 
@@ -83,7 +82,7 @@ class SetIndex:
 
 
 def load_sets(path: Path) -> dict[int, SetIndex]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
     out = {}
     for edition, key in ((1, "edition1"), (2, "edition2")):
         index = SetIndex(edition)
@@ -149,7 +148,7 @@ def card_id(edition: int, name: str) -> str:
 
 def load_aliases(path: Path) -> tuple[dict[tuple[int, str], str], frozenset[str]]:
     """Alternative titles (by edition and normalised name) and the example players' names."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    data = yamlio.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
     aliases = {}
     for edition, key in ((1, "edition1"), (2, "edition2")):
         for spelling, title in (data.get(key) or {}).items():

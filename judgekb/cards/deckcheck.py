@@ -25,10 +25,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from rapidfuzz import fuzz, process
 
-from judgekb import store
+from judgekb import store, yamlio
 from judgekb.cards import restricted_lists
 from judgekb.cards.corpus_cards import normalise_name
 from judgekb.cards.decklists import Decklist, Entry
@@ -371,7 +370,7 @@ def list_citation(rl: restricted_lists.RestrictedList, fmt: str | None = None, p
 
 
 def _load_agendas() -> dict[str, dict[str, Any]]:
-    data = yaml.safe_load(AGENDAS_FILE.read_text(encoding="utf-8")) or {}
+    data = yamlio.safe_load(AGENDAS_FILE.read_text(encoding="utf-8")) or {}
     return {str(k): v for k, v in data.items()}
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from judgekb import yamlio
 from judgekb.errors import DataError
 
 QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "`": "'"})
@@ -34,7 +35,7 @@ class Item:
 
 def load(path: Path) -> list[Item]:
     """The heading-built regression set (tests/eval/lookup.yaml)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yamlio.safe_load(path.read_text(encoding="utf-8"))
     return [Item(str(d["q"]), int(d["ed"]), str(d["expect"])) for d in data]
 
 
@@ -116,7 +117,7 @@ def half(query: str) -> str:
 
 def load_players(path: Path) -> list[PlayerItem]:
     """The player set (tests/eval/players.yaml, or a file of the same shape)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yamlio.safe_load(path.read_text(encoding="utf-8"))
     return [PlayerItem(str(d["q"]), int(d["ed"]), tuple(d["expect"]), tuple(d.get("tags", []))) for d in data]
 
 
@@ -150,7 +151,7 @@ def load_judgements(path: Path) -> list[dict[str, Any]]:
     """The record of judgements, checked: a list of judged queries, each with q (the query), ed (its
     edition) and JUDGED_LISTS as lists.  DataError names the file and the entry."""
     try:
-        entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        entries = yamlio.safe_load(path.read_text(encoding="utf-8")) or []
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise DataError(f"{path}: cannot read the record of judgements: {error}") from None
     if not isinstance(entries, list):

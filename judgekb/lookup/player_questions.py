@@ -18,8 +18,9 @@ from typing import Any
 
 import yaml
 
+from judgekb import yamlio
 from judgekb.errors import DataError
-from judgekb.lookup.words import joined_words
+from judgekb.lookup.words import words_of
 
 FOLDER = "player-questions"
 MAX_CHARACTERS = 300  # a long table dispute is a real question; a paragraph is not
@@ -50,7 +51,7 @@ def load(corpus: Path, clauses: dict[str, Any]) -> tuple[list[dict[str, str]], l
 def _entries(path: Path) -> list[tuple[str, int, list[str]]]:
     """(clause id, line, questions) of one file, each checked; any fault is a DataError naming it."""
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yamlio.SafeLoader)
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: cannot read: {error}") from None
     except yaml.YAMLError as error:
@@ -85,14 +86,18 @@ def expander(phrases: list[tuple[str, str]]) -> Callable[[str], str]:
     """A function that adds to a player's question the rules' words for the player's words in it
     (the vocabulary a query is read with), so "can a tapped guy block" also says kneel and defend:
     a query and a question meet in the rules' words."""
-    table: dict[str, list[str]] = {}
+    table: dict[tuple[str, ...], list[str]] = {}
     for term, expansion in phrases:
-        table.setdefault(joined_words(term), []).append(expansion)
+        words = tuple(words_of(term))
+        if words:
+            table.setdefault(words, []).append(expansion)
+    order = {words: n for n, words in enumerate(table)}  # expansions come in the vocabulary's order
+    longest = max(map(len, table), default=0)
 
     def expand(question: str) -> str:
-        said = joined_words(question)
-        padded = f" {said} "
-        extra = [e for term, expansions in table.items() if term and f" {term} " in padded for e in expansions]
-        return " ".join([said, *dict.fromkeys(extra)])
+        said = tuple(words_of(question))
+        found = {said[i : i + n] for i in range(len(said)) for n in range(1, longest + 1) if said[i : i + n] in table}
+        extra = [expansion for words in sorted(found, key=order.__getitem__) for expansion in table[words]]
+        return " ".join([" ".join(said), *dict.fromkeys(extra)])
 
     return expand

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from judgekb import yamlio
 from judgekb.lookup import notices
 from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, DERIVED_KEY, Index, connection
 from judgekb.lookup.words import (
@@ -68,16 +69,14 @@ def clause_words_row(clause_id: str, heading: str, body: str, question: str) -> 
 
 def load_phrases(corpus: Path) -> list[tuple[str, str]]:
     """(term, expansion) rows: the glossary's synonyms, the player vocabulary and set abbreviations."""
-    import yaml
-
     rows: list[tuple[str, str]] = []
-    glossary = yaml.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
+    glossary = yamlio.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
     rows += [(str(k).lower(), str(v).lower()) for k, vs in glossary.get("synonyms", {}).items() for v in vs]
     players = corpus / "player-vocabulary.yaml"
     if players.is_file():
-        data = yaml.safe_load(players.read_text(encoding="utf-8")) or {}
+        data = yamlio.safe_load(players.read_text(encoding="utf-8")) or {}
         rows += [(str(k).lower(), str(v).lower()) for k, vs in (data.get("phrases") or {}).items() for v in vs]
-    sets = yaml.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
+    sets = yamlio.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
     for entry in sets.get("edition1", []):
         for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
             if alias and len(alias) <= 5:
@@ -144,8 +143,6 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     """Persist what lookup needs at start: vocabulary with document frequencies per edition, the
     glossary and player phrases, English words, absent-document topics, each clause's facts and
     its players' questions.  Returns warnings for the build report (players' questions skipped)."""
-    import yaml
-
     df: dict[str, list[int]] = {}  # per edition: all clauses, then clauses about rules (not one card's entries)
     count: dict[str, int] = {}
     for row in clause_rows:
@@ -179,7 +176,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
     conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(set(df) - lower)))
     players = corpus / "player-vocabulary.yaml"
-    vocabulary = (yaml.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
+    vocabulary = (yamlio.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
     events = vocabulary.get("event_words", {})
     topics = notices.load_topics(corpus / "absent-topics.yaml")
     notices.check_unruled_see(corpus / "absent-topics.yaml", topics, {r["id"]: r["edition"] for r in clause_rows})

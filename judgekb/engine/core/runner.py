@@ -11,8 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import yaml
-
+from judgekb import yamlio
 from judgekb.engine.core import expectations
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
@@ -80,7 +79,7 @@ class Ruling:
 
 
 def load_titles(corpus: Path) -> dict[str, dict[str, Any]]:
-    return (yaml.safe_load((corpus / "titles.yaml").read_text(encoding="utf-8")) or {}).get("titles", {})
+    return (yamlio.safe_load((corpus / "titles.yaml").read_text(encoding="utf-8")) or {}).get("titles", {})
 
 
 def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: float | None = None) -> Ruling:
