@@ -162,6 +162,8 @@ def stem_of(word: str) -> str:
         return word
     for suffix in ("ing", "ed", "es", "s"):
         short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "sui"  # wins -> win (not this, pass)
+        if suffix == "s" and word.endswith("ss"):  # bypass, process: no plural (bypassed is bypass too)
+            break
         if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
             word = word[: -len(suffix)]
             if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] in DOUBLED:
