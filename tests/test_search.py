@@ -748,6 +748,12 @@ def test_a_question_no_document_rules_on_is_told_so_before_the_closest_clauses(i
     assert notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on penalties"), notes
     _, notes = index.search("1e draft / cube format rules", 1, None, 5)
     assert notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on draft"), notes
+    # first edition's documents set deck rules for a sanctioned tournament, but not how one is run
+    _, notes = index.search("time called in a 1st ed joust what happens", None, None, 5)
+    assert notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on how a tournament is run"), notes
+    assert "agot1-rules/tournament-play-and-deck-construction-rules (" in notes[0], notes
+    _, notes = index.search("opponent says when time is called we just finish the challenge", 2, None, 5)
+    assert not [n for n in notes if n.startswith("not in the corpus")], notes  # the Tournament Regulations rule on it
     for query, edition in (("what is the income penalty", 1), ("draft format deck size", 2), ("is slow play allowed", 2)):
         _, notes = index.search(query, edition, None, 5)
         assert not [n for n in notes if "no first-edition document" in n or "no second-edition document" in n], (query, notes)
