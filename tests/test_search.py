@@ -990,3 +990,28 @@ def test_an_index_starts_from_what_the_build_kept_as_from_the_snapshot(db_copy):
     conn.execute("update search_meta set key = 'index derived, marshal 4, python 9.9' where key = ?", [search.DERIVED_KEY])
     conn.commit()  # kept by another Python: not read
     assert facts_and_rankings() == (expected, rankings)
+
+
+def test_a_short_query_about_a_word_no_clause_uses_is_told_so(index):
+    """'1st ed rush keyword': no first-edition text knows "rush", so the search drops it and the
+    keyword clauses that follow would read as the answer; the notice says the word is unused.  It is
+    unsaid for a word the texts use, a misspelling read as a corpus word, a word a corpus card's title
+    has, and an incidental word of a longer question."""
+    for query, edition, word in (("1st ed rush keyword", None, "rush"), ("trample keyword", 1, "trample"), ("is there a haste keyword", 2, "haste")):
+        hits, notes = index.search(query, edition, None, 5)
+        which = "first-edition" if edition in (None, 1) else "second-edition"
+        said = [n for n in notes if n.startswith("no ")]
+        assert said == [f'no {which} clause uses "{word}": the clauses below match the query\'s other words'], notes
+        assert not index.term_df(word, 1 if edition is None else edition)  # true of the texts
+    for query, edition in (
+        ("stealth keyword", 2),  # the texts' own word
+        ("the rush keyword", 2),  # the Tournament Regulations say "rush an opponent"
+        ("challange keyword", 2),  # read as "challenge"
+        ("does a stolen character stay knelt when i take control", 2),  # a longer question
+        ("marked sleeves penalty", 2),  # explained by the notice above it
+    ):
+        _, notes = index.search(query, edition, None, 5)
+        assert not [n for n in notes if n.endswith("the clauses below match the query's other words")], (query, notes)
+    title_word = next(w for c in index.cards for n in c["names"] for w in words.words_of(n) if w.isalpha() and len(w) > 3 and index.english(w) and not index.term_df(w, 2))
+    _, notes = index.search(f"{title_word} keyword", 2, None, 5)
+    assert not [n for n in notes if n.endswith("the clauses below match the query's other words")], (title_word, notes)

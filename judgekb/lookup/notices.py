@@ -199,6 +199,33 @@ def spelling(analysis: dict[str, Any]) -> list[str]:
     return notes + ([f"spelling: {'; '.join(skipped[:5])}"] if skipped else [])
 
 
+SHORT_QUERY_IDEAS = 3  # a query of at most this many ideas is about each of them
+
+
+def unused_words(index: Index, analysis: dict[str, Any], edition: int | None, notes: list[str]) -> list[str]:
+    """Say that no clause of the edition uses a word a short query is about ("1st ed rush keyword",
+    "trample"): an English word that neither the texts nor the player vocabulary know is dropped by
+    the search, and the closest clauses, matching the query's other words, would read as the answer.
+
+    Unsaid when a notice above already explains the absence (a card's own text, a document not held,
+    a card list), for a misspelling read as a corpus word, for a word of a corpus card's title, and
+    for a word of a longer question, where one incidental word ("stay", "anyway") decides nothing."""
+    groups = analysis["groups"]
+    if len(groups) > SHORT_QUERY_IDEAS or any(not n.startswith(("searching ", "the query names ")) for n in notes):
+        return []
+    unused = [
+        g.said for g in groups
+        if g.said.isalpha() and len(g.said) >= 3 and g.said not in analysis.get("corrected", {})
+        and index.english(g.said) and not any(index.term_df(t, edition) for t in g.terms)
+        and not index.corpus_title_word(g.said) and not index.imported_title_word(g.said, None)
+    ]  # fmt: skip
+    if not unused:
+        return []
+    which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
+    said = ", ".join(f'"{w[:40]}"' for w in unused[:3])
+    return [f"no {which}clause uses {said}: the clauses below match the query's other words"]
+
+
 def topic_words(index: Index, analysis: dict[str, Any], edition: int | None) -> set[str]:
     """The words of the absent documents' topic phrases the query uses ("valyrian draft", "first game"):
     they ask about the document, and name no card ("what are the rules for valyrian draft" is not about

@@ -264,6 +264,7 @@ class Index:
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
         self._title_firsts: dict[int, frozenset[str]] = {}
         self._title_words: dict[int, dict[str, list[str]]] = {}  # imported_titles_by_word
+        self._corpus_title_words: frozenset[str] | None = None  # corpus_title_word
         self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
         self._bodies: dict[str, tuple[str, frozenset[str]]] = {}
         self._vocab_list: dict[int | None, list[str]] = {}
@@ -714,6 +715,17 @@ class Index:
             self._rule_terms = frozenset(w for m in self.clauses.values() if m["kind"] in kinds for w in words_of(m["heading"] or ""))
         return self._rule_terms
 
+    def term_df(self, term: str, edition: int | None) -> int:
+        """How many clauses of the edition (both when None) use a term (see ``_term_df``)."""
+        self._facts(term.split())
+        return self._term_df(term, edition)
+
+    def corpus_title_word(self, word: str) -> bool:
+        """Is the word (apostrophes aside) in the title of a card the corpus names, in either edition?"""
+        if self._corpus_title_words is None:
+            self._corpus_title_words = frozenset(w.replace("'", "") for c in self.cards for n in c["names"] for w in words_of(n))
+        return word.replace("'", "") in self._corpus_title_words
+
     def _term_df(self, term: str, edition: int | None) -> int:
         """How many clauses use a term (by stem; a phrase: as many as use its rarest word)."""
         return min((self.stem_df(p, edition) for p in term.split()), default=0)
@@ -1061,6 +1073,7 @@ class Index:
             else:
                 notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if edition else ""))
             return [], notes, term_sets
+        notes += notices.unused_words(self, analysis, edition, notes)
         self._body([c for c, _ in candidates])
         for group in groups:
             group.prepare()
