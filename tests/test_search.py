@@ -997,7 +997,8 @@ def test_a_short_query_about_a_word_no_clause_uses_is_told_so(index):
     keyword clauses that follow would read as the answer; the notice says the word is unused.  It is
     unsaid for a word the texts use, a misspelling read as a corpus word, a word a corpus card's title
     has, and an incidental word of a longer question."""
-    for query, edition, word in (("1st ed rush keyword", None, "rush"), ("trample keyword", 1, "trample"), ("is there a haste keyword", 2, "haste")):
+    asked = (("1st ed rush keyword", None, "rush"), ("trample keyword", 1, "trample"), ("is there a haste keyword", 2, "haste"))
+    for query, edition, word in asked:
         hits, notes = index.search(query, edition, None, 5)
         which = "first-edition" if edition in (None, 1) else "second-edition"
         said = [n for n in notes if n.startswith("no ")]
@@ -1012,6 +1013,9 @@ def test_a_short_query_about_a_word_no_clause_uses_is_told_so(index):
     ):
         _, notes = index.search(query, edition, None, 5)
         assert not [n for n in notes if n.endswith("the clauses below match the query's other words")], (query, notes)
-    title_word = next(w for c in index.cards for n in c["names"] for w in words.words_of(n) if w.isalpha() and len(w) > 3 and index.english(w) and not index.term_df(w, 2))
+    title_word = next(
+        w for c in index.cards for n in c["names"] for w in words.words_of(n)
+        if w.isalpha() and len(w) > 3 and index.english(w) and not index.term_df(w, 2)
+    )  # fmt: skip
     _, notes = index.search(f"{title_word} keyword", 2, None, 5)
     assert not [n for n in notes if n.endswith("the clauses below match the query's other words")], (title_word, notes)
