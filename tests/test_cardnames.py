@@ -215,15 +215,20 @@ def test_every_imported_title_opens_its_own_page_typed_exactly_or_loosely(carded
     titles = sorted({(r["name"], r["edition"]) for r in carded.query("select distinct name, edition from imported_cards")})
     assert len(titles) > 3000
     missed = []
+    cited: dict[str, set[str]] = {}  # a page's id, as cited: one title's, whether the corpus names the card or not
     for name, edition in titles:
         for typed in (name, cardnames.loose_key(name)):
             found = cardpage.lookup(carded, typed, edition)
+            for p in found.pages if typed == name else []:
+                cited.setdefault(p["id"], set()).add(cardnames.loose_key(p["name"]))
             opened = {cardnames.loose_key(p["name"]) for p in found.pages}
             # typed loosely, two cards may share a name once punctuation and articles are gone: then it is offered
             if opened != {cardnames.loose_key(name)} and cardnames.loose_key(name) not in {cardnames.loose_key(n) for n in found.near[:2]}:
                 missed.append((typed, edition, [p["name"] for p in found.pages], found.near[:2]))
             assert all("shown_for" not in p for p in found.pages), typed
     assert not missed, missed[:10]
+    shared = {page_id: names for page_id, names in cited.items() if len(names) > 1}
+    assert not shared, list(shared.items())[:5]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,7 +9,7 @@ from typing import Any
 
 from judgekb.authority.citation import document_part
 from judgekb.cards import cardnames, restricted_lists
-from judgekb.cards.corpus_cards import printing_number
+from judgekb.cards.corpus_cards import card_id, printing_number
 from judgekb.corpus.parsers.linemap import slug
 from judgekb.web.webtext import plain_card_text
 
@@ -175,7 +175,8 @@ def _printings(
 
 
 def _imported_page(db: Any, row: dict[str, Any], edition: int) -> dict[str, Any]:
-    card = {"id": f"card:{edition}:imported", "name": row["name"], "edition": edition, "key": row["key"], "spellings": []}
+    # named as a corpus card of that title would be (card:2:milk-of-the-poppy), so the page can be cited
+    card = {"id": card_id(edition, row["name"]), "name": row["name"], "edition": edition, "key": row["key"], "spellings": []}
     return page(db, card)
 
 
