@@ -209,6 +209,17 @@ def test_each_card_a_question_names_gets_its_page(carded_index):
     assert not [n for n in notes if "Direwolf Pup" in n], notes
 
 
+def test_a_title_typed_without_the_article_inside_it_is_the_card(carded_index):
+    """Players drop a title's inner "the" ("milk of poppy" for Milk of the Poppy, whose own text
+    decides what a blanked character keeps); a two-word remainder is an everyday phrase ("bend knee",
+    "take black") and names nothing."""
+    _, notes = carded_index.search("does a character with milk of poppy keep its traits like Knight", 2, None, 5)
+    assert any(n.startswith("card text: Milk of the Poppy is a card") for n in notes), notes
+    for query in ("do i have to bend knee to the king", "can i take black with a character in melee"):
+        _, notes = carded_index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("card text:")], (query, notes)
+
+
 def test_a_card_the_query_names_twice_gets_one_pointer(carded_index):
     """A question naming the same card twice ("the red viper and the red viper") is pointed to its page
     once: a judge reads each note aloud, and the page links each pointer."""

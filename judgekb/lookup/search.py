@@ -263,6 +263,7 @@ class Index:
         self._corpus_cards_by_key: dict[tuple[int, str], list[str]] | None = None  # corpus_cards_called
         self._titles_by_length: dict[int, dict[int, dict[str, str]]] = {}  # edition -> words -> article-less key -> title
         self._title_firsts: dict[int, frozenset[str]] = {}
+        self._titles_unarticled: dict[int, dict[str, str]] = {}  # imported_titles_unarticled
         self._title_words: dict[int, dict[str, list[str]]] = {}  # imported_titles_by_word
         self._corpus_title_words: frozenset[str] | None = None  # corpus_title_word
         self.title_spans_seen: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}  # titles.title_spans, per query
@@ -772,6 +773,25 @@ class Index:
             names = [r[0] for r in self._rows_if("select distinct name from imported_cards where edition = ? order by name", [edition])]
             self._imported_titles[edition] = {bare_name(n): n for n in names}
         return self._imported_titles[edition]
+
+    def imported_titles_unarticled(self, edition: int) -> dict[str, str]:
+        """The edition's titles with an article inside ("Milk of the Poppy"), by their loose key without
+        any article ("milk of poppy"), as players drop it; a key two titles share, a key that is a title
+        itself, and a key of two words, an everyday phrase ("bend knee", "at wall"), are left out."""
+        if edition not in self._titles_unarticled:
+            from judgekb.lookup.titles import ARTICLES, no_article
+
+            titles = self.imported_titles(edition)
+            by_key: dict[str, set[str]] = {}
+            for key, name in titles.items():
+                words = no_article(key).split()
+                bare = [w for w in words if w not in ARTICLES]
+                if len(bare) > 2 and len(bare) < len(words):
+                    by_key.setdefault(" ".join(bare), set()).add(name)
+            self._titles_unarticled[edition] = {
+                key: next(iter(names)) for key, names in by_key.items() if len(names) == 1 and key not in titles
+            }
+        return self._titles_unarticled[edition]
 
     def corpus_cards_called(self, name: str, edition: int) -> list[str]:
         """The corpus's cards of the edition with this name, on the loose key (``bare_name``: "To the

@@ -112,6 +112,8 @@ def _title_spans(index: Index, titles: dict[str, str], words: list[str], edition
             name = None
             if first in firsts or f"{first}s" in firsts or (possessive and first[:-1] in firsts):
                 name = next((titles[k] for k in _spellings(said, run[-1]) if k in titles), None)
+                if not name and size > 1 and not ARTICLES & set(said):  # "milk of poppy": Milk of the Poppy
+                    name = index.imported_titles_unarticled(edition).get(" ".join(said))
             fuzzy = any(unknown[start : start + size]) and run[0] not in STOPWORDS and run[-1] not in STOPWORDS
             # ("is botley" is not Tris Botley; "heads on spikes", the other edition's title as written, is not Heads on Pikes)
             fuzzy = fuzzy and (size > 1 or len(run[0]) >= 6) and size <= 6 and not any(k in other for k in _spellings(said, run[-1]))
