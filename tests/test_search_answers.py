@@ -154,6 +154,7 @@ def _says_where_the_card_text_is(notes: list[str]) -> bool:
         ("does bodyguard save from military claim", 2, "Bodyguard"),
         ("does ward take control of a character with a printed cost above 4", 1, "Ward"),
         ("can the white book target a kingsguard", 2, "The White Book"),  # English title words, a trait no rule uses
+        ("Nightmares on a character does it remove renown it gained from an attachment", 2, "Nightmares"),  # one everyday word
     ],
 )
 def test_importing_the_cards_never_takes_away_where_a_cards_text_is(index, carded_index, query, edition, card):

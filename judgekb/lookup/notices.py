@@ -451,6 +451,16 @@ def card_page_note(name: str, edition: int) -> str:
     return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
 
 
+def _imported_title(index: Index, card: str, edition: int) -> str | None:
+    """The imported title of a card the corpus knows, when the edition's card data has it."""
+    from judgekb.cards.corpus_cards import normalise_name
+
+    row = index.conn.execute(
+        "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(card))]
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
 def _card_page_pointer(
     index: Index, analysis: dict[str, Any], edition: int, card_text: dict[str, Any], cards: set[str], point: bool, elsewhere: set[str]
 ) -> list[str]:
@@ -469,7 +479,6 @@ def _card_page_pointer(
     ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
     asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
     asks = point or asked
-    from judgekb.cards.corpus_cards import normalise_name
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
@@ -492,6 +501,10 @@ def _card_page_pointer(
         if asks or unknown or (in_full and size >= 2 and not any(index.ruled_on(c) for c in index.corpus_cards_called(name, edition)))
     ]  # fmt: skip
     if not asks:  # (a title the query names twice is pointed to once)
+        # and, as without card data, a card of the corpus the query spells out that no ruling is about, though
+        # its title is one everyday word ("Nightmares on a character does it remove renown"): its own text decides
+        spelled = [c for c in sorted(cards) if in_full and not index.ruled_on(c) and _spelled_out(index, {c}, analysis)]
+        names += [title for c in spelled if (title := _imported_title(index, c, edition))]
         return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]
     # each card named, besides the titles spelled out ("does jaqen's stealth work with bodyguard"): a card the
     # corpus knows, named by fewer words than its title, else a first name, that shares no word with them
@@ -503,11 +516,8 @@ def _card_page_pointer(
             continue
         if not {_bare(w) for w in words_of(index.card_name(card))} & said:
             continue  # named by a word's stem only ("knight" is not Knighted)
-        row = index.conn.execute(
-            "select name from imported_cards where edition = ? and key = ? limit 1", [edition, normalise_name(index.card_name(card))]
-        ).fetchone()
-        if row:
-            names.append(str(row[0]))
+        if title := _imported_title(index, card, edition):
+            names.append(title)
             stems |= _card_stems(index, card)
     # ("robert's str": Robert; beside another card, only a possessive is surely a name: "direwolf" may be a trait)
     free = [w for i, w in enumerate(words) if w not in elsewhere and i not in covered and (not names or w.endswith("'s"))]
