@@ -176,6 +176,13 @@ def test_with_cards_a_word_no_title_has_still_says_where_card_text_is(carded_ind
     assert not [n for n in notes if n.startswith("card text: Lady Olenna's Guard")], notes
     _, notes = carded_index.search("what does counterfeit do", 2, None, 5)
     assert "the card's own text" in notes[0] and "check the spelling" in notes[0], notes
+    # a character's name the rules print only in an example: without card data it is said to be a name
+    # whose card's text is not here; with it, where that text is and which titles have the name
+    query = "does tyrion's reaction trigger when defending"
+    _, notes = carded_index.search(query, 2, None, 5)
+    assert notes[0].startswith('not in the corpus: "tyrion\'s" is a name'), notes
+    assert "the card's own text (cost, STR, icons, abilities) is on its card page" in notes[0], notes
+    assert 'card titles with "tyrion": ' in notes[0] and "Tyrion Lannister" in notes[0], notes
 
 
 def test_the_other_editions_title_names_none_of_this_editions_cards(carded_index):

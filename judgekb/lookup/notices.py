@@ -73,6 +73,8 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
             titled = {(t, ed) for w in bare for ed in imported if (t := index.imported_titles(ed).get(w))}
             pointers = [card_page_note(name, ed) for name, ed in sorted(titled)][:POINTERS]
         notices += [p for p in pointers if p not in notices]
+        if not pointers and not unknown and not named:  # as without card data: "does tyrion's reaction …"
+            unknown = _story_names(index, analysis, elsewhere)
         if not pointers and (unknown or (named and _asks_text(analysis, card_text))):
             notices.append(_no_title_notice(index, unknown, named, edition, imported))
         return notices
@@ -84,9 +86,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         if spelled := {c for c in index.cards_named(analysis, 3 - edition) if _full_title(index, c, analysis)}:
             cards, unknown = spelled, []
     if not unknown and not cards:
-        # a character's name the texts print only in an example or a ruling ("does ser jaime's ability work
-        # in a power challenge": the FAQ prints "Jaime" once): a card's name all the same
-        unknown = [w for w in dict.fromkeys(analysis["content"]) if _bare(w) in index.story_characters and w not in elsewhere]
+        unknown = _story_names(index, analysis, elsewhere)
     if unknown:
         notices.append(
             f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, icons, "
@@ -449,6 +449,12 @@ POINTERS = 3  # card-page pointers at most, for the cards one question names
 def card_page_note(name: str, edition: int) -> str:
     """The note that a card's own text is on its card page (CARD_POINTER reads it back)."""
     return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
+
+
+def _story_names(index: Index, analysis: dict[str, Any], elsewhere: set[str]) -> list[str]:
+    """A character's name the texts print only in an example or a ruling ("does ser jaime's ability work
+    in a power challenge": the FAQ prints "Jaime" once): a card's name all the same."""
+    return [w for w in dict.fromkeys(analysis["content"]) if _bare(w) in index.story_characters and w not in elsewhere]
 
 
 def _imported_title(index: Index, card: str, edition: int) -> str | None:
