@@ -102,6 +102,22 @@ def test_a_cycle_citation_reaches_the_chapter_pack_printing(imported_db):
     assert cited["imported"] is None and cited["unmatched"]
 
 
+def test_a_printing_the_faq_cites_by_pack_and_by_cycle_is_one_row(imported_db):
+    """FAQ v2.3 cites Ward as (True Steel, 102) on its lists and as (Westeros, 102), the cycle's number for
+    the same card: the page shows one printing, under its pack, naming the other citation, its status
+    from both; the CLI line says so too."""
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "Ward", 2)
+    rows = [p for p in page["printings"] if p["imported"] and p["imported"]["set"] == "True Steel"]
+    assert len(rows) == 1, page["printings"]
+    [ward] = rows
+    assert ward["code"] == "True Steel, 102" and ward["also"] == ["Westeros, 102"] and not ward["unmatched"], ward
+    assert "Westeros, 102" not in _by_code(page)
+    assert ward["status"]["joust"] == cardpage.WITHDRAWN, ward["status"]  # its list entries, whichever citation
+    shown = run_cli("card", "Ward", "--edition", "2", db=imported_db).stdout
+    assert "  True Steel, 102 (also cited as Westeros, 102): joust no longer listed" in shown, shown
+
+
 def test_plot_values_and_card_command(imported_db):
     db = store.connect(imported_db)
     [page] = cardpage.find(db, "A Clash of Kings", 2)

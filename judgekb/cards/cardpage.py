@@ -153,12 +153,23 @@ def _printings(
         by_key[(row.get("group") or row["set"], row.get("num") if row.get("num") is not None else row["number"])] = item
         out.append(item)
     for imp in printed:
-        match = next((by_key[k] for k in _imported_keys(imp) if k in by_key), None)
-        if match is None or match["imported"] is not None:
+        # every listed printing it is (in the page's order, whatever the keys' set order): the FAQ cites Ward
+        # both as (True Steel, 102) and as (Westeros, 102), its cycle's numbering; one card, so one row, under
+        # its pack's name, with the other citation said beside it and its entries counted for its status
+        keys = _imported_keys(imp)
+        matches = [item for k, item in by_key.items() if k in keys and item["imported"] is None]
+        matches.sort(key=lambda item: item["set"] != imp["set"])
+        if not matches:
             code = f"{imp['set']} {imp['number']}" if card["edition"] == 1 else f"{imp['set']}, {imp['number']}"
-            match = {"code": code, "set": imp["set"], "number": imp["number"], "imported": None, "clauses": []}
-            out.append(match)
+            matches = [{"code": code, "set": imp["set"], "number": imp["number"], "imported": None, "clauses": []}]
+            out.append(matches[0])
+        match, *same = matches
         match["imported"] = {"code": imp.get("code"), "set": imp["set"], "number": imp["number"]}
+        for other in same:
+            match["clauses"] += [c for c in other["clauses"] if c not in match["clauses"]]
+            match.setdefault("also", []).append(other["code"])
+            other["imported"] = match["imported"]  # (taken: no other imported printing matches it)
+            out.remove(other)
         imp["printing"] = match["code"]  # the printed text knows which listed printing it is
     for item in out:
         listed = [by_id[c] for c in item["clauses"] if by_id[c]["kind"] in LIST_KINDS]
@@ -231,6 +242,7 @@ def render(p: dict[str, Any]) -> str:
         where += " (no imported card at this printing)" if item["unmatched"] else ""
         st = item["status"]
         extra = "; errata " + ", ".join(item["errata"]) if item["errata"] else ""
+        where += f" (also cited as {', '.join(item['also'])})" if item.get("also") else ""
         lines.append(f"  {item['code']}{where}: joust {st['joust']}, melee {st['melee']}, {st['banned']}{extra}")
     if not (p["errata"] or p["faq"] or p["rules"] or any(p["restricted"].values()) or p["list_changes"]):
         lines.append("The corpus says nothing else about this card (no errata, FAQ answer or rule names it).")
