@@ -27,6 +27,15 @@ def test_a_verb_and_its_ed_and_ing_forms_meet():
     assert stem_of("timing") != stem_of("time")  # the order things resolve in is not the clock
 
 
+def test_a_word_ending_in_ss_meets_its_forms(index):
+    """'bypass' is no plural: it meets 'bypassed', so Stealth's "considered bypassed" answers a player
+    who asks whether a stealth attacker can bypass a defender."""
+    for forms in (("bypass", "bypassed", "bypasses", "bypassing"), ("pass", "passed", "passes"), ("process", "processed")):
+        assert len({stem_of(w) for w in forms}) == 1, forms
+    hits, _ = index.search("two stealth attackers, can each one bypass a different defender", 2, None, 5)
+    assert hits[0].id == "agot2-rr/stealth", [h.id for h in hits]
+
+
 def test_can_attachments_be_moved_finds_the_move_entry(index):
     hits, _ = index.search("can attachments be moved", 2, None, 5)
     assert "agot2-rr/move" in [h.id for h in hits[:3]], [h.id for h in hits]
