@@ -24,7 +24,7 @@ from judgekb.lookup.titles import (
     title_spans,
     titles_with,
 )
-from judgekb.lookup.words import EDITION_NAMES, STOPWORDS, stem_of, words_of
+from judgekb.lookup.words import EDITION_ADJECTIVES, EDITION_NAMES, STOPWORDS, stem_of, words_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -124,7 +124,7 @@ def unruled(index: Index, text: str, edition: int | None) -> list[str]:
     so that the closest clauses are never read as the answer.  ``text``: the query's words, padded."""
     notes = []
     for topic in _asked_topics(index.absent_topics.get("unruled", []), text, edition):
-        which = f"{EDITION_NAMES[topic['edition']].replace(' ', '-')} " if topic.get("edition") else ""
+        which = f"{EDITION_ADJECTIVES[topic['edition']]} " if topic.get("edition") else ""
         see = ", ".join(f"{s['id']} ({s['says']})" for s in topic.get("see", []))
         notes.append(
             f"not in the corpus: no {which}document judgekb holds rules on {topic['about']}"
@@ -221,7 +221,7 @@ def unused_words(index: Index, analysis: dict[str, Any], edition: int | None, no
     ]  # fmt: skip
     if not unused:
         return []
-    which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
+    which = f"{EDITION_ADJECTIVES[edition]} " if edition in (1, 2) else ""
     said = ", ".join(f'"{w[:40]}"' for w in unused[:3])
     return [f"no {which}clause uses {said}: the clauses below match the query's other words"]
 
@@ -430,7 +430,7 @@ def imported_title(index: Index, analysis: dict[str, Any], edition: int | None) 
     only = ((ed, next((t for w in analysis["words"] if (t := only_title_as_written(index, w, ed))), None)) for ed in searched)
     for ed, name in itertools.chain(spelled_somewhere, only):
         if name:
-            which = EDITION_NAMES[ed].replace(" ", "-")
+            which = EDITION_ADJECTIVES[ed]
             page = f"its card page ({card_command(name, ed)})"
             if ed in searched:
                 said = f"{name} is a {which} card (imported card database) that no clause names"
@@ -509,7 +509,7 @@ def _card_page_pointer(
     if not asks:  # (a title the query names twice is pointed to once)
         # and, as without card data, a card of the corpus the query spells out that no ruling is about, though
         # its title is one everyday word ("Nightmares on a character does it remove renown"): its own text decides
-        spelled = [c for c in sorted(cards) if in_full and not index.ruled_on(c) and _spelled_out(index, {c}, analysis)]
+        spelled = [c for c in sorted(cards) if not index.ruled_on(c) and _spelled_out(index, {c}, analysis)] if in_full else []
         names += [title for c in spelled if (title := _imported_title(index, c, edition))]
         return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]
     # each card named, besides the titles spelled out ("does jaqen's stealth work with bodyguard"): a card the
@@ -563,8 +563,8 @@ def other_edition(analysis: dict[str, Any]) -> list[str]:
     for entry in analysis.get("other_edition", []):
         term = entry["term"]
         notice = (
-            f'other edition: "{term}" is a {EDITION_NAMES[entry["edition"]].replace(" ", "-")} term, '
-            f"not a {EDITION_NAMES[3 - entry['edition']].replace(' ', '-')} one"
+            f'other edition: "{term}" is a {EDITION_ADJECTIVES[entry["edition"]]} term, '
+            f"not a {EDITION_ADJECTIVES[3 - entry['edition']]} one"
         )
         if instead := analysis["instead"].get(term):  # only what was searched
             notice += ", so " + " and ".join(f'"{w}"' for w in instead) + (" were" if len(instead) > 1 else " was")
@@ -803,7 +803,7 @@ def errata_absent(index: Index, analysis: dict[str, Any], edition: int | None, c
             named_words = set(words_of(name)) - STOPWORDS
             ids += [c for c in cards if c.startswith(f"card:{ed}:") and named_words & set(words_of(index.card_name(c)))]
             if not any(index.clauses[clause]["kind"] == "errata" for card in ids for clause in index.mentioned.get(card, ())):
-                which = EDITION_NAMES[ed].replace(" ", "-")
+                which = EDITION_ADJECTIVES[ed]
                 notes.append(f"no errata: the corpus's {which} FAQ has no errata entry for {name}{_as_printed(index, ed, name)}")
     return notes
 
@@ -840,7 +840,7 @@ def _errata_unnamed(index: Index, analysis: dict[str, Any], edition: int) -> str
             # an errata entry has the word, or nearly (the FAQ's "Kraznys Mo Naklos" is the card's "Nakloz"): it is among the hits
             if any(fuzz.ratio(s, stem_of(w.removesuffix("'s"))) >= 80 for w in words_of(clause["heading"] or "") for s in stems):
                 return None
-    which = EDITION_NAMES[edition].replace(" ", "-")
+    which = EDITION_ADJECTIVES[edition]
     titles = [t for w in unknown if (t := only_title_as_written(index, w, edition))] if edition in index.imported_editions else []
     if len(unknown) == 1 and titles:
         return f"no errata: the corpus's {which} FAQ has no errata entry for {titles[0]}{_as_printed(index, edition, titles[0])}"
@@ -880,8 +880,8 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
         if any(set(key.split()) <= set(named.split()) for named in corpus_named):
             continue
         notes.append(
-            f'{name} is a {EDITION_NAMES[other].replace(" ", "-")} card (imported card database), not a '
-            f'{EDITION_NAMES[edition].replace(" ", "-")} one: search the other edition, or see its card page '
+            f'{name} is a {EDITION_ADJECTIVES[other]} card (imported card database), not a '
+            f'{EDITION_ADJECTIVES[edition]} one: search the other edition, or see its card page '
             f"({card_command(name, other)}) for the card's own text"
         )
     return notes

@@ -53,6 +53,7 @@ from rapidfuzz import fuzz, process
 from judgekb import store
 from judgekb.lookup import notices
 from judgekb.lookup.words import (
+    EDITION_ADJECTIVES,
     EDITION_NAMES,
     EDITION_SAID,
     QUESTION_START,
@@ -722,9 +723,10 @@ class Index:
         return self._term_df(term, edition)
 
     def corpus_title_word(self, word: str) -> bool:
-        """Is the word (apostrophes aside) in the title of a card the corpus names, in either edition?"""
+        """Is the word (apostrophes aside) in the title of a card the corpus names, in either edition?
+        (The words of ``corpus_cards_called``'s loose keys.)"""
         if self._corpus_title_words is None:
-            self._corpus_title_words = frozenset(w.replace("'", "") for c in self.cards for n in c["names"] for w in words_of(n))
+            self._corpus_title_words = frozenset(w for _, key in self._corpus_cards_by_name() for w in key.split())
         return word.replace("'", "") in self._corpus_title_words
 
     def _term_df(self, term: str, edition: int | None) -> int:
@@ -799,12 +801,18 @@ class Index:
         a scan of them all per call cost a millisecond, and a question may name several cards."""
         from judgekb.cards.corpus_cards import bare_name
 
+        return list(self._corpus_cards_by_name().get((edition, bare_name(name)), []))
+
+    def _corpus_cards_by_name(self) -> dict[tuple[int, str], list[str]]:
+        """Every corpus card by (edition, loose key of each of its names), made at the first use."""
+        from judgekb.cards.corpus_cards import bare_name
+
         if self._corpus_cards_by_key is None:
             self._corpus_cards_by_key = {}
             for card in self.cards:
                 for key in dict.fromkeys(bare_name(n) for n in card["names"]):
                     self._corpus_cards_by_key.setdefault((card["edition"], key), []).append(card["id"])
-        return list(self._corpus_cards_by_key.get((edition, bare_name(name)), []))
+        return self._corpus_cards_by_key
 
     def imported_titles_by_word(self, edition: int) -> dict[str, list[str]]:
         """The edition's imported titles by each word of their loose key ("olennas": Olenna's Cunning …),
@@ -1074,7 +1082,7 @@ class Index:
         asked_scores, asked_matched = self._asked_fts(asking, edition, kinds)
         candidates += [(c, 0.0) for c in sorted(asked_scores, key=lambda c: -asked_scores[c])[:CANDIDATES // 2] if c not in recalled]
         if not candidates:
-            which = f"{EDITION_NAMES[edition].replace(' ', '-')} " if edition in (1, 2) else ""
+            which = f"{EDITION_ADJECTIVES[edition]} " if edition in (1, 2) else ""
             said = ", ".join(f'"{w}"' for w in list(dict.fromkeys(g.said[:40] for g in groups))[:6])  # each word once
             notes = [n.removesuffix(" Closest clauses below.") for n in notes]  # there are none
             which += f"{' or '.join(kinds)} " if kinds else ""

@@ -47,6 +47,7 @@ QUESTION_START = re.compile(
 )
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
 EDITION_NAMES = {1: "first edition", 2: "second edition"}
+EDITION_ADJECTIVES = {1: "first-edition", 2: "second-edition"}  # "a first-edition term", "no second-edition clause"
 # a quoted word or phrase ('how does "reveal" work'): the term the question is about
 QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’']{2,40})[\"”’'](?=[\s?.,!:;]|$)")
 
