@@ -898,6 +898,47 @@ def test_phrase_scores_add_up_to_fts5s_own_bm25(db):
         assert all(abs(got[k] - expected[k]) < 1e-9 for k in expected), table
 
 
+def test_bm25_pass_gives_the_ideas_each_candidate_expresses(index):
+    """Coverage takes the ideas a candidate's text expresses from the BM25 pass over it instead of a
+    second pass: they must be exactly what ``Ideas.mask`` reads in the text, stems and phrases alike."""
+    checked = 0
+    for query, edition in [("can my tapped guy still block", 2), ("on death trigger when a character is sacrificed", 2),
+                           ("what happens when my deck runs out", 1), ("is removed from the game the same as killed", 1)]:  # fmt: skip
+        groups = index.analyse(query, edition)["groups"]
+        for group in groups:
+            group.prepare()
+        ideas = words.Ideas(groups, sum(g.weight for g in groups))
+        candidates = [c for c, _ in index._fts(groups, edition, None)]
+        index._body(candidates)
+        for clause_id in candidates:
+            score, found = index._bm25(groups, clause_id)
+            assert found == ideas.mask(index._bodies[clause_id]), (query, clause_id)
+            assert (score > 0) == bool(found), (query, clause_id)
+        checked += len(candidates)
+        assert any(g.phrases for g in groups) or edition == 2, query  # the phrase half is exercised too
+    assert checked > 100
+
+
+def test_asked_like_on_sorted_words_is_rapidfuzzs_token_sort_ratio(index):
+    """Players' questions are compared with their words sorted once (``sorted_words``) and a plain
+    ratio: the score must be rapidfuzz's token_sort_ratio of the unsorted texts, question for question."""
+    from rapidfuzz import fuzz
+
+    query = "does a when killed response go off if the character is discarded instead"
+    asked = search.sorted_words(query)
+    _, matched = index._asked_fts(index.analyse(query, 1)["groups"], 1, None)
+    held = index._asked_rows[1]
+    assert sum(len(rows) for rows in matched.values()) > 50
+    for rowid, said in index.rows(f"select rowid, said from asked_1 where rowid in ({','.join(map(str, held))})"):
+        assert search.ASKED_LIKE(asked, held[rowid][1][3]) == fuzz.token_sort_ratio(query, said), said
+    qa = [c for c, _ in index._fts(index.analyse(query, 1)["groups"], 1, ["qa"])]
+    index._body(qa)
+    assert len(qa) > 10
+    for clause_id in qa:
+        own = index._questions[clause_id][0].strip()
+        assert search.ASKED_LIKE(asked, index._questions_sorted[clause_id]) == fuzz.token_sort_ratio(query, own), clause_id
+
+
 def test_cached_phrase_matches_are_bounded_and_change_nothing(db, monkeypatch):
     queries = [("can my tapped guy still block", 2), ("what happens when my deck runs out", 1),
                ("does stealth stop a character from defending", 2), ("renown on a dead character", 1)]  # fmt: skip

@@ -65,6 +65,7 @@ from judgekb.lookup.words import (
     english_words,
     named_edition,
     question_of,
+    sorted_words,
     stem_of,
     words_of,
     written_names,
@@ -171,7 +172,9 @@ ASKED_MATCHES = 180  # players' questions recalled per query (the best BM25 firs
 POSTINGS_HELD = 400_000
 # How closely a query reads like one of a clause's players' questions (word order aside), counted in
 # full from a spoken question's length on: a two-word keyword is matched by headings, not questions.
-ASKED_LIKE = fuzz.token_sort_ratio
+# It is rapidfuzz's token_sort_ratio: the ratio of the two texts with their words sorted.  The words
+# of each question are sorted once, when it is first read (``sorted_words``), not at every comparison.
+ASKED_LIKE = fuzz.ratio
 SPOKEN_WORDS = 4
 ASKED_SIGNALS = ("asked", "asked_fts", "asked_like")  # the signals from players' questions
 RULE_KINDS = frozenset({"rules", "section", "timing", "definition", "qa", "regulation"})  # clauses that state a rule
@@ -285,10 +288,12 @@ class Index:
         self._headings: dict[str, tuple[str, frozenset[str]]] = {}
         self._heading_names: dict[str, frozenset[str]] = {}
         self._questions: dict[str, tuple[str, frozenset[str]]] = {}
+        self._questions_sorted: dict[str, str] = {}  # a Q&A entry's question, its words sorted (ASKED_LIKE)
         self._postings_cache: dict[tuple[str, int | None, str], Postings] = {}
         self._postings_warm: dict[tuple[str, int | None, str], Postings] = {}  # warm's: never cleared
         self._postings_held = 0
-        # asked_N rowid -> the clause's id and the question as ``asked_words`` reads it
+        # asked_N rowid -> the clause's id and the question as ``asked_words`` reads it, its words
+        # sorted last (``sorted_words``: ASKED_LIKE compares them)
         self._asked_rows: dict[int, dict[int, tuple[str, tuple[str, frozenset[str], int, str]]]] = {}
         self._rule_terms: frozenset[str] | None = None
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
@@ -936,9 +941,12 @@ class Index:
 
     def _phrase_scores(self, table: str, edition: int | None, terms: list[str]) -> dict[Any, float]:
         """Each matching row's BM25 for the OR of ``terms``: its phrases' cached shares added up."""
-        scores: dict[Any, float] = {}
+        if not terms:
+            return {}
+        # the first phrase's shares as they are (0.0 + share is share: the sums are the same), in C
+        scores: dict[Any, float] = dict(zip(*self._postings(table, edition, terms[0]), strict=True))
         get = scores.get
-        for term in terms:
+        for term in terms[1:]:
             for key, share in zip(*self._postings(table, edition, term), strict=True):
                 scores[key] = get(key, 0.0) + share
         return scores
@@ -995,7 +1003,7 @@ class Index:
                     f"select rowid, id, words, stems, size, said from asked_{number} where rowid in ({','.join('?' * len(missing))})",
                     missing,
                 ):
-                    held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, said))
+                    held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, sorted_words(said)))
             for rowid, rank in best_rows:
                 cid, question = held[rowid]
                 if kinds and self.clauses[cid]["kind"] not in kinds:
@@ -1023,6 +1031,7 @@ class Index:
                 if term_definition:
                     self._term_definition.add(cid)
                 self._questions[cid] = (f" {question} ", frozenset(question_stems.split()))
+                self._questions_sorted[cid] = sorted_words(question)
 
     def search(
         self, query: str, edition: int | None = None, kinds: list[str] | None = None, limit: int = 10
@@ -1105,7 +1114,10 @@ class Index:
         self._body([c for c, _ in candidates])
         for group in groups:
             group.prepare()
-        matched = {c: self._bm25(groups, c) for c, _ in candidates}
+        matched: dict[str, float] = {}
+        found_in: dict[str, int] = {}  # the ideas each candidate's text expresses (``Ideas.mask``)
+        for clause_id, _ in candidates:
+            matched[clause_id], found_in[clause_id] = self._bm25(groups, clause_id)
         top = max(matched.values()) or 1.0
         question = bool(QUESTION_START.match(analysis["text"])) or text.endswith("?")
         total = sum(g.weight for g in groups) or 1.0
@@ -1126,6 +1138,7 @@ class Index:
         errata_asked = any("errata" in g.terms for g in groups)  # ("errata'd", "nerfed": the vocabulary's errata)
         weighted, f1 = ideas.weighted, ideas.f1
         spoken = min(1.0, len(analysis["words"]) / SPOKEN_WORDS)
+        sorted_query = sorted_words(analysis["text"])
         asks_boundary = not BOUNDARY_WORDS.isdisjoint(analysis["words"])
         asks_term = len(groups) < 2 or bool(DEFINITION_ASKED.search(analysis["text"]))
         # the term a query names: the query itself, or what a definition question asks about ("what does unique mean")
@@ -1145,7 +1158,7 @@ class Index:
         padded_quoted = [f" {q} " for q in quoted]  # (padded once: most queries quote nothing)
         coverage: dict[str, float] = {}
         for clause_id in fts:
-            found = ideas.mask(self._bodies[clause_id])
+            found = found_in[clause_id]
             covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
         # the full set of signals only for the candidates that text matching already favours
         asked_top = max(asked_scores.values(), default=0.0) or 1.0
@@ -1159,8 +1172,8 @@ class Index:
             self._body(successors)
             for clause_id in successors:
                 if clause_id not in fts:  # recalled only through what it supersedes
-                    fts[clause_id], matched[clause_id] = 0.0, self._bm25(groups, clause_id)
-                    found = ideas.mask(self._bodies[clause_id])
+                    fts[clause_id] = 0.0
+                    matched[clause_id], found = self._bm25(groups, clause_id)
                     covers[clause_id], coverage[clause_id] = ideas.indices(found), weighted(found)
             shortlist += successors
         candidate_features: dict[str, dict[str, float]] = {}
@@ -1195,9 +1208,9 @@ class Index:
             lead = self._leads[clause_id]
             said = asked_matched.get(clause_id, ())
             asked_f1 = ideas.best_f1(said)
-            liked = process.extractOne(analysis["text"], [a[3] for a in said], scorer=ASKED_LIKE) if said else None
+            liked = process.extractOne(sorted_query, [a[3] for a in said], scorer=ASKED_LIKE) if said else None
             if clause_id in self.questions:  # the FAQ's own question is a player's question too
-                own = ASKED_LIKE(analysis["text"], self._questions[clause_id][0].strip())
+                own = ASKED_LIKE(sorted_query, self._questions_sorted[clause_id])
                 liked = (None, own) if not liked or own > liked[1] else liked
             features = {
                 "asked_like": (liked[1] / 100 if liked else 0.0) * spoken,
@@ -1368,15 +1381,20 @@ class Index:
                     out[governor] = None
         return list(out)
 
-    def _bm25(self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0) -> float:
-        """BM25 of a clause for the query's ideas: a group's count is that of all its terms."""
+    def _bm25(
+        self, groups: list[Group], clause_id: str, k1: float = 1.2, b: float = 0.75, average: float = 60.0
+    ) -> tuple[float, int]:
+        """BM25 of a clause for the query's ideas (a group's count is that of all its terms), and the
+        ideas its text expresses as bits, exactly ``Ideas.mask`` of its body: a group counts exactly
+        when one of its stems or phrases is in the text, so the one pass over the text gives both."""
         # (shared empty defaults: building a Counter for the default on every call was a fifth of this method)
         counts, length = self._counts.get(clause_id, NO_COUNTS)
         text = self._bodies.get(clause_id, NO_BODY)[0]
         norm = k1 * (1 - b + b * length / average)
         score = 0.0
+        found = 0
         get = counts.get
-        for group in groups:  # plain loops: this runs for every candidate of every query
+        for number, group in enumerate(groups):  # plain loops: this runs for every candidate of every query
             tf = 0
             for stem in group.stems:
                 tf += get(stem, 0)
@@ -1384,7 +1402,8 @@ class Index:
                 tf += text.count(phrase)
             if tf:
                 score += group.weight * tf * (k1 + 1) / (tf + norm)
-        return score
+                found |= 1 << number
+        return score, found
 
     def _fold(
         self, scored: dict[str, float], cover_of: Callable[[str], frozenset[int]], edition: int | None, limit: int,

@@ -217,6 +217,12 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(t for t in stems_in(text) if t not in STOPWORDS and len(t) > 1)
 
 
+def sorted_words(text: str) -> str:
+    """A text's whitespace-separated words in sorted order, one space between: what rapidfuzz's
+    token_sort_ratio compares, worked out once per text (``search.ASKED_LIKE`` is its ratio)."""
+    return " ".join(sorted(text.split()))
+
+
 def joined_words(text: str) -> str:
     """A text as lookup reads it: lower-case words, punctuation and capitals aside."""
     return " ".join(words_of(text))
