@@ -9,7 +9,7 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -58,7 +58,7 @@ def cache_bytecode(package: Path = Path(__file__).parent) -> bool:
     return bool(compileall.compile_dir(package, quiet=2))
 
 
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"judgekb: {message}", err=True)
     sys.exit(code)
 
@@ -110,7 +110,7 @@ class Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         # sqlite-utils imports numpy when it is installed (~0.1 s) only to convert numpy values on
         # insert; the command line never passes any, so keep a lookup's start-up fast.
-        sys.modules.setdefault("numpy", None)  # type: ignore[assignment]
+        sys.modules.setdefault("numpy", None)  # type: ignore[arg-type]
         from judgekb.store import StoreError
 
         try:
@@ -613,7 +613,7 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
         host = "0.0.0.0"
         click.echo(venue.announcement(port, venue.lan_address()))
 
-    from gunicorn.app.base import BaseApplication
+    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     from judgekb.web.app import create_app
 

@@ -102,7 +102,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         db.execute(f"pragma application_id = {APPLICATION_ID}")
         sets_file = corpus / "sets.yaml"
         doc_rows = {doc.id: asdict(doc) for doc in docs}
-        db["documents"].insert_all(doc_rows.values(), pk="id")
+        db.table("documents").insert_all(doc_rows.values(), pk="id")
         clause_rows = []
         span_rows = []
         for doc in docs:
@@ -112,16 +112,16 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
                 row["page"] = None if clause.page is None else str(clause.page)
                 clause_rows.append(row)
                 span_rows += [{"clause": clause.id, "seq": n, "start": s.start, "end": s.end} for n, s in enumerate(clause.spans)]
-        db["clauses"].insert_all(
+        db.table("clauses").insert_all(
             clause_rows,
             pk="id",
             foreign_keys=[("doc", "documents", "id")],
             columns={"section": str, "page": str, "version": str},
         )
-        db["spans"].insert_all(span_rows, foreign_keys=[("clause", "clauses", "id")])
-        db["clauses"].create_index(["doc", "seq"])
-        db["spans"].create_index(["clause"])
-        db["clauses"].enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
+        db.table("spans").insert_all(span_rows, foreign_keys=[("clause", "clauses", "id")])
+        db.table("clauses").create_index(["doc", "seq"])
+        db.table("spans").create_index(["clause"])
+        db.table("clauses").enable_fts(["heading", "text"], tokenize="porter", create_triggers=False)
         everything = [c for cs in parsed.values() for c in cs]
         graph = links.build(everything, {d.id: d for d in docs}, corpus)
         graph["links"] += version_links
@@ -135,7 +135,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
                 raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is renamed to '{item['new']}', which is no clause")
             if item["old"] in known:
                 raise DataError(f"{corpus / 'renamed.yaml'}: '{item['old']}' is still a clause id; a renamed id is never reused")
-        db["renamed"].insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
+        db.table("renamed").insert_all(renamed, pk="old", columns={"old": str, "new": str, "reason": str})
         warnings = _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported, skipped = 0, []
         for source in cardimport.remembered(db_path) if imports is None else imports:
@@ -147,7 +147,7 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
                         raise
                     skipped.append(str(exc))  # a remembered import that went bad must not block the rebuild
         fingerprint = corpus_fingerprint(corpus)
-        db["meta"].insert_all(
+        db.table("meta").insert_all(
             [
                 {"key": "schema", "value": SCHEMA_VERSION},
                 {"key": "fingerprint", "value": fingerprint},
@@ -172,21 +172,22 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
 
 def _write_graph(db: sqlite_utils.Database, graph: dict[str, list[dict[str, Any]]]) -> None:
     """Links, cards, printings, explicit references, absent documents and precedence rules."""
-    db["absent_documents"].insert_all(graph["absent"], pk="id")
-    db["cards"].insert_all(({**c, "spellings": json.dumps(c.get("spellings") or [], ensure_ascii=False)} for c in graph["cards"]), pk="id")
-    db["card_printings"].insert_all(graph["printings"], foreign_keys=[("card", "cards", "id")])
-    db["links"].insert_all(
+    db.table("absent_documents").insert_all(graph["absent"], pk="id")
+    cards = ({**c, "spellings": json.dumps(c.get("spellings") or [], ensure_ascii=False)} for c in graph["cards"])
+    db.table("cards").insert_all(cards, pk="id")
+    db.table("card_printings").insert_all(graph["printings"], foreign_keys=[("card", "cards", "id")])
+    db.table("links").insert_all(
         ({**r, "data": json.dumps(r.get("data") or {}, ensure_ascii=False)} for r in graph["links"]),
         columns={"score": float, "rule": str, "version": str, "data": str},
     )
-    db["refs"].insert_all(graph["references"], columns={"page": str})
-    db["precedence"].insert_all(
+    db.table("refs").insert_all(graph["references"], columns={"page": str})
+    db.table("precedence").insert_all(
         ({**r, **{k: json.dumps(r[k], ensure_ascii=False) for k in ("over", "under", "source")}} for r in graph["precedence"]),
         pk="id",
     )
-    db["links"].create_index(["src"])
-    db["links"].create_index(["dst"])
-    db["cards"].create_index(["key"])
+    db.table("links").create_index(["src"])
+    db.table("links").create_index(["dst"])
+    db.table("cards").create_index(["key"])
 
 
 def _write_search_tables(
@@ -197,7 +198,7 @@ def _write_search_tables(
     from judgekb.lookup import tables
 
     network = authority.from_rows(clause_rows, graph["cards"], graph["absent"], graph["links"])
-    db["governors"].insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
+    db.table("governors").insert_all(authority.all_governors(network), columns={"clause": str, "governor": str, "relation": str})
     return tables.build_tables(db, clause_rows, corpus)
 
 

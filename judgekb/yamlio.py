@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - pure-Python PyYAML
         def __init__(self, stream: str) -> None:
             Reader.__init__(self, stream)
             Scanner.__init__(self)
-            _Parser.__init__(self)  # type: ignore[misc]
+            _Parser.__init__(self)  # type: ignore[misc, call-arg]
 
 
 SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -58,13 +58,13 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
         yaml.resolver.Resolver.__init__(self)
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[str, Any]:
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
     mapping = loader.construct_mapping(node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[type-var]
 
 
 def load(path: Path) -> Any:
@@ -112,7 +112,7 @@ def _compose(loader: _Loader, path: Path, max_nodes: int) -> yaml.Node | None:
     grand = 0
     root: yaml.Node | None = None
     while root is None:
-        event = loader.get_event()
+        event: Any = loader.get_event()  # (libyaml's events: the stubs type only PyYAML's)
         line = event.start_mark.line + 1
         if isinstance(event, (ev.SequenceEndEvent, ev.MappingEndEvent)):
             node, opened = open_nodes.pop()
@@ -122,7 +122,7 @@ def _compose(loader: _Loader, path: Path, max_nodes: int) -> yaml.Node | None:
                 root = node
             continue
         if isinstance(event, ev.AliasEvent):
-            node = anchors.get(event.anchor)  # type: ignore[assignment]
+            node = anchors.get(event.anchor)  # type: ignore[assignment, arg-type]
             if node is None:
                 raise DataError(f"{path}:{line}: invalid YAML: alias *{event.anchor} names no anchor")
             if id(node) not in size:
@@ -134,7 +134,8 @@ def _compose(loader: _Loader, path: Path, max_nodes: int) -> yaml.Node | None:
                 kind: type[yaml.Node] = yaml.ScalarNode
                 if tag in (None, "!"):
                     tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                # (libyaml's marks are not PyYAML's Mark class, but read the same)
+                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)  # type: ignore[arg-type]
                 size[id(node)] = 1
             else:
                 kind = yaml.SequenceNode if isinstance(event, ev.SequenceStartEvent) else yaml.MappingNode
@@ -163,8 +164,13 @@ def _compose(loader: _Loader, path: Path, max_nodes: int) -> yaml.Node | None:
         raise DataError(f"{path}: invalid YAML: expected one document")
     loader.get_event()
     if not loader.check_event(ev.StreamEndEvent):
-        raise DataError(f"{path}:{loader.peek_event().start_mark.line + 1}: invalid YAML: expected one document, found another")
+        raise DataError(f"{path}:{_line(loader.peek_event())}: invalid YAML: expected one document, found another")
     return root
+
+
+def _line(event: Any) -> int:
+    """An event's line, counted from 1."""
+    return int(event.start_mark.line) + 1
 
 
 def _attach(parent: yaml.Node, node: yaml.Node) -> None:

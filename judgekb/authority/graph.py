@@ -29,7 +29,7 @@ def load(db: Any) -> nx.MultiDiGraph:
 
 def from_rows(clauses: Any, cards: Any, absent: Any, links: Any) -> nx.MultiDiGraph:
     """The link graph from rows (as stored, or as the build is about to store them)."""
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph = nx.MultiDiGraph()
     for row in clauses:
         graph.add_node(row["id"], node="clause", doc=row["doc"], kind=row["kind"], heading=row["heading"])
     for row in cards:
@@ -68,7 +68,7 @@ def all_governors(graph: nx.MultiDiGraph) -> list[dict[str, str]]:
 
 def governance(graph: nx.MultiDiGraph) -> nx.DiGraph:
     """Edges ``x → y`` meaning "y governs x" (y supersedes x, or x restates y)."""
-    out = nx.DiGraph()
+    out: nx.DiGraph = nx.DiGraph()
     out.add_nodes_from(graph.nodes(data=True))
     for src, dst, attrs in graph.edges(data=True):
         direction = GOVERNANCE.get(attrs["type"])
@@ -116,7 +116,7 @@ SYMMETRIC = frozenset({"same-topic"})  # link types with no direction, stored on
 def links_of(graph: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
     """Links in and out of a node: ``{type, direction, id, reason}`` (plus score/version); a link with
     no direction (same-topic) once, as "out"."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     if node not in graph:
         return rows
     for _, dst, attrs in graph.out_edges(node, data=True):

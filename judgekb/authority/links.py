@@ -135,7 +135,7 @@ def page_links(clauses: list[Clause], docs: dict[str, Document]) -> tuple[list[d
             if not fragment:
                 continue
             doc = routes.get(item["page"]) if "page" in item else clause.doc
-            target = anchors.get((doc, fragment))
+            target = anchors.get((doc, fragment)) if doc else None
             if target is None:
                 unresolved.append((clause.id, fragment))
             elif target != clause.id:
@@ -200,14 +200,14 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
             if len(sentence) <= 40:
                 continue
             # only the clauses the whole text already resembles are candidates for its sentences
-            best = max(((fuzz.partial_ratio(sentence, texts[i]), i) for _, i in ranked), default=(0, -1))
+            closest = max(((fuzz.partial_ratio(sentence, texts[i]), i) for _, i in ranked), default=(0, -1))
             # a sentence two official clauses share word for word ("Add 3 to your side's total STR…" in
             # Crown Regent and Master of Whispers, a capital apart) restates the one the whole text already follows
-            if best[0] < SENTENCE_MIN or best[1] in targets:
+            if closest[0] < SENTENCE_MIN or closest[1] in targets:
                 continue
             already = max(fuzz.partial_ratio(sentence, texts[i]) for i in targets)
-            if best[0] >= already + SENTENCE_MARGIN:
-                targets[best[1]] = best[0]
+            if closest[0] >= already + SENTENCE_MARGIN:
+                targets[closest[1]] = closest[0]
         additions = [s for s in sentences if max(fuzz.partial_ratio(s, texts[i]) for i in targets) < ADDITION_MAX]
         for index, score in targets.items():
             rows.append(

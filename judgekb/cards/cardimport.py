@@ -214,7 +214,9 @@ def apply(db: Any, rows: list[dict[str, Any]]) -> int:
     editions = sorted({r["edition"] for r in rows})
     if db["imported_cards"].exists():
         db.execute(f"delete from imported_cards where edition in ({','.join('?' * len(editions))})", editions)
-    columns = {"cost": str, "strength": str, "cycle": str, "income": str, "initiative": str, "claim": str, "reserve": str, "influence": str}
+    columns: dict[str, type] = {
+        "cost": str, "strength": str, "cycle": str, "income": str, "initiative": str, "claim": str, "reserve": str, "influence": str
+    }
     columns |= {"released": str, "deck_limit": int}
     db["imported_cards"].insert_all(rows, columns=columns, alter=True)
     db["imported_cards"].create_index(["edition", "key"], if_not_exists=True)

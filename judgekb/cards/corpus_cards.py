@@ -125,8 +125,8 @@ def references(text: str, edition: int, sets: SetIndex, players: frozenset[str] 
         if edition == 1:
             for pattern in (ED1_SET_FIRST, ED1_NUMBER_FIRST):
                 hit = pattern.match(inner)
-                if hit and sets.resolve(hit["set"]):
-                    parsed = (sets.resolve(hit["set"]), hit["number"].replace(" ", ""))
+                if hit and (resolved := sets.resolve(hit["set"])):
+                    parsed = (resolved, hit["number"].replace(" ", ""))
                     break
         else:
             hit = ED2_REF.match(inner)

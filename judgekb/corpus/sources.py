@@ -142,9 +142,12 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
     from judgekb.corpus import glyphs
     from judgekb.corpus.parsers import html, linemap, markdown2, paragraphs, spanmap
+    from judgekb.yamlio import DataError
 
     source = read_source(doc, corpus)
-    map_path = corpus / doc.map if doc.map else None
+    if doc.parser not in ("markdown2", "html") and not doc.map:  # (a manifest's check requires one)
+        raise DataError(f"{doc.id}: field 'map' is required by parser '{doc.parser}'")
+    map_path = corpus / (doc.map or "")
     if doc.parser == "spanmap":
         clauses = spanmap.parse(doc, source, map_path)
     elif doc.parser == "linemap":

@@ -89,6 +89,7 @@ def deadline(seconds: float | None) -> Iterator[None]:
     def alarm(signum: int, frame: Any) -> None:
         raise Timeout
 
+    assert seconds is not None  # (usable says so)
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:

@@ -286,7 +286,7 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
     """Is the word read as another word (a typo the corrector mends), not as its own possessive
     ("varys" read also as "varys's" is still the name Varys, which no rule uses)?"""
     fixed = index.correct(word, edition)
-    return bool(fixed) and _form(fixed) != _form(word)
+    return fixed is not None and bool(fixed) and _form(fixed) != _form(word)
 
 
 def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
@@ -527,8 +527,8 @@ def _card_page_pointer(
             stems |= _card_stems(index, card)
     # ("robert's str": Robert; beside another card, only a possessive is surely a name: "direwolf" may be a trait)
     free = [w for i, w in enumerate(words) if w not in elsewhere and i not in covered and (not names or w.endswith("'s"))]
-    said = [w.removesuffix("'s") for w in free]
-    first_names = [w for w in said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
+    free_said = [w.removesuffix("'s") for w in free]
+    first_names = [w for w in free_said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
     for word in [w for w in first_names if stem_of(w) not in stems]:  # a first name: "Euron", "Jaqen" (no English word)
         found = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]

@@ -670,8 +670,8 @@ class Index:
         for entry in other:
             term = entry["term"]
             # the idea the term is (or, for "house card", the idea its first word is)
-            said = [g for g in groups if g.said == term or term in g.terms] or [g for g in groups if g.said == term.split()[0]]
-            for group in said[:1] if entry.get("instead") else []:
+            ideas_said = [g for g in groups if g.said == term or term in g.terms] or [g for g in groups if g.said == term.split()[0]]
+            for group in ideas_said[:1] if entry.get("instead") else []:
                 group.terms.update(entry["instead"])
                 instead[term] = entry["instead"]
         if edition == 1:  # a second-edition rule read into a player's word is no first-edition idea
@@ -1198,17 +1198,17 @@ class Index:
                 asked_q = self._questions[clause_id]
                 heading = max(heading, f1(ideas.mask(asked_q), len(asked_q[1])))
             named_here = [c for c in cards if clause_id in self.mentioned.get(c, ())]
-            card = bool(named_here)
+            named = bool(named_here)
             in_passing = (
-                card and (situation or asks_entry) and meta["kind"] not in CARD_KINDS
+                named and (situation or asks_entry) and meta["kind"] not in CARD_KINDS
                 and not any(self._heading_names_card(clause_id, c) for c in named_here)
             )  # fmt: skip
-            about_in_situation = card and situation and not in_passing and meta["kind"] not in CARD_KINDS
+            about_in_situation = named and situation and not in_passing and meta["kind"] not in CARD_KINDS
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
-            said = asked_matched.get(clause_id, ())
-            asked_f1 = ideas.best_f1(said)
-            liked = process.extractOne(sorted_query, [a[3] for a in said], scorer=ASKED_LIKE) if said else None
+            asked_here = asked_matched.get(clause_id, [])
+            asked_f1 = ideas.best_f1(asked_here)
+            liked: Any = process.extractOne(sorted_query, [a[3] for a in asked_here], scorer=ASKED_LIKE) if asked_here else None
             if clause_id in self.questions:  # the FAQ's own question is a player's question too
                 own = ASKED_LIKE(sorted_query, self._questions_sorted[clause_id])
                 liked = (None, own) if not liked or own > liked[1] else liked
@@ -1222,13 +1222,13 @@ class Index:
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
-                "card": NAMED_IN_PASSING if in_passing else about_share(clause_id) if about_in_situation else float(card),
+                "card": NAMED_IN_PASSING if in_passing else about_share(clause_id) if about_in_situation else float(named),
                 # a card's list entry, when the question asks something else about the card than its status
-                "list_unasked": float(card and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
+                "list_unasked": float(named and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
-                "errata_asked": float(card and meta["kind"] == "errata" and errata_asked),
-                "card_errata": float(card) * CARD_ERRATA.get(meta["kind"], 0.0),
-                "card_kind": float(not card and meta["kind"] in CARD_KINDS),
+                "errata_asked": float(named and meta["kind"] == "errata" and errata_asked),
+                "card_errata": float(named) * CARD_ERRATA.get(meta["kind"], 0.0),
+                "card_kind": float(not named and meta["kind"] in CARD_KINDS),
                 "rank": (min(meta["rank"], self.rules_rank) if FLOWCHART.match(meta["heading"] or "") else meta["rank"]) / 30,
                 "qa": float(meta["kind"] == "qa"),
                 "preamble": float(meta["kind"] == "preamble"),
@@ -1427,16 +1427,16 @@ class Index:
         family: dict[str, set[int]] = {}  # what a governor and the official texts under it cover
         for clause_id, governors in governing.items():
             if not self.clauses[clause_id]["doc_kind"].startswith("unofficial"):
-                for governor in governors:
-                    family.setdefault(governor, set(cover_of(governor))).update(cover_of(clause_id))
+                for over in governors:
+                    family.setdefault(over, set(cover_of(over))).update(cover_of(clause_id))
         hits: dict[str, Hit] = {}
         for clause_id, score in sorted(scored.items(), key=lambda kv: -kv[1]):
-            governor = governing[clause_id][0] if clause_id in governing else None
+            governor: str | None = governing[clause_id][0] if clause_id in governing else None
             relation = dict(self.governors[clause_id])[governor] if governor else ""
             superseded_by = ""
             if governor and relation == "superseded" and clause_id in self.removed and clause_id in about_named:
                 if not cover_of(clause_id) <= cover_of(governor):
-                    governor, superseded_by = None, governor
+                    superseded_by, governor = governor, None
             if governor and relation not in ("superseded", "redirects"):
                 known = set().union(*(family.get(g) or cover_of(g) for g in governing[clause_id]))
                 if not cover_of(clause_id) <= known:

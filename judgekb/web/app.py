@@ -188,7 +188,8 @@ def _run_scenario(text: str, name: str) -> dict[str, Any]:
 def home() -> Any:
     query = request.args.get("q", "")
     edition = _edition_arg()
-    hits, notes = ([], [])
+    hits: list[dict[str, Any]] = []
+    notes: list[str] = []
     if query.strip():
         hits, notes = _search(query, edition)
     return render_template("search.html", query=query, edition=edition, hits=hits, notes=notes)
@@ -199,7 +200,8 @@ def clause_page(clause_id: str) -> Any:
     from judgekb.authority.verify import renamed_to  # permalinks survive a renamed id
 
     if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id)):
-        return redirect(url_for("pages.clause_page", clause_id=new_id, **request.args), code=301)
+        kept: dict[str, Any] = {**request.args.to_dict(), "clause_id": new_id}  # (the query string kept)
+        return redirect(url_for("pages.clause_page", **kept), code=301)
     pinned = request.args.get("sha256", "")[:64]  # a permalink pinned to the text it was made for
 
     def render() -> str:

@@ -184,7 +184,7 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
         (tmp / "offline-files.json").write_text(json.dumps({"version": index["version"], "files": files}), encoding="utf-8")
         (tmp / MARKER).write_text(f"judgekb export of {db_path}\nversion {index['version']}\n", encoding="utf-8")
         size = sum(f.stat().st_size for f in tmp.rglob("*") if f.is_file())
-        files = sum(1 for f in tmp.rglob("*") if f.is_file())
+        file_count = sum(1 for f in tmp.rglob("*") if f.is_file())
         if out.exists():
             old = out.with_name(f".{out.name}.old-{os.getpid()}")
             out.rename(old)
@@ -195,4 +195,4 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return {"pages": pages, "files": files, "bytes": size, "seconds": time.perf_counter() - started, "path": str(out)}
+    return {"pages": pages, "files": file_count, "bytes": size, "seconds": time.perf_counter() - started, "path": str(out)}

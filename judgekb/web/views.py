@@ -26,6 +26,7 @@ def node_label(db: Any, node: str) -> str:
 def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> dict[str, Any]:
     """`judgekb show --json`: the clause, its document's authority, its links and what governs it."""
     doc = store.document(db, row["doc"])
+    assert doc is not None, row["doc"]  # (clauses.doc is a foreign key of documents)
     out: dict[str, Any] = {k: row.get(k) for k in CLAUSE_KEYS}
     out["data"] = row.get("data") or {}
     found = authority.governing(graph, row["id"], gov)

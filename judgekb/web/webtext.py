@@ -194,8 +194,8 @@ def note_parts(note: str) -> list[dict[str, str]]:
     searched = chosen["edition"] if chosen and chosen["edition"] else None
     for i, match in enumerate(lists):
         following = lists[i + 1] if i + 1 < len(lists) else None
-        end = TITLE_LIST_END.search(note, match.end())
-        stop = end.start() if end else len(note)
+        list_end = TITLE_LIST_END.search(note, match.end())
+        stop = list_end.start() if list_end else len(note)
         if following:  # several words' titles: 'card titles with "a": X; card titles with "b": Y'
             stop = min(stop, following.start() - len("; "))
         names = note[match.end() : stop].split("; ")

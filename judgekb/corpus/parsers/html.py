@@ -422,7 +422,7 @@ def rules_reference(doc: Document, items: list[Heading | Run]) -> list[Unit]:
         elif part in ("front", "glossary") and item.level == 4:
             if entry is None:
                 raise DataError(f"{doc.file}: <h4> {text!r} outside a glossary entry")
-            data = {"part": part, "entry": f"{doc.id}/{entry.key}", "entry_heading": entry.heading}
+            data: dict[str, object] = {"part": part, "entry": f"{doc.id}/{entry.key}", "entry_heading": entry.heading}
             current = Unit(f"{entry.key}/{slug(text)}", "rules", text, [*item.runs], data=data)
         elif part == "appendix-i" and item.level == 2:
             kind = "preamble" if item.id == "Framework_Event_Details" else "timing"

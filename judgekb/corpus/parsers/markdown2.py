@@ -134,10 +134,10 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
                 current = None
                 continue
             current = _Open("section", "", _plain(title), [span])
-            m = VERSION.match(title)
-            if m:
-                current.version = m.group(1)
-                rest = title[m.end() :]
+            version = VERSION.match(title)
+            if version:
+                current.version = version.group(1)
+                rest = title[version.end() :]
                 if part == "rulebook-errata":
                     current.kind, current.heading = "rulebook-errata", rest
                     current.key = f"errata/{slug(rest)}"
@@ -147,9 +147,9 @@ def parse(doc: Document, source: str, map_path: Path | None = None) -> list[Clau
                         raise DataError(f"{doc.file}:{n + 1}: errata heading without a card reference: {title!r}")
                     current.kind, current.heading, current.data = "errata", str(card["card"]), card
                     current.key = f"errata/{slug(str(card['card']))}-{slug(str(card['set']))}-{card['number']}"
-            elif SECTION.match(title):
-                current.section = SECTION.match(title).group(1)
-                current.heading = title[SECTION.match(title).end() :]
+            elif section := SECTION.match(title):
+                current.section = section.group(1)
+                current.heading = title[section.end() :]
                 current.key = current.section
             elif part == "definitions-and-terms":
                 current.kind, current.key = "definition", f"definitions/{slug(title)}"

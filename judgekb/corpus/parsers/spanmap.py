@@ -108,7 +108,8 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
                 heading = f"{str(item['format']).title()} Restricted List: {heading}"
         if not heading:
             raise DataError(f"{label}: clause needs a heading or head spans")
-        extra = {k: item[k] for k in ("set", "card", "number", "cards", "format", "list", "note", "boundary", "version_from") if k in item}
+        kept = ("set", "card", "number", "cards", "format", "list", "note", "boundary", "version_from")
+        extra: dict[str, Any] = {k: item[k] for k in kept if k in item}
         if "printed" in item:
             extra["printed_section"] = item["printed"]
         page, unknown = layout.page_of(head + body)

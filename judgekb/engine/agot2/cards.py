@@ -559,9 +559,9 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         tag=kind if kind in ("interrupt", "reaction") else "ability",
         subject=source,
     )
-    event = state.cards.get(source)
-    played = event is not None and event.type == "event" and event.zone == "hand" and event.owner == player
-    if event is not None and event.type == "event" and event.zone in ("discard", "dead", "removed"):
+    source_card = state.cards.get(source)
+    played = source_card is not None and source_card.type == "event" and source_card.zone == "hand" and source_card.owner == player
+    if source_card is not None and source_card.type == "event" and source_card.zone in ("discard", "dead", "removed"):
         trace.add(
             "event.not-played",
             f"{source} is used from outside its owner's hand: triggering its ability is not playing the event, "
@@ -569,8 +569,8 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
             tag="not played",
             subject=source,
         )
-    if played:  # an event's triggered ability: playing it (FAQ 1.5)
-        event.zone = "being played"
+    if played and source_card is not None:  # an event's triggered ability: playing it (FAQ 1.5)
+        source_card.zone = "being played"
     pay_costs(state, trace, ctx, player, spec.get("cost") or {})
     resolved = True
     if spec.get("effect"):
@@ -595,8 +595,8 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
                 subject=source,
             )
     if played:
-        assert event is not None
-        event.zone, event.order = "discard", seq(state)
+        assert source_card is not None
+        source_card.zone, source_card.order = "discard", seq(state)
         trace.add(
             "event.play",
             f"{source} is placed in its owner's discard pile: playing it is complete",

@@ -354,6 +354,7 @@ def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any
         attack=attack,
         defence=defence,
     )
+    winner: str | None
     if attack >= defence:
         winner, total, side = challenge.attacker, attack, challenge.attackers
     else:
@@ -704,7 +705,7 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
             state.facts.setdefault("replaced", {})[f"pillage: {key}"] = discarded
             queue_reactions(ctx, f"pillage: {key}", times=discarded)  # each card counts as discarded using pillage
             continue
-        before = deck_counts(state)
+        decks_before = deck_counts(state)
         top = state.deck(result["loser"])[:1]
         for card in top:
             card.zone, card.order = "discard", card.order
@@ -717,7 +718,7 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
             tag="pillage",
             subject=key,
         )
-        check_elimination(state, trace, before)
+        check_elimination(state, trace, decks_before)
         queue_reactions(ctx, f"pillage: {key}")
 
 

@@ -296,7 +296,7 @@ def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | 
             subject=source,
         )
         if not met:
-            other = args.get("otherwise")
+            other: dict[str, Any] = args.get("otherwise") or {}
             return bool(other) and effect(state, trace, ctx, {"source": source, "source_type": source_type, **other})
     if args.get("if_attacking_alone"):
         key = args["if_attacking_alone"]

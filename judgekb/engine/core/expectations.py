@@ -87,8 +87,8 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
             record(key, expect[key], state.facts.get(key, "none"))
     for key, value in _pairs(expect.get("participating")):
         challenge = state.challenge
-        actual = bool(challenge and (key in challenge.attackers or key in challenge.defenders))
-        record(f"participating.{key}", value, actual)
+        participates = bool(challenge and (key in challenge.attackers or key in challenge.defenders))
+        record(f"participating.{key}", value, participates)
     for side, value in _pairs(expect.get("total_strength")):
         record(f"total_strength.{side}", value, last.get("attack" if side == "attack" else "defence"))
     if "trace_order" in expect:
@@ -96,12 +96,12 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
         record("trace_order", wanted, _in_order(trace, wanted))
     for index, item in enumerate(expect.get("cites") or [], 1):
         entries = [e for e in trace.entries if e.step == int(item["step"]) and (not item.get("tag") or e.tag == item["tag"])]
-        cited = {c for e in entries for c in e.clauses}
+        cited_here = {c for e in entries for c in e.clauses}
         wanted = sorted(_list(item.get("clauses")))
         record(
             f"cites[{index}] step {item['step']}" + (f" {item['tag']}" if item.get("tag") else ""),
             wanted,
-            sorted(cited & set(wanted)) if set(wanted) <= cited else sorted(cited),
+            sorted(cited_here & set(wanted)) if set(wanted) <= cited_here else sorted(cited_here),
         )
     if "not_cited" in expect:
         banned = [str(b) for b in _list(expect["not_cited"])]
