@@ -1922,3 +1922,53 @@ def test_a_story_name_that_is_not_one_word_is_refused_with_its_file(tmp_path):
         load_names(path)
     story = load_names(CORPUS / "card-aliases.yaml")
     assert "theon" in story["characters"] and "winterfell" in story["names"] and "stark" not in story["characters"]
+
+
+def test_a_misspelled_word_of_a_card_title_is_not_read_as_another_word(index, carded_index):
+    """A judge's review with the cards imported: "milk of the popy blank" named Milk of the Poppy, yet
+    "popy" was also searched as "copy", and the rules on copies of a card took three of the first five
+    hits.  A word of a title the query spells out is the title's word; read as another word only when
+    that word is the title's own ("vipor" of The Red Viper)."""
+    analysis = carded_index.analyse("milk of the popy blank", 2)
+    assert "popy" not in analysis["corrected"], analysis["corrected"]
+    hits, notes = carded_index.search("milk of the popy blank", 2, None, 5)
+    assert any(n.startswith("card text: Milk of the Poppy is a card") for n in notes), notes
+    assert not [n for n in notes if n.startswith("spelling:")], notes
+    assert hits[0].id == "agot2-rr/blank" and "agot2-rr/copy" not in [h.id for h in hits], [h.id for h in hits]
+    assert index.analyse("milk of the popy blank", 2)["corrected"].get("popy") == "copy"  # without card data, a typo
+    # a title's own word, misspelled, is still read as it
+    assert carded_index.analyse("the red vipor immunity", 2)["corrected"].get("vipor") == "viper"
+
+
+def test_a_card_no_clause_names_is_said_by_its_title_not_the_words_typed(carded_index):
+    """"valar morgulis" (first edition) found nothing, and the note after the card's pointer repeated
+    the typo: 'no first-edition clause uses "valar", "morgulis"'.  No first-edition clause writes the
+    title, so the note names the card as titled, and the query's other words as typed."""
+    hits, notes = carded_index.search("valar morgulis", 1, None, 5)
+    assert not hits
+    assert any(n.startswith("card text: Valar Morghulis is a card") for n in notes), notes
+    assert "no first-edition clause names Valar Morghulis" in notes, notes
+    hits, notes = carded_index.search("valar morgulis zzyzx", 1, None, 5)
+    assert not hits and 'no first-edition clause names Valar Morghulis or uses "zzyzx"' in notes, notes
+    # a title a clause does write is never said to be named by none: the plain note stands
+    rows = carded_index.rows("select count(*) from clauses_fts where clauses_fts match ?", ['"valar morghulis"'])
+    assert rows[0][0] == 0
+
+
+def test_a_word_of_a_rules_heading_is_no_cards_first_name(carded_index):
+    """"melee titles what do they do" was pointed to Melee at Bitterbridge's page: "melee", no English
+    word, was read as a first name only one title begins with.  It is second edition's Melee game."""
+    _, notes = carded_index.search("melee titles what do they do", 2, None, 5)
+    assert not [n for n in notes if "Bitterbridge" in n], notes
+    _, notes = carded_index.search("does euron's ability work with stealth", 2, None, 5)
+    assert any(n.startswith("card text: Euron Crow's Eye is a card") for n in notes), notes  # a first name still is
+
+
+def test_init_and_abil_are_players_shorthand(index):
+    """"init tie" read "init" as "into", a word the search skips, and lost the initiative rule; "abil"
+    was searched as "able"."""
+    hits, notes = index.search("init tie", 1, None, 5)
+    assert not [n for n in notes if n.startswith("spelling:")], notes
+    assert hits[0].id == "agot1-rules/plot-step-1-choose-and-reveal", [h.id for h in hits]
+    assert "abil" not in index.analyse("missed forced abil", 2)["corrected"]
+    assert "ability" in next(g for g in index.analyse("missed forced abil", 2)["groups"] if g.said == "abil").terms

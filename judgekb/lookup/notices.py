@@ -528,7 +528,11 @@ def _card_page_pointer(
     # ("robert's str": Robert; beside another card, only a possessive is surely a name: "direwolf" may be a trait)
     free = [w for i, w in enumerate(words) if w not in elsewhere and i not in covered and (not names or w.endswith("'s"))]
     free_said = [w.removesuffix("'s") for w in free]
-    first_names = [w for w in free_said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
+    # (a word of a rule's heading is that rule's: "melee titles what do they do" asks about the format, not Melee at Bitterbridge)
+    terms = index.rule_terms()
+    first_names = [
+        w for w in free_said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w) and w not in terms
+    ]
     for word in [w for w in first_names if stem_of(w) not in stems]:  # a first name: "Euron", "Jaqen" (no English word)
         found = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]

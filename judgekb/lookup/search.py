@@ -650,6 +650,7 @@ class Index:
         if not content and not groups:
             content = words
         corrected: dict[str, str] = {}  # word -> the corpus word it is read as
+        in_title = self._title_words_spelled(words, edition)
         filler: list[Group] = []  # words read as a misspelled small word ("waht", "dany" as "any")
         for word in dict.fromkeys(content):  # a word typed twice is one idea, not twice its weight
             group = Group(word, {word, *self.synonyms.get(word, [])})
@@ -658,6 +659,8 @@ class Index:
             fixed = self.correct(word, edition)
             if fixed and word in names and fuzz.ratio(word, fixed) < NAME_TYPO:
                 fixed = None  # a name the player capitalised ("Theon", "Lancel"), not a typo of "then", "cancel"
+            if fixed and word in in_title and fixed not in in_title[word]:
+                fixed = None  # a card title's word misspelled ("milk of the popy"): not another word ("copy")
             if fixed:
                 group.terms.add(fixed)
                 group.terms.update(self.synonyms.get(fixed, []))
@@ -697,6 +700,40 @@ class Index:
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
             "corrected": corrected, "nicknamed": nicknamed, "misspelled": misspelled,
         }  # fmt: skip
+
+    def _unnamed_card(self, notes: list[str], analysis: dict[str, Any], edition: int | None, groups: list[Group]) -> str:
+        """For a query no clause matches, whose card-text note names the card it spells out ("valar
+        morgulis": Valar Morghulis): "names Valar Morghulis" (and "or uses" the query's other words),
+        rather than repeating the title's words as typed.  Said only when no clause of the edition
+        has the title's words in order; otherwise "" (the plain "uses ..." is said)."""
+        pointed = next((p for n in notes if (p := notices.pointed_card(n))), None)
+        if not pointed or edition is None or pointed[1] != edition:
+            return ""
+        name = pointed[0]
+        spelled = self._title_words_spelled(analysis["words"], edition)
+        if not any(name == title for title, _, _ in self._title_spans_of(analysis["words"], edition)):
+            return ""
+        if self._postings("clauses_fts", edition, " ".join(words_of(name)))[0]:
+            return ""  # a clause does write the title (the query misspelled it): not "names"
+        rest = list(dict.fromkeys(f'"{g.said[:40]}"' for g in groups if not set(g.said.split()) <= spelled.keys()))[:6]
+        return f"names {name}" + (f" or uses {', '.join(rest)}" if rest else "")
+
+    def _title_spans_of(self, words: list[str], edition: int) -> list[tuple[str, int, int]]:
+        from judgekb.lookup.titles import title_spans  # (titles reads the Index: imported here)
+
+        return title_spans(self, words, edition)  # (kept per query: the notices ask again)
+
+    def _title_words_spelled(self, words: list[str], edition: int | None) -> dict[str, set[str]]:
+        """Each word of an imported card title the query spells out, even misspelled ("milk of the
+        popy": Milk of the Poppy), with the title's own words: such a word is the title's, and is
+        not read as another corpus word ("popy" as "copy" searched for copies of cards)."""
+        if edition is None or edition not in self.imported_editions:
+            return {}
+        spelled: dict[str, set[str]] = {}
+        for name, start, size in self._title_spans_of(words, edition):
+            for word in words[start : start + size]:
+                spelled.setdefault(word, set()).update(words_of(name))
+        return spelled
 
     def _vocabulary_spelling(self, word: str) -> str | None:
         """The rules' word a player-vocabulary entry spells differently ("initative", "muligan"), or None
@@ -1103,6 +1140,8 @@ class Index:
                 # a real card the corpus never names (said in place of the notice that no title is spelled out)
                 notes = [n for n in notes if not notices.is_no_title_notice(n)]
                 notes.append(f"no {which}clause uses {said}: {card_page}")
+            elif unnamed := self._unnamed_card(notes, analysis, edition, groups):  # "valar morgulis": the card, as titled
+                notes.append(f"no {which}clause {unnamed}")
             elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
                 notes.append(f"no {which}clause uses {said}")
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
