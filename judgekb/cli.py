@@ -380,20 +380,22 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
 @click.argument("path", type=click.Path(path_type=Path))
 @click.pass_obj
 def import_cards(obj: Context, path: Path) -> None:
-    """Import a public card database (agot1.json, or a throneteki folder) to show printed text."""
+    """Import a public card database (agot1.json, or a throneteki folder) to show printed text;
+    a folder holding both (agot1/ and agot2-throneteki/) imports each."""
     from judgekb import store
     from judgekb.cards import cardimport
     from judgekb.yamlio import DataError
 
     obj.db()  # build first, so the import lands in a database built from this corpus
     try:  # read and checked first, then written into a copy renamed into place: a killed import changes nothing
-        count, editions, lists = store.rewrite(obj.db_path, lambda db: cardimport.import_path(db, path))
+        done = store.rewrite(obj.db_path, lambda db: cardimport.import_paths(db, cardimport.sources(path)))
     except DataError as exc:
         fail(str(exc))
-    cardimport.remember(obj.db_path, path)
-    click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {path}")
-    if lists:
-        click.echo(f"imported {lists} dated restricted/banned lists from {path / 'restricted-list.json'}")
+    for source, count, editions, lists in done:
+        cardimport.remember(obj.db_path, source)
+        click.echo(f"imported {count} cards (edition {', '.join(map(str, editions))}) from {source}")
+        if lists:
+            click.echo(f"imported {lists} dated restricted/banned lists from {source / 'restricted-list.json'}")
 
 
 EXIT_NOT_LEGAL = 3

@@ -196,6 +196,39 @@ def test_changes_since_a_version(db_path):
     assert bad.returncode == 2 and "--since" in bad.stderr
 
 
+def test_import_cards_from_the_folder_holding_both_databases(tmp_path: Path, corpus_copy: Path, db_copy: Path):
+    """A review pointed import-cards at ../shared/cards, as its README lays the databases out (agot1/ and
+    agot2-throneteki/), and was refused.  The folder imports each, remembered for a rebuild; a folder
+    with two databases of one edition is refused before anything is written."""
+    from judgekb.cards import cardimport
+
+    db = db_copy
+    both = run_cli("import-cards", str(SHARED_CARDS), db=db, corpus=corpus_copy)
+    assert both.returncode == 0, both.stderr
+    assert "imported 1988 cards (edition 1)" in both.stdout and "(edition 2) from" in both.stdout
+    assert "imported 32 dated restricted/banned lists" in both.stdout
+    assert [p.name for p in cardimport.remembered(db)] == ["agot1", "agot2-throneteki"]
+    assert "Any Phase: Reveal and draw" in run_cli("card", "Val", "--edition", "1", db=db, corpus=corpus_copy).stdout
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    for name in ("a", "b"):
+        (twice / name).symlink_to(SHARED_CARDS / "agot2-throneteki", target_is_directory=True)
+    fresh = tmp_path / "fresh.sqlite"
+    bad = run_cli("import-cards", str(twice), db=fresh, corpus=corpus_copy)
+    assert bad.returncode == 2 and "a second card database of edition 2" in bad.stderr and "Traceback" not in bad.stderr
+    assert not store_rows(fresh, "select count(*) from sqlite_master where name = 'imported_cards'")[0][0]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    none = run_cli("import-cards", str(empty), db=fresh, corpus=corpus_copy)
+    assert none.returncode == 2 and "nor a folder holding them" in none.stderr
+
+
+def store_rows(db: Path, sql: str) -> list[tuple]:
+    from judgekb import store
+
+    return store.connect(db).execute(sql).fetchall()
+
+
 def test_import_cards_from_both_public_formats_survives_rebuild(tmp_path: Path, corpus_copy: Path, db_copy: Path):
     assert SHARED_CARDS.is_dir(), "../shared/cards is beside the repository in CI"
     db = db_copy  # current for corpus_copy: the imports go into it, and the edit below rebuilds it

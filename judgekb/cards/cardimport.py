@@ -192,6 +192,22 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def _is_database(folder: Path) -> bool:
+    """A throneteki folder (packs/), or a folder with agot1.json."""
+    return (folder / "packs").is_dir() or (folder / "agot1.json").is_file()
+
+
+def sources(path: Path) -> list[Path]:
+    """The card databases ``path`` holds: itself (agot1.json, a throneteki folder, a folder with
+    agot1.json), else each such folder directly inside it, in name order (the public copies kept
+    side by side, as ``../shared/cards`` keeps agot1/ and agot2-throneteki/: one command imports both)."""
+    if path.is_dir() and not _is_database(path):
+        inside = sorted(p for p in path.iterdir() if p.is_dir() and _is_database(p))
+        if inside:
+            return inside
+    return [path]
+
+
 def read(path: Path) -> list[dict[str, Any]]:
     """Rows from either format; the path decides which."""
     if path.is_dir():
@@ -199,7 +215,7 @@ def read(path: Path) -> list[dict[str, Any]]:
             return read_throneteki(path)
         if (path / "agot1.json").is_file():
             return read_agot1(path / "agot1.json")
-        raise DataError(f"{path}: neither a throneteki folder (packs/) nor a folder with agot1.json")
+        raise DataError(f"{path}: neither a throneteki folder (packs/) nor a folder with agot1.json, nor a folder holding them")
     if path.is_file():
         return read_agot1(path)
     if path.exists():
@@ -229,15 +245,33 @@ def import_path(db: Any, path: Path) -> tuple[int, list[int], int]:
 
     Returns (cards, editions, lists).  Everything is read (and checked) before anything is written.
     """
+    _, count, editions, lists = import_paths(db, [path])[0]
+    return count, editions, lists
+
+
+def import_paths(db: Any, paths: list[Path]) -> list[tuple[Path, int, list[int], int]]:
+    """``import_path`` for several databases (``sources``): (path, cards, editions, lists) for each.
+    All are read and checked before any is written, and two of one edition are refused (the second
+    would replace the first)."""
     from judgekb.cards import restricted_lists
 
-    rows = read(path)
-    list_file = restricted_lists.find_file(path)
-    lists = restricted_lists.read(list_file) if list_file else []
-    count = apply(db, rows)
-    if list_file:
-        restricted_lists.apply(db, lists, list_file)
-    return count, sorted({r["edition"] for r in rows}), len(lists)
+    read_all = []
+    first_of: dict[int, Path] = {}
+    for path in paths:
+        rows = read(path)
+        for edition in sorted({r["edition"] for r in rows}):
+            if edition in first_of:
+                raise DataError(f"{path}: a second card database of edition {edition} (the first: {first_of[edition]}); import one of them")
+            first_of[edition] = path
+        list_file = restricted_lists.find_file(path)
+        read_all.append((path, rows, list_file, restricted_lists.read(list_file) if list_file else []))
+    done = []
+    for path, rows, list_file, lists in read_all:
+        count = apply(db, rows)
+        if list_file:
+            restricted_lists.apply(db, lists, list_file)
+        done.append((path, count, sorted({r["edition"] for r in rows}), len(lists)))
+    return done
 
 
 def registry(db_path: Path) -> Path:
