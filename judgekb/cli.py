@@ -482,7 +482,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         if hit.get("parts"):  # a title with no text of its own: the steps printed under it
             click.echo("   In this section: " + " · ".join(part["heading"] for part in hit["parts"]))
         for folded in hit["folded"][:FOLDED_SHOWN]:
-            click.echo(f"   ({lookup.folded_said(folded['relation'])}: {folded['citation']}  [{folded['id']}])")
+            sentence = f", the sentence “{folded['sentence']}”" if folded.get("sentence") else ""
+            click.echo(f"   ({lookup.folded_said(folded['relation'])}: {folded['citation']}{sentence}  [{folded['id']}])")
         if len(hit["folded"]) > FOLDED_SHOWN:
             click.echo(f"   (and {len(hit['folded']) - FOLDED_SHOWN} more folded under it: --json lists them all)")
         click.echo()

@@ -83,6 +83,33 @@ def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     assert "  Number of Registered Players | Number of Swiss Rounds | Size of Cut" in lines and "  17-24 | 4 | Top 4" in lines
 
 
+def test_a_web_paragraph_folded_under_a_hit_names_the_sentence_that_restates_it(db_path):
+    """A review: FAQ 3.5 (multiple agendas) showed 'restated in: … paragraph at line 86: "If a change
+    in the game state between…"', a web paragraph cited by its opening words, which the copy merged
+    from another entry.  The folded line names the paragraph's sentence that restates the hit, in the
+    terminal, the JSON and the page."""
+    import json
+
+    from judgekb.web.app import create_app
+
+    query = ["search", "can i run two copies of the same agenda", "--edition", "2"]
+    hits = json.loads(run_cli(*query, "--json", db=db_path).stdout)
+    hit = next(h for h in hits if h["id"] == "agot2-faq41/3.5")
+    web = next(f for f in hit["folded"] if f["id"] == "agot2-web/para-86")
+    assert web["sentence"] == "A player cannot run more than 1 copy…", web
+    assert web["citation"].endswith("“If a change in the game state between…” (no page numbers: the corpus's copy of this document is a web page)")
+    out = run_cli(*query, db=db_path).stdout
+    assert "“If a change in the game state between…” (no page numbers: the corpus's copy of this document is a web page), " \
+        "the sentence “A player cannot run more than 1 copy…”  [agot2-web/para-86]" in out, out  # fmt: skip
+    page = create_app(db_path).test_client().get("/", query_string={"q": query[1], "edition": "2"}).get_data(as_text=True)
+    assert ", the sentence “A player cannot run more than 1 copy…”" in page
+    # a summary entry restating a clause as a whole is cited by its own heading, with no sentence
+    hits = json.loads(run_cli("search", "choose and reveal plot cards", "--edition", "1", "--json", db=db_path).stdout)
+    hit = next(h for h in hits if h["id"] == "agot1-rules/plot-step-1-choose-and-reveal")
+    summary = next(f for f in hit["folded"] if f["id"] == "agot1-summary/plot-step-1-choose-and-reveal")
+    assert "sentence" not in summary, summary
+
+
 def test_search_says_which_way_a_folded_version_goes_and_names_the_text_in_force_by_citation(db_path):
     """Read aloud, a hit's folded lines must say that the hit supersedes FAQ v2.3's entry ("superseded
     by this: … v2.3 …" was heard as v2.3 governing), in the page's words; an entry a later version

@@ -182,6 +182,10 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
             if ranked and ranked[0][0] >= RESTATE_MIN:
                 break
         sentences = _sentences(clause.text) or [clause.text]
+        # the sentence that restates a clause, where one sentence does (not the text as a whole): a
+        # merged paragraph's opening words name another topic ("If a change in the game state…" of a
+        # paragraph that goes on to copy the FAQ on multiple agendas)
+        said_in: dict[int, str] = {}
         if not ranked or ranked[0][0] < RESTATE_MIN:
             # a paragraph the copy merged from page chrome, an introduction and a copied entry resembles
             # no clause as a whole: its sentences that copy one official clause still restate it
@@ -192,10 +196,16 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
                 best = process.extractOne(sentence, texts, scorer=fuzz.partial_ratio, score_cutoff=SENTENCE_MIN)
                 if best and best[2] not in targets:
                     targets[best[2]] = best[1]
+                    said_in[best[2]] = sentence
             if not targets:
                 continue
         else:
             targets = {ranked[0][1]: ranked[0][0]}
+            # a web paragraph, cited by its opening words, that restates it as a whole: named by its sentence
+            # most like it, where that is not the first (a summary's entry is cited by its own heading)
+            sentence = max(sentences, key=lambda s: fuzz.partial_ratio(s, texts[ranked[0][1]]))
+            if clause.kind == "web" and sentence != sentences[0]:
+                said_in[ranked[0][1]] = sentence
         for sentence in sentences if ranked and ranked[0][0] >= RESTATE_MIN else []:
             if len(sentence) <= 40:
                 continue
@@ -208,8 +218,12 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
             already = max(fuzz.partial_ratio(sentence, texts[i]) for i in targets)
             if closest[0] >= already + SENTENCE_MARGIN:
                 targets[closest[1]] = closest[0]
+                said_in[closest[1]] = sentence
         additions = [s for s in sentences if max(fuzz.partial_ratio(s, texts[i]) for i in targets) < ADDITION_MAX]
         for index, score in targets.items():
+            data: dict[str, Any] = {"additions": additions, "unofficial": True} if additions else {"unofficial": True}
+            if index in said_in:
+                data["sentence"] = said_in[index]
             rows.append(
                 link(
                     clause.id,
@@ -217,7 +231,7 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
                     "restates",
                     f"unofficial text aligned with this official clause (similarity {score:.0f}/100)",
                     score=round(score, 1),
-                    data={"additions": additions, "unofficial": True} if additions else {"unofficial": True},
+                    data=data,
                 )
             )
     return rows

@@ -76,6 +76,7 @@ Postings = tuple["array[int]", "array[float]"]  # one phrase's FTS5 matches: row
 CANDIDATES = 60  # FTS recall
 CARD_ENTRIES = 20  # of which a card's list and errata entries, at most
 SHORTLIST = 30  # candidates scored on every signal
+SENTENCE_WORDS = 8  # a restating sentence is named by its opening words, as a web paragraph's heading is
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
 # tests/eval/judge-review.yaml; title_only, asked_like and quoted were then set by hand on the dev half.
@@ -1497,7 +1498,24 @@ class Index:
             citations = dict(self.rows(f"select id, citation from clauses where id in ({marks})", [f["id"] for f in folded]))
             for entry in folded:
                 entry["citation"] = citations.get(entry["id"], "")
+            self._restating_sentences(ranked)
         return ranked
+
+    def _restating_sentences(self, ranked: list[Hit]) -> None:
+        """A restatement folded under a hit by one of its sentences (the build's ``restates`` link says
+        which: ``links.restatements``) names that sentence's opening beside its citation, as ``sentence``:
+        a web paragraph is cited by its own opening words, which may be another topic's."""
+        pairs = {(f["id"], h.id): f for h in ranked for f in h.folded if f["relation"] == "restates"}
+        if not pairs:
+            return
+        marks = ",".join("?" * len({src for src, _ in pairs}))
+        for src, dst, data in self.rows(
+            f"select src, dst, data from links where type = 'restates' and src in ({marks})", list({src for src, _ in pairs})
+        ):
+            sentence = json.loads(data or "{}").get("sentence") if (src, dst) in pairs else None
+            if sentence:
+                words = sentence.split()
+                pairs[src, dst]["sentence"] = " ".join(words[:SENTENCE_WORDS]) + ("…" if len(words) > SENTENCE_WORDS else "")
 
 
 DERIVED_FIELDS = frozenset(Index.__annotations__)  # what ``Index.derived`` returns: the facts the class declares

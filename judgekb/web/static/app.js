@@ -273,7 +273,9 @@
         if (more) more.appendChild(el("summary", "", (folded.length - 5) + " more folded under it"));
         folded.forEach(function (f, i) {
           var p = el("p", "folded", ({superseded: "supersedes", redirects: "pointed to by"}[f.relation] || "restated in") + ": "), fa = el("a", "", f.citation);
-          fa.href = clauseHref(f.id); p.appendChild(fa); (i < 5 ? li : more).appendChild(p);
+          fa.href = clauseHref(f.id); p.appendChild(fa);
+          if (f.sentence) p.appendChild(document.createTextNode(", the sentence \u201c" + f.sentence + "\u201d"));
+          (i < 5 ? li : more).appendChild(p);
         });
         if (more) li.appendChild(more);
         list.appendChild(li);
