@@ -173,7 +173,7 @@ def test_card_page_opens_the_near_title_with_a_note(client):
 def test_card_page_offers_did_you_mean_with_the_best_first(client):
     response = client.get("/card?name=tyrion&edition=2")
     page = response.get_data(as_text=True)
-    assert response.status_code == 200 and _h1s(page) == []
+    assert response.status_code == 404 and _h1s(page) == []
     chips = [html.unescape(c) for c in re.findall(r'<a class="chip" href="[^"]*">([^<]*)</a>', page)]
     assert chips[:2] == ["Tyrion Lannister", "Tyrion's Chain"]
     assert "No card is called “tyrion”." in page and "Did you mean:" in page

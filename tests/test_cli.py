@@ -97,7 +97,8 @@ def test_a_web_paragraph_folded_under_a_hit_names_the_sentence_that_restates_it(
     hit = next(h for h in hits if h["id"] == "agot2-faq41/3.5")
     web = next(f for f in hit["folded"] if f["id"] == "agot2-web/para-86")
     assert web["sentence"] == "A player cannot run more than 1 copy…", web
-    assert web["citation"].endswith("“If a change in the game state between…” (no page numbers: the corpus's copy of this document is a web page)")
+    opening = "“If a change in the game state between…” (no page numbers: the corpus's copy of this document is a web page)"
+    assert web["citation"].endswith(opening), web
     out = run_cli(*query, db=db_path).stdout
     assert "“If a change in the game state between…” (no page numbers: the corpus's copy of this document is a web page), " \
         "the sentence “A player cannot run more than 1 copy…”  [agot2-web/para-86]" in out, out  # fmt: skip

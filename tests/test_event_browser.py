@@ -242,9 +242,12 @@ def test_copy_buttons_over_plain_http_in_a_non_secure_page(plain_server, chromiu
     context.close()
 
 
-def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops(plain_server, chromium):
-    """No service worker on a plain-HTTP venue address, but the page keeps the index it fetched."""
-    context, page = _context(chromium, "phone", workers="allow")
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops(plain_server, chromium, size):
+    """No service worker on a plain-HTTP venue address, but the page keeps the index it fetched.  No page
+    is saved there either, so a result's page cannot open while the network is down (a phone review
+    tapped one and got the browser's "no internet" page): each result shows its full text, from the index."""
+    context, page = _context(chromium, size, workers="allow")
     page.goto(f"http://judge.test:{plain_server}/")
     page.wait_for_selector("body[data-index-ready='1']")
     context.set_offline(True)
@@ -252,10 +255,53 @@ def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops
     page.wait_for_selector("#results li.hit")
     assert "Offline — searching the copy saved on this device" in page.inner_text("#search-mode")
     assert "tie" in page.locator("#results li.hit").first.inner_text()
+    hits, full = page.locator("#results li.hit"), page.locator("#results li.hit details.offline-text")
+    assert full.count() == hits.count() > 0
+    assert "cannot be opened offline here" in full.first.locator("summary").inner_text()
+    full.first.locator("summary").click()
+    text = full.first.locator("p").inner_text()
+    assert len(text) > len(hits.first.locator("p.snippet").inner_text()) / 2 and "tie" in text.lower()
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"offline-plain-http-full-text-{size}.png"))
     context.close()
 
 
 # ---------------------------------------------------------------------------- 3. search results that show the answer
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_result_opens_from_anywhere_on_it_by_touch_and_its_folded_lines_wrap(plain_server, chromium, size):
+    """A phone review: only a result's title opened it ("Blank" is a 51 x 19 px target), and its folded
+    "restated in" lines were cut at the screen's edge, two of them reading alike.  On a touch screen the
+    whole result opens it (a mouse still selects its text); every folded line shows in full."""
+    base = f"http://127.0.0.1:{plain_server}"
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context, page = _context(chromium, size, **touch)
+    page.goto(base + "/?q=stealh&edition=2")
+    page.wait_for_selector("#results li.hit p.folded")
+    for line in page.locator("#results p.folded").all():
+        assert line.evaluate("e => e.scrollWidth <= e.clientWidth"), line.inner_text()
+    lines = [line.inner_text() for line in page.locator("#results p.folded").all()]
+    assert len(lines) == len(set(lines)), lines
+    first = page.locator("#results li.hit").first
+    href = first.locator("a.citation").get_attribute("href")
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"results-tap-target-{size}.png"))
+    if size == "phone":
+        box = first.locator("p.snippet").bounding_box()  # (the result's own link covers it: tapped where it shows)
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_url("**" + href)
+        page.go_back()
+        page.wait_for_selector("#results li.hit p.folded")
+        folded = page.locator("#results p.folded a").first  # its own link, not the result's
+        target = folded.get_attribute("href")
+        folded.tap()
+        page.wait_for_url("**" + target)
+    else:
+        first.locator("p.snippet").click()
+        page.wait_for_timeout(300)
+        assert "/c/" not in page.url
+    context.close()
 
 
 def test_search_results_readable_on_a_phone(plain_server, chromium):
@@ -340,6 +386,12 @@ def test_offline_after_the_first_visit(db_path, chromium):
         f"(loading the saved index included; match {in_page_ms:.1f} ms), next {again * 1000:.0f} ms (match {again_ms:.1f} ms); "
         "both include the 150 ms typing pause"
     )
+    # the saved search page, opened at an address that names the edition: that edition is searched
+    page.goto(base + "/?q=stelth&edition=2")
+    page.wait_for_selector("#results li.hit")
+    assert page.input_value("#edition") == "2"
+    assert page.locator("#results li.hit .badge").first.inner_text() == "2nd ed."
+    assert page.locator("#results details.offline-text").count() == 0  # the pages are saved: they open
     context.close()
 
 

@@ -1972,3 +1972,14 @@ def test_init_and_abil_are_players_shorthand(index):
     assert hits[0].id == "agot1-rules/plot-step-1-choose-and-reveal", [h.id for h in hits]
     assert "abil" not in index.analyse("missed forced abil", 2)["corrected"]
     assert "ability" in next(g for g in index.analyse("missed forced abil", 2)["groups"] if g.said == "abil").terms
+
+
+def test_a_name_this_editions_rules_head_a_clause_with_is_not_called_the_other_editions_card(carded_index):
+    """A phone review: 'crown regent title' (first edition) opened with "Crown Regent is a second-edition
+    card …, not a first-edition one: search the other edition", above first edition's own rule on the
+    multiplayer title Crown Regent, the right answer.  A heading of this edition's clauses names it."""
+    hits, notes = carded_index.search("crown regent title", 1, None, 5)
+    assert not [n for n in notes if "second-edition card" in n], notes
+    assert hits[0].id == "agot1-rules/crown-regent", [h.id for h in hits]
+    _, notes = carded_index.search("what does heads on spikes do", 1, None, 5)  # no first-edition heading names it
+    assert any("Heads on Spikes is a second-edition card" in n for n in notes), notes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -169,3 +170,43 @@ def test_each_server_worker_loads_its_lookup_index_before_its_first_search(db_pa
     booted = [line for line in log.splitlines() if "Booting worker" in line]
     assert len(ready) == len(booted) == 2, log[-2000:]
     assert not (tmp_path / ".gunicorn").exists()
+
+
+def test_a_clause_id_typed_in_capitals_or_with_a_trailing_slash_opens_the_clause(client):
+    """A phone review: '/c/AGOT2-RR/Stealth' and '/c/agot2-rr/stealth/' were 404s, though the id is plain.
+    Ids are lower case without a trailing slash: such a typing is redirected, its query string kept."""
+    for typed in ("/c/AGOT2-RR/Stealth", "/c/agot2-rr/stealth/", "/c/Agot2-RR/stealth?sha256=ab"):
+        response = client.get(typed)
+        assert response.status_code == 301, typed
+        assert response.headers["Location"].split("?")[0].endswith("/c/agot2-rr/stealth"), response.headers["Location"]
+    assert "sha256=ab" in client.get("/c/Agot2-RR/stealth?sha256=ab").headers["Location"]
+    assert client.get("/c/agot2-rr/stealthy").status_code == 404  # no clause of that id in any typing
+
+
+def test_the_not_found_page_lists_the_nearest_ids_once(client):
+    """The 404 page said the nearest ids in its message and again as a list: the list alone, linked."""
+    response = client.get("/c/agot1-faq/3.3x")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 404
+    message = re.search(r'<p class="error" id="error">(.*?)</p>', page, re.S).group(1)
+    assert "no clause" in message and "Nearest ids" not in message, message
+    assert page.count('<ul class="near" id="near">') == 1 and "agot1-faq/3.3" in page
+    api = client.get("/api/clause/agot1-faq/3.3x")
+    assert api.status_code == 404 and "Nearest ids: " in api.get_json()["error"]  # JSON has no list: it says them
+
+
+def test_an_unofficial_paragraphs_banner_names_the_text_it_copies_first(client):
+    """A phone review: the banner of the web copy's paragraph 116 named 'Master of Whispers + Trial by
+    Combat' (similarity 61/100) before 'Wolves of the North' (100/100), the entry it copies; the banner
+    shows two.  Of the texts that govern equally near, the closest restatement comes first."""
+    page = client.get("/c/agot2-web/para-116").get_data(as_text=True)
+    banner = page.split('id="banner"', 1)[1].split("</aside>", 1)[0]
+    assert "Wolves of the North" in banner
+    assert banner.index("Wolves of the North") < banner.index("Master of Whispers"), banner
+
+
+def test_an_unknown_card_name_is_not_found(client):
+    """'/card?name=Zzyzx' answered 200 with 'No card is called “Zzyzx”.': now 404, the page the same."""
+    response = client.get("/card?name=Zzyzx&edition=2")
+    assert response.status_code == 404 and "No card is called “Zzyzx”." in response.get_data(as_text=True)
+    assert client.get("/card").status_code == 200  # the Cards page itself

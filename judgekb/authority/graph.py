@@ -94,7 +94,9 @@ def governing(graph: nx.MultiDiGraph, node: str, gov: nx.DiGraph | None = None) 
         for path in nx.all_simple_paths(gov, node, target):
             chain = [{"from": a, "to": b, **_public(gov.edges[a, b])} for a, b in zip(path, path[1:], strict=False)]
             results.append({"id": target, "chain": chain})
-    results.sort(key=lambda r: (len(r["chain"]), r["id"]))
+    # the nearest first; of those, the closest restatement first (a merged web paragraph restates one entry
+    # word for word and another in part: the page names the one it copies first)
+    results.sort(key=lambda r: (len(r["chain"]), -(r["chain"][0].get("score") or 0), r["id"]))
     return results
 
 

@@ -859,7 +859,8 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
     title covers any of the same words ("the golden company": Golden Company), nor where this edition
     has a title of nearly the same spelling ("The Hand's Judgement", first edition, is The Hand's
     Judgment in second) or with the same words and more ("Daven Lannister": Ser Daven Lannister), nor
-    where this edition's corpus names a card by them ("lord commander": Lord Commander of the Kingsguard)."""
+    where this edition's corpus names a card by them ("lord commander": Lord Commander of the Kingsguard),
+    nor where a heading of this edition's clauses does ("crown regent title": first edition's title rule)."""
     if edition not in (1, 2) or 3 - edition not in index.imported_editions:
         return []
     from rapidfuzz import fuzz, process
@@ -882,6 +883,11 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
         # title Lord Commander of the Kingsguard, which no imported card database holds)
         corpus_named = (no_article(bare_name(n)) for c in index.cards if c["edition"] == edition for n in c["names"])
         if any(set(key.split()) <= set(named.split()) for named in corpus_named):
+            continue
+        # a heading of this edition's clauses that names it: the thing is this edition's too, as other than
+        # an imported card (first edition's multiplayer title "Crown Regent", a second-edition card)
+        padded = f" {key} "
+        if any(m["edition"] == edition and padded in f" {' '.join(words_of(m['heading'] or ''))} " for m in index.clauses.values()):
             continue
         notes.append(
             f'{name} is a {EDITION_ADJECTIVES[other]} card (imported card database), not a '

@@ -143,6 +143,13 @@ def _clause(clause_id: str) -> dict[str, Any]:
     return row
 
 
+def _id_as_typed(clause_id: str) -> str | None:
+    """A clause's id typed in capitals or with a trailing slash ("/c/AGOT2-RR/Stealth", "…/stealth/"):
+    ids are lower case, without one."""
+    typed = clause_id.strip().strip("/").lower()
+    return typed if typed != clause_id and store.clause(res().db, typed) is not None else None
+
+
 def _card_name() -> str:
     name = request.args.get("name", "").strip()
     if len(name) > MAX_NAME_CHARS:
@@ -199,7 +206,7 @@ def home() -> Any:
 def clause_page(clause_id: str) -> Any:
     from judgekb.authority.verify import renamed_to  # permalinks survive a renamed id
 
-    if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id)):
+    if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id) or _id_as_typed(clause_id)):
         kept: dict[str, Any] = {**request.args.to_dict(), "clause_id": new_id}  # (the query string kept)
         return redirect(url_for("pages.clause_page", **kept), code=301)
     pinned = request.args.get("sha256", "")[:64]  # a permalink pinned to the text it was made for
@@ -218,7 +225,8 @@ def card_page() -> Any:
     name = _card_name()
     edition = _edition_arg()
     found = cardpage.lookup(res().db, name, edition) if name else cardpage.Lookup([], [])
-    return render_template("card.html", name=name, edition=edition, pages=found.pages, near=found.near)
+    status = 404 if name and not found.pages else 200  # no card of that name (the page offers the nearest)
+    return render_template("card.html", name=name, edition=edition, pages=found.pages, near=found.near), status
 
 
 @pages.get("/changes")
@@ -378,6 +386,8 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
         if wants_json():
             return jsonify({"error": message, "status": status}), status
         near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
+        if near:  # the page lists them, linked: the message does not say them again
+            message = message.split(" Nearest ids: ")[0]
         return render_template("error.html", status=status, message=message, near=near), status
 
     @app.errorhandler(sqlite3.DatabaseError)

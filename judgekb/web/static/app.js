@@ -232,6 +232,9 @@
     var params = new URLSearchParams(location.search);
     if (!params.has("edition")) { var kept = load("judgekb.edition", null); if (kept) edition.value = kept; }
     if (!q.value && params.get("q")) q.value = params.get("q"); // a cached or exported page: the query is only in the address
+    // (and so is the edition: "/?q=stelth&edition=2" opened from the offline copy searches second edition)
+    var asked = params.get("edition");
+    if (asked && asked !== edition.value && [].some.call(edition.options, function (o) { return o.value === asked; })) edition.value = asked;
     function setMode(text) { modeNote.textContent = text || ""; modeNote.hidden = !text; }
     function showNotes(shown) {
       // each note as the server shows it (webtext.note_parts): text pieces, and links to card pages
@@ -247,7 +250,13 @@
         notes.appendChild(p);
       });
     }
-    function render(hits) {
+    // searched on this device with no saved pages (plain http on the venue network keeps none): a result's
+    // page cannot open while the network is down, so its full text, kept in the search index, is shown here
+    function pagesSaved() {
+      return MODE === "static" || !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+    }
+    function render(hits, here) {
+      var inline = here && !pagesSaved();
       list.textContent = "";
       var empty = document.getElementById("empty"); if (empty) empty.remove();
       hits.forEach(function (hit) {
@@ -261,6 +270,11 @@
         }
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
+        if (inline && hit.text) {
+          var full = el("details", "offline-text"), said = el("summary", "", "Full text (its page cannot be opened offline here)");
+          full.appendChild(said); full.appendChild(el("p", "", hit.text));
+          li.appendChild(full);
+        }
         if (hit.parts && hit.parts.length) {  // a title with no text of its own: the steps printed under it
           var parts = el("p", "parts", "In this section:");
           hit.parts.forEach(function (part) {
@@ -302,7 +316,7 @@
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
         setMode(MODE === "static" ? STATIC_NOTE : OFFLINE_NOTE);
         showNotes([]);  // the server's notes were for another search
-        render(hits);
+        render(hits, true);
         renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
       }).catch(function () {
         if (key === last) { setMode("No network, and no copy of the rules is saved on this device yet."); render([]); }
