@@ -939,6 +939,20 @@ def test_asked_like_on_sorted_words_is_rapidfuzzs_token_sort_ratio(index):
         assert search.ASKED_LIKE(asked, index._questions_sorted[clause_id]) == fuzz.token_sort_ratio(query, own), clause_id
 
 
+def test_warm_holds_every_players_question(db):
+    """A server's first questions read their matching players' questions from the database as they met
+    them (the slowest first lookups' extra millisecond): ``warm`` holds them all, as a lookup reads them."""
+    warmed = search.Index(db).warm()
+    for number in (1, 2):
+        assert len(warmed._asked_rows[number]) == db.execute(f"select count(*) from asked_{number}").fetchone()[0] > 1000
+    cold = search.Index(db)
+    query = "does a when killed response go off if the character is discarded instead"
+    _, matched = cold._asked_fts(cold.analyse(query, 1)["groups"], 1, None)
+    for rowid, row in cold._asked_rows[1].items():
+        assert warmed._asked_rows[1][rowid] == row
+    assert [h.id for h in warmed.search(query, 1)[0]] == [h.id for h in cold.search(query, 1)[0]]
+
+
 def test_cached_phrase_matches_are_bounded_and_change_nothing(db, monkeypatch):
     queries = [("can my tapped guy still block", 2), ("what happens when my deck runs out", 1),
                ("does stealth stop a character from defending", 2), ("renown on a dead character", 1)]  # fmt: skip

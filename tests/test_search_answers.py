@@ -1962,6 +1962,9 @@ def test_a_word_of_a_rules_heading_is_no_cards_first_name(carded_index):
     assert not [n for n in notes if "Bitterbridge" in n], notes
     _, notes = carded_index.search("does euron's ability work with stealth", 2, None, 5)
     assert any(n.startswith("card text: Euron Crow's Eye is a card") for n in notes), notes  # a first name still is
+    # a heading's word that is a card's whole title still names it (first edition's Littlefinger Variant)
+    _, notes = carded_index.search("how does littlefinger's draw ability work?", 1, None, 5)
+    assert any(n.startswith("card text: Littlefinger is a card") for n in notes), notes
 
 
 def test_init_and_abil_are_players_shorthand(index):

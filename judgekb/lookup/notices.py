@@ -528,11 +528,11 @@ def _card_page_pointer(
     # ("robert's str": Robert; beside another card, only a possessive is surely a name: "direwolf" may be a trait)
     free = [w for i, w in enumerate(words) if w not in elsewhere and i not in covered and (not names or w.endswith("'s"))]
     free_said = [w.removesuffix("'s") for w in free]
-    # (a word of a rule's heading is that rule's: "melee titles what do they do" asks about the format, not Melee at Bitterbridge)
+    first_names = [w for w in free_said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w)]
+    # a word of a rule's heading names only a card it is the whole title of: "melee titles what do they do"
+    # asks about the format, not Melee at Bitterbridge; "littlefinger's draw" is Littlefinger (first
+    # edition also has the Littlefinger Variant)
     terms = index.rule_terms()
-    first_names = [
-        w for w in free_said if len(w) >= 4 and w.isalpha() and w not in cue_words | STOPWORDS and not index.english(w) and w not in terms
-    ]
     for word in [w for w in first_names if stem_of(w) not in stems]:  # a first name: "Euron", "Jaqen" (no English word)
         found = [r[0] for r in index.conn.execute(
             "select distinct name from imported_cards where edition = ? and key like ? limit 2", [edition, f"{word} %"]
@@ -540,7 +540,7 @@ def _card_page_pointer(
         if len(found) != 1 and asked:  # asked about a name inside one title only, as written: "barristan's cost"
             name = only_title_as_written(index, word, edition)  # (not "trade": Jack of all Trades)
             found = [name] if name else []
-        if len(found) == 1:
+        if len(found) == 1 and (word not in terms or words_of(found[0]) == [word]):
             names.append(found[0])
             stems |= {stem_of(w) for w in words_of(found[0])}
     return [card_page_note(name, edition) for name in dict.fromkeys(names)][:POINTERS]

@@ -472,6 +472,10 @@ class Index:
         for term in sorted(t for t in terms if t.strip()):
             for table, edition in tables:
                 self._postings_warm[(table, edition, term)] = self._fetch_postings(table, edition, term)
+        # and every players' question (about 14 MB): a first question's matches were read from the
+        # database as it met them, a millisecond or more of its five in the slowest
+        for number in (1, 2) if self.has_asked else ():
+            self._hold_asked(number)
         return self
 
     @classmethod
@@ -1036,12 +1040,8 @@ class Index:
             # 2 % of a search's instructions
             held = self._asked_rows.setdefault(number, {})  # at most the table's rows
             missing = [rowid for rowid, _ in best_rows if rowid not in held]
-            if missing:  # as ``asked_words`` reads them, worked out when the database was built
-                for rowid, cid, words, stems, size, said in self.rows(
-                    f"select rowid, id, words, stems, size, said from asked_{number} where rowid in ({','.join('?' * len(missing))})",
-                    missing,
-                ):
-                    held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, sorted_words(said)))
+            if missing:
+                self._hold_asked(number, missing)
             for rowid, rank in best_rows:
                 cid, question = held[rowid]
                 if kinds and self.clauses[cid]["kind"] not in kinds:
@@ -1049,6 +1049,17 @@ class Index:
                 best[cid] = max(best.get(cid, 0.0), -rank)
                 matched.setdefault(cid, []).append(question)
         return best, matched
+
+    def _hold_asked(self, number: int, rowids: list[int] | None = None) -> None:
+        """Read players' questions of ``asked_N`` (these rows, else all: ``warm``) as ``asked_words``
+        reads them, worked out when the database was built, into ``_asked_rows``."""
+        held = self._asked_rows.setdefault(number, {})
+        sql = f"select rowid, id, words, stems, size, said from asked_{number}"
+        for start in range(0, len(rowids), 500) if rowids is not None else [0]:
+            chunk = rowids[start : start + 500] if rowids is not None else []
+            where = f" where rowid in ({','.join('?' * len(chunk))})" if rowids is not None else ""
+            for rowid, cid, words, stems, size, said in self.rows(sql + where, chunk):
+                held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, sorted_words(said)))
 
     def _body(self, clause_ids: list[str]) -> None:
         missing = list({c for c in clause_ids if c not in self._bodies})
