@@ -1054,12 +1054,11 @@ class Index:
         """Read players' questions of ``asked_N`` (these rows, else all: ``warm``) as ``asked_words``
         reads them, worked out when the database was built, into ``_asked_rows``."""
         held = self._asked_rows.setdefault(number, {})
-        sql = f"select rowid, id, words, stems, size, said from asked_{number}"
-        for start in range(0, len(rowids), 500) if rowids is not None else [0]:
-            chunk = rowids[start : start + 500] if rowids is not None else []
-            where = f" where rowid in ({','.join('?' * len(chunk))})" if rowids is not None else ""
-            for rowid, cid, words, stems, size, said in self.rows(sql + where, chunk):
-                held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, sorted_words(said)))
+        # (a lookup asks for at most ASKED_MATCHES rows: well within SQLite's limit on parameters)
+        where, args = ("", []) if rowids is None else (f" where rowid in ({','.join('?' * len(rowids))})", rowids)
+        sql = f"select rowid, id, words, stems, size, said from asked_{number}{where}"
+        for rowid, cid, words, stems, size, said in self.rows(sql, args):
+            held[rowid] = (cid, (f" {words} ", frozenset(stems.split()), size, sorted_words(said)))
 
     def _body(self, clause_ids: list[str]) -> None:
         missing = list({c for c in clause_ids if c not in self._bodies})
