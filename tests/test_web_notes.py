@@ -143,6 +143,25 @@ def test_each_listed_title_is_its_own_link_to_its_card(carded_db_path):
     assert all("judgekb card" not in said for said in shown), shown
 
 
+def test_a_misspelled_title_word_alone_names_the_titles_near_it_linked(carded_db_path):
+    """A phone review: "insidous" (second edition) said only "the query names no imported card: check the
+    spelling", while the Cards page offers "Did you mean: Insidious Scheme".  The note now names the
+    titles with a word near the typed one, each a link to its card; a word near no title says nothing more."""
+    from judgekb.web import app as web
+    from tests.conftest import CORPUS
+
+    client = web.create_app(carded_db_path, CORPUS).test_client()
+    body = client.get("/api/search", query_string={"q": "insidous", "edition": "2", "notes": "1"}).get_json()
+    said = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
+    assert any('check the spelling (card titles with a word near "insidous": Insidious Scheme' in n for n in said), said
+    links = {piece["text"]: piece["href"] for parts in body["notes_shown"] for piece in parts if "href" in piece}
+    assert "Insidious Scheme" in links and "Insidious Scheme" in client.get(links["Insidious Scheme"]).get_data(as_text=True)
+    assert not [t for t in links if ")" in t or "Closest" in t], links
+    body = client.get("/api/search", query_string={"q": "xyzzy plugh", "edition": "2", "notes": "1"}).get_json()
+    said = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
+    assert any("check the spelling" in n for n in said) and not any("a word near" in n for n in said), said
+
+
 def test_every_note_is_shown_whole_and_as_said_when_it_gives_no_command(db_path, carded_db_path):
     """Each note kind the page shows comes back in notes_shown (a spelling note, a shortened query, an
     absent document, a list status, an empty result, an errata note): whole, and word for word unless it

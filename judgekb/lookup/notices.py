@@ -314,6 +314,29 @@ def _other_edition_title_words(index: Index, words: list[str], edition: int | No
     return {words[i] for span in spans if not own & set(span) for i in span} - STOPWORDS
 
 
+NEAR_TITLE_WORD = 85  # rapidfuzz ratio: a typed word this close to a word of titles suggests them ("insidous")
+NEAR_TITLES = 4  # titles suggested at most
+
+
+def _near_titles(index: Index, unknown: list[str], imported: list[int]) -> tuple[str, list[str]] | None:
+    """The titles with a word close to one the query typed, that no title has ("insidous": Insidious
+    Scheme), for the note that says to check the spelling: the Cards page offers the same ("Did you
+    mean"), the search note named none.  The first typed word with any, and at most NEAR_TITLES."""
+    from rapidfuzz import fuzz, process
+
+    for word in dict.fromkeys(_bare(w) for w in unknown):
+        if len(word) < 5:
+            continue
+        found: set[str] = set()
+        for ed in imported:
+            by_word = index.imported_titles_by_word(ed)
+            for close, _, _ in process.extract(word, list(by_word), scorer=fuzz.ratio, score_cutoff=NEAR_TITLE_WORD, limit=3):
+                found.update(by_word[close])
+        if found:
+            return word, sorted(found)[:NEAR_TITLES]
+    return None
+
+
 NO_TITLE_PAGE = "judgekb card NAME"  # how _no_title_notice names the card page: no title to name
 
 
@@ -333,7 +356,9 @@ def _no_title_notice(index: Index, unknown: list[str], cards: set[str], edition:
         if 1 <= len(names) <= 8:
             listed.append(f'card titles with "{word}": {"; ".join(names)}')
     if unknown:
-        titles = f": {'; '.join(listed)}" if listed else ", but the query names no imported card: check the spelling"
+        near = None if listed else _near_titles(index, unknown, imported)
+        nearest = f' (card titles with a word near "{near[0]}": {"; ".join(near[1])})' if near else ""
+        titles = f": {'; '.join(listed)}" if listed else f", but the query names no imported card: check the spelling{nearest}"
         return (
             f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, "
             f"icons, abilities) is on {page}{titles}. Closest clauses below."

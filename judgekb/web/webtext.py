@@ -145,8 +145,9 @@ EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 IMPORT_COMMAND = re.compile(r"run `judgekb import-cards PATH` with a card database, then `judgekb card NAME`")
 IMPORT_SAID = "whoever runs this server can import one (judgekb import-cards); each card then has its page under Cards"
 NO_TITLE_COMMAND = re.compile(r"the Cards page, or judgekb card NAME(?: --edition (?P<edition>[12]))?")
-TITLE_LIST = re.compile(r'card titles with "[^"]+"(?: \(imported card database\))?: ')
-TITLE_LIST_END = re.compile(r"\. Closest clauses below\.|: name one for its card page|\.?$")
+TITLE_LIST = re.compile(r'card titles with (?:a word near )?"[^"]+"(?: \(imported card database\))?: ')
+# (a list in parentheses, "check the spelling (card titles with a word near …)", ends at its bracket)
+TITLE_LIST_END = re.compile(r"\)?\. Closest clauses below\.|: name one for its card page|\)?\.?$")
 EDITION_SAID = {1: "first edition", 2: "second edition"}
 
 
