@@ -210,3 +210,17 @@ def test_an_unknown_card_name_is_not_found(client):
     response = client.get("/card?name=Zzyzx&edition=2")
     assert response.status_code == 404 and "No card is called “Zzyzx”." in response.get_data(as_text=True)
     assert client.get("/card").status_code == 200  # the Cards page itself
+
+
+def test_a_clause_page_lists_what_it_supersedes_once_not_again_under_links(client):
+    """A phone review: FAQ v4.1's Wolves of the North listed v2.3's entry three times (versions, "This
+    text supersedes", and Links → supersedes), on a page some 6,000 px tall.  Links leaves out what the
+    section above it lists; its other links stay."""
+    page = client.get("/c/agot2-faq41/qa/wolves-of-the-north").get_data(as_text=True)
+    old = 'href="/c/agot2-faq/qa/i-am-declaring-two-copies-of-the-card-wolves"'
+    assert page.count(old) == 2  # the versions trail and "This text supersedes"
+    supersedes = page.split("<h2>This text supersedes</h2>", 1)[1].split("</section>", 1)[0]
+    assert old in supersedes
+    links = page.split("<h2>Links</h2>", 1)[1].split("</section>", 1)[0] if "<h2>Links</h2>" in page else ""
+    assert old not in links and "supersedes</span>" not in links.replace("← supersedes", "")
+    assert "restates" in links  # the web copy's paragraph that restates it is still linked
