@@ -224,3 +224,13 @@ def test_a_clause_page_lists_what_it_supersedes_once_not_again_under_links(clien
     links = page.split("<h2>Links</h2>", 1)[1].split("</section>", 1)[0] if "<h2>Links</h2>" in page else ""
     assert old not in links and "supersedes</span>" not in links.replace("← supersedes", "")
     assert "restates" in links  # the web copy's paragraph that restates it is still linked
+
+
+def test_the_changes_picker_names_each_document_by_its_version_first(client):
+    """A phone review: the two second-edition FAQs both read "AGoT 2.0 FAQ — A Game of Throne…" in the
+    changes picker, and only v4.1's long title carries its version, at the end the phone cuts off."""
+    page = client.get("/changes").get_data(as_text=True)
+    labels = dict(re.findall(r'<option value="(agot[^"]*)" [^>]*>([^<]*)</option>', page))
+    assert labels["agot2-faq"].startswith("AGoT 2.0 FAQ v2.3 (2019-09-20) — ")
+    assert labels["agot2-faq41"].startswith("AGoT 2.0 FAQ v4.1 (2024-01-22) — ")
+    assert labels["agot1-faq"].startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) — ")

@@ -233,7 +233,11 @@ def card_page() -> Any:
 def changes_page() -> Any:
     doc = request.args.get("doc", "agot1-faq")
     since = request.args.get("since", "")
-    docs = list(res().db.query("select id, title, short from documents order by id"))
+    from judgekb.authority.citation import document_part
+
+    # each named by its short title with its version and date first ("AGoT 2.0 FAQ v4.1 (2024-01-22)"): a
+    # phone's picker cuts the long title, and the two second-edition FAQs differ only by their version
+    docs = [{**d, "part": document_part(d)} for d in res().db.query("select id, title, short, version, date from documents order by id")]
     current = next((d for d in docs if d["id"] == doc), None)
     if current is None:
         bad_request(f"unknown document '{doc}'")
