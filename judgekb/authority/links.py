@@ -17,12 +17,13 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from judgekb.cards import corpus_cards as card_table
-from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.model import Clause, Document, opening
 from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 
 LINK_TYPES = ("supersedes", "clarifies", "cites", "mentions", "restates", "same-topic")
 SENTENCE = re.compile(r"(?<=[.!?:”\"])\s+(?=[A-Z“\"*(])")
 RESTATE_MIN = 60  # clause-level score below which an unofficial clause restates nothing
+SENTENCE_WORDS = 8  # a restating sentence is named by its opening words, as a web paragraph is (paragraphs.LABEL_WORDS)
 SENTENCE_MIN = 80  # a sentence aligned this well to another official clause restates it too
 SENTENCE_MARGIN = 5  # ...and better than the clauses it already restates by this much (a capital or a comma aside)
 ADDITION_MAX = 70  # a sentence scoring below this against every restated clause is an addition
@@ -203,9 +204,10 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
             targets = {ranked[0][1]: ranked[0][0]}
             # a web paragraph, cited by its opening words, that restates it as a whole: named by its sentence
             # most like it, where that is not the first (a summary's entry is cited by its own heading)
-            sentence = max(sentences, key=lambda s: fuzz.partial_ratio(s, texts[ranked[0][1]]))
-            if clause.kind == "web" and sentence != sentences[0]:
-                said_in[ranked[0][1]] = sentence
+            if clause.kind == "web":
+                sentence = max(sentences, key=lambda s: fuzz.partial_ratio(s, texts[ranked[0][1]]))
+                if sentence != sentences[0]:
+                    said_in[ranked[0][1]] = sentence
         for sentence in sentences if ranked and ranked[0][0] >= RESTATE_MIN else []:
             if len(sentence) <= 40:
                 continue
@@ -222,8 +224,8 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
         additions = [s for s in sentences if max(fuzz.partial_ratio(s, texts[i]) for i in targets) < ADDITION_MAX]
         for index, score in targets.items():
             data: dict[str, Any] = {"additions": additions, "unofficial": True} if additions else {"unofficial": True}
-            if index in said_in:
-                data["sentence"] = said_in[index]
+            if index in said_in:  # its opening words: how lookup names it beside the paragraph's citation
+                data["sentence"] = opening(said_in[index], SENTENCE_WORDS)
             rows.append(
                 link(
                     clause.id,

@@ -259,18 +259,19 @@ def import_paths(db: Any, paths: list[Path]) -> list[tuple[Path, int, list[int],
     first_of: dict[int, Path] = {}
     for path in paths:
         rows = read(path)
-        for edition in sorted({r["edition"] for r in rows}):
+        editions = sorted({r["edition"] for r in rows})
+        for edition in editions:
             if edition in first_of:
                 raise DataError(f"{path}: a second card database of edition {edition} (the first: {first_of[edition]}); import one of them")
             first_of[edition] = path
         list_file = restricted_lists.find_file(path)
-        read_all.append((path, rows, list_file, restricted_lists.read(list_file) if list_file else []))
+        read_all.append((path, rows, editions, list_file, restricted_lists.read(list_file) if list_file else []))
     done = []
-    for path, rows, list_file, lists in read_all:
+    for path, rows, editions, list_file, lists in read_all:
         count = apply(db, rows)
         if list_file:
             restricted_lists.apply(db, lists, list_file)
-        done.append((path, count, sorted({r["edition"] for r in rows}), len(lists)))
+        done.append((path, count, editions, len(lists)))
     return done
 
 

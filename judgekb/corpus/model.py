@@ -26,6 +26,13 @@ KINDS = {
 }
 
 
+def opening(text: str, words: int) -> str:
+    """The first ``words`` words of a text, with … when there is more: how a text with no heading of its
+    own is named (a web paragraph, a numbered step's start, the sentence a restatement copies)."""
+    parts = text.split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+
+
 @dataclass(frozen=True)
 class Document:
     """One source document as described by its manifest."""

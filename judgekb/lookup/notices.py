@@ -286,7 +286,9 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
     """Is the word read as another word (a typo the corrector mends), not as its own possessive
     ("varys" read also as "varys's" is still the name Varys, which no rule uses)?"""
     fixed = index.correct(word, edition)
-    return fixed is not None and bool(fixed) and _form(fixed) != _form(word)
+    if not fixed:
+        return False
+    return _form(fixed) != _form(word)
 
 
 def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
@@ -911,8 +913,7 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
             continue
         # a heading of this edition's clauses that names it: the thing is this edition's too, as other than
         # an imported card (first edition's multiplayer title "Crown Regent", a second-edition card)
-        padded = f" {key} "
-        if any(m["edition"] == edition and padded in f" {' '.join(words_of(m['heading'] or ''))} " for m in index.clauses.values()):
+        if f" {key} " in index.headings_said(edition):
             continue
         notes.append(
             f'{name} is a {EDITION_ADJECTIVES[other]} card (imported card database), not a '

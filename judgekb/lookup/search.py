@@ -52,6 +52,7 @@ from rapidfuzz import fuzz, process
 
 from judgekb import store
 from judgekb.lookup import notices
+from judgekb.lookup.titles import ARTICLES, no_article, title_spans
 from judgekb.lookup.words import (
     EDITION_ADJECTIVES,
     EDITION_NAMES,
@@ -76,7 +77,6 @@ Postings = tuple["array[int]", "array[float]"]  # one phrase's FTS5 matches: row
 CANDIDATES = 60  # FTS recall
 CARD_ENTRIES = 20  # of which a card's list and errata entries, at most
 SHORTLIST = 30  # candidates scored on every signal
-SENTENCE_WORDS = 8  # a restating sentence is named by its opening words, as a web paragraph's heading is
 # How much each signal counts in a candidate's score: a linear model fitted (tools/fit_lookup_weights.py,
 # pairwise, L2) on the dev half of tests/eval/players.yaml, tests/eval/lookup.yaml and
 # tests/eval/judge-review.yaml; title_only, asked_like and quoted were then set by hand on the dev half.
@@ -297,6 +297,7 @@ class Index:
         # sorted last (``sorted_words``: ASKED_LIKE compares them)
         self._asked_rows: dict[int, dict[int, tuple[str, tuple[str, frozenset[str], int, str]]]] = {}
         self._rule_terms: frozenset[str] | None = None
+        self._headings_said: dict[int, str] = {}  # headings_said
         self._card_status: Any = None  # restricted_lists.CardStatusNotes, or False with no lists imported
 
     def _derived_facts(self) -> dict[str, Any]:
@@ -715,18 +716,13 @@ class Index:
         if not pointed or edition is None or pointed[1] != edition:
             return ""
         name = pointed[0]
-        spelled = self._title_words_spelled(analysis["words"], edition)
-        if not any(name == title for title, _, _ in self._title_spans_of(analysis["words"], edition)):
+        if not any(name == title for title, _, _ in title_spans(self, analysis["words"], edition)):
             return ""
         if self._postings("clauses_fts", edition, " ".join(words_of(name)))[0]:
             return ""  # a clause does write the title (the query misspelled it): not "names"
+        spelled = self._title_words_spelled(analysis["words"], edition)
         rest = list(dict.fromkeys(f'"{g.said[:40]}"' for g in groups if not set(g.said.split()) <= spelled.keys()))[:6]
         return f"names {name}" + (f" or uses {', '.join(rest)}" if rest else "")
-
-    def _title_spans_of(self, words: list[str], edition: int) -> list[tuple[str, int, int]]:
-        from judgekb.lookup.titles import title_spans  # (titles reads the Index: imported here)
-
-        return title_spans(self, words, edition)  # (kept per query: the notices ask again)
 
     def _title_words_spelled(self, words: list[str], edition: int | None) -> dict[str, set[str]]:
         """Each word of an imported card title the query spells out, even misspelled ("milk of the
@@ -735,7 +731,7 @@ class Index:
         if edition is None or edition not in self.imported_editions:
             return {}
         spelled: dict[str, set[str]] = {}
-        for name, start, size in self._title_spans_of(words, edition):
+        for name, start, size in title_spans(self, words, edition):  # (kept per query: the notices ask again)
             for word in words[start : start + size]:
                 spelled.setdefault(word, set()).update(words_of(name))
         return spelled
@@ -763,6 +759,14 @@ class Index:
             kinds = RULE_KINDS - {"qa"}  # (a Q&A entry's heading is its question, and names cards)
             self._rule_terms = frozenset(w for m in self.clauses.values() if m["kind"] in kinds for w in words_of(m["heading"] or ""))
         return self._rule_terms
+
+    def headings_said(self, edition: int) -> str:
+        """Every heading of the edition's clauses as lookup reads words, each padded with spaces, one
+        a line: a phrase of words (padded) is in a heading when it is in this.  Made at the first use."""
+        if edition not in self._headings_said:
+            headings = (m["heading"] or "" for m in self.clauses.values() if m["edition"] == edition)
+            self._headings_said[edition] = "\n".join(f" {' '.join(words_of(h))} " for h in headings)
+        return self._headings_said[edition]
 
     def term_df(self, term: str, edition: int | None) -> int:
         """How many clauses of the edition (both when None) use a term (see ``_term_df``)."""
@@ -828,8 +832,6 @@ class Index:
         any article ("milk of poppy"), as players drop it; a key two titles share, a key that is a title
         itself, and a key of two words, an everyday phrase ("bend knee", "at wall"), are left out."""
         if edition not in self._titles_unarticled:
-            from judgekb.lookup.titles import ARTICLES, no_article
-
             titles = self.imported_titles(edition)
             by_key: dict[str, set[str]] = {}
             for key, name in titles.items():
@@ -893,8 +895,6 @@ class Index:
 
     def _titles_by_size(self, edition: int) -> dict[int, dict[str, str]]:
         if edition not in self._titles_by_length:
-            from judgekb.lookup.titles import no_article
-
             by_size: dict[int, dict[str, str]] = {}
             for key, name in self.imported_titles(edition).items():
                 plain = no_article(key)
@@ -1516,16 +1516,14 @@ class Index:
         which: ``links.restatements``) names that sentence's opening beside its citation, as ``sentence``:
         a web paragraph is cited by its own opening words, which may be another topic's."""
         pairs = {(f["id"], h.id): f for h in ranked for f in h.folded if f["relation"] == "restates"}
-        if not pairs:
+        sources = list({src for src, _ in pairs})
+        if not sources:
             return
-        marks = ",".join("?" * len({src for src, _ in pairs}))
-        for src, dst, data in self.rows(
-            f"select src, dst, data from links where type = 'restates' and src in ({marks})", list({src for src, _ in pairs})
-        ):
+        marks = ",".join("?" * len(sources))
+        for src, dst, data in self.rows(f"select src, dst, data from links where type = 'restates' and src in ({marks})", sources):
             sentence = json.loads(data or "{}").get("sentence") if (src, dst) in pairs else None
-            if sentence:
-                words = sentence.split()
-                pairs[src, dst]["sentence"] = " ".join(words[:SENTENCE_WORDS]) + ("…" if len(words) > SENTENCE_WORDS else "")
+            if sentence:  # (its opening words, as the build keeps them: links.restatements)
+                pairs[src, dst]["sentence"] = sentence
 
 
 DERIVED_FIELDS = frozenset(Index.__annotations__)  # what ``Index.derived`` returns: the facts the class declares

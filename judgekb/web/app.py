@@ -129,6 +129,9 @@ def _search(query: str, edition: int | None, limit: int = 10) -> tuple[list[dict
     raise AssertionError("unreachable")
 
 
+NEAREST_IDS = " Nearest ids: "  # how a 404's message lists them (the page lists them linked instead)
+
+
 def _clause(clause_id: str) -> dict[str, Any]:
     from judgekb.authority.verify import renamed_to
 
@@ -139,7 +142,7 @@ def _clause(clause_id: str) -> dict[str, Any]:
         near = store.nearest_ids(res().db, clause_id)
         g.near_ids = near  # the 404 page links them
         shown = clause_id if len(clause_id) <= 80 else clause_id[:80] + "…"
-        abort(404, description=f"no clause '{shown}'. Nearest ids: {', '.join(near)}")
+        abort(404, description=f"no clause '{shown}'.{NEAREST_IDS}{', '.join(near)}")
     return row
 
 
@@ -391,7 +394,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
             return jsonify({"error": message, "status": status}), status
         near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
         if near:  # the page lists them, linked: the message does not say them again
-            message = message.split(" Nearest ids: ")[0]
+            message = message.split(NEAREST_IDS)[0]
         return render_template("error.html", status=status, message=message, near=near), status
 
     @app.errorhandler(sqlite3.DatabaseError)

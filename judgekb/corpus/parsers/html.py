@@ -30,7 +30,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.model import Clause, Document, opening
 from judgekb.corpus.spans import Span, normalise
 from judgekb.yamlio import DataError
 
@@ -360,10 +360,7 @@ def _blocks(source: str, runs: list[Run], text: str) -> list[list[Any]]:
     return blocks
 
 
-def _opening(text: str, words: int = 6) -> str:
-    """The first words of a text, with … when there is more."""
-    parts = text.split()
-    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+STARTS_WORDS = 6  # a numbered item is told by its first words
 
 
 def slug(text: str) -> str:
@@ -598,7 +595,7 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         links = [lk for r in unit.head + served for lk in r.links]
         if links:
             data["links"] = links
-        numbered = [{"n": r.item, "starts": _opening(r.text)} for r in served if r.item]
+        numbered = [{"n": r.item, "starts": opening(r.text, STARTS_WORDS)} for r in served if r.item]
         if numbered:
             data["numbered_items"] = numbered  # an <ol>'s numbers, which the text ("after Step 3") may refer to
         text = join(source, [r.span for r in served])

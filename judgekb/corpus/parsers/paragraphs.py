@@ -11,14 +11,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.model import Clause, Document, opening
 from judgekb.corpus.spans import Span, join
 from judgekb.yamlio import DataError, check_fields, load, where
 
-
-def _label(text: str, words: int = 8) -> str:
-    parts = text.split()
-    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+LABEL_WORDS = 8  # a paragraph is headed by its opening words
 
 
 def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
@@ -49,7 +46,7 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
                 doc=doc.id,
                 edition=doc.edition,
                 kind=data.get("kind", "web"),
-                heading=_label(text),
+                heading=opening(text, LABEL_WORDS),
                 text=text,
                 spans=[span],
                 data={"line": number},
