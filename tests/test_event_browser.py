@@ -521,6 +521,33 @@ def test_exported_site_shows_a_phases_steps_and_links_them(exported, chromium, s
     context.close()
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_exported_site_folds_and_flags_as_the_server_does(exported, chromium, size):
+    """The device's own search (the exported site, and any page offline) folded every restatement under
+    its first governor as "restated in", without the sentence that restates it, a superseded entry too,
+    and never flagged unofficial text standing alone.  Now it folds as the server does: v2.3's entry
+    under "supersedes", the web copy's paragraph with its restating sentence, and a web copy's "Note:"
+    that answers what no official text here does stands on its own with the unofficial banner."""
+    context, page = _context(chromium, size)
+    page.goto((exported / "index.html").as_uri())
+    page.select_option("#edition", "2")
+    page.fill("#q", "tokens under control")
+    hit = page.locator("#results li.hit", has=page.locator("a.citation", has_text="Control of Tokens"))
+    hit.wait_for()
+    lines = hit.locator("p.folded").all_inner_texts()
+    assert any(line.startswith("supersedes: AGoT 2.0 FAQ v2.3") for line in lines), lines
+    assert any("paragraph at line 48" in line and line.endswith("the sentence “Tokens are not considered to be under a…”") for line in lines), lines
+    assert hit.locator("p.unofficial").count() == 0
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"exported-search-folded-{size}.png"))
+    page.fill("#q", "maester of starfall")
+    note = page.locator("#results li.hit", has=page.locator("a.citation", has_text="Note: Also applies to keywords"))
+    note.wait_for()
+    assert "Unofficial text" in note.locator("p.unofficial").inner_text()
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 4b. serve --lan
 
 

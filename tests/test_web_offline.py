@@ -46,8 +46,16 @@ def test_the_bundle_holds_every_clause_and_card_page(client, db):
 def test_the_search_index_has_every_clause_and_card_title(client, db):
     index = client.get("/offline/index.json").get_json()
     assert len(index["clauses"]) == next(db.query("select count(*) as n from clauses"))["n"]
-    summary = next(c for c in index["clauses"] if c[0] == "agot1-summary/setup")
-    assert summary[6]  # an unofficial restatement names the clause that governs it
+    rows = {c[0]: c for c in index["clauses"]}
+    # an unofficial restatement names the clauses that govern it, in the order the server folds by, with
+    # the sentence that restates each where one sentence does (links.restatements), as the server's results do
+    order = [r["governor"] for r in db.query("select governor from governors where clause = 'agot1-summary/setup' order by rowid")]
+    summary = rows["agot1-summary/setup"]
+    assert [g[0] for g in summary[6]] == order and {g[1] for g in summary[6]} == {"restates"}
+    assert ["agot1-rules/setup-2-separate-decks", "restates", "Characters, Locations, Attachments, and Events go into your…"] in summary[6]
+    assert summary[7] == 1 and rows["agot2-web/para-104"][7] == 1  # unofficial: flagged when it stands on its own
+    assert rows["agot2-faq/1.4"][6] == [["agot2-faq41/1.4", "superseded", ""]] and rows["agot2-faq/1.4"][7] == 0
+    assert rows["agot2-faq41/1.4"][6] == [] and rows["agot2-faq41/1.4"][7] == 0
     assert ["Val", 1] in index["cards"]
 
 

@@ -47,14 +47,27 @@ def card_names(db: Any) -> list[tuple[str, int]]:
 
 
 def search_index(db: Any) -> dict[str, Any]:
-    """Clauses (id, edition, kind, heading, citation, text, governing id) and card titles, compactly."""
-    governors: dict[str, str] = {}
-    for row in db.query("select clause, governor from governors order by clause, governor"):
-        governors.setdefault(row["clause"], row["governor"])
+    """Clauses (id, edition, kind, heading, citation, text, governors, unofficial) and card titles, compactly.
+
+    ``governors`` lists ``[id, relation, sentence]`` in the order ``authority.governing`` gives them
+    (the closest restatement first), as the server's search folds them; ``sentence`` is the opening of
+    the sentence that restates the governor, where one sentence does (``links.restatements``)."""
+    sentences = {
+        (r["src"], r["dst"]): json.loads(r["data"] or "{}").get("sentence") or ""
+        for r in db.query("select src, dst, data from links where type = 'restates'")
+    }
+    governors: dict[str, list[list[str]]] = {}
+    for row in db.query("select clause, governor, relation from governors order by rowid"):
+        sentence = sentences.get((row["clause"], row["governor"]), "") if row["relation"] == "restates" else ""
+        governors.setdefault(row["clause"], []).append([row["governor"], row["relation"], sentence])
     clauses = [
-        [r["id"], r["edition"], r["kind"], r["heading"], r["citation"], r["text"], governors.get(r["id"], "")]
-        for r in db.query("select id, edition, kind, heading, citation, text from clauses order by doc, seq")
-    ]
+        [r["id"], r["edition"], r["kind"], r["heading"], r["citation"], r["text"], governors.get(r["id"], []),
+         int(str(r["doc_kind"]).startswith("unofficial"))]
+        for r in db.query(
+            "select c.id, c.edition, c.kind, c.heading, c.citation, c.text, d.kind as doc_kind"
+            " from clauses c join documents d on d.id = c.doc order by c.doc, c.seq"
+        )
+    ]  # fmt: skip
     return {"version": version(db), "clauses": clauses, "cards": [[n, e] for n, e in card_names(db)]}
 
 

@@ -91,7 +91,7 @@
     if (!data || !data.clauses) throw new Error("no search index");
     var byId = {};
     data.items = data.clauses.map(function (c) {
-      var item = { id: c[0], edition: c[1], kind: c[2], heading: c[3], citation: c[4], text: c[5], governor: c[6] };
+      var item = { id: c[0], edition: c[1], kind: c[2], heading: c[3], citation: c[4], text: c[5], governors: Array.isArray(c[6]) ? c[6] : [], unofficial: !!c[7] };  // (an index saved by an older page: no governors)
       item.head = {}; item.headSize = 0;
       words(c[3]).forEach(function (w) { if (!STOP[w] && w.length > 1 && !item.head[stem(w)]) { item.head[stem(w)] = 1; item.headSize++; } });
       item.stems = {}; words(c[3] + " " + c[5]).forEach(function (w) { item.stems[stem(w)] = 1; });
@@ -155,13 +155,13 @@
       if (i === content.length - 1 && data.vocabList.some(function (v) { return v.indexOf(s) === 0; })) return s; // still typing it
       return nearest(data, s);
     }), lowered = all.join(" "), question = /\?$|^(who|what|when|how|can|does|do|is|if|may|should|why) /i.test(query.trim());
-    var scored = {};
+    var matched = {};
     data.items.forEach(function (c) {
       if (edition && String(c.edition) !== String(edition)) return;
-      var found = 0, head = 0;
+      var found = 0, head = 0, foundWords = {};
       stems.forEach(function (s, i) {
         var hit = c.stems[s] || (i === stems.length - 1 && s.length >= 3 && Object.keys(c.stems).some(function (w) { return w.indexOf(s) === 0; }));
-        if (hit) { found++; if (c.head[s]) head++; }
+        if (hit) { found++; foundWords[i] = 1; if (c.head[s]) head++; }
       });
       if (!found) return;
       // the heading counts as F1 of query words against heading words, as in the server's ranking
@@ -170,10 +170,30 @@
       var score = 0.5 * found / stems.length + 0.35 * headScore + (all.length > 1 && c.lower.indexOf(lowered) >= 0 ? 0.1 : 0);
       if (question && c.kind === "qa") score += 0.05;
       if (c.kind === "preamble") score -= 0.1;
-      var target = c.governor && data.byId[c.governor] && (!edition || String(data.byId[c.governor].edition) === String(edition)) ? c.governor : c.id;
-      var entry = scored[target] || (scored[target] = { id: target, score: 0, folded: [] });
-      entry.score = Math.max(entry.score, score);
-      if (target !== c.id) entry.folded.push({ id: c.id, relation: "restates", citation: c.citation });
+      matched[c.id] = { score: score, words: foundWords };
+    });
+    // As the server folds (judgekb.lookup.search.Index._fold): a superseded text under its successor; a
+    // restatement under the governor that covers most of the query, unless it answers a query word none
+    // of its governors does: then it stands on its own, flagged unofficial.
+    var scored = {};
+    function covers(id) { return matched[id] ? matched[id].words : {}; }
+    Object.keys(matched).forEach(function (id) {
+      var c = data.byId[id], m = matched[id];
+      var governors = c.governors.filter(function (g) {
+        return data.byId[g[0]] && (!edition || String(data.byId[g[0]].edition) === String(edition));
+      });
+      var size = function (g) { return Object.keys(covers(g[0])).length; };
+      var chosen = governors.slice().sort(function (a, b) { return size(b) - size(a) || governors.indexOf(a) - governors.indexOf(b); })[0];
+      if (chosen && chosen[1] !== "superseded") {
+        var known = {};
+        governors.forEach(function (g) { Object.keys(covers(g[0])).forEach(function (w) { known[w] = 1; }); });
+        if (Object.keys(m.words).some(function (w) { return !known[w]; })) chosen = null;
+      }
+      var target = chosen ? chosen[0] : id;
+      var entry = scored[target] || (scored[target] = { id: target, score: matched[target] ? matched[target].score : 0, folded: [] });
+      if (!chosen || chosen[1] !== "superseded" || !matched[target]) entry.score = Math.max(entry.score, m.score);
+      if (chosen) entry.folded.push({ id: id, relation: chosen[1], citation: c.citation, sentence: chosen[2] || "" });
+      else entry.unofficial = c.unofficial;
     });
     return Object.keys(scored).map(function (k) { return scored[k]; })
       .sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : 1); })
@@ -181,7 +201,7 @@
       .map(function (s) {
         var c = data.byId[s.id], titleOnly = words(c.text).join(" ") === words(c.heading).join(" ");
         return { id: c.id, citation: c.citation, edition: c.edition, kind: c.kind, heading: c.heading, text: c.text,
-                 snippet: snippetOf(c.text, stems, 30), folded: s.folded.slice(0, 3), score: s.score,
+                 snippet: snippetOf(c.text, stems, 30), folded: s.folded.slice(0, 3), score: s.score, unofficial: !!s.unofficial,
                  parts: titleOnly ? c.parts || [] : [] };  // as the server's results: a bare title's steps
       });
   }
