@@ -536,7 +536,8 @@ def test_exported_site_folds_and_flags_as_the_server_does(exported, chromium, si
     hit.wait_for()
     lines = hit.locator("p.folded").all_inner_texts()
     assert any(line.startswith("supersedes: AGoT 2.0 FAQ v2.3") for line in lines), lines
-    assert any("paragraph at line 48" in line and line.endswith("the sentence “Tokens are not considered to be under a…”") for line in lines), lines
+    sentence = "the sentence “Tokens are not considered to be under a…”"
+    assert any("paragraph at line 48" in line and line.endswith(sentence) for line in lines), lines
     assert hit.locator("p.unofficial").count() == 0
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"exported-search-folded-{size}.png"))

@@ -688,18 +688,36 @@ def test_snippet_marks_what_a_word_start_pattern_marks(tokens, query_words):
 
 
 @given(
-    st.lists(st.sampled_from(["kneel", "Stand", "(kneeling),", "the", "plot", "x", "non-unique"]), max_size=30),
-    st.integers(min_value=1, max_value=8),
+    st.lists(st.sampled_from(["kneel", "Stand", "(kneeling),", "the", "plot", "x", "non-unique", "ends.", "asks?", "Note:"]), max_size=60),
+    st.integers(min_value=1, max_value=12),
 )
-@settings(max_examples=300, deadline=None)
-def test_snippet_shows_the_first_densest_window(tokens, width):
-    """Of the windows of ``width`` words, the snippet shows the first with the most marked words."""
+@settings(max_examples=400, deadline=None)
+def test_snippet_shows_the_densest_matches_then_what_follows_them_from_a_sentence_start(tokens, width):
+    """Of the windows of ``width`` words, the snippet shows the matches of the first with the most
+    marked words, from the sentence start nearest a third of the words it has to spare before them (the
+    rest after) from which all still show; else, where a sentence begins at most 8 words before it (the
+    text's start, or after a word ending in . ? ! or :), it starts there instead, and where a sentence
+    ends at most 8 words after it, it ends there, so long as the snippet stays within ``width`` + 8
+    words: a snippet stopped before what its sentence said."""
     shown = search.snippet(" ".join(tokens), [{"kneel"}, {"stand"}], width=width)
     flags = [t.lower().lstrip("(").startswith(("kneel", "stand")) for t in tokens]
     starts = range(max(1, len(tokens) - width + 1))
     start = max(starts, key=lambda i: (sum(flags[i : i + width]), -i))
-    window = " ".join(f"[{t}]" if flags[start + j] else t for j, t in enumerate(tokens[start : start + width]))
-    assert shown == ("… " if start else "") + window + (" …" if start + width < len(tokens) else "")
+    marked = [k for k in range(start, start + width) if k < len(tokens) and flags[k]]
+    if marked:  # a third of the slack before the matches, the rest after them
+        start = min(max(0, marked[0] - (width - (marked[-1] - marked[0] + 1)) // 3), max(0, len(tokens) - width))
+        showing = [k for k in range(len(tokens)) if (k == 0 or tokens[k - 1][-1] in ".?!:") and k <= marked[0] and marked[-1] < k + width]
+        start = min(showing, key=lambda k: (abs(k - start), k), default=start)  # a sentence's start that shows them all
+        assert sum(flags[start : start + width]) == len(marked)  # the same matches shown
+    end = min(len(tokens), start + width)
+    opens = [k for k in range(len(tokens)) if k == 0 or tokens[k - 1][-1] in ".?!:"]
+    closes = [k for k in range(1, len(tokens) + 1) if tokens[k - 1][-1] in ".?!:"]
+    begin = max([k for k in opens if start - 8 <= k <= start], default=start)
+    close = min([k for k in closes if end <= k <= end + 8], default=end)
+    if begin != start and close - begin > width + 8:
+        close = end
+    window = " ".join(f"[{t}]" if flags[k] else t for k, t in enumerate(tokens[begin:close], begin))
+    assert shown == ("… " if begin else "") + window + (" …" if close < len(tokens) else "")
 
 
 def test_no_results_says_why(index):

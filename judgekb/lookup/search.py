@@ -1560,7 +1560,8 @@ def marked_stems(groups: list[set[str]]) -> set[str]:
 
 
 def snippet(text: str, groups: list[set[str]], width: int = 36, stems: set[str] | None = None) -> str:
-    """About ``width`` words around the densest run of query words, matched words in [brackets].
+    """About ``width`` words around the densest run of query words, matched words in [brackets], from a
+    sentence's start where one begins just before.
     ``stems``: ``marked_stems(groups)``, when the caller shows several snippets for one query."""
     tokens, lowered, offsets = _tokens(text)
     if not tokens:
@@ -1580,10 +1581,30 @@ def snippet(text: str, groups: list[set[str]], width: int = 36, stems: set[str] 
     # in C (accumulate over map: the Python loop was half of a snippet's time), the first densest wins
     counts = list(accumulate(map(sub, flags[width:], flags[: len(tokens) - width]), initial=sum(flags[:width])))
     start = counts.index(max(counts))
-    window = [f"[{t}]" if flags[start + j] else t for j, t in enumerate(tokens[start : start + width])]
+    marked = [k for k in range(start, min(len(tokens), start + width)) if flags[k]]
+    if marked:  # the first densest window ends on its last match: it shows a third of its slack before the
+        # matches and the rest after them, where what the matched words say is read; or it starts at the
+        # start of a sentence, the one nearest that, from which it still shows every match
+        lead = (width - (marked[-1] - marked[0] + 1)) // 3
+        start = min(max(0, marked[0] - lead), max(0, len(tokens) - width))
+        opens = [k for k in range(max(0, marked[-1] + 1 - width), marked[0] + 1) if not k or tokens[k - 1].endswith(SENTENCE_ENDS)]
+        start = min(opens, key=lambda k: (abs(k - start), k), default=start)
+    end = min(len(tokens), start + width)
+    # else a sentence that begins or ends a few words outside the window is shown whole, so the snippet
+    # reads from a sentence's start to its end where one is that close ("… If the text of this" stopped
+    # before what it said)
+    opens_at = [k for k in range(start, max(0, start - SENTENCE_REACH) - 1, -1) if not k or tokens[k - 1].endswith(SENTENCE_ENDS)]
+    closes_at = [k for k in range(end, min(len(tokens), end + SENTENCE_REACH) + 1) if tokens[k - 1].endswith(SENTENCE_ENDS)]
+    begins, ends = (opens_at or [start])[0], (closes_at or [end])[0]
+    start, end = begins, ends if begins == start or ends - begins <= width + SENTENCE_REACH else end
+    window = [f"[{t}]" if flags[k] else t for k, t in enumerate(tokens[start:end], start)]
     prefix = "… " if start > 0 else ""
-    suffix = " …" if start + width < len(tokens) else ""
+    suffix = " …" if end < len(tokens) else ""
     return prefix + " ".join(window) + suffix
+
+
+SENTENCE_REACH = 8  # words a snippet may reach past its window, either side, to show a sentence whole
+SENTENCE_ENDS = (".", "?", "!", ":", ".)", ".”", '."', "?”", '?"')
 
 
 def spells_title(key: tuple[frozenset[str], str], stems: frozenset[str] | set[str], text: str) -> bool:

@@ -119,8 +119,24 @@
       var n = 0; for (j = i; j < Math.min(tokens.length, i + width); j++) if (flags[j]) n++;
       if (n > best) { best = n; start = i; }
     }
-    var out = tokens.slice(start, start + width).map(function (t, k) { return flags[start + k] && /^[^\[\]]+$/.test(t) ? "[" + t + "]" : t; });
-    return (start > 0 ? "\u2026 " : "") + out.join(" ") + (start + width < tokens.length ? " \u2026" : "");
+    // as the server's snippets (judgekb.lookup.search.snippet): the matches, then what follows them, from a
+    // sentence's start where one is near; a sentence ending at most REACH words past the window is shown whole
+    var REACH = 8, k, closes = function (t) { return /[.?!:](\)|\u201d|")?$/.test(t); };
+    var marked = []; for (k = start; k < Math.min(tokens.length, start + width); k++) if (flags[k]) marked.push(k);
+    if (marked.length) {  // a third of the spare words before the matches, or the nearest sentence start that shows them all
+      var first = marked[0], last = marked[marked.length - 1], at = Math.min(Math.max(0, first - Math.floor((width - (last - first + 1)) / 3)), Math.max(0, tokens.length - width));
+      var open = -1;
+      for (k = Math.max(0, last + 1 - width); k <= first; k++) {
+        if ((!k || closes(tokens[k - 1])) && (open < 0 || Math.abs(k - at) < Math.abs(open - at))) open = k;
+      }
+      start = open >= 0 ? open : at;
+    }
+    var end = Math.min(tokens.length, start + width), begins = start, ends = end;
+    for (k = start; k >= Math.max(0, start - REACH); k--) if (!k || closes(tokens[k - 1])) { begins = k; break; }
+    for (k = end; k <= Math.min(tokens.length, end + REACH); k++) if (k && closes(tokens[k - 1])) { ends = k; break; }
+    if (begins !== start && ends - begins > width + REACH) ends = end;
+    var out = tokens.slice(begins, ends).map(function (t, k) { return flags[begins + k] && /^[^\[\]]+$/.test(t) ? "[" + t + "]" : t; });
+    return (begins > 0 ? "\u2026 " : "") + out.join(" ") + (ends < tokens.length ? " \u2026" : "");
   }
   function editDistance(a, b, max) {
     if (Math.abs(a.length - b.length) > max) return max + 1;
