@@ -59,6 +59,16 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:  # a key given twice: YAML keeps the last silently, and a whole list of steps is lost
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _CORE + "merge":
+            key = loader.construct_object(key_node)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"field '{key}' is given twice (first on line {seen[key]}): YAML would keep only the last",
+                    key_node.start_mark,
+                )
+            seen[key] = key_node.start_mark.line + 1
     mapping = loader.construct_mapping(node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
     return mapping

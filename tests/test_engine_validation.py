@@ -81,7 +81,17 @@ players:
             "t.yaml:12: field 'terminal': must read",
         ),
         (BASE2 + "steps:\n  - draw: {player: A, count: -2}\n", "t.yaml:12: field 'count': must be a whole number, 0 or more"),
-        (BASE2 + "steps:\n  - resolve: {keyword_order: 3}\n", "t.yaml:12: field 'keyword_order': must be a list of text"),
+        (
+            BASE2 + "steps:\n  - resolve: {keyword_order: 3}\n",
+            "t.yaml:12: field 'keyword_order': must be a list of insight, intimidate, pillage, renown; got 3",
+        ),
+        # (from a blind review: each of these ran with exit 0 and the field ignored)
+        (BASE2 + "steps:\n  - resolve: {keyword_order: [banana, renown]}\n", "t.yaml:12: field 'keyword_order': must be a list of insight"),
+        (BASE2 + "steps:\n  - resolve: {decline: [stealth]}\n", "t.yaml:12: field 'decline': must be a list of insight, intimidate"),
+        (BASE2 + "steps:\n  - resolve: {deadly: Robb Stark}\n", "t.yaml:12: field 'deadly' of 'resolve' exists only in edition 1"),
+        (BASE2 + "steps:\n  - resolve: {vengeful: [Robb Stark]}\n", "t.yaml:12: field 'vengeful' of 'resolve' exists only in edition 1"),
+        (BASE2 + "steps:\n  - note: a\nsteps: []\n", "t.yaml:13: invalid YAML: field 'steps' is given twice (first on line 11)"),
+        (BASE2.replace("title: t", "title: t\ntitle: u") + "steps: []\n", "t.yaml:2: invalid YAML: field 'title' is given twice"),
         (BASE2 + "steps:\n  - redirect: {player: A}\n", "t.yaml:12: step 'redirect' exists only in edition 1"),
         (BASE2 + "steps: []\nexpect:\n  deck_position: {Robb Stark: middle}\n", "field 'deck_position': must be top, bottom"),
         (BASE2 + "steps: []\nexpect:\n  cites: [{tag: claim}]\n", "t.yaml:13: cites is missing field 'clauses'"),
@@ -92,3 +102,27 @@ def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: 
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert message in str(caught.value), str(caught.value)
+
+
+def test_a_first_edition_scenario_refuses_second_edition_resolve_fields():
+    body = BASE2.replace("edition: 2", "edition: 1").replace("faction:", "house:")
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body + "steps:\n  - resolve: {decline: [insight]}\n")
+    assert "field 'decline' of 'resolve' exists only in edition 2" in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_a_claim_named_without_a_list_is_a_list_of_one(edition: int):
+    """A blind review's ``resolve: {claim: Foe}`` was read letter by letter: "could not be run: KeyError('F')"
+    (first edition: "must choose exactly 1 character(s)").  A card field takes one name as a list of one
+    (``defenders: Foe`` already did)."""
+    base = BASE2 if edition == 2 else BASE2.replace("edition: 2", "edition: 1").replace("faction:", "house:")
+    cards = "    in_play:\n      - {name: Foe, str: 1, icons: [power]}\n      - {name: Other, str: 1, icons: [power]}\n"
+    body = base.replace("lannister\n", "lannister\n" + cards)
+    steps = (
+        "steps:\n  - challenge: {attacker: A, type: military, against: B, attackers: [Robb Stark]}\n"
+        "  - defend: {defenders: []}\n  - resolve: {claim: Foe}\n"
+    )
+    ruling = runner.run(load_scenario(Path("t.yaml"), body + steps), TITLES)
+    assert ruling.state.cards["Foe"].zone == "dead" and ruling.state.cards["Other"].zone == "in_play"
+    assert not [e for e in ruling.trace.entries if e.outcome == "refused"], [e.text for e in ruling.trace.entries]

@@ -153,7 +153,7 @@ def test_the_deadline_covers_parsing_checks_and_serialisation(monkeypatch, stage
 def test_the_cli_has_size_limits_and_a_flag_to_lift_them(tmp_path, db_path):
     text = SCENARIO.read_text(encoding="utf-8")
     big = tmp_path / "big.yaml"
-    big.write_text(text + "notes: '" + "x" * 256 * 1024 + "'\n", encoding="utf-8")
+    big.write_text(text + "# " + "x" * 256 * 1024 + "\n", encoding="utf-8")  # (a comment: a second 'notes:' is refused)
     limited = run_cli("run", str(big), db=db_path)
     _clean(limited)
     assert limited.returncode == 2 and "larger than 256 KB" in limited.stderr and "--no-limits" in limited.stderr

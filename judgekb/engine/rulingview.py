@@ -96,9 +96,19 @@ def step_label(scenario_steps: list[dict[str, Any]], number: int) -> str:
     args = step.get(verb)
     if isinstance(args, dict):
         shown = {k: v for k, v in args.items() if k != "__line__" and not isinstance(v, dict)}
-        detail = ", ".join(f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in list(shown.items())[:4])
+        detail = ", ".join(f"{k} {', '.join(map(_item, v)) or 'none' if isinstance(v, list) else v}" for k, v in list(shown.items())[:4])
         return f"{verb.replace('_', ' ')}: {detail}" if detail else verb.replace("_", " ")
     return f"{verb.replace('_', ' ')}: {args}" if args not in (None, {}) else verb.replace("_", " ")
+
+
+def _item(value: Any) -> str:
+    """One item of a step's list as a judge reads it: a reaction or effect by its card and what it answers
+    ("Tower, to win: Anna"), never the parsed mapping with its line numbers."""
+    if not isinstance(value, dict):
+        return str(value)
+    name = next((str(value[k]) for k in ("card", "name", "source", "player") if value.get(k)), "")
+    to = f"to {value['to']}" if value.get("to") else ""
+    return " ".join(part for part in (name, to) if part) or "…"
 
 
 NOT_HAPPENED_TAGS = {"no claim", "not used", "not resolved", "not prevented", "no winner", "no new initiative", "lasting expires"}

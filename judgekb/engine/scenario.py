@@ -236,22 +236,26 @@ ABILITY = {
     "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
     "setup": "bool",
 }
-RESOLVE = {
+RESOLVE_KEYWORDS2 = ("insight", "intimidate", "pillage", "renown")  # the challenge resolution keywords (RR 4.2.5)
+RESOLVE_BOTH = {
     "claim": "cards",
     "discard": "cards",
-    "deadly": "card",
-    "vigilant": "cards",
-    "vengeful": "cards",
-    "infamy": "card",
     "save": "cards",
     "victory_choice": "player",
-    "keyword_order": ("textlist",),
-    "pillage_order": "cards",
-    "intimidate": "card",
-    "chooses": "player",
     "interrupts": ("list", "REACT"),
     "reactions": ("list", "REACT"),
 }
+RESOLVE1 = {**RESOLVE_BOTH, "deadly": "card", "vigilant": "cards", "vengeful": "cards", "infamy": "card"}
+RESOLVE2 = {
+    **RESOLVE_BOTH,
+    "keyword_order": ("enumlist", RESOLVE_KEYWORDS2),
+    "pillage_order": "cards",
+    "intimidate": "card",
+    "chooses": "player",
+    "decline": ("enumlist", RESOLVE_KEYWORDS2),  # keywords that say "may": the winner does not use them (RR Abilities)
+    "use": ("enumlist", RESOLVE_KEYWORDS2),  # ... or does, where the engine would otherwise ask (insight's last card)
+}
+RESOLVE = {**RESOLVE1, **RESOLVE2}  # (the fields of either edition: an edition's scenario is checked against its own)
 PHASE_STEP = {
     "name": ("enum", PHASES),
     "first_player": "player",
@@ -712,6 +716,14 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
             args = {}
         if not isinstance(args, dict):
             raise DataError(f"{where(path, step)}: step '{verb}' takes a mapping of arguments; got {args!r}")
+        if verb == "resolve":
+            schema = RESOLVE1 if edition == 1 else RESOLVE2
+            other = sorted(set(args) & (set(RESOLVE) - set(schema)))
+            if other:
+                raise DataError(
+                    f"{where(path, args if '__line__' in args else step)}: field '{other[0]}' of 'resolve' exists only in edition "
+                    f"{3 - edition} scenarios (fields: {', '.join(sorted(schema))})"
+                )
         checker.mapping(args, schema, required, verb, step)
         if verb == "loop":
             if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
@@ -773,6 +785,10 @@ class _Checker:
                     elif not _whole(name) and not (isinstance(name, str) and name.isdigit()):
                         self.fail(here, key, f"keys must be step numbers; got {name!r}")
                     self.value(inner, kind[1], key, here)
+            elif head == "enumlist":
+                items = [value] if isinstance(value, str) else value
+                if not isinstance(items, list) or not all(isinstance(v, str) and v.lower() in kind[1] for v in items):
+                    self.fail(line_of, key, f"must be a list of {', '.join(kind[1])}; got {value!r}")
             elif head == "textlist":
                 items = [value] if isinstance(value, str) else value
                 if not isinstance(items, list) or not all(isinstance(v, str) for v in items):

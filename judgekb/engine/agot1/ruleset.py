@@ -85,6 +85,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         challenges.defend(state, trace, args.get("player") or state.challenge.defender, _names(args.get("defenders")))
         return
     if verb == "resolve":
+        listed = ("claim", "discard", "vigilant", "vengeful")  # one name given without a list is a list of one
+        args = {**args, **{f: _names(args[f]) for f in listed if f in args}}
         state.facts["pending_saves"] = set(_names(args.get("save")))
         state.facts["victory_choice"] = args.get("victory_choice")
         challenges.resolve(state, trace, args)

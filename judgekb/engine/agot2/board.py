@@ -230,6 +230,13 @@ def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> b
     return False
 
 
+def can_be(state: State, card: Card, past: str) -> bool:
+    """May this card be chosen to be X-ed ("killed", "knelt")? Not when it, or a lasting effect on it, says it
+    cannot be (FAQ 2.1: it cannot be chosen to be X-ed); ``cannot`` says so in the trace where one is chosen."""
+    lasting = {e.value for e in state.effects if e.target == card.key and e.kind == "cannot"}
+    return f"be {past}" not in card.cannot | lasting and f"cannot be {past}" not in constants(state, card)
+
+
 ERRATA = {  # card title -> its errata in FAQ v4.1 (the text in force for that card)
     "Ser Horas Redwyne": "agot2-faq41/errata/ser-horas-redwyne-westeros-63",
     "Driftwood Cudgel": "agot2-faq41/errata/driftwood-cudgel-flight-of-crows-112",

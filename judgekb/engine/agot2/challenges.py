@@ -8,6 +8,7 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, rule
 from judgekb.engine.agot2.board import (
     Context,
+    can_be,
     check_elimination,
     check_victory,
     deck_counts,
@@ -431,7 +432,7 @@ def unopposed(state: State, trace: Trace, result: dict[str, Any]) -> None:
 )
 def claim_military(state: State, trace: Trace, ctx: Context, loser: str, claim: int, chosen: list[str] | None) -> None:
     mine = [c for c in state.in_play(loser, "character")]
-    able = [c for c in mine if "be killed" not in c.cannot and "cannot be killed" not in c.constant]
+    able = [c for c in mine if can_be(state, c, "killed")]
     shielded = [c.key for c in mine if c not in able]
     need = min(claim, len(able))
     note = f" ({', '.join(shielded)} cannot be killed, so cannot be chosen)" if shielded else ""
@@ -594,18 +595,32 @@ def renown(state: State, trace: Trace, ctx: Context, winner: str, keys: list[str
 
 @rule(
     "keyword.insight",
-    ["agot2-rr/insight", "agot2-rr/drawing-cards"],
+    ["agot2-rr/insight", "agot2-rr/drawing-cards", "agot2-rr/abilities", "agot2-rr/winning-the-game"],
     "for each participating insight character, the winner may draw 1 card",
 )
-def insight(state: State, trace: Trace, ctx: Context, winner: str, keys: list[str]) -> None:
+def insight(state: State, trace: Trace, ctx: Context, winner: str, keys: list[str], decided: bool = False) -> None:
+    """``decided``: the scenario says the winner uses insight (it named no decline), even when drawing empties the deck."""
     for key in keys:
         before = deck_counts(state)
         top = state.deck(winner)[:1]
+        if len(state.deck(winner)) == 1 and not decided:
+            trace.add(
+                "keyword.insight",
+                f"{key} (insight): a choice is needed — drawing would take the last card of {winner}'s deck, and a player "
+                f"whose draw deck is empty is eliminated; insight is optional (state use: [insight] to draw it, or "
+                f"decline: [insight])",
+                "choice-needed",
+                cite=["agot2-rr/insight", "agot2-rr/abilities", "agot2-rr/winning-the-game"],
+                tag="choice",
+                subject=key,
+            )
+            return
         for card in top:
             card.zone, card.order = "hand", card.order
         trace.add(
             "keyword.insight",
             f"{key} (insight): {winner} draws " + (top[0].key if top else "nothing — the deck is empty") + " from the top of the deck",
+            cite=["agot2-rr/insight", "agot2-rr/drawing-cards"],
             tag="insight",
             subject=key,
         )
@@ -615,24 +630,47 @@ def insight(state: State, trace: Trace, ctx: Context, winner: str, keys: list[st
 
 @rule(
     "keyword.intimidate",
-    ["agot2-rr/intimidate"],
+    ["agot2-rr/intimidate", "agot2-rr/target", "agot2-faq41/2.1"],
     "the attacking winner may kneel a loser's character with STR no higher than the margin; one instance only",
 )
 def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any], keys: list[str], chosen: str | None) -> None:
     margin = result["attack"] - result["defence"]
-    able = [c for c in state.in_play(result["loser"], "character") if not c.kneeling and state.strength(c) <= margin]
+    standing = [c for c in state.in_play(result["loser"], "character") if not c.kneeling and state.strength(c) <= margin]
+    able = [c for c in standing if can_be(state, c, "knelt")]  # FAQ 2.1: one that cannot be knelt cannot be chosen
+    shielded = [c.key for c in standing if c not in able]
+    note = f" ({', '.join(shielded)} cannot be knelt, so cannot be chosen)" if shielded else ""
+    if chosen is not None and chosen not in state.cards:
+        raise IllegalStep("keyword.intimidate", f"{chosen} is not a card in this scenario", cite=["agot2-rr/intimidate"])
     if len(keys) > 1:
         trace.add(
             "keyword.intimidate",
             f"{len(keys)} intimidate instances: no more than one can resolve in a challenge",
             "not-applied",
+            cite=["agot2-rr/intimidate"],
             tag="intimidate",
+        )
+    if chosen is not None and state.cards[chosen] not in able:
+        card = state.cards[chosen]
+        why = (
+            "it cannot be knelt (FAQ 2.1)" if card in standing
+            else "it is already kneeling" if card.kneeling and card.zone == "in_play"
+            else f"its STR is {state.strength(card)}, more than the {margin} the challenge was won by"
+            if card.zone == "in_play" and card.controller == result["loser"] and card.type == "character"
+            else f"it is not a character {result['loser']} controls in play"
+        )
+        raise IllegalStep(
+            "keyword.intimidate",
+            f"{chosen} cannot be chosen for intimidate: {why}",
+            cite=["agot2-rr/intimidate"]
+            + (["agot2-faq41/2.1"] if card in standing else ["agot2-rr/target"] if card.kneeling and card.zone == "in_play" else []),
         )
     if not able:
         trace.add(
             "keyword.intimidate",
-            f"intimidate: {result['loser']} controls no standing character with STR {margin} or less, so nothing is knelt",
+            f"intimidate: {result['loser']} controls no standing character with STR {margin} or less that can be knelt, so "
+            f"nothing is knelt{note}",
             "not-applied",
+            cite=["agot2-rr/intimidate", "agot2-rr/target"] + (["agot2-faq41/2.1"] if shielded else []),
             tag="intimidate",
             subject=keys[0],
         )
@@ -642,8 +680,9 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
             trace.add(
                 "keyword.intimidate",
                 f"intimidate: a choice is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
-                f"(STR {margin} or less) to kneel",
+                f"(STR {margin} or less) to kneel{note}",
                 "choice-needed",
+                cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
                 tag="choice",
                 subject=keys[0],
             )
@@ -651,21 +690,18 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
         chosen = able[0].key
         trace.add(
             "keyword.intimidate",
-            f"intimidate: {chosen} is the only standing character with STR {margin} or less, so it is the one knelt",
+            f"intimidate: {chosen} is the only standing character with STR {margin} or less that can be knelt{note}, so it is "
+            f"the one {result['winner']} may kneel (intimidate is optional: state decline: [intimidate] if not used)",
+            cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
             tag="intimidate",
             subject=chosen,
-        )
-    elif state.cards[chosen] not in able:
-        raise IllegalStep(
-            "keyword.intimidate",
-            f"{chosen} is not a standing character of {result['loser']} with STR {margin} or less",
-            cite=["agot2-rr/intimidate"],
         )
     else:
         trace.add(
             "keyword.intimidate",
             f"{keys[0]} (intimidate): {result['winner']} kneels {chosen} (STR {state.strength(state.cards[chosen])}, the "
             f"challenge was won by {margin})",
+            cite=["agot2-rr/intimidate"],
             tag="intimidate",
             subject=chosen,
         )
@@ -722,6 +758,22 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
         queue_reactions(ctx, f"pillage: {key}")
 
 
+@rule(
+    "keyword.declined",
+    ["agot2-rr/abilities", "agot2-rr/insight", "agot2-rr/intimidate", "agot2-rr/pillage", "agot2-rr/renown"],
+    "a keyword whose description says 'may' is optional: its controller may decline it",
+)
+def decline_keyword(state: State, trace: Trace, winner: str, word: str, keys: list[str]) -> None:
+    trace.add(
+        "keyword.declined",
+        f"{winner} does not use {word} ({', '.join(keys)}): {word} says 'may', so using it is optional",
+        "not-applied",
+        cite=["agot2-rr/abilities", f"agot2-rr/{word}"],
+        tag="not used",
+        subject=winner,
+    )
+
+
 def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
     """K — process challenge resolution keywords by type, in the first player's order; a type is
     processed once, so an instance gained after its type was processed does not resolve."""
@@ -758,9 +810,14 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
         )
     sequence = [w for w in order if w in RR_ORDER] + [w for w in RR_ORDER if w not in order]
     at_start = {w: present(w) for w in RR_ORDER}
+    declined = {str(w).lower() for w in choices.get("decline") or []}
+    used = {str(w).lower() for w in choices.get("use") or []}
     for word in sequence:
         keys = present(word)
         if not keys:
+            continue
+        if word in declined:
+            decline_keyword(state, trace, winner, word, keys)
             continue
         state.facts.setdefault("processed_keys", {})[word] = list(keys)
         for key in keys:
@@ -775,7 +832,7 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
         if word == "renown":
             renown(state, trace, ctx, winner, keys)
         elif word == "insight":
-            insight(state, trace, ctx, winner, keys)
+            insight(state, trace, ctx, winner, keys, decided="insight" in used)
         elif word == "intimidate":
             intimidate(state, trace, ctx, result, keys, choices.get("intimidate"))
         else:
@@ -783,6 +840,21 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
         run_reactions(state, trace, ctx)  # a keyword gained now still resolves if its type is not yet processed
         if state.winner:
             return
+    named = choices.get("intimidate")
+    if named and "intimidate" not in state.facts.get("processed_keys", {}) and "intimidate" not in declined:
+        trace.add(
+            "keyword.intimidate",
+            f"intimidate: {named} was named, but no intimidate resolves: "
+            + (
+                f"{winner} won as the defending player, and intimidate resolves only for a player who wins as the attacking player"
+                if winner != challenge.attacker
+                else f"{winner} has no participating character with intimidate"
+            ),
+            "not-applied",
+            cite=["agot2-rr/intimidate"],
+            tag="not used",
+            subject=str(named),
+        )
     for word, keys in state.facts.get("processed_keys", {}).items():
         for key in present(word):
             if key not in keys:
@@ -823,7 +895,8 @@ def claim_value(state: State, trace: Trace, player: str) -> int:
 
 
 def _determine(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
-    """D: the result is determined; what waits for it (delayed effects, assault's kneel) happens before reactions."""
+    """D: the result is determined; what waits for it (delayed effects, assault's kneel) happens, then reactions to
+    winning or losing (RR 4.2.2's timing note), all before U."""
     waiting = [d for d in state.delayed if d.period == "result"]
     state.delayed = [d for d in state.delayed if d.period != "result"]
     for delayed in waiting:
@@ -838,7 +911,27 @@ def _determine(state: State, trace: Trace, ctx: Context, challenge: Challenge, r
             ctx.apply_effect(state, trace, ctx, {**delayed.effect, "_delayed": True})
     assault_kneel(state, trace, challenge, result)  # RR Assault: immediately after the winner is determined
     if result["winner"]:
-        queue_reactions(ctx, f"win: {result['winner']}")
+        win_lose_reactions(state, trace, ctx, result)
+
+
+@rule(
+    "duck.reactions",
+    [COMPARE, "agot2-rr/appendix-i/reactions-and-interrupts"],
+    "reactions to winning or losing a challenge are initiated after step 4.2.2, before the unopposed bonus, claim and keywords",
+)
+def win_lose_reactions(state: State, trace: Trace, ctx: Context, result: dict[str, Any]) -> None:
+    queue_reactions(ctx, f"win: {result['winner']}")
+    if result["loser"]:
+        queue_reactions(ctx, f"lose: {result['loser']}")
+    if ctx.pending_reactions:
+        trace.add(
+            "duck.reactions",
+            f"{result['winner']} won and {result['loser'] or 'no one'} lost: reactions to winning or losing the challenge are "
+            "initiated now, after 4.2.2 and before the unopposed bonus, claim and keywords",
+            cite=[COMPARE, "agot2-rr/appendix-i/reactions-and-interrupts"],
+            tag="reaction window",
+        )
+        run_reactions(state, trace, ctx)
 
 
 def _unopposed(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
@@ -851,7 +944,17 @@ def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, resul
     if result["winner"] == challenge.attacker:
         claim = claim_value(state, trace, challenge.attacker)
         result["claim"] = "applied"
-        if challenge.type == "military":
+        if claim <= 0:
+            trace.add(
+                "claim.value",
+                f"C — {challenge.attacker}'s claim value is 0: {challenge.type} claim "
+                + {"military": "kills no character", "intrigue": "discards no card", "power": "moves no power"}[challenge.type],
+                "not-applied",
+                cite=["agot2-rr/claim"],
+                tag="no claim",
+                subject=challenge.defender,
+            )
+        elif challenge.type == "military":
             claim_military(state, trace, ctx, challenge.defender, claim, choices.get("claim"))
         elif challenge.type == "intrigue":
             claim_intrigue(state, trace, challenge.defender, claim, choices.get("discard") or choices.get("claim"))

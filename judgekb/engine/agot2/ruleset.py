@@ -121,6 +121,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))
     elif verb == "resolve":
         state.facts["victory_choice"] = args.get("victory_choice")
+        for field in ("claim", "discard", "pillage_order", "keyword_order", "decline", "use"):  # one name is a list of one
+            if field in args:
+                args[field] = names(args[field])
         challenges.resolve(state, trace, ctx, args)
     elif verb == "effect":
         effect(state, trace, ctx, args)
