@@ -305,6 +305,28 @@ def test_a_first_edition_list_by_title_and_set(kb):
     assert "agot1-faq/restricted/joust/val-dotn-f117" in [c["id"] for c in checks["restricted"]["cite"]]
 
 
+def test_a_first_edition_card_s_own_limit_counts(db):
+    """A blind judge's review: two copies of The Power of Arms ("You may have up to 2 copies of The Power of
+    Arms in your plot deck.") were 'no duplicate plot cards', and two copies of Street of Steel ("Limit 1
+    per deck.") passed.  The card's own text, quoted as the citation, now sets the number either way."""
+    arms2 = swap(STARK1, "1 Planning Ahead (Core)\n", "1 The Power of Arms (Core)\n").replace(
+        "1 Rains of Autumn (Core)\n", "1 The Power of Arms (Core)\n"
+    )
+    assert check(db, arms2, edition=1).verdict == "legal"
+    arms3 = arms2.replace("1 Good for the Gander (Core)\n", "1 The Power of Arms (Core)\n")
+    (too_many,) = check(db, arms3, edition=1).problems
+    assert (too_many.check, too_many.message) == ("card-limit", "3 copies of The Power of Arms: its text allows up to 2 in the plot deck")
+    assert too_many.cite[0].id is None and "You may have up to 2 copies of The Power of Arms in your plot deck." in too_many.cite[0].text
+    gander2 = swap(STARK1, "1 Planning Ahead (Core)\n", "1 Good for the Gander (Core)\n")
+    (dup,) = check(db, gander2, edition=1).problems
+    assert (dup.check, dup.message) == ("plots", "2 copies of Good for the Gander: no duplicate plot cards")
+    street = swap(STARK1, "3 Hodor (Core)\n", "1 Hodor (Core)\n1 Street of Steel (Core)\n1 Street of Steel (Lords of Winter)\n")
+    (limit,) = check(db, street, edition=1).problems
+    assert (limit.check, limit.message) == ("card-limit", "2 copies of Street of Steel: its text says 'Limit 1 per deck'")
+    assert "Limit 1 per deck." in limit.cite[0].text
+    assert check(db, street.replace("1 Street of Steel (Lords of Winter)\n", "1 Hodor (Core)\n"), edition=1).verdict == "legal"
+
+
 def test_first_edition_lists_by_version(db):
     deck = (DECKS / "agot1-stark-illegal.txt").read_text(encoding="utf-8")
     now = by_check(check(db, deck, edition=1))["restricted"][0]

@@ -99,6 +99,7 @@ UNRELEASED = _check(
 PLOTS1 = _check("plots", 1, ["agot1-rules/tournament-play-and-deck-construction-rules"], "exactly seven plots, no duplicates")
 DRAW_MINIMUM1 = _check("draw-minimum", 1, ["agot1-rules/tournament-play-and-deck-construction-rules"], "a House deck of at least 60 cards")
 COPIES1 = _check("copies", 1, ["agot1-faq/4.8"], "at most 3 copies by title in the draw deck, regardless of card type")
+CARD_LIMIT1 = _check("card-limit", 1, [], "a card's own limit: 'Limit N per deck', 'up to N copies … in your plot deck'")
 HOUSE_ONLY1 = _check(
     "house-only",
     1,
@@ -816,6 +817,21 @@ def _row_matches(row: dict[str, Any], dc: DeckCard) -> bool:
     return not number or number.lstrip("0") == dc.card.number.lstrip("0")
 
 
+PER_DECK1 = re.compile(r"\bLimit (\d+) per deck\b", re.IGNORECASE)  # a card's printed limit (Street of Steel)
+PLOT_COPIES1 = re.compile(r"\bYou may have up to (\d+) copies of .{1,80}? in your plot deck\b", re.IGNORECASE)  # The Power of Arms
+
+
+def _plain(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def _plot_copies1(card: Card) -> int | None:
+    """How many copies of a plot its own text allows (the rulebook allows no duplicate plot; the card's text
+    that says otherwise is what FAQ v5.5.1's 'as the regular game rules (or card text) allow' means)."""
+    found = PLOT_COPIES1.search(_plain(card.text))
+    return int(found.group(1)) if found else None
+
+
 def check1(cards: list[DeckCard], house: str | None, fmt: str, lists: List1, citer: Citer) -> list[Problem]:
     problems: list[Problem] = []
     agendas = [dc for dc in cards if dc.card.type == "agenda"]
@@ -830,10 +846,22 @@ def check1(cards: list[DeckCard], house: str | None, fmt: str, lists: List1, cit
     n_plots = sum(dc.count for dc in plots)
     if n_plots != 7:
         problems.append(_problem(PLOTS1, f"{n_plots} plot cards: the plot deck must have exactly seven", [], citer.check(PLOTS1)))
+    plot_titles: dict[str, list[DeckCard]] = defaultdict(list)
     for dc in plots:
-        if dc.count > 1 or sum(o.count for o in plots if o.card.key == dc.card.key) > 1:
-            problems.append(_problem(PLOTS1, f"{dc.card.name}: no duplicate plot cards", [dc], citer.check(PLOTS1)))
-            break
+        plot_titles[dc.card.key].append(dc)
+    for group in plot_titles.values():
+        n, allowed = sum(dc.count for dc in group), _plot_copies1(group[0].card)
+        if n > 1 and allowed is None:
+            problems.append(_problem(PLOTS1, f"{n} copies of {group[0].card.name}: no duplicate plot cards", group, citer.check(PLOTS1)))
+        elif allowed is not None and n > allowed:
+            problems.append(
+                _problem(
+                    CARD_LIMIT1,
+                    f"{n} copies of {group[0].card.name}: its text allows up to {allowed} in the plot deck",
+                    group,
+                    [card_text(group[0].card)],
+                )
+            )
     n_draw = sum(dc.count for dc in draw)
     if n_draw < 60:
         problems.append(_problem(DRAW_MINIMUM1, f"{n_draw} cards in the House deck: the minimum is 60", [], citer.check(DRAW_MINIMUM1)))
@@ -842,7 +870,11 @@ def check1(cards: list[DeckCard], house: str | None, fmt: str, lists: List1, cit
         titles[dc.card.key].append(dc)
     for group in titles.values():
         n = sum(dc.count for dc in group)
-        if n > 3:
+        limit = next((int(m.group(1)) for dc in group if (m := PER_DECK1.search(_plain(dc.card.text)))), None)
+        if limit is not None and n > limit:
+            message = f"{n} copies of {group[0].card.name}: its text says 'Limit {limit} per deck'"
+            problems.append(_problem(CARD_LIMIT1, message, group, [card_text(group[0].card)]))
+        elif n > 3:
             problems.append(_problem(COPIES1, f"{n} copies of {group[0].card.name}: at most 3 by title", group, citer.check(COPIES1)))
     for dc in plots + draw:
         only = re.search(r"House (\w+) only", dc.card.text)
