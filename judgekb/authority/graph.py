@@ -178,6 +178,14 @@ def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
         )
         if version_key(r["version"]) > floor
     ]
+    # an entry whose printed tag is older than the change log that lists it as new (FAQ v5.5.1's "New Card
+    # Errata: Fleeing to the Wall …", printed "(v5.5)"): listed at the change log's version, saying both
+    listed = {r["id"] for r in rows}
+    for r in db.query("select id, kind, heading, version, citation, data from clauses where doc = ? and data like '%changelog%'", [doc_id]):
+        log = json.loads(r.pop("data") or "{}").get("changelog") or {}
+        if log.get("version") and version_key(log["version"]) > floor and r["id"] not in listed:
+            printed = f"printed (v{r['version']}); " if r.get("version") else ""
+            rows.append({**r, "version": log["version"], "change": "listed in the change log", "reason": f"{printed}{log.get('says', '')}"})
     rows.sort(key=lambda r: version_key(r["version"]))
     diff = {r["id"]: r for r in versions.changes(db, doc_id, since, version_key)}
     rows = [diff.pop(r["id"], r) for r in rows]  # an entry tagged with a later version that is also new says so

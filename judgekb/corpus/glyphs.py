@@ -90,4 +90,6 @@ def reader_notes(data: dict[str, Any]) -> list[str]:
         notes.append(f"Where this entry begins: {data['boundary']}")
     if data.get("version_from"):
         notes.append(f"Version from the {data['version_from']}")
+    if data.get("changelog"):
+        notes.append(f"Printed with an earlier version tag, but new in v{data['changelog']['version']} by the {data['changelog']['says']}")
     return notes

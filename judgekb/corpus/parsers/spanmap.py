@@ -34,6 +34,7 @@ CLAUSE_FIELDS = {
     "note",
     "boundary",
     "version_from",
+    "changelog",
 }
 SECTION_MARK = re.compile(r"^\(?(\d+\.\d+)\)\s*")
 VERSION_MARK = re.compile(r"^\(v(\d+(?:\.\d+)*)\)\s*")
@@ -108,7 +109,7 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
                 heading = f"{str(item['format']).title()} Restricted List: {heading}"
         if not heading:
             raise DataError(f"{label}: clause needs a heading or head spans")
-        kept = ("set", "card", "number", "cards", "format", "list", "note", "boundary", "version_from")
+        kept = ("set", "card", "number", "cards", "format", "list", "note", "boundary", "version_from", "changelog")
         extra: dict[str, Any] = {k: item[k] for k in kept if k in item}
         if "printed" in item:
             extra["printed_section"] = item["printed"]
