@@ -249,3 +249,12 @@ def test_import_cards_from_both_public_formats_survives_rebuild(tmp_path: Path, 
     (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
     broken = run_cli("import-cards", str(tmp_path / "broken.json"), db=db, corpus=corpus_copy)
     assert broken.returncode == 2 and "broken.json" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_a_worked_example_s_cards_are_their_titles(db):
+    """FAQ v4.1 (2.10)'s example: "Richard's Grand Maester Pycelle (Core, 85)" is Grand Maester Pycelle (Richard
+    is the example's player), and "plays My Mind Is My Weapon (Kings of the Isles, 28)" is that card, not "Mind Is
+    My Weapon" (a blind judge's audit found both mis-linked)."""
+    cited = {r["dst"]: r["reason"] for r in db.query("select dst, reason from links where type = 'mentions' and src = 'agot2-faq41/2.10'")}
+    assert set(cited) == {"card:2:anya-waynwood", "card:2:grand-maester-pycelle", "card:2:my-mind-is-my-weapon", "card:2:areo-hotah"}
+    assert cited["card:2:my-mind-is-my-weapon"] == "the text cites My Mind Is My Weapon (Kings of the Isles 28)"
