@@ -54,7 +54,7 @@ def add_lasting(state: State, trace: Trace, effect: Lasting) -> None:
         raw = card.strength + sum(e.value for e in state.effects if e.target == card.key and e.kind == "str")
         text = f"{effect.target} gets {effect.value:+d} STR {until}: STR {before} → {state.strength(card)}"
         if raw < 0:
-            text += f" (the modifiers sum to {raw}, rounded up to 0)"
+            text += f" (printed STR and modifiers add up to {raw}, rounded up to 0)"
     else:
         text = f"{effect.target} {effect.kind.replace('gain', 'gains').replace('lose', 'loses')} {effect.value} {until}"
     trace.add("lasting.sum", text)

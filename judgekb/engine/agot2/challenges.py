@@ -365,7 +365,7 @@ def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any
         why = "has no participating characters" if not side else f"has {total} STR, not 1 or more"
         trace.add(
             "duck.determine",
-            f"the side that would win {why}: neither player wins (or loses) the challenge; the challenge still counts as initiated",
+            f"the side that would win {why}: neither player wins (or loses) the challenge",
             cite=[COMPARE, "agot2-rr/winning-a-challenge"],
             tag="no winner",
         )
@@ -747,9 +747,9 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
             card.zone, card.order = "discard", card.order
         trace.add(
             "keyword.pillage",
-            f"{key} (pillage): the top card of {result['loser']}'s deck, "
-            + (top[0].key if top else "none — the deck is empty")
-            + ", is discarded",
+            f"{key} (pillage): the top card of {result['loser']}'s deck, {top[0].key}, is discarded"
+            if top
+            else f"{key} (pillage): {result['loser']}'s deck is empty, so no card is discarded",
             cite=["agot2-rr/pillage"] + (["agot2-faq41/qa/resolving-keywords"] if len(keys) > 1 else []),
             tag="pillage",
             subject=key,

@@ -60,7 +60,7 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
             + f": STR {before} → {state.strength(card)}"
         )
         if raw < 0:
-            text += f" (modifiers sum to {raw}; STR cannot be below 0)"
+            text += f" (printed STR and modifiers add up to {raw}; STR cannot be below 0)"
         trace.add("lasting", text, cite=["agot2-rr/strength-strength-modifiers"], tag="strength", subject=card.key)
     elif effect_.kind == "terminal":
         trace.add(
