@@ -327,6 +327,17 @@ def test_a_first_edition_card_s_own_limit_counts(db):
     assert check(db, street.replace("1 Street of Steel (Lords of Winter)\n", "1 Hodor (Core)\n"), edition=1).verdict == "legal"
 
 
+def test_a_list_checked_under_the_other_edition_says_so(db):
+    """A review ran a first-edition list with --edition 2: 21 'unknown card' lines and '0 plots', never saying
+    the cards are first-edition ones.  Both ways round, the sheet now says what the list looks like."""
+    as_second = check(db, STARK1, edition=2)
+    assert as_second.verdict == "cannot be checked"
+    assert any("looks like a first-edition list; check it with --edition 1" in n for n in as_second.notes), as_second.notes
+    as_first = check(db, STARK, edition=1)
+    assert any("looks like a second-edition list; check it with --edition 2" in n for n in as_first.notes), as_first.notes
+    assert not any("looks like" in n for n in check(db, STARK1, edition=1).notes)
+
+
 def test_first_edition_lists_by_version(db):
     deck = (DECKS / "agot1-stark-illegal.txt").read_text(encoding="utf-8")
     now = by_check(check(db, deck, edition=1))["restricted"][0]

@@ -933,6 +933,24 @@ def _detect_edition(deck: Decklist, pools: dict[int, CardPool]) -> int:
     return 1 if score[1] > score[2] else 2
 
 
+def _other_edition_note(db: Any, deck: Decklist, edition: int) -> list[str]:
+    """Most names unknown in the chosen edition are the other edition's cards: the list was checked under the
+    wrong edition (a review ran a first-edition list with --edition 2 and got 21 'unknown card' lines)."""
+    other = 3 - edition
+    here, there = CardPool(db, edition), CardPool(db, other)
+    names = [e.name for e in deck.entries if e.name and not e.code]
+    unknown = [n for n in names if not here.by_key.get(normalise_name(n))]
+    known_there = [n for n in unknown if there.by_key.get(normalise_name(n))]
+    if not there or len(known_there) < max(2, len(unknown) // 2):
+        return []
+    ordinal = "first" if other == 1 else "second"
+    return [
+        f"{len(known_there)} of the {len(unknown)} names not found in edition {edition}'s card data are {ordinal}-edition "
+        f"cards ({', '.join(known_there[:3])}{'…' if len(known_there) > 3 else ''}): this looks like a {ordinal}-edition list; "
+        f"check it with --edition {other} (or without --edition, which detects it)"
+    ]
+
+
 def check(
     db: Any, deck: Decklist, edition: int | None = None, fmt: str = "joust", list_name: str | None = None, as_of: str | None = None
 ) -> Report:
@@ -1027,6 +1045,8 @@ def check(
         faction_name = f"House {house}" if house else None
         agenda_names = [dc.card.name for dc in cards if dc.card.type == "agenda"]
     unreadable = any(p.check in (UNKNOWN.name, AMBIGUOUS.name) for p in problems)
+    if unreadable and len(pools) == 1:  # the edition was chosen: a list of the other edition's cards says so
+        notes += _other_edition_note(db, deck, edition)
     others = [p for p in problems if p.check not in (UNKNOWN.name, AMBIGUOUS.name)]
     # a line naming no card makes every count uncertain: no verdict, but the problems found so far are listed
     verdict: Verdict = "cannot be checked" if unreadable else ("not legal" if others else "legal")
