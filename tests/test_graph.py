@@ -258,3 +258,12 @@ def test_a_worked_example_s_cards_are_their_titles(db):
     cited = {r["dst"]: r["reason"] for r in db.query("select dst, reason from links where type = 'mentions' and src = 'agot2-faq41/2.10'")}
     assert set(cited) == {"card:2:anya-waynwood", "card:2:grand-maester-pycelle", "card:2:my-mind-is-my-weapon", "card:2:areo-hotah"}
     assert cited["card:2:my-mind-is-my-weapon"] == "the text cites My Mind Is My Weapon (Kings of the Isles 28)"
+
+
+def test_a_printed_section_number_that_is_not_the_entry_meant_says_so(db):
+    """The Rules Reference's Target entry prints "Overruled by FAQ (3.2)." while its page links the line to (3.3);
+    the link said nothing of the difference (a blind judge's audit).  The note names both entries by their headings."""
+    (reason,) = [r["reason"] for r in db.query("select reason from links where src = 'agot2-rr/target' and reason like '%Overruled%'")]
+    rows = db.query("select id, heading from clauses where id in ('agot2-faq41/3.2', 'agot2-faq41/3.3')")
+    headings = {r["id"]: r["heading"] for r in rows}
+    assert f'(3.2), which is "{headings["agot2-faq41/3.2"]}"' in reason and f'(3.3) "{headings["agot2-faq41/3.3"]}"' in reason

@@ -93,7 +93,7 @@ def explicit_references(
         by_doc.setdefault(clause.doc, []).append(clause)
     links, found = [], []
     for item in data["references"]:
-        check_fields(references_file, item, {"in", "pattern"}, {"target", "absent"}, "reference")
+        check_fields(references_file, item, {"in", "pattern"}, {"target", "absent", "note"}, "reference")
         if ("target" in item) == ("absent" in item):
             raise DataError(f"{where(references_file, item)}: give exactly one of 'target' or 'absent'")
         try:
@@ -111,9 +111,8 @@ def explicit_references(
                 _check_node(target, known, absent, where(references_file, item))
                 page = m.groupdict().get("page")
                 found.append({"clause": clause.id, "text": m.group(0), "target": target, "page": page})
-                links.append(
-                    link(clause.id, target, "cites", f"the text refers to it: “{m.group(0)}”", data={"page": page} if page else {})
-                )
+                said = f"the text refers to it: “{m.group(0)}”" + (f" ({item['note']})" if item.get("note") else "")
+                links.append(link(clause.id, target, "cites", said, data={"page": page} if page else {}))
         if not hits:
             raise DataError(f"{where(references_file, item)}: pattern matches nothing in {item['in']}")
     unique = {(r["src"], r["dst"], r["reason"]): r for r in links}
