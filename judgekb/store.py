@@ -106,12 +106,20 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         clause_rows = []
         span_rows = []
         for doc in docs:
+            cited: dict[str, list[tuple[dict[str, Any], Any]]] = {}
             for clause in parsed[doc.id]:
                 row = clause.row()
                 row["citation"] = cite.citation(row, doc_rows[doc.id], clause.data, sets_file)
                 row["page"] = None if clause.page is None else str(clause.page)
                 clause_rows.append(row)
+                cited.setdefault(row["citation"], []).append((row, clause))
                 span_rows += [{"clause": clause.id, "seq": n, "start": s.start, "end": s.end} for n, s in enumerate(clause.spans)]
+            for same in (pairs for pairs in cited.values() if len(pairs) > 1):
+                # a heading the document prints twice (the unofficial summary repeats "2. DRAW" in its second round
+                # sequence): each citation names the line of the copy it comes from, so no two read alike
+                for row, clause in same:
+                    if clause.data.get("line"):
+                        row["citation"] = cite.citation(row, doc_rows[doc.id], {**clause.data, "line_shown": True}, sets_file)
         db.table("clauses").insert_all(
             clause_rows,
             pk="id",

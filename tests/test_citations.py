@@ -146,3 +146,20 @@ def test_a_citation_never_says_a_document_has_no_pages_when_its_own_text_cites_p
         assert "in this edition of the document" not in row["citation"], row["citation"]
         assert row["citation"].endswith("(no page numbers: the corpus's copy of this document is a web page)"), row["citation"]
 
+
+
+def test_a_heading_printed_twice_is_cited_by_its_line(db_path):
+    """The unofficial summary prints "2. DRAW", "Step 3: Resolve" and eleven more headings twice (its second round
+    sequence); two different texts were cited alike, so a folded "restated in" line could not be told apart.
+    Each such citation names the line where its copy's heading is printed in the corpus's copy."""
+    db = store.connect(db_path)
+    shared = list(db.query("select citation, count(*) as n from clauses where doc = 'agot1-summary' group by citation having n > 1"))
+    assert shared == []
+    lines = (CORPUS / "sources" / "002_b3ce6200744e2c87.txt").read_text(encoding="utf-8").splitlines()
+    for row in db.query("select heading, citation from clauses where doc = 'agot1-summary' and citation like '% at line %'"):
+        line = int(re.search(r" at line (\d+)", row["citation"])[1])
+        assert lines[line - 1].startswith(row["heading"]), (row, lines[line - 1])
+    rows = db.query("select citation from clauses where id in ('agot1-summary/draw', 'agot1-summary/reference/draw')")
+    both = [r["citation"] for r in rows]
+    assert sorted(both) == sorted(f"Unofficial 1.0 rules summary “2. DRAW” at line {n} (page not known: the corpus's copy "
+                                  "of this document has no page numbers)" for n in (79, 327))  # fmt: skip

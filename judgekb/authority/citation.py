@@ -83,6 +83,8 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
         return f"Timing structure: {heading}"
     if kind == "web":
         return f"paragraph at line {data.get('line')}: {quoted(heading)}"
+    if data.get("line_shown"):  # the document prints this heading more than once
+        return f"{quoted(heading)} at line {data['line']}"
     return quoted(heading)
 
 
