@@ -651,19 +651,14 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
         )
     if chosen is not None and state.cards[chosen] not in able:
         card = state.cards[chosen]
-        why = (
-            "it cannot be knelt (FAQ 2.1)" if card in standing
-            else "it is already kneeling" if card.kneeling and card.zone == "in_play"
-            else f"its STR is {state.strength(card)}, more than the {margin} the challenge was won by"
-            if card.zone == "in_play" and card.controller == result["loser"] and card.type == "character"
-            else f"it is not a character {result['loser']} controls in play"
-        )
-        raise IllegalStep(
-            "keyword.intimidate",
-            f"{chosen} cannot be chosen for intimidate: {why}",
-            cite=["agot2-rr/intimidate"]
-            + (["agot2-faq41/2.1"] if card in standing else ["agot2-rr/target"] if card.kneeling and card.zone == "in_play" else []),
-        )
+        why, cite = "it cannot be knelt (FAQ 2.1)", ["agot2-rr/intimidate", "agot2-faq41/2.1"]
+        if card.zone != "in_play" or card.controller != result["loser"] or card.type != "character":
+            why, cite = f"it is not a character {result['loser']} controls in play", ["agot2-rr/intimidate"]
+        elif card.kneeling:
+            why, cite = "it is already kneeling", ["agot2-rr/intimidate", "agot2-rr/target"]
+        elif state.strength(card) > margin:
+            why, cite = f"its STR is {state.strength(card)}, more than the {margin} the challenge was won by", ["agot2-rr/intimidate"]
+        raise IllegalStep("keyword.intimidate", f"{chosen} cannot be chosen for intimidate: {why}", cite=cite)
     if not able:
         trace.add(
             "keyword.intimidate",
