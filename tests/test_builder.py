@@ -109,3 +109,67 @@ def test_a_damaged_share_link_says_so(carded_server, browser):
     page.wait_for_selector(".field-error")
     assert "damaged" in page.inner_text(".field-error")
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size):
+    """A blind judge's review of /build on a phone: tapping Add after typing a name did nothing and lost the name;
+    a challenge with no "claim choices" step was never resolved ("Nothing changed on the board"); a second copy of
+    a unique character became a second character; a removed card stayed named in a step; a note vanished from
+    the trace; keyword choices could not be given.  Each is what a judge would expect now."""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    page.select_option("#b-edition", "2")
+    page.locator("#p0 .p-house").select_option("stark")
+    page.locator("#p1 .p-house").select_option("lannister")
+
+    def tap_add(player: int, name: str) -> None:  # typed, then the Add button tapped (not the keyboard's Enter)
+        field = page.locator(f"#p{player} [data-zone=in_play] .add-card")
+        field.fill(name)
+        button = page.locator(f"#p{player} [data-zone=in_play] button", has_text="Add")
+        button.tap() if size == "phone" else button.click()
+
+    tap_add(0, "Robb Stark")
+    page.wait_for_selector("#p0 [data-zone=in_play] li.card >> text=Robb Stark")
+    tap_add(1, "Ser Jaime Lannister")
+    page.wait_for_selector("#p1 [data-zone=in_play] li.card >> text=Ser Jaime Lannister")
+    tap_add(1, "Ser Jaime Lannister")  # a unique card's second copy: its duplicate (RR Duplicates)
+    expect(page.locator("#p1 [data-zone=in_play] li.card")).to_have_count(1)
+    expect(page.locator("#p1 .dupes")).to_have_text(re.compile("with 1 duplicate"))
+    tap_add(1, "Lannisport Merchant")
+    page.wait_for_selector("#p1 [data-zone=in_play] li.card >> text=Lannisport Merchant")
+    page.select_option("#b-step-kind", "challenge")
+    page.click("#b-add-step")
+    page.locator("#s0 label.check", has_text="Robb Stark").locator("input").check()
+    page.select_option("#b-step-kind", "note")
+    page.click("#b-add-step")
+    page.locator("#s1 input").fill("the defender thinks about it")
+    page.locator("#s1 input").press("Tab")
+    page.select_option("#b-step-kind", "defend")
+    page.click("#b-add-step")
+    page.locator("#s2 label.check", has_text="Lannisport Merchant").locator("input").check()
+    page.locator("#p1 li.card", has_text="Lannisport Merchant").locator("button", has_text="remove").click()  # it leaves the steps too
+    assert "Lannisport Merchant" not in page.text_content("#b-yaml")
+    yaml_text = page.text_content("#b-yaml")
+    assert "duplicates: [true]" in yaml_text and "resolve: {}  # added" in yaml_text  # no resolve step given: one is added
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    ruling = page.inner_text("#b-result")
+    assert "Player A wins" in ruling and "unopposed" in ruling
+    assert "step 2 — note: the defender thinks about it" in ruling  # the judge's note keeps its place
+    # the claim kills Jaime, whose duplicate is not used unless the defender says so: a choice is asked, in the builder's words
+    page.select_option("#b-step-kind", "claim")
+    page.click("#b-add-step")
+    resolve = page.locator("#s3")
+    assert "kill" in resolve.inner_text() and "Robb Stark" not in resolve.locator(".checks").first.inner_text()  # the loser's cards only
+    resolve.locator("label.check", has_text="renown").locator("input").check()
+    assert "decline: [\"renown\"]" in page.text_content("#b-yaml") and "# added" not in page.text_content("#b-yaml")
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    assert "does not use renown" in page.inner_text("#b-result")
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"builder-first-taps-{size}.png"), full_page=True)
+    context.close()

@@ -187,3 +187,27 @@ def test_printed_values_that_are_not_whole_numbers_are_left_out():
     values = cardfill.printing_values(row)
     assert "str" not in values and "cost" not in values
     assert cardfill.printing_values(dict(row, strength="3", cost="-"))["str"] == 3
+
+
+def test_a_card_whose_printed_abilities_are_not_applied_says_so(carded):
+    """A blind review: The Red Viper won a military challenge by 6 and its printed Reaction was never mentioned, not
+    even under what did not happen.  A card filled from the database names the triggered abilities its text prints,
+    which the engine applies only when given as steps; a card with none says nothing of the kind."""
+    _, notes = fill(
+        """
+edition: 2
+players:
+  - name: Anna
+    faction: martell
+    in_play: [{name: The Red Viper, printing: "01109"}, House Maester, Winterfell Steward]
+  - {name: Ben, faction: stark}
+steps: []
+""",
+        carded,
+    )
+    by_card = {n.card: n for n in notes}
+    assert by_card["The Red Viper"].abilities == ["Reaction"]
+    assert "its printed Reaction ability text is not applied: only abilities given as steps are" in by_card["The Red Viper"].text()
+    assert by_card["Winterfell Steward"].abilities == ["Marshaling Action"]
+    assert by_card["House Maester"].abilities == [] and "not applied" not in by_card["House Maester"].text()
+    assert cardfill.triggered_abilities("<b>Forced Reaction:</b> After … <b>Action:</b> Kneel …") == ("Forced Reaction", "Action")

@@ -14,6 +14,7 @@ never needs to know that a card database exists.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable
@@ -49,6 +50,7 @@ class Printing:
     set: str
     number: str
     values: dict[str, Any]
+    abilities: tuple[str, ...] = ()  # the triggered abilities its text prints ("Reaction", "Action"…)
 
     @property
     def label(self) -> str:
@@ -66,9 +68,13 @@ class Note:
     filled: list[str]
     errata: list[dict[str, Any]] = field(default_factory=list)
     overridden: list[str] = field(default_factory=list)
+    abilities: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
-        return {"card": self.card, "printing": self.printing, "filled": self.filled, "errata": self.errata, "overridden": self.overridden}
+        return {
+            "card": self.card, "printing": self.printing, "filled": self.filled, "errata": self.errata,
+            "overridden": self.overridden, "abilities": self.abilities,
+        }  # fmt: skip
 
     def text(self) -> str:
         if self.card == "(every card)":
@@ -78,6 +84,8 @@ class Note:
             parts.append(f"errata {item['clause']} applied ({item['field']}: {item['value']!r})")
         if self.overridden:
             parts.append(f"the scenario's own {', '.join(self.overridden)} used instead of the printing")
+        if self.abilities:  # a judge must not read silence about them as "they did nothing"
+            parts.append(f"its printed {', '.join(self.abilities)} ability text is not applied: only abilities given as steps are")
         return "; ".join(parts)
 
 
@@ -143,6 +151,18 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+TRIGGERS = re.compile(
+    r"\b(Forced Reaction|Forced Interrupt|Reaction|Interrupt|Challenges Action|Marshaling Action|Dominance Action|Action|"
+    r"When Revealed|Response|Any Phase|Marshalling|Challenges|Dominance|Plot|Taxation|Standing|Draw)\s*:",
+)
+
+
+def triggered_abilities(text: str) -> tuple[str, ...]:
+    """The triggered abilities a card's text prints, by their trigger words, in order, once each."""
+    plain = html.unescape(re.sub(r"<[^>]+>", "", text))
+    return tuple(dict.fromkeys(m.group(1) for m in TRIGGERS.finditer(plain)))
+
+
 def load_errata_values(corpus: Path) -> list[dict[str, Any]]:
     """``corpus/errata-values.yaml``: errata that change a card's printed values, as data."""
     path = corpus / "errata-values.yaml"
@@ -162,7 +182,8 @@ class CardBook:
             return
         for row in db["imported_cards"].rows_where("edition = ?", [edition]):
             printing = Printing(
-                row["name"], str(row.get("code") or ""), str(row.get("set") or ""), str(row.get("number") or ""), printing_values(row)
+                row["name"], str(row.get("code") or ""), str(row.get("set") or ""), str(row.get("number") or ""), printing_values(row),
+                triggered_abilities(row.get("text") or ""),
             )
             self.by_key.setdefault(row["key"], []).append(printing)
 
@@ -250,7 +271,8 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path, at: str | None =
     for key in filled:
         spec[key] = values[key]
     spec.pop("printing", None)
-    return Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden)
+    abilities = list(distinct[0].abilities) if len(distinct) == 1 else []
+    return Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden, abilities)
 
 
 # Fields that make a card "given by hand": a name not in the database is then taken as written.

@@ -84,6 +84,13 @@ def steps(trace: list[dict[str, Any]], scenario_steps: list[dict[str, Any]]) -> 
         if not groups or groups[-1]["step"] != entry["step"]:
             groups.append({"step": entry["step"], "label": step_label(scenario_steps, entry["step"]), "entries": []})
         groups[-1]["entries"].append(entry)
+    # a note step changes nothing, so it has no entries; it keeps its place, so the judge's own words and the
+    # step numbers stay where they were written
+    shown = {g["step"] for g in groups}
+    for number, step in enumerate(scenario_steps, 1):
+        if "note" in step and number not in shown:
+            at = next((i for i, g in enumerate(groups) if g["step"] > number), len(groups))
+            groups.insert(at, {"step": number, "label": step_label(scenario_steps, number), "entries": []})
     return groups
 
 

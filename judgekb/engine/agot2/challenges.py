@@ -607,8 +607,8 @@ def insight(state: State, trace: Trace, ctx: Context, winner: str, keys: list[st
             trace.add(
                 "keyword.insight",
                 f"{key} (insight): a choice is needed — drawing would take the last card of {winner}'s deck, and a player "
-                f"whose draw deck is empty is eliminated; insight is optional (state use: [insight] to draw it, or "
-                f"decline: [insight])",
+                f"whose draw deck is empty is eliminated; insight is optional, so the winner chooses (in a scenario: "
+                f"use: [insight] draws it, decline: [insight] does not; in the builder, the 'Challenge resolved' step)",
                 "choice-needed",
                 cite=["agot2-rr/insight", "agot2-rr/abilities", "agot2-rr/winning-the-game"],
                 tag="choice",
@@ -619,7 +619,9 @@ def insight(state: State, trace: Trace, ctx: Context, winner: str, keys: list[st
             card.zone, card.order = "hand", card.order
         trace.add(
             "keyword.insight",
-            f"{key} (insight): {winner} draws " + (top[0].key if top else "nothing — the deck is empty") + " from the top of the deck",
+            f"{key} (insight): {winner} draws {top[0].key} from the top of the deck"
+            if top
+            else f"{key} (insight): {winner}'s deck has no cards in this scenario, so nothing is drawn",
             cite=["agot2-rr/insight", "agot2-rr/drawing-cards"],
             tag="insight",
             subject=key,
@@ -686,7 +688,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
         trace.add(
             "keyword.intimidate",
             f"intimidate: {chosen} is the only standing character with STR {margin} or less that can be knelt{note}, so it is "
-            f"the one {result['winner']} may kneel (intimidate is optional: state decline: [intimidate] if not used)",
+            f"the one {result['winner']} may kneel (intimidate is optional: decline: [intimidate] if it is not used)",
             cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
             tag="intimidate",
             subject=chosen,
@@ -744,7 +746,7 @@ def pillage(state: State, trace: Trace, ctx: Context, result: dict[str, Any], ke
             "keyword.pillage",
             f"{key} (pillage): the top card of {result['loser']}'s deck, {top[0].key}, is discarded"
             if top
-            else f"{key} (pillage): {result['loser']}'s deck is empty, so no card is discarded",
+            else f"{key} (pillage): {result['loser']}'s deck has no cards in this scenario, so no card is discarded",
             cite=["agot2-rr/pillage"] + (["agot2-faq41/qa/resolving-keywords"] if len(keys) > 1 else []),
             tag="pillage",
             subject=key,

@@ -15,7 +15,7 @@
   var STEP_KINDS = [
     ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
     ["kill", "Card killed (effect)"], ["kneel", "Card knelt (effect)"], ["stand", "Card stood (effect)"],
-    ["claim", "Claim choices (military kill / intrigue discard)"], ["phase", "Phase begins"], ["end_phase", "Phase ends"],
+    ["claim", "Challenge resolved (claim and keyword choices)"], ["phase", "Phase begins"], ["end_phase", "Phase ends"],
     ["end_round", "Round ends"], ["note", "Note"]
   ];
   var PHASES = { "1": ["plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation"],
@@ -26,6 +26,7 @@
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
   var cardCache = {};  // lower-case name -> suggestion from /api/cards
   var openZones = {};  // player index -> the other-zones section is open
+  var typing = {};  // "player:zone" -> a card name typed but not yet added (kept across re-renders)
 
   function blank() {
     return { edition: "2", title: "", players: [player("Player A", true), player("Player B", false)], steps: [] };
@@ -96,7 +97,7 @@
         r.addEventListener("change", function () { state.players.forEach(function (q) { q.first = q === p; }); render(); });
         return r;
       })(), " first player"]),
-      labelled("Power", input(p.power, function (v) { p.power = v; }, { inputmode: "numeric", size: 3, class: "p-power" }))
+      labelled(state.edition === "1" ? "Power on House card" : "Power on faction card", input(p.power, function (v) { p.power = v; }, { inputmode: "numeric", size: 3, class: "p-power" }))
     ]));
     var plot = p.plot;
     var plotRow = el("div", { class: "row plot", id: "p" + pi + "-plot" }, [
@@ -122,13 +123,27 @@
     var wrap = el("div", { class: "zone", "data-zone": zone });
     var list = el("ul", { class: "cards" });
     p.zones[zone].forEach(function (c, ci) { list.appendChild(renderCard(p, pi, zone, c, ci)); });
-    var name = cardNameInput("", function () {}, "card", { placeholder: "card name", "aria-label": p.name + ": add a card to " + title, class: "add-card" });
+    // (not the shared input(): its "change" re-renders the form, so tapping Add after typing lost the name)
+    var slot = pi + ":" + zone;
+    var name = el("input", { list: "b-card-names", autocomplete: "off", placeholder: "card name", "aria-label": p.name + ": add a card to " + title, class: "add-card" });
+    name.value = typing[slot] || "";
+    name.addEventListener("input", function () { typing[slot] = name.value; suggest(name.value, "card"); });
     function add() {
       var v = name.value.trim(); if (!v) return;
       lookupCard(v).then(function (known) {
         if (known) v = known.name;  // the database's spelling
-        var existing = allCards().filter(function (x) { return x.card.name === v; }).length;
-        var card = { name: v }; if (existing) card.id = v + "#" + (existing + 1);
+        delete typing[slot];
+        var printed = known && (known.printings[0] || {}).values || {};
+        var same = p.zones[zone].filter(function (c) { return c.name === v; })[0];
+        if (zone === "in_play" && same && printed.unique) {  // RR Duplicates: a second copy of a unique card you control is its duplicate
+          same.duplicates = (same.duplicates || []).concat([true]);
+          render(); return;
+        }
+        // each card's key is unique: another player's copy is named with its player, a second copy of one's own numbered
+        var base = allCards().some(function (x) { return x.card.name === v && x.player !== p; }) ? v + " (" + p.name + ")" : v;
+        var n = allCards().filter(function (x) { return x.card.name === v && x.player === p; }).length, key = n ? base + " #" + (n + 1) : base;
+        while (allCards().some(function (x) { return cardKey(x.card) === key; })) key = base + " #" + (++n + 1);
+        var card = { name: v }; if (key !== v) card.id = key;
         if (known && distinctPrintings(known).length > 1) card.printing = known.printings[0].code;  // the first printing; a menu changes it
         p.zones[zone].push(card); render();
         var again = document.querySelector("#p" + pi + " [data-zone=" + zone + "] .add-card"); if (again) again.focus();
@@ -165,10 +180,20 @@
     }
     if (!known && c.str === undefined && zone === "in_play") more.open = true;
     li.appendChild(more);
-    li.appendChild(el("button", { type: "button", class: "link", text: "remove", "aria-label": "Remove " + cardKey(c), onclick: function () { p.zones[zone].splice(ci, 1); render(); } }));
+    if ((c.duplicates || []).length) {  // further copies of a unique card, under it (RR Duplicates)
+      li.appendChild(el("span", { class: "muted dupes", text: "with " + c.duplicates.length + " duplicate" + (c.duplicates.length > 1 ? "s" : "") + " " }));
+      li.appendChild(el("button", { type: "button", class: "link", text: "remove a duplicate", onclick: function () { c.duplicates.pop(); if (!c.duplicates.length) delete c.duplicates; render(); } }));
+    }
+    li.appendChild(el("button", { type: "button", class: "link", text: "remove", "aria-label": "Remove " + cardKey(c), onclick: function () { p.zones[zone].splice(ci, 1); forget(cardKey(c)); render(); } }));
     return li;
   }
 
+  function forget(key) {  // a removed card leaves no step naming it (its choice would be refused with no card to show)
+    state.steps.forEach(function (s) {
+      ["attackers", "defenders", "cards"].forEach(function (f) { if (Array.isArray(s[f])) s[f] = s[f].filter(function (k) { return k !== key; }); });
+      ["target", "intimidate"].forEach(function (f) { if (s[f] === key) s[f] = ""; });
+    });
+  }
   function distinctPrintings(known) {
     var seen = {}; return known.printings.filter(function (p) { var k = JSON.stringify(p.values); if (seen[k]) return false; seen[k] = 1; return true; });
   }
@@ -239,7 +264,7 @@
       case "defend": return { kind: kind, player: other.name, defenders: [] };
       case "strength": return { kind: kind, target: "", amount: 1, until: "end of phase", source: "" };
       case "kill": case "kneel": case "stand": return { kind: kind, target: "" };
-      case "claim": return { kind: kind, claim: "military", cards: [] };
+      case "claim": return { kind: kind, claim: "military", cards: [], decline: [], use: [], intimidate: "" };
       case "phase": return { kind: kind, name: "challenges" };
       case "note": return { kind: kind, text: "" };
       default: return { kind: kind, names: names };
@@ -260,6 +285,13 @@
   function cardSelect(value, onchange, filter) {
     var options = [["", "— card —"]].concat(allCards().filter(filter || function () { return true; }).map(function (x) { return [cardKey(x.card), cardKey(x.card) + " (" + x.player.name + ")"]; }));
     return select(options, value, onchange);
+  }
+  function challengeBefore(si) {  // the challenge a step belongs to: the last one declared before it
+    for (var i = si - 1; i >= 0; i--) {
+      if (state.steps[i].kind === "challenge") return state.steps[i];
+      if (["claim", "phase", "end_phase", "end_round"].indexOf(state.steps[i].kind) >= 0) return null;
+    }
+    return null;
   }
   function inPlayOf(name) { return allCards().filter(function (x) { return x.player.name === name && x.zone === "in_play"; }); }
 
@@ -287,11 +319,34 @@
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
       li.appendChild(row);
     } else if (s.kind === "claim") {
-      row.appendChild(labelled("Claim", select([["military", "military: characters killed"], ["intrigue", "intrigue: cards discarded from hand"]], s.claim || "military",
+      // the challenge this step resolves sets the claim and whose cards can be chosen
+      var ch = challengeBefore(si), type = ch ? ch.type : (s.claim || "military"), loser = ch ? ch.against : null;
+      s.decline = s.decline || []; s.use = s.use || [];
+      if (ch) s.claim = type; else row.appendChild(labelled("Claim", select([["military", "military: characters killed"], ["intrigue", "intrigue: cards discarded from hand"]], s.claim || "military",
         function (v) { s.claim = v; s.cards = []; })));
       li.appendChild(row);
-      var zone = (s.claim || "military") === "military" ? "in_play" : "hand";
-      li.appendChild(cardChecklist(allCards().filter(function (x) { return x.zone === zone; }), s.cards, function () {}, "claim choices"));
+      if (type === "power") li.appendChild(el("p", { class: "muted", text: "Power claim: no cards to choose (if the attacker wins, power moves from the defender's faction card)." }));
+      else {
+        li.appendChild(el("p", { class: "muted", text: type === "military" ? "If the attacker wins, the defender chooses characters to kill (claim):"
+                                                                   : "If the attacker wins, the cards discarded at random from the defender's hand (claim):" }));
+        var zone = type === "military" ? "in_play" : "hand";
+        li.appendChild(cardChecklist(allCards().filter(function (x) { return x.zone === zone && (!loser || x.player.name === loser) && x.card.type !== "location" && x.card.type !== "attachment"; }), s.cards, function () {}, "claim choices"));
+      }
+      if (state.edition === "2") {
+        var kw = el("div", { class: "checks", role: "group", "aria-label": "keywords not used" }, [el("p", { class: "muted", text: "Keywords the winner does not use (they say \u201cmay\u201d):" })]);
+        ["insight", "intimidate", "pillage", "renown"].forEach(function (w) {
+          var c = el("input", { type: "checkbox", value: w }); c.checked = s.decline.indexOf(w) >= 0;
+          c.addEventListener("change", function () { s.decline = s.decline.filter(function (x) { return x !== w; }).concat(c.checked ? [w] : []); render(); });
+          kw.appendChild(el("label", { class: "check" }, [c, " " + w]));
+        });
+        li.appendChild(kw);
+        var last = el("input", { type: "checkbox" }); last.checked = s.use.indexOf("insight") >= 0;
+        last.addEventListener("change", function () { s.use = last.checked ? ["insight"] : []; render(); });
+        li.appendChild(el("label", { class: "check" }, [last, " insight draws even the last card of the deck (which eliminates the player)"]));
+        li.appendChild(el("div", { class: "row" }, [labelled("Intimidate kneels", cardSelect(s.intimidate || "", function (v) { s.intimidate = v; }, function (x) {
+          return x.zone === "in_play" && (!loser || x.player.name === loser);
+        }))]));
+      }
     } else if (s.kind === "phase") {
       row.appendChild(labelled("Phase", select(PHASES[state.edition], s.name, function (v) { s.name = v; })));
       li.appendChild(row);
@@ -341,8 +396,24 @@
     });
     put("steps:");
     if (!state.steps.length) lines[lines.length - 1] = "steps: []";
-    state.steps.forEach(function (s, si) { put("  - " + stepYaml(s), "s" + si); });
+    state.steps.forEach(function (s, si) {
+      put("  - " + stepYaml(s), "s" + si);
+      // a challenge with no "Challenge resolved" step before the next challenge or phase is resolved here, so a
+      // judge who only declared it still gets its result (its claim and keyword choices are then asked for)
+      var next = state.steps[si + 1], open = openChallenge(si);
+      if (open !== null && (!next || ["challenge", "phase", "end_phase", "end_round"].indexOf(next.kind) >= 0)) {
+        put("  - resolve: {}  # added: the challenge is resolved (a 'Challenge resolved' step sets its choices)", "s" + open);
+      }
+    });
     return lines.join("\n") + "\n";
+  }
+  function openChallenge(si) {  // the index of the challenge step si belongs to, if no step resolves it up to si
+    for (var i = si; i >= 0; i--) {
+      var k = state.steps[i].kind;
+      if (k === "challenge") return i;
+      if (["claim", "phase", "end_phase", "end_round"].indexOf(k) >= 0) return null;
+    }
+    return null;
   }
   function stepYaml(s) {
     switch (s.kind) {
@@ -352,7 +423,10 @@
       case "kill": return "effect: " + flow({ kill: s.target });
       case "kneel": return "effect: " + flow({ kneel: s.target });
       case "stand": return "effect: " + flow({ stand: s.target });
-      case "claim": return "resolve: " + ((s.claim || "military") === "military" ? flow({ claim: s.cards.slice() }) : flow({ discard: s.cards.slice() }));
+      case "claim":
+        var choices = (s.claim || "military") === "intrigue" ? { discard: s.cards.slice() } : { claim: (s.cards || []).slice() };
+        if (state.edition === "2") { choices.decline = (s.decline || []).slice(); choices.use = (s.use || []).slice(); choices.intimidate = s.intimidate || undefined; }
+        return "resolve: " + flow(choices);
       case "phase": return "phase: " + q(s.name);
       case "end_phase": return "end_phase: {}";
       case "end_round": return "end_round: {}";
