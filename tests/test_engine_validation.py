@@ -80,7 +80,7 @@ players:
             BASE2 + "steps:\n  - effect: {target: Robb Stark, terminal: killed if sad}\n",
             "t.yaml:12: field 'terminal': must read",
         ),
-        (BASE2 + "steps:\n  - draw: {player: A, count: -2}\n", "t.yaml:12: field 'count': must be a whole number, 0 or more"),
+        (BASE2 + "steps:\n  - draw: {player: A, count: -2}\n", "t.yaml:12: field 'count': must be a whole number from 0 to 999; got -2"),
         (
             BASE2 + "steps:\n  - resolve: {keyword_order: 3}\n",
             "t.yaml:12: field 'keyword_order': must be a list of insight, intimidate, pillage, renown; got 3",
@@ -89,6 +89,16 @@ players:
         (BASE2 + "steps:\n  - resolve: {keyword_order: [banana, renown]}\n", "t.yaml:12: field 'keyword_order': must be a list of insight"),
         (BASE2 + "steps:\n  - resolve: {decline: [stealth]}\n", "t.yaml:12: field 'decline': must be a list of insight, intimidate"),
         (BASE2 + "steps:\n  - resolve: {deadly: Robb Stark}\n", "t.yaml:12: field 'deadly' of 'resolve' exists only in edition 1"),
+        # (from the builder's review: a STR change of +99999999999999999999 won a challenge 100000000000000000005 to 5)
+        (
+            BASE2 + "steps:\n  - effect: {target: Robb Stark, str: 99999999999999999999}\n",
+            "field 'str': must be a whole number from -999 to 999",
+        ),
+        (BASE2.replace("str: 5", "str: 1000000") + "steps: []\n", "t.yaml:8: field 'str' must be at most 999; got 1000000"),
+        (
+            BASE2.replace("first: true", "first: true\n    power: 100000") + "steps: []\n",
+            "field 'power' must be a whole number from 0 to 999",
+        ),
         (BASE2 + "steps:\n  - resolve: {vengeful: [Robb Stark]}\n", "t.yaml:12: field 'vengeful' of 'resolve' exists only in edition 1"),
         (BASE2 + "steps:\n  - note: a\nsteps: []\n", "t.yaml:13: invalid YAML: field 'steps' is given twice (first on line 11)"),
         (BASE2.replace("title: t", "title: t\ntitle: u") + "steps: []\n", "t.yaml:2: invalid YAML: field 'title' is given twice"),

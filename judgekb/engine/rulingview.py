@@ -168,6 +168,12 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
         out["ruling"] = ["No challenge was resolved; what changed is listed below." if out["happened"] else "Nothing changed on the board."]
     out["board"] = board(ruling.scenario.state)
     out["cards"] = [dict(note.as_json(), text=note.text()) for note in getattr(ruling.scenario, "card_notes", [])]
+    for name in ruling.scenario.state.facts.get("plots_assumed", []):
+        plot = ruling.scenario.state.players[name].plot
+        values = f"income {plot.income}, initiative {plot.initiative}, claim {plot.claim}"
+        values += f", reserve {plot.reserve}" if ruling.scenario.edition == 2 else ""
+        said = f"{name}: no plot given, so a blank plot is assumed ({values}); no rule sets these values"
+        out["cards"].append({"card": name, "text": said})
     return out
 
 

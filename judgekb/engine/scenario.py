@@ -404,8 +404,15 @@ class Scenario:
         self.card_notes: list[Any] = []
 
 
+MAX_VALUE = 999  # no printed value or count at a table comes near it: a larger number is a slip of the keyboard
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _too_large(value: Any) -> bool:
+    return _whole(value) and abs(value) > MAX_VALUE
 
 
 def _text_list(path: Path, spec: dict[str, Any], key: str) -> list[str]:
@@ -462,6 +469,8 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     for field_name in ("str", "cost", "power", "income", "influence", "initiative", "gold", "claim", "reserve"):
         if field_name in spec and not _whole(spec[field_name]):
             raise DataError(f"{at}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")
+        if field_name in spec and _too_large(spec[field_name]):
+            raise DataError(f"{at}: field '{field_name}' must be at most {MAX_VALUE}; got {spec[field_name]!r}")
     for field_name in ("str", "cost", "power", "gold", "claim", "reserve"):
         if field_name in spec and spec[field_name] < 0:
             raise DataError(f"{at}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
@@ -537,8 +546,10 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
         spec = {"name": spec}
     check_fields(path, spec, set(), PLOT_FIELDS, what)
     for key in ("income", "initiative", "claim", "reserve"):
-        if key in spec and (not _whole(spec[key]) or spec[key] < 0):
-            raise DataError(f"{where(path, spec)}: {what} field '{key}' must be a whole number, 0 or more; got {spec[key]!r}")
+        if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
+            raise DataError(
+                f"{where(path, spec)}: {what} field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}"
+            )
     return Plot(
         str(spec.get("id") or spec.get("name", "plot")),
         int(spec.get("income", 0)),
@@ -588,8 +599,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
             if spec.get(key) is not None and not isinstance(spec[key], str):
                 raise DataError(f"{where(path, spec)}: field '{key}' must be text; got {spec[key]!r}")
         for key in ("gold", "power"):
-            if key in spec and (not _whole(spec[key]) or spec[key] < 0):
-                raise DataError(f"{where(path, spec)}: field '{key}' must be a whole number, 0 or more; got {spec[key]!r}")
+            if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
+                raise DataError(f"{where(path, spec)}: field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}")
         if "first" in spec and not isinstance(spec["first"], bool):
             raise DataError(f"{where(path, spec)}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
@@ -677,6 +688,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         melee=bool(data.get("melee", len(players) > 2)),
     )
     state.facts["first_player_stated"] = first is not None
+    # a player given no plot plays a blank one: the engine's values, which no rule sets (the ruling says so)
+    state.facts["plots_assumed"] = [str(spec["name"]) for spec in data["players"] if not spec.get("plot")]
     steps = data["steps"] if data["steps"] is not None else []
     if not isinstance(steps, list):
         raise DataError(f"{where(path, data)}: field 'steps' must be a list")
@@ -807,11 +820,11 @@ class _Checker:
             if not isinstance(value, str) or not value.strip():
                 self.fail(line_of, key, f"must be text; got {value!r}")
         elif kind == "int":
-            if not _whole(value):
-                self.fail(line_of, key, f"must be a whole number; got {value!r}")
+            if not _whole(value) or _too_large(value):
+                self.fail(line_of, key, f"must be a whole number from -{MAX_VALUE} to {MAX_VALUE}; got {value!r}")
         elif kind == "count":
-            if not _whole(value) or value < 0:
-                self.fail(line_of, key, f"must be a whole number, 0 or more; got {value!r}")
+            if not _whole(value) or value < 0 or _too_large(value):
+                self.fail(line_of, key, f"must be a whole number from 0 to {MAX_VALUE}; got {value!r}")
         elif kind == "bool":
             if not isinstance(value, bool):
                 self.fail(line_of, key, f"must be true or false; got {value!r}")

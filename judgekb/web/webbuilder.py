@@ -34,6 +34,17 @@ def build_page() -> Any:
     return render_template("builder.html", imported=imported)
 
 
+def _nearest(db: Any, edition: int, key: str) -> list[str]:
+    """Up to five titles of the edition nearest a typed name (rapidfuzz, as ``cardfill.CardBook.nearest``)."""
+    from rapidfuzz import fuzz, process
+
+    def read() -> dict[str, str]:
+        return {r["key"]: r["name"] for r in db.query("select distinct key, name from imported_cards where edition = ?", [edition])}
+
+    titles = current_app.config["JUDGEKB"].cached(("card-titles", edition), read)
+    return [titles[k] for k, score, _ in process.extract(key, list(titles), scorer=fuzz.WRatio, limit=5) if score >= 70]
+
+
 @builder.get("/api/cards")
 def api_cards() -> Any:
     """Card names starting with (or containing) what was typed, with their printed values for the builder."""
@@ -45,6 +56,8 @@ def api_cards() -> Any:
     key = normalise_name(prefix)
     if not key or "imported_cards" not in db.table_names():
         return jsonify([])
+    if request.args.get("near"):  # a name the data does not have: the titles nearest it, as a run's error names them
+        return jsonify(_nearest(db, int(edition), key))
     like = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     rows = list(
         db.query(

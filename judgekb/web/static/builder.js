@@ -145,6 +145,7 @@
         while (allCards().some(function (x) { return cardKey(x.card) === key; })) key = base + " #" + (++n + 1);
         var card = { name: v }; if (key !== v) card.id = key;
         if (known && distinctPrintings(known).length > 1) card.printing = known.printings[0].code;  // the first printing; a menu changes it
+        if (!known) nearNames(v);  // a typo is likelier than a homemade card: the nearest titles are offered at once
         p.zones[zone].push(card); render();
         var again = document.querySelector("#p" + pi + " [data-zone=" + zone + "] .add-card"); if (again) again.focus();
       });
@@ -164,6 +165,18 @@
     var li = el("li", { class: "card", id: id }, [
       el("strong", { text: cardKey(c) }), " ", el("span", { class: "muted", text: summary })
     ]);
+    var near = !known && nearCache[c.name.toLowerCase()];
+    if (near && near.length) {
+      var mean = el("p", { class: "near" }, ["Did you mean: "]);
+      near.forEach(function (title, i) {
+        if (i) mean.appendChild(document.createTextNode(" "));
+        mean.appendChild(el("button", { type: "button", class: "link", text: title, onclick: function () {
+          var old = cardKey(c); c.name = title; if (c.id === old) delete c.id;
+          lookupCard(title).then(function (k) { if (k && distinctPrintings(k).length > 1) c.printing = k.printings[0].code; rename(old, cardKey(c)); render(); });
+        } }));
+      });
+      li.appendChild(mean);
+    }
     var more = el("details", {}, [el("summary", { text: "values (override the printing)" })]);
     var row = el("div", { class: "row" }, [
       labelled("STR", input(c.str, function (v) { setOrDrop(c, "str", v); }, { inputmode: "numeric", size: 2 })),
@@ -188,6 +201,17 @@
     return li;
   }
 
+  var nearCache = {};  // lower-case typed name -> the nearest titles in the card data
+  function nearNames(name) {
+    fetch("/api/cards?edition=" + state.edition + "&near=1&prefix=" + encodeURIComponent(name)).then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (found) { nearCache[name.toLowerCase()] = found; if (found.length) render(); }).catch(function () {});
+  }
+  function rename(from, to) {  // a card renamed keeps its place in the steps
+    state.steps.forEach(function (s) {
+      ["attackers", "defenders", "cards"].forEach(function (f) { if (Array.isArray(s[f])) s[f] = s[f].map(function (k) { return k === from ? to : k; }); });
+      ["target", "intimidate"].forEach(function (f) { if (s[f] === from) s[f] = to; });
+    });
+  }
   function forget(key) {  // a removed card leaves no step naming it (its choice would be refused with no card to show)
     state.steps.forEach(function (s) {
       ["attackers", "defenders", "cards"].forEach(function (f) { if (Array.isArray(s[f])) s[f] = s[f].filter(function (k) { return k !== key; }); });
@@ -205,7 +229,7 @@
     if (v.unique) bits.push("unique");
     return bits.filter(Boolean).join(" · ");
   }
-  function setOrDrop(obj, key, v) { v = String(v).trim(); if (v === "") delete obj[key]; else obj[key] = /^-?\d+$/.test(v) ? parseInt(v, 10) : v; }
+  function setOrDrop(obj, key, v) { v = String(v).trim(); if (v === "") delete obj[key]; else obj[key] = /^[+-]?\d{1,6}$/.test(v) ? parseInt(v, 10) : v; }
   function setList(obj, key, v, sep) {
     var items = String(v).split(sep || /[\s,]+/).map(function (s) { return s.trim(); }).filter(Boolean);
     if (items.length) obj[key] = items; else delete obj[key];
@@ -311,7 +335,7 @@
       li.appendChild(cardChecklist(inPlayOf(s.player), s.defenders, function () {}, "defending characters"));
     } else if (s.kind === "strength") {
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
-      row.appendChild(labelled("STR change", input(s.amount, function (v) { s.amount = parseInt(v, 10) || 0; }, { inputmode: "numeric", size: 3 })));
+      row.appendChild(labelled("STR change", input(s.amount, function (v) { s.amount = num(v) === undefined ? 0 : num(v); }, { inputmode: "numeric", size: 3 })));
       row.appendChild(labelled("Until", select(UNTIL, s.until, function (v) { s.until = v; })));
       row.appendChild(labelled("Source", input(s.source, function (v) { s.source = v; }, { placeholder: "card that did it", size: 14 })));
       li.appendChild(row);
@@ -369,7 +393,9 @@
     return "{" + Object.keys(obj).filter(function (k) { return obj[k] !== undefined && obj[k] !== "" && !(Array.isArray(obj[k]) && !obj[k].length); })
       .map(function (k) { var v = obj[k]; return k + ": " + (Array.isArray(v) ? "[" + v.map(q).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
   }
-  function num(v) { return v === "" || v === undefined || isNaN(parseInt(v, 10)) ? undefined : parseInt(v, 10); }
+  // a number as typed: a short whole number is a number; anything else is sent as written, so the check names
+  // what was typed ("99999999999999999999999", not the "1e+23" a float would print)
+  function num(v) { v = v === undefined ? "" : String(v).trim(); return v === "" ? undefined : /^[+-]?\d{1,6}$/.test(v) ? parseInt(v, 10) : v; }
   function toYaml() {
     var lines = []; lineOwner = [null];
     function put(text, owner) { lines.push(text); lineOwner.push(owner || null); }
@@ -472,6 +498,7 @@
     out.appendChild(el("h2", { text: "Ruling" }));
     var ul = el("ul", { class: "ruling-lines" });
     (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: line })); });
+    if (!state.steps.length) ul.appendChild(el("li", { class: "muted", text: "No steps yet: add the cards in play, then steps such as \u201cChallenge declared\u201d and \u201cDefenders declared\u201d, and run again." }));
     out.appendChild(ul);
     [["happened", "What changed"], ["not_happened", "What did not happen, and why"]].forEach(function (part) {
       if (!(r[part[0]] || []).length) return;
