@@ -70,7 +70,7 @@ def test_build_run_share_and_reopen(carded_server, browser, size, edition):
     assert page.locator("#b-result details.cite").count() > 0  # every step's citation, text one tap away
     first_cite = page.locator("#b-result details.cite").first
     first_cite.locator("summary").click()
-    assert first_cite.locator("p.text").inner_text().strip()
+    assert first_cite.locator(".text").inner_text().strip()
     no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"builder-ed{edition}-{size}.png"), full_page=True)
 

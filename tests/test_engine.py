@@ -439,3 +439,16 @@ expect:
 """
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_a_ruling_s_cited_clause_is_set_out_as_its_page_draws_it(db):
+    """The builder shows a cited clause one tap away; a phone review found the Rules Reference's bullets run together.
+    ``ruling_json`` gives each cited clause its lines as the page draws them, as ``judgekb show`` prints them."""
+    from judgekb.engine.rulingview import ruling_json
+
+    path = SCENARIOS / "agot2" / "123-faq41-2.1-intimidate-cannot-choose-a-card-that-cannot-be-knelt.yaml"
+    ruling = runner.run(load_scenario(path), TITLES)
+    cited = {c["id"]: c for c in ruling_json(ruling, db)["cited"]}
+    lines = cited["agot2-rr/intimidate"]["lines"]
+    assert lines[0].startswith("Intimidate is a challenge resolution keyword.")
+    assert lines[1].strip() == "• No more than one instance of intimidate can successfully resolve during each challenge."

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb import store
+from judgekb.corpus import layout
 
 ZONE_NAMES = {
     "in_play": "in play",
@@ -155,10 +156,13 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
     cited = {}
     for clause_id in cited_ids:
         row = store.clause(db, clause_id)
+        blocks = (row["data"] or {}).get("blocks") if row else None
         cited[clause_id] = {
             "id": clause_id,
             "citation": row["citation"] if row else f"{clause_id} (not in the knowledge base)",
             "text": row["text"] if row else "",
+            # set out as the page draws it (paragraphs, "•" items, table rows), for the builder's inline quote
+            "lines": [] if row is None else layout.plain_text(row["text"], blocks).split("\n") if blocks else [row["text"]],
         }
     out["cited"] = list(cited.values())
     out["steps"] = steps(out["trace"], ruling.scenario.steps)

@@ -532,8 +532,15 @@
       var item = el("li", { class: s.outcome }, [s.text + (s.outcome !== "applied" ? " [" + s.outcome + "]" : "")]);
       (s.clauses || []).forEach(function (id) {
         var c = cited[id];
-        var d = el("details", { class: "cite" }, [el("summary", { text: c ? c.citation : id })]);
-        if (c) d.appendChild(el("p", { class: "text", text: c.text }));
+        // the citation without its page note, which every web-copy citation repeats; the full line one tap away
+        var short = c ? c.citation.replace(/ \((no page numbers|page not known)[^()]*(\([^()]*\)[^()]*)*\)$/, "") : id;
+        var d = el("details", { class: "cite" }, [el("summary", { text: short })]);
+        if (c) {
+          var body = el("div", { class: "text" });
+          (c.lines || [c.text]).forEach(function (line) { body.appendChild(el("p", { text: line })); });
+          d.appendChild(body);
+          if (short !== c.citation) d.appendChild(el("p", { class: "muted", text: c.citation }));
+        }
         d.appendChild(el("a", { href: "/c/" + id, text: "open " + id }));
         item.appendChild(d);
       });
