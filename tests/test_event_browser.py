@@ -494,16 +494,22 @@ def test_exported_site_opens_from_files(exported, db_path, chromium, tmp_path):
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
 
 
+def _searched(page, query: str, heading: str):
+    """A second-edition search typed on the page, and the result whose title reads ``heading``, once it shows."""
+    page.select_option("#edition", "2")
+    page.fill("#q", query)
+    hit = page.locator("#results li.hit", has=page.locator("a.citation", has_text=heading))
+    hit.wait_for()
+    return hit
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_exported_site_shows_a_phases_steps_and_links_them(exported, chromium, size):
     """Opened from files, a search that finds "7. Taxation phase" (a title with no text of its own) lists
     the steps printed under it, as the server's results do; a step opens its page, which links back."""
     context, page = _context(chromium, size)
     page.goto((exported / "index.html").as_uri())
-    page.fill("#q", "taxation phase")
-    page.select_option("#edition", "2")
-    hit = page.locator("#results li.hit", has=page.locator("a.citation", has_text="7. Taxation phase"))
-    hit.wait_for()
+    hit = _searched(page, "taxation phase", "7. Taxation phase")
     steps = hit.locator(".parts a")
     assert steps.all_inner_texts() == ["7.1 Taxation phase begins", "7.2 Return unspent gold", "7.3 Check reserve",
                                        "7.4 Return melee title cards (melee format only)", "7.5 Taxation phase ends"]  # fmt: skip
@@ -530,10 +536,7 @@ def test_exported_site_folds_and_flags_as_the_server_does(exported, chromium, si
     that answers what no official text here does stands on its own with the unofficial banner."""
     context, page = _context(chromium, size)
     page.goto((exported / "index.html").as_uri())
-    page.select_option("#edition", "2")
-    page.fill("#q", "tokens under control")
-    hit = page.locator("#results li.hit", has=page.locator("a.citation", has_text="Control of Tokens"))
-    hit.wait_for()
+    hit = _searched(page, "tokens under control", "Control of Tokens")
     lines = hit.locator("p.folded").all_inner_texts()
     assert any(line.startswith("supersedes: AGoT 2.0 FAQ v2.3") for line in lines), lines
     sentence = "the sentence “Tokens are not considered to be under a…”"
@@ -541,9 +544,7 @@ def test_exported_site_folds_and_flags_as_the_server_does(exported, chromium, si
     assert hit.locator("p.unofficial").count() == 0
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"exported-search-folded-{size}.png"))
-    page.fill("#q", "maester of starfall")
-    note = page.locator("#results li.hit", has=page.locator("a.citation", has_text="Note: Also applies to keywords"))
-    note.wait_for()
+    note = _searched(page, "maester of starfall", "Note: Also applies to keywords")
     assert "Unofficial text" in note.locator("p.unofficial").inner_text()
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
