@@ -181,3 +181,57 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"builder-first-taps-{size}.png"), full_page=True)
     context.close()
+
+
+def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_numbers_steps_as_the_form(carded_server, browser):
+    """A second phone review could not enter a stealth target, a save by a duplicate or the keyword order (every
+    challenge with two keyword types asked for an order it could not give), saw locations offered as defenders,
+    and read step numbers that counted the resolution the builder adds.  The RR's Stealth: a character chosen by
+    stealth cannot be declared as a defender; Duplicates: a duplicate is discarded to save its card."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    page.select_option("#b-edition", "2")
+    page.locator("#p0 .p-house").select_option("lannister")
+    page.locator("#p1 .p-house").select_option("stark")
+    add_card(page, 0, "in_play", "Tyrion Lannister")
+    add_card(page, 1, "in_play", "Catelyn Stark")
+    add_card(page, 1, "in_play", "Winterfell")
+    page.select_option("#b-step-kind", "challenge")
+    page.click("#b-add-step")
+    page.locator("#s0 select").nth(1).select_option("intrigue")
+    page.locator("#s0 label.check", has_text="Tyrion Lannister").locator("input").check()
+    page.locator("#s0 label", has_text="(stealth) bypasses").locator("select").select_option("Catelyn Stark")
+    page.select_option("#b-step-kind", "defend")
+    page.click("#b-add-step")
+    defenders = page.locator("#s1 label.check").all_inner_texts()
+    assert any("Catelyn Stark" in d for d in defenders) and not any("Winterfell" in d for d in defenders)  # a location never defends
+    page.locator("#s1 label.check", has_text="Catelyn Stark").locator("input").check()
+    assert 'stealth: {"Tyrion Lannister": "Catelyn Stark"}' in page.text_content("#b-yaml")
+    page.click("#b-run")
+    expect(page.locator("#b-result")).to_contain_text("refused")
+    result = page.inner_text("#b-result")
+    assert "step 2 refused" in result and "stealth" in result  # the form's step 2, the defend step
+    assert "change what it names and run again" in result
+    page.locator("#s1 label.check", has_text="Catelyn Stark").locator("input").uncheck()
+    page.click("#b-run")
+    expect(page.locator("#b-result")).to_contain_text("the resolution added after step 2")  # not "step 3", which the form lacks
+    # military now (The Tickler attacks), Catelyn's second copy her duplicate, and the claim saved by it
+    add_card(page, 0, "in_play", "The Tickler")
+    add_card(page, 1, "in_play", "Catelyn Stark")
+    expect(page.locator("#p1 .dupes")).to_have_text(re.compile("with 1 duplicate"))
+    page.locator("#s0 select").nth(1).select_option("military")
+    page.locator("#s0 label.check", has_text="Tyrion Lannister").locator("input").uncheck()
+    page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
+    assert "stealth:" not in page.text_content("#b-yaml")  # the stealth choice left with its attacker
+    page.select_option("#b-step-kind", "claim")
+    page.click("#b-add-step")
+    page.locator("#s2 .checks", has=page.locator("label", has_text="Catelyn Stark")).first.locator("input").check()
+    page.locator("#s2 [aria-label='saved by a duplicate'] label.check", has_text="Catelyn Stark").locator("input").check()
+    page.locator("#s2 label", has_text="Keyword processed first").locator("select").select_option("renown")
+    yaml_text = page.text_content("#b-yaml")
+    assert 'claim: ["Catelyn Stark"]' in yaml_text and 'save: ["Catelyn Stark"]' in yaml_text and 'keyword_order: ["renown"]' in yaml_text
+    page.click("#b-run")
+    expect(page.locator("#b-result")).to_contain_text("saved")
+    assert "Catelyn Stark: in play" not in page.inner_text("#b-result .happened")  # she stays; her duplicate goes
+    context.close()

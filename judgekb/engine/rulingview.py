@@ -104,7 +104,8 @@ def step_label(scenario_steps: list[dict[str, Any]], number: int) -> str:
     args = step.get(verb)
     if isinstance(args, dict):
         shown = {k: v for k, v in args.items() if k != "__line__" and not isinstance(v, dict)}
-        detail = ", ".join(f"{k} {', '.join(map(_item, v)) or 'none' if isinstance(v, list) else v}" for k, v in list(shown.items())[:4])
+        # fields apart by ";", a list's items by ",": "decline renown, pillage; intimidate Samwell Tarly"
+        detail = "; ".join(f"{k} {', '.join(map(_item, v)) or 'none' if isinstance(v, list) else v}" for k, v in list(shown.items())[:4])
         return f"{verb.replace('_', ' ')}: {detail}" if detail else verb.replace("_", " ")
     return f"{verb.replace('_', ' ')}: {args}" if args not in (None, {}) else verb.replace("_", " ")
 

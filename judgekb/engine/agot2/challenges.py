@@ -45,7 +45,7 @@ def _participant(state: State, key: str, player: str, kind: str, role: str, rule
     if kind not in state.icons(card):
         raise IllegalStep(
             rule_id,
-            f"{key} has no {kind} icon, so it cannot be declared as {role} in a {kind} challenge",
+            f"{key} has no {kind} icon, so it cannot be declared as {role} in {'an' if kind[0] in 'aeiou' else 'a'} {kind} challenge",
             cite=[clause, "agot2-rr/challenge-icons"],
         )
 
@@ -791,7 +791,7 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
         trace.add(
             "keywords.order",
             f"K — {', '.join(types)} are to be processed: the first player, {state.first_player}, chooses the order of the "
-            f"types (state keyword_order); shown in the Rules Reference's order",
+            f"types (in a scenario: keyword_order; in the builder: the keyword processed first); shown in the Rules Reference's order",
             "choice-needed",
             cite=[KEYWORDS],
             tag="choice",

@@ -26,6 +26,8 @@
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
   var cardCache = {};  // lower-case name -> suggestion from /api/cards
   var openZones = {};  // player index -> the other-zones section is open
+  var stepNames = [null];  // the ruling's step N (the YAML's) -> as the form numbers it ("step 3", "the resolution added after step 2")
+  function asForm(text) { return String(text).replace(/\bstep (\d+)\b/g, function (m, n) { return stepNames[+n] || m; }); }
   var typing = {};  // "player:zone" -> a card name typed but not yet added (kept across re-renders)
 
   function blank() {
@@ -237,6 +239,11 @@
   function renamePlayer(p, v) {
     var old = p.name; p.name = v;
     state.steps.forEach(function (s) { ["attacker", "against", "player"].forEach(function (k) { if (s[k] === old) s[k] = v; }); });
+    ZONES.forEach(function (z) {  // "Robb Stark (Player B)" follows the player's new name, in the steps too
+      p.zones[z[0]].forEach(function (c) {
+        if (c.id && c.id.indexOf(" (" + old + ")") >= 0) { var was = c.id; c.id = c.id.replace(" (" + old + ")", " (" + v + ")"); rename(was, c.id); }
+      });
+    });
   }
 
   function cardNameInput(value, onchange, kind, attrs) {
@@ -317,7 +324,18 @@
     }
     return null;
   }
-  function inPlayOf(name) { return allCards().filter(function (x) { return x.player.name === name && x.zone === "in_play"; }); }
+  function hasKeyword(key, word) {  // as typed on the card, else as its printed keyword line
+    var x = allCards().filter(function (y) { return cardKey(y.card) === key; })[0]; if (!x) return false;
+    var known = cardCache[x.card.name.toLowerCase()], printed = known && (known.printings.filter(function (pr) { return pr.code === x.card.printing; })[0] || known.printings[0]);
+    var words = (x.card.keywords || []).concat(printed && printed.values.keywords || []);
+    return words.some(function (w) { return String(w).toLowerCase() === word; });
+  }
+  function isCharacter(c) {  // as typed, else as the card data prints it; a card of unknown type may be one
+    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
+    var type = c.type || (printed && printed.type);
+    return !type || type === "character";
+  }
+  function inPlayOf(name) { return allCards().filter(function (x) { return x.player.name === name && x.zone === "in_play" && isCharacter(x.card); }); }
 
   function renderStep(s, si) {
     var li = el("li", { class: "step-item", id: "s" + si });
@@ -329,6 +347,13 @@
       row.appendChild(labelled("Against", select(names, s.against, function (v) { s.against = v; })));
       li.appendChild(row);
       li.appendChild(cardChecklist(inPlayOf(s.attacker), s.attackers, function () {}, "attacking characters"));
+      // each attacker with stealth may choose a character that cannot defend (RR Stealth)
+      s.stealth = s.stealth || {};
+      s.attackers.filter(function (k) { return hasKeyword(k, "stealth"); }).forEach(function (k) {
+        li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(inPlayOf(s.against).map(function (x) { return cardKey(x.card); })),
+          s.stealth[k] || "", function (v) { if (v) s.stealth[k] = v; else delete s.stealth[k]; }))]));
+      });
+      Object.keys(s.stealth).forEach(function (k) { if (s.attackers.indexOf(k) < 0) delete s.stealth[k]; });
     } else if (s.kind === "defend") {
       row.appendChild(labelled("Defending player", select(names, s.player, function (v) { s.player = v; s.defenders = []; })));
       li.appendChild(row);
@@ -354,7 +379,7 @@
         li.appendChild(el("p", { class: "muted", text: type === "military" ? "If the attacker wins, the defender chooses characters to kill (claim):"
                                                                    : "If the attacker wins, the cards discarded at random from the defender's hand (claim):" }));
         var zone = type === "military" ? "in_play" : "hand";
-        li.appendChild(cardChecklist(allCards().filter(function (x) { return x.zone === zone && (!loser || x.player.name === loser) && x.card.type !== "location" && x.card.type !== "attachment"; }), s.cards, function () {}, "claim choices"));
+        li.appendChild(cardChecklist(allCards().filter(function (x) { return x.zone === zone && (!loser || x.player.name === loser) && (zone === "hand" || isCharacter(x.card)); }), s.cards, function () {}, "claim choices"));
       }
       if (state.edition === "2") {
         var kw = el("div", { class: "checks", role: "group", "aria-label": "keywords not used" }, [el("p", { class: "muted", text: "Keywords the winner does not use (they say \u201cmay\u201d):" })]);
@@ -368,8 +393,18 @@
         last.addEventListener("change", function () { s.use = last.checked ? ["insight"] : []; render(); });
         li.appendChild(el("label", { class: "check" }, [last, " insight draws even the last card of the deck (which eliminates the player)"]));
         li.appendChild(el("div", { class: "row" }, [labelled("Intimidate kneels", cardSelect(s.intimidate || "", function (v) { s.intimidate = v; }, function (x) {
-          return x.zone === "in_play" && (!loser || x.player.name === loser);
+          return x.zone === "in_play" && (!loser || x.player.name === loser) && isCharacter(x.card);
         }))]));
+        // the first player orders the keyword types (RR 4.2.5); the rest follow in the Rules Reference's order
+        li.appendChild(el("div", { class: "row" }, [labelled("Keyword processed first", select([["", "— as the Rules Reference lists them —"], "insight", "intimidate", "pillage", "renown"],
+          s.first || "", function (v) { s.first = v; }))]));
+        // a character chosen for claim may be saved by discarding a duplicate (RR Duplicates, Save)
+        var dupes = allCards().filter(function (x) { return x.zone === "in_play" && (!loser || x.player.name === loser) && (x.card.duplicates || []).length; });
+        if (dupes.length) {
+          s.save = s.save || [];
+          li.appendChild(el("p", { class: "muted", text: "Saved by discarding a duplicate:" }));
+          li.appendChild(cardChecklist(dupes, s.save, function () {}, "saved by a duplicate"));
+        }
       }
     } else if (s.kind === "phase") {
       row.appendChild(labelled("Phase", select(PHASES[state.edition], s.name, function (v) { s.name = v; })));
@@ -391,7 +426,7 @@
   function q(v) { return typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(String(v)); }
   function flow(obj) {
     return "{" + Object.keys(obj).filter(function (k) { return obj[k] !== undefined && obj[k] !== "" && !(Array.isArray(obj[k]) && !obj[k].length); })
-      .map(function (k) { var v = obj[k]; return k + ": " + (Array.isArray(v) ? "[" + v.map(q).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
+      .map(function (k) { var v = obj[k]; return (/^[A-Za-z_]\w*$/.test(k) ? k : q(k)) + ": " + (Array.isArray(v) ? "[" + v.map(q).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
   }
   // a number as typed: a short whole number is a number; anything else is sent as written, so the check names
   // what was typed ("99999999999999999999999", not the "1e+23" a float would print)
@@ -422,13 +457,16 @@
     });
     put("steps:");
     if (!state.steps.length) lines[lines.length - 1] = "steps: []";
+    stepNames = [null];
     state.steps.forEach(function (s, si) {
       put("  - " + stepYaml(s), "s" + si);
+      stepNames.push("step " + (si + 1));
       // a challenge with no "Challenge resolved" step before the next challenge or phase is resolved here, so a
       // judge who only declared it still gets its result (its claim and keyword choices are then asked for)
       var next = state.steps[si + 1], open = openChallenge(si);
       if (open !== null && (!next || ["challenge", "phase", "end_phase", "end_round"].indexOf(next.kind) >= 0)) {
         put("  - resolve: {}  # added: the challenge is resolved (a 'Challenge resolved' step sets its choices)", "s" + open);
+        stepNames.push("the resolution added after step " + (si + 1));
       }
     });
     return lines.join("\n") + "\n";
@@ -443,7 +481,9 @@
   }
   function stepYaml(s) {
     switch (s.kind) {
-      case "challenge": return "challenge: " + flow({ attacker: s.attacker, type: s.type, against: s.against, attackers: s.attackers.slice() });
+      case "challenge":
+        var bypass = s.stealth && Object.keys(s.stealth).length ? s.stealth : undefined;
+        return "challenge: " + flow({ attacker: s.attacker, type: s.type, against: s.against, attackers: s.attackers.slice(), stealth: bypass });
       case "defend": return "defend: " + flow({ player: s.player, defenders: s.defenders.slice() });
       case "strength": return "effect: " + flow({ target: s.target, str: s.amount, until: s.until, source: s.source || undefined });
       case "kill": return "effect: " + flow({ kill: s.target });
@@ -451,7 +491,11 @@
       case "stand": return "effect: " + flow({ stand: s.target });
       case "claim":
         var choices = (s.claim || "military") === "intrigue" ? { discard: s.cards.slice() } : { claim: (s.cards || []).slice() };
-        if (state.edition === "2") { choices.decline = (s.decline || []).slice(); choices.use = (s.use || []).slice(); choices.intimidate = s.intimidate || undefined; }
+        if (state.edition === "2") {
+          choices.decline = (s.decline || []).slice(); choices.use = (s.use || []).slice(); choices.intimidate = s.intimidate || undefined;
+          choices.keyword_order = s.first ? [s.first] : undefined;
+        }
+        choices.save = (s.save || []).slice();
         return "resolve: " + flow(choices);
       case "phase": return "phase: " + q(s.name);
       case "end_phase": return "end_phase: {}";
@@ -497,13 +541,16 @@
     var cited = {}; (r.cited || []).forEach(function (c) { cited[c.id] = c; });
     out.appendChild(el("h2", { text: "Ruling" }));
     var ul = el("ul", { class: "ruling-lines" });
-    (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: line })); });
+    (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: asForm(line) })); });
+    if ((r.ruling || []).some(function (line) { return / refused: /.test(line); })) {  // a refused step changes nothing: say what to do
+      ul.appendChild(el("li", { class: "muted", text: "A refused step is not applied, and the steps after it run on the board as it was: change what it names and run again." }));
+    }
     if (!state.steps.length) ul.appendChild(el("li", { class: "muted", text: "No steps yet: add the cards in play, then steps such as \u201cChallenge declared\u201d and \u201cDefenders declared\u201d, and run again." }));
     out.appendChild(ul);
     [["happened", "What changed"], ["not_happened", "What did not happen, and why"]].forEach(function (part) {
       if (!(r[part[0]] || []).length) return;
       out.appendChild(el("h3", { text: part[1] }));
-      var list = el("ul", { class: part[0].replace("_", "-") }); r[part[0]].forEach(function (line) { list.appendChild(el("li", { text: line })); });
+      var list = el("ul", { class: part[0].replace("_", "-") }); r[part[0]].forEach(function (line) { list.appendChild(el("li", { text: asForm(line) })); });
       out.appendChild(list);
     });
     out.appendChild(el("h2", { text: "Starting board" }));
@@ -522,7 +569,7 @@
     out.appendChild(el("h2", { text: "Trace" }));
     var ol = el("ol", { class: "trace" });
     (r.steps || []).forEach(function (group) {
-      var g = el("li", { class: "trace-step", value: String(group.step) }, [el("span", { class: "step", text: group.step ? "step " + group.step + " — " + group.label : "set-up" })]);
+      var g = el("li", { class: "trace-step" }, [el("span", { class: "step", text: group.step ? (stepNames[group.step] || "step " + group.step) + " — " + group.label : "set-up" })]);
       g.list = el("ul"); g.appendChild(g.list); ol.appendChild(g);
       group.entries.forEach(function (s) { addEntry(g, s); });
     });
@@ -585,7 +632,12 @@
   }
 
   // ------------------------------------------------------------------ wiring
-  document.getElementById("b-edition").addEventListener("change", function (e) { state.edition = e.target.value; state.players.forEach(function (p) { p.house = ""; }); render(); });
+  document.getElementById("b-edition").addEventListener("change", function (e) {
+    state.edition = e.target.value;
+    // a House or faction and a printing belong to one edition's cards: both are chosen again
+    state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
+    render();
+  });
   document.getElementById("b-title").addEventListener("input", function (e) { state.title = e.target.value; refreshYaml(); });
   document.getElementById("b-add-player").addEventListener("click", function () { state.players.push(player("Player " + String.fromCharCode(65 + state.players.length), false)); render(); });
   document.getElementById("b-add-step").addEventListener("click", function () {
