@@ -85,7 +85,8 @@ class Note:
         if self.overridden:
             parts.append(f"the scenario's own {', '.join(self.overridden)} used instead of the printing")
         if self.abilities:  # a judge must not read silence about them as "they did nothing"
-            parts.append(f"its printed {', '.join(self.abilities)} ability text is not applied: only abilities given as steps are")
+            said = " and ".join(", ".join(self.abilities).rsplit(", ", 1))
+            parts.append(f"its printed {said} ability text is not applied: only abilities given as steps or effects are")
         return "; ".join(parts)
 
 
@@ -157,10 +158,20 @@ TRIGGERS = re.compile(
 )
 
 
-def triggered_abilities(text: str) -> tuple[str, ...]:
-    """The triggered abilities a card's text prints, by their trigger words, in order, once each."""
-    plain = html.unescape(re.sub(r"<[^>]+>", "", text))
-    return tuple(dict.fromkeys(m.group(1) for m in TRIGGERS.finditer(plain)))
+def triggered_abilities(text: str, edition: int = 2) -> tuple[str, ...]:
+    """The abilities a card's text prints that no scenario field carries: its triggered abilities by their trigger
+    words, in order, once each, then "constant" where a paragraph is neither keywords, a trigger nor a deck limit
+    ("Robert Baratheon gets +1 STR for each other kneeling character in play.")."""
+    plain = html.unescape(re.sub(r"<br\s*/?>", "\n", text))
+    plain = re.sub(r"<[^>]+>", "", plain)
+    found = list(dict.fromkeys(m.group(1) for m in TRIGGERS.finditer(plain)))
+    for paragraph in (p.strip() for p in plain.split("\n")):
+        parts = [x.strip().lower() for x in paragraph.split(".") if x.strip()]
+        keywords = all(x.split(" (")[0] in KEYWORDS[edition] or re.fullmatch(r"prized \d+|limit \d+ per deck", x) for x in parts)
+        if paragraph and not keywords and not TRIGGERS.match(paragraph):
+            found.append("constant")
+            break
+    return tuple(found)
 
 
 def load_errata_values(corpus: Path) -> list[dict[str, Any]]:
@@ -183,7 +194,7 @@ class CardBook:
         for row in db["imported_cards"].rows_where("edition = ?", [edition]):
             printing = Printing(
                 row["name"], str(row.get("code") or ""), str(row.get("set") or ""), str(row.get("number") or ""), printing_values(row),
-                triggered_abilities(row.get("text") or ""),
+                triggered_abilities(row.get("text") or "", edition),
             )
             self.by_key.setdefault(row["key"], []).append(printing)
 
