@@ -235,3 +235,37 @@ def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_num
     expect(page.locator("#b-result")).to_contain_text("saved")
     assert "Catelyn Stark: in play" not in page.inner_text("#b-result .happened")  # she stays; her duplicate goes
     context.close()
+
+
+def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_server, browser):
+    """A second phone review could not enter a reaction after winning (its Note changed nothing).  RR 4.2.2's timing
+    note: reactions to winning may be initiated after the winner is determined, before the claim is applied."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    page.select_option("#b-edition", "2")
+    page.locator("#p0 .p-house").select_option("lannister")
+    page.locator("#p1 .p-house").select_option("stark")
+    add_card(page, 0, "in_play", "The Tickler")
+    add_card(page, 1, "in_play", "Winterfell Steward")
+    page.select_option("#b-step-kind", "challenge")
+    page.click("#b-add-step")
+    page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
+    page.select_option("#b-step-kind", "claim")
+    page.click("#b-add-step")
+    page.locator("#s1 button", has_text="Add a reaction").tap()
+    reaction = page.locator("#s1 .reactions .row").first
+    reaction.locator("label", has=page.locator("span.lbl", has_text=re.compile("^Card$"))).locator("select").select_option("The Tickler")
+    reaction.locator("label", has_text="Amount").locator("input").fill("2")
+    reaction.locator("label", has_text="Amount").locator("input").press("Tab")
+    written = (
+        'reactions: [{to: "win: Player A", player: "Player A", card: "The Tickler", '
+        'effect: {source: "The Tickler", power: {"Player A": 2}}}]'
+    )
+    assert written in page.text_content("#b-yaml")
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    trace = page.inner_text("#b-result ol.trace")
+    assert trace.index("The Tickler (reaction)") < trace.index("C — military claim")  # after D, before C
+    no_horizontal_scroll(page)
+    context.close()

@@ -398,6 +398,26 @@
         // the first player orders the keyword types (RR 4.2.5); the rest follow in the Rules Reference's order
         li.appendChild(el("div", { class: "row" }, [labelled("Keyword processed first", select([["", "— as the Rules Reference lists them —"], "insight", "intimidate", "pillage", "renown"],
           s.first || "", function (v) { s.first = v; }))]));
+        // reactions to winning or losing: they resolve right after the winner is known (RR 4.2.2's timing note)
+        s.reactions = s.reactions || [];
+        var rx = el("div", { class: "reactions" }, [el("p", { class: "muted", text: "Reactions after the winner is known (before claim and keywords):" })]);
+        s.reactions.forEach(function (r, ri) {
+          var who = state.players.map(function (pl) { return [[pl.name + " wins", "win: " + pl.name], [pl.name + " loses", "lose: " + pl.name]]; }).reduce(function (a, b) { return a.concat(b); }, []);
+          var row1 = el("div", { class: "row" }, [
+            labelled("After", select(who.map(function (w) { return [w[1], w[0]]; }), r.to, function (v) { r.to = v; })),
+            labelled("Card", cardSelect(r.card || "", function (v) { r.card = v; }, function (x) { return x.zone === "in_play"; })),
+            labelled("Effect", select(REACTION_EFFECTS.map(function (e) { return [e[0], e[1]]; }), r.effect, function (v) { r.effect = v; })),
+            labelled("Amount", input(r.amount, function (v) { r.amount = num(v) === undefined ? 1 : num(v); }, { inputmode: "numeric", size: 2 }))
+          ]);
+          if (["str", "kneel", "stand"].indexOf(r.effect) >= 0) row1.appendChild(labelled("Target", cardSelect(r.target || "", function (v) { r.target = v; }, function (x) { return x.zone === "in_play" && isCharacter(x.card); })));
+          row1.appendChild(el("button", { type: "button", class: "link", text: "remove reaction", onclick: function () { s.reactions.splice(ri, 1); render(); } }));
+          rx.appendChild(row1);
+        });
+        rx.appendChild(el("button", { type: "button", class: "secondary", text: "Add a reaction", onclick: function () {
+          var w = (ch && ch.attacker) || state.players[0].name;
+          s.reactions.push({ to: "win: " + w, card: "", effect: "power", amount: 1, target: "" }); render();
+        } }));
+        li.appendChild(rx);
         // a character chosen for claim may be saved by discarding a duplicate (RR Duplicates, Save)
         var dupes = allCards().filter(function (x) { return x.zone === "in_play" && (!loser || x.player.name === loser) && (x.card.duplicates || []).length; });
         if (dupes.length) {
@@ -426,7 +446,7 @@
   function q(v) { return typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(String(v)); }
   function flow(obj) {
     return "{" + Object.keys(obj).filter(function (k) { return obj[k] !== undefined && obj[k] !== "" && !(Array.isArray(obj[k]) && !obj[k].length); })
-      .map(function (k) { var v = obj[k]; return (/^[A-Za-z_]\w*$/.test(k) ? k : q(k)) + ": " + (Array.isArray(v) ? "[" + v.map(q).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
+      .map(function (k) { var v = obj[k]; return (/^[A-Za-z_]\w*$/.test(k) ? k : q(k)) + ": " + (Array.isArray(v) ? "[" + v.map(function (i) { return i && typeof i === "object" ? flow(i) : q(i); }).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
   }
   // a number as typed: a short whole number is a number; anything else is sent as written, so the check names
   // what was typed ("99999999999999999999999", not the "1e+23" a float would print)
@@ -471,6 +491,17 @@
     });
     return lines.join("\n") + "\n";
   }
+  var REACTION_EFFECTS = [["power", "its player gains power on the faction card"], ["draw", "its player draws cards"],
+                          ["str", "a character gets +STR until the end of the challenge"], ["kneel", "a character is knelt"], ["stand", "a character is stood"]];
+  function reactionYaml(r) {  // one reaction of the resolve step, as the scenario format writes it (REACT)
+    var owner = allCards().filter(function (x) { return cardKey(x.card) === r.card; })[0], who = owner ? owner.player.name : undefined;
+    var effect = { source: r.card };
+    if (r.effect === "power") { effect.power = {}; effect.power[who] = r.amount; }
+    else if (r.effect === "draw") { effect.draw = r.amount; effect.player = who; }
+    else if (r.effect === "str") { effect.target = r.target; effect.str = r.amount; effect.until = "end of challenge"; }
+    else effect[r.effect] = [r.target];
+    return { to: r.to, player: who, card: r.card, effect: effect };
+  }
   function openChallenge(si) {  // the index of the challenge step si belongs to, if no step resolves it up to si
     for (var i = si; i >= 0; i--) {
       var k = state.steps[i].kind;
@@ -496,6 +527,8 @@
           choices.keyword_order = s.first ? [s.first] : undefined;
         }
         choices.save = (s.save || []).slice();
+        var reacted = (s.reactions || []).filter(function (r) { return r.card; }).map(reactionYaml);
+        choices.reactions = reacted.length ? reacted : undefined;
         return "resolve: " + flow(choices);
       case "phase": return "phase: " + q(s.name);
       case "end_phase": return "end_phase: {}";
