@@ -267,5 +267,7 @@ def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_serve
     page.wait_for_selector("#b-result .ruling-lines li")
     trace = page.inner_text("#b-result ol.trace")
     assert trace.index("The Tickler (reaction)") < trace.index("C — military claim")  # after D, before C
+    # what changed says where the power is (a review read a renown gain as faction power)
+    assert "Player A: power 0 → 3 (+3 on the faction card)" in page.inner_text("#b-result ul.happened")
     no_horizontal_scroll(page)
     context.close()

@@ -123,7 +123,7 @@ def _item(value: Any) -> str:
 NOT_HAPPENED_TAGS = {"no claim", "not used", "not resolved", "not prevented", "no winner", "no new initiative", "lasting expires"}
 
 
-def happened(before: Any, after: Any) -> list[str]:
+def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
     """What the steps changed on the board, in plain words: cards that moved, changed hands, power."""
     lines = []
     for key, card in before.cards.items():
@@ -137,7 +137,15 @@ def happened(before: Any, after: Any) -> list[str]:
     for name in before.players:
         was, now_power = before.total_power(name), after.total_power(name)
         if was != now_power:
-            lines.append(f"{name}: power {was} → {now_power}")
+            # where the power is: the faction (House) card, or a card such as a renown character
+            gained, card_name = after.players[name].power - before.players[name].power, "House card" if edition == 1 else "faction card"
+            where = [f"{gained:+d} on the {card_name}"] if gained else []
+            where += [
+                f"{now.power - card.power:+d} on {key}"
+                for key, card in before.cards.items()
+                if (now := after.cards.get(key)) is not None and now.power != card.power and now.controller == name
+            ]
+            lines.append(f"{name}: power {was} → {now_power}" + (f" ({', '.join(where)})" if where else ""))
     return lines
 
 
@@ -167,7 +175,7 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
         }
     out["cited"] = list(cited.values())
     out["steps"] = steps(out["trace"], ruling.scenario.steps)
-    out["happened"] = happened(ruling.scenario.state, ruling.state)
+    out["happened"] = happened(ruling.scenario.state, ruling.state, ruling.scenario.edition)
     out["not_happened"] = not_happened(out["trace"])
     if not out["ruling"]:  # no challenge, no refusal, no winner: say so in words, never an empty ruling
         out["ruling"] = ["No challenge was resolved; what changed is listed below." if out["happened"] else "Nothing changed on the board."]
