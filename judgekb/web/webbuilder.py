@@ -62,7 +62,8 @@ def api_cards() -> Any:
     rows = list(
         db.query(
             "select * from imported_cards where edition = ? and (key like ? escape '\\' or key like ? escape '\\') "
-            "order by key like ? escape '\\' desc, length(key), key, code like 'core%' desc, code like '01%' desc, code limit 200",
+            "order by key like ? escape '\\' desc, length(key), key, code like 'core%' desc, code like '01%' desc, "
+            "code like '00%', code limit 200",  # (a core printing first, a draft set's last)
             [int(edition), like + "%", "% " + like + "%", like + "%"],
         )
     )

@@ -314,7 +314,9 @@
     return box;
   }
   function cardSelect(value, onchange, filter) {
-    var options = [["", "— card —"]].concat(allCards().filter(filter || function () { return true; }).map(function (x) { return [cardKey(x.card), cardKey(x.card) + " (" + x.player.name + ")"]; }));
+    var options = [["", "— card —"]].concat(allCards().filter(filter || function () { return true; }).map(function (x) {
+      var k = cardKey(x.card); return [k, k.indexOf("(" + x.player.name + ")") >= 0 ? k : k + " (" + x.player.name + ")"];  // never "(Ben) (Ben)"
+    }));
     return select(options, value, onchange);
   }
   function challengeBefore(si) {  // the challenge a step belongs to: the last one declared before it
@@ -558,6 +560,12 @@
   function run(ev) {
     if (ev) ev.preventDefault();
     clearErrors();
+    var pending = Object.keys(typing).filter(function (k) { return typing[k].trim(); });
+    if (pending.length) {  // a name typed and never added is not on the board: say so rather than drop it silently
+      var at = pending[0].split(":"), where = document.querySelector("#p" + at[0] + " [data-zone=" + at[1] + "]");
+      var note = el("p", { class: "error field-error", role: "alert", text: "\u201c" + typing[pending[0]].trim() + "\u201d is typed but not added: tap Add to put it on the board." });
+      if (where) where.appendChild(note);
+    }
     var out = document.getElementById("b-result"), status = document.getElementById("b-status");
     status.textContent = "Running…";
     fetch("/api/run", { method: "POST", headers: { "Content-Type": "text/yaml", "Accept": "application/json" }, body: refreshYaml() })
