@@ -88,6 +88,8 @@ players:
         # (from a blind review: each of these ran with exit 0 and the field ignored)
         (BASE2 + "steps:\n  - resolve: {keyword_order: [banana, renown]}\n", "t.yaml:12: field 'keyword_order': must be a list of insight"),
         (BASE2 + "steps:\n  - resolve: {decline: [stealth]}\n", "t.yaml:12: field 'decline': must be a list of insight, intimidate"),
+        # (a code review: insight ordered twice drew twice for one instance; RR 4.2.5 processes each type once)
+        (BASE2 + "steps:\n  - resolve: {keyword_order: [insight, Insight]}\n", "t.yaml:12: field 'keyword_order': names a word twice"),
         (BASE2 + "steps:\n  - resolve: {deadly: Robb Stark}\n", "t.yaml:12: field 'deadly' of 'resolve' exists only in edition 1"),
         # (from the builder's review: a STR change of +99999999999999999999 won a challenge 100000000000000000005 to 5)
         (

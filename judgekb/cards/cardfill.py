@@ -50,7 +50,7 @@ class Printing:
     set: str
     number: str
     values: dict[str, Any]
-    abilities: tuple[str, ...] = ()  # the triggered abilities its text prints ("Reaction", "Action"…)
+    abilities: tuple[str, ...] = ()  # the abilities its text prints that no field carries ("Reaction", "Action", "constant")
 
     @property
     def label(self) -> str:
@@ -158,6 +158,9 @@ TRIGGERS = re.compile(
 )
 
 
+NOT_ABILITIES = re.compile(r"prized \d+|limit \d+ per deck|no attachments except .*|attach only to .*")  # a deck limit, a restriction
+
+
 def triggered_abilities(text: str, edition: int = 2) -> tuple[str, ...]:
     """The abilities a card's text prints that no scenario field carries: its triggered abilities by their trigger
     words, in order, once each, then "constant" where a paragraph is neither keywords, a trigger nor a deck limit
@@ -167,7 +170,7 @@ def triggered_abilities(text: str, edition: int = 2) -> tuple[str, ...]:
     found = list(dict.fromkeys(m.group(1) for m in TRIGGERS.finditer(plain)))
     for paragraph in (p.strip() for p in plain.split("\n")):
         parts = [x.strip().lower() for x in paragraph.split(".") if x.strip()]
-        keywords = all(x.split(" (")[0] in KEYWORDS[edition] or re.fullmatch(r"prized \d+|limit \d+ per deck", x) for x in parts)
+        keywords = all(x.split(" (")[0] in KEYWORDS[edition] or NOT_ABILITIES.fullmatch(x) for x in parts)
         if paragraph and not keywords and not TRIGGERS.match(paragraph):
             found.append("constant")
             break
@@ -282,7 +285,7 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path, at: str | None =
     for key in filled:
         spec[key] = values[key]
     spec.pop("printing", None)
-    abilities = list(distinct[0].abilities) if len(distinct) == 1 else []
+    abilities = [a for a in (distinct[0].abilities if len(distinct) == 1 else ()) if a != "constant" or "constant" not in spec]
     return Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden, abilities)
 
 

@@ -224,7 +224,7 @@ def collect(
             )
             if clause.id not in row["clauses"]:
                 row["clauses"].append(clause.id)
-        reason = how.format(name=name)  # the card's title, where the text spells it otherwise or the parse read less of it
+        reason = how.replace("{name}", name)  # the card's title, where the text spells it otherwise or the parse read less of it
         mentions.setdefault((clause.id, cid), {"src": clause.id, "dst": cid, "type": "mentions", "reason": reason})
         return cid
 
@@ -238,7 +238,7 @@ def collect(
             named.setdefault(clause.id, []).append(cid)
         for ref in references(clause.text + " " + clause.heading, clause.edition, sets[clause.edition], players):
             entry = sets[clause.edition].resolve(ref.set)
-            add(clause, ref.name, entry, ref.set, ref.number, f"the text cites {{name}} ({ref.set} {ref.number})")
+            add(clause, ref.name, entry, ref.set, ref.number, "the text cites {name} " + f"({ref.set} {ref.number})")
     printing_rows = sorted(
         ({**row, "clauses": json.dumps(row["clauses"])} for row in printings.values()), key=lambda r: (r["card"], r["set"], r["number"])
     )

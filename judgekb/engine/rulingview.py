@@ -112,7 +112,7 @@ def step_label(scenario_steps: list[dict[str, Any]], number: int) -> str:
 
 def _item(value: Any) -> str:
     """One item of a step's list as a judge reads it: a reaction or effect by its card and what it answers
-    ("Tower, to win: Anna"), never the parsed mapping with its line numbers."""
+    ("Tower to win: Anna"), never the parsed mapping with its line numbers."""
     if not isinstance(value, dict):
         return str(value)
     name = next((str(value[k]) for k in ("card", "name", "source", "player") if value.get(k)), "")

@@ -689,7 +689,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     )
     state.facts["first_player_stated"] = first is not None
     # a player given no plot plays a blank one: the engine's values, which no rule sets (the ruling says so)
-    state.facts["plots_assumed"] = [str(spec["name"]) for spec in data["players"] if not spec.get("plot")]
+    state.facts["plots_assumed"] = [str(spec["name"]) for spec in data["players"] if not spec.get("plot") and not spec.get("plot_deck")]
     steps = data["steps"] if data["steps"] is not None else []
     if not isinstance(steps, list):
         raise DataError(f"{where(path, data)}: field 'steps' must be a list")
@@ -767,6 +767,7 @@ class _Checker:
             if key != "__line__":
                 self.value(value, schema[key], key, here)
 
+
     def value(self, value: Any, kind: Any, key: str, line_of: Any) -> None:  # noqa: C901 - one branch per field type
         state = self.state
         if isinstance(kind, tuple):
@@ -802,6 +803,8 @@ class _Checker:
                 items = [value] if isinstance(value, str) else value
                 if not isinstance(items, list) or not all(isinstance(v, str) and v.lower() in kind[1] for v in items):
                     self.fail(line_of, key, f"must be a list of {', '.join(kind[1])}; got {value!r}")
+                if len({v.lower() for v in items}) != len(items):  # a keyword type is processed once (RR 4.2.5)
+                    self.fail(line_of, key, f"names a word twice; got {value!r}")
             elif head == "textlist":
                 items = [value] if isinstance(value, str) else value
                 if not isinstance(items, list) or not all(isinstance(v, str) for v in items):

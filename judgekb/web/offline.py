@@ -49,15 +49,15 @@ def card_names(db: Any) -> list[tuple[str, int]]:
 def search_index(db: Any) -> dict[str, Any]:
     """Clauses (id, edition, kind, heading, citation, text, governors, unofficial) and card titles, compactly.
 
-    ``governors`` lists ``[id, relation, sentence]`` in the order ``authority.governing`` gives them
-    (the closest restatement first), as the server's search folds them; ``sentence`` is the opening of
-    the sentence that restates the governor, where one sentence does (``links.restatements``)."""
+    ``governors`` lists ``[id, relation, sentence]`` in the order the server's search breaks ties between
+    them (``search.Index`` reads them by id); ``sentence`` is the opening of the sentence that restates the
+    governor, where one sentence does (``links.restatements``)."""
     sentences = {
         (r["src"], r["dst"]): json.loads(r["data"] or "{}").get("sentence") or ""
         for r in db.query("select src, dst, data from links where type = 'restates'")
     }
     governors: dict[str, list[list[str]]] = {}
-    for row in db.query("select clause, governor, relation from governors order by rowid"):
+    for row in db.query("select clause, governor, relation from governors order by clause, governor"):
         sentence = sentences.get((row["clause"], row["governor"]), "") if row["relation"] == "restates" else ""
         governors.setdefault(row["clause"], []).append([row["governor"], row["relation"], sentence])
     clauses = [

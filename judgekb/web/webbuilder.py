@@ -35,7 +35,8 @@ def build_page() -> Any:
 
 
 def _nearest(db: Any, edition: int, key: str) -> list[str]:
-    """Up to five titles of the edition nearest a typed name (rapidfuzz, as ``cardfill.CardBook.nearest``)."""
+    """Up to five titles of the edition near a typed name (rapidfuzz's WRatio, as ``cardfill.CardBook.nearest``, but
+    only those scoring 70 or more: offered as you type, a far-off title is noise; a run's error still lists five)."""
     from rapidfuzz import fuzz, process
 
     def read() -> dict[str, str]:

@@ -214,8 +214,7 @@ RULES.add(
 )
 def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> bool:
     """True if the card may be X-ed; a chosen card is refused, a non-chosen one ignores the effect."""
-    lasting = {e.value for e in state.effects if e.target == card.key and e.kind == "cannot"}
-    if f"be {past}" not in card.cannot | lasting and not (past == "killed" and "cannot be killed" in constants(state, card)):
+    if can_be(state, card, past):
         return True
     if chosen:
         raise IllegalStep("cannot", f"{card.key} cannot be {past}, so it cannot be chosen to be {past}", cite=["agot2-faq41/2.1"])

@@ -805,7 +805,7 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
             tag="keyword order",
             subject=state.first_player,
         )
-    sequence = [w for w in order if w in RR_ORDER] + [w for w in RR_ORDER if w not in order]
+    sequence = list(dict.fromkeys([w for w in order if w in RR_ORDER] + list(RR_ORDER)))  # each type once
     at_start = {w: present(w) for w in RR_ORDER}
     declined = {str(w).lower() for w in choices.get("decline") or []}
     used = {str(w).lower() for w in choices.get("use") or []}
@@ -917,10 +917,11 @@ def _determine(state: State, trace: Trace, ctx: Context, challenge: Challenge, r
     "reactions to winning or losing a challenge are initiated after step 4.2.2, before the unopposed bonus, claim and keywords",
 )
 def win_lose_reactions(state: State, trace: Trace, ctx: Context, result: dict[str, Any]) -> None:
+    waiting = len(ctx.pending_reactions)
     queue_reactions(ctx, f"win: {result['winner']}")
     if result["loser"]:
         queue_reactions(ctx, f"lose: {result['loser']}")
-    if ctx.pending_reactions:
+    if len(ctx.pending_reactions) > waiting:  # (not for reactions queued earlier, to assault or a delayed effect)
         trace.add(
             "duck.reactions",
             f"{result['winner']} won and {result['loser'] or 'no one'} lost: reactions to winning or losing the challenge are "

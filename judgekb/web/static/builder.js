@@ -133,22 +133,9 @@
     function add() {
       var v = name.value.trim(); if (!v) return;
       lookupCard(v).then(function (known) {
-        if (known) v = known.name;  // the database's spelling
         delete typing[slot];
-        var printed = known && (known.printings[0] || {}).values || {};
-        var same = p.zones[zone].filter(function (c) { return c.name === v; })[0];
-        if (zone === "in_play" && same && printed.unique) {  // RR Duplicates: a second copy of a unique card you control is its duplicate
-          same.duplicates = (same.duplicates || []).concat([true]);
-          render(); return;
-        }
-        // each card's key is unique: another player's copy is named with its player, a second copy of one's own numbered
-        var base = allCards().some(function (x) { return x.card.name === v && x.player !== p; }) ? v + " (" + p.name + ")" : v;
-        var n = allCards().filter(function (x) { return x.card.name === v && x.player === p; }).length, key = n ? base + " #" + (n + 1) : base;
-        while (allCards().some(function (x) { return cardKey(x.card) === key; })) key = base + " #" + (++n + 1);
-        var card = { name: v }; if (key !== v) card.id = key;
-        if (known && distinctPrintings(known).length > 1) card.printing = known.printings[0].code;  // the first printing; a menu changes it
-        if (!known) nearNames(v);  // a typo is likelier than a homemade card: the nearest titles are offered at once
-        p.zones[zone].push(card); render();
+        place(p, zone, known ? known.name : v, known);
+        render();
         var again = document.querySelector("#p" + pi + " [data-zone=" + zone + "] .add-card"); if (again) again.focus();
       });
     }
@@ -159,6 +146,21 @@
     return wrap;
   }
 
+  // a card put in a player's zone: a unique card's second copy in play is its duplicate (RR Duplicates); each other
+  // card gets a key of its own (another player's copy is named with its player, a second copy of one's own numbered)
+  function place(p, zone, name, known) {
+    var printed = known && (known.printings[0] || {}).values || {};
+    var same = p.zones[zone].filter(function (c) { return c.name === name; })[0];
+    if (zone === "in_play" && same && printed.unique) { same.duplicates = (same.duplicates || []).concat([true]); return cardKey(same); }
+    var base = allCards().some(function (x) { return x.card.name === name && x.player !== p; }) ? name + " (" + p.name + ")" : name;
+    var n = allCards().filter(function (x) { return x.card.name === name && x.player === p; }).length, key = n ? base + " #" + (n + 1) : base;
+    while (allCards().some(function (x) { return cardKey(x.card) === key; })) key = base + " #" + (++n + 1);
+    var card = { name: name }; if (key !== name) card.id = key;
+    if (known && distinctPrintings(known).length > 1) card.printing = known.printings[0].code;  // the first printing; a menu changes it
+    if (!known) nearNames(name);  // a typo is likelier than a homemade card: the nearest titles are offered at once
+    p.zones[zone].push(card);
+    return key;
+  }
   function renderCard(p, pi, zone, c, ci) {
     var id = "p" + pi + "-" + zone + "-" + ci;
     var known = cardCache[c.name.replace(/#\d+$/, "").toLowerCase()];
@@ -173,8 +175,9 @@
       near.forEach(function (title, i) {
         if (i) mean.appendChild(document.createTextNode(" "));
         mean.appendChild(el("button", { type: "button", class: "link", text: title, onclick: function () {
-          var old = cardKey(c); c.name = title; if (c.id === old) delete c.id;
-          lookupCard(title).then(function (k) { if (k && distinctPrintings(k).length > 1) c.printing = k.printings[0].code; rename(old, cardKey(c)); render(); });
+          var old = cardKey(c);
+          p.zones[zone].splice(ci, 1);  // taken off, then added again under its real title, as Add adds a card
+          lookupCard(title).then(function (k) { var key = place(p, zone, title, k); rename(old, key || ""); render(); });
         } }));
       });
       li.appendChild(mean);
@@ -208,18 +211,23 @@
     fetch("/api/cards?edition=" + state.edition + "&near=1&prefix=" + encodeURIComponent(name)).then(function (r) { return r.ok ? r.json() : []; })
       .then(function (found) { nearCache[name.toLowerCase()] = found; if (found.length) render(); }).catch(function () {});
   }
-  function rename(from, to) {  // a card renamed keeps its place in the steps
+  // every place a step names a card: its lists, single fields, stealth choices (attacker -> target), reactions
+  function eachCardRef(change) {  // change(key) -> the key to keep, or "" to drop it
     state.steps.forEach(function (s) {
-      ["attackers", "defenders", "cards"].forEach(function (f) { if (Array.isArray(s[f])) s[f] = s[f].map(function (k) { return k === from ? to : k; }); });
-      ["target", "intimidate"].forEach(function (f) { if (s[f] === from) s[f] = to; });
+      ["attackers", "defenders", "cards", "save"].forEach(function (f) {
+        if (Array.isArray(s[f])) s[f] = s[f].map(change).filter(Boolean);
+      });
+      ["target", "intimidate"].forEach(function (f) { if (s[f]) s[f] = change(s[f]); });
+      if (s.stealth) {
+        var moved = {};
+        Object.keys(s.stealth).forEach(function (k) { var a = change(k), t = change(s.stealth[k]); if (a && t) moved[a] = t; });
+        s.stealth = moved;
+      }
+      (s.reactions || []).forEach(function (r) { r.card = r.card && change(r.card); r.target = r.target && change(r.target); });
     });
   }
-  function forget(key) {  // a removed card leaves no step naming it (its choice would be refused with no card to show)
-    state.steps.forEach(function (s) {
-      ["attackers", "defenders", "cards"].forEach(function (f) { if (Array.isArray(s[f])) s[f] = s[f].filter(function (k) { return k !== key; }); });
-      ["target", "intimidate"].forEach(function (f) { if (s[f] === key) s[f] = ""; });
-    });
-  }
+  function rename(from, to) { eachCardRef(function (k) { return k === from ? to : k; }); }  // a renamed card keeps its place
+  function forget(key) { eachCardRef(function (k) { return k === key ? "" : k; }); }  // a removed card leaves no step naming it
   function distinctPrintings(known) {
     var seen = {}; return known.printings.filter(function (p) { var k = JSON.stringify(p.values); if (seen[k]) return false; seen[k] = 1; return true; });
   }
@@ -238,7 +246,10 @@
   }
   function renamePlayer(p, v) {
     var old = p.name; p.name = v;
-    state.steps.forEach(function (s) { ["attacker", "against", "player"].forEach(function (k) { if (s[k] === old) s[k] = v; }); });
+    state.steps.forEach(function (s) {
+      ["attacker", "against", "player"].forEach(function (k) { if (s[k] === old) s[k] = v; });
+      (s.reactions || []).forEach(function (r) { r.to = r.to.replace(new RegExp("^(win|lose): " + old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$"), "$1: " + v); });
+    });
     ZONES.forEach(function (z) {  // "Robb Stark (Player B)" follows the player's new name, in the steps too
       p.zones[z[0]].forEach(function (c) {
         if (c.id && c.id.indexOf(" (" + old + ")") >= 0) { var was = c.id; c.id = c.id.replace(" (" + old + ")", " (" + v + ")"); rename(was, c.id); }
@@ -319,12 +330,12 @@
     }));
     return select(options, value, onchange);
   }
-  function challengeBefore(si) {  // the challenge a step belongs to: the last one declared before it
-    for (var i = si - 1; i >= 0; i--) {
-      if (state.steps[i].kind === "challenge") return state.steps[i];
-      if (["claim", "phase", "end_phase", "end_round"].indexOf(state.steps[i].kind) >= 0) return null;
-    }
-    return null;
+  function keepOnly(chosen, shown) {  // drop from a list of picks every card the form does not show now
+    var keys = shown.map(function (x) { return cardKey(x.card); });
+    for (var i = chosen.length - 1; i >= 0; i--) if (keys.indexOf(chosen[i]) < 0) chosen.splice(i, 1);
+  }
+  function challengeBefore(si) {  // the challenge a step belongs to: the last one declared before it and not resolved
+    var i = openChallenge(si - 1); return i === null ? null : state.steps[i];
   }
   function hasKeyword(key, word) {  // as typed on the card, else as its printed keyword line
     var x = allCards().filter(function (y) { return cardKey(y.card) === key; })[0]; if (!x) return false;
@@ -355,7 +366,8 @@
         li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(inPlayOf(s.against).map(function (x) { return cardKey(x.card); })),
           s.stealth[k] || "", function (v) { if (v) s.stealth[k] = v; else delete s.stealth[k]; }))]));
       });
-      Object.keys(s.stealth).forEach(function (k) { if (s.attackers.indexOf(k) < 0) delete s.stealth[k]; });
+      var targets = inPlayOf(s.against).map(function (x) { return cardKey(x.card); });
+      Object.keys(s.stealth).forEach(function (k) { if (s.attackers.indexOf(k) < 0 || targets.indexOf(s.stealth[k]) < 0) delete s.stealth[k]; });
     } else if (s.kind === "defend") {
       row.appendChild(labelled("Defending player", select(names, s.player, function (v) { s.player = v; s.defenders = []; })));
       li.appendChild(row);
@@ -381,7 +393,9 @@
         li.appendChild(el("p", { class: "muted", text: type === "military" ? "If the attacker wins, the defender chooses characters to kill (claim):"
                                                                    : "If the attacker wins, the cards discarded at random from the defender's hand (claim):" }));
         var zone = type === "military" ? "in_play" : "hand";
-        li.appendChild(cardChecklist(allCards().filter(function (x) { return x.zone === zone && (!loser || x.player.name === loser) && (zone === "hand" || isCharacter(x.card)); }), s.cards, function () {}, "claim choices"));
+        var eligible = allCards().filter(function (x) { return x.zone === zone && (!loser || x.player.name === loser) && (zone === "hand" || isCharacter(x.card)); });
+        keepOnly(s.cards, eligible);  // a pick the form no longer shows (the challenge changed) is not written either
+        li.appendChild(cardChecklist(eligible, s.cards, function () {}, "claim choices"));
       }
       if (state.edition === "2") {
         var kw = el("div", { class: "checks", role: "group", "aria-label": "keywords not used" }, [el("p", { class: "muted", text: "Keywords the winner does not use (they say \u201cmay\u201d):" })]);
@@ -394,9 +408,9 @@
         var last = el("input", { type: "checkbox" }); last.checked = s.use.indexOf("insight") >= 0;
         last.addEventListener("change", function () { s.use = last.checked ? ["insight"] : []; render(); });
         li.appendChild(el("label", { class: "check" }, [last, " insight draws even the last card of the deck (which eliminates the player)"]));
-        li.appendChild(el("div", { class: "row" }, [labelled("Intimidate kneels", cardSelect(s.intimidate || "", function (v) { s.intimidate = v; }, function (x) {
-          return x.zone === "in_play" && (!loser || x.player.name === loser) && isCharacter(x.card);
-        }))]));
+        var kneelable = function (x) { return x.zone === "in_play" && (!loser || x.player.name === loser) && isCharacter(x.card); };
+        if (s.intimidate && !allCards().filter(kneelable).some(function (x) { return cardKey(x.card) === s.intimidate; })) s.intimidate = "";
+        li.appendChild(el("div", { class: "row" }, [labelled("Intimidate kneels", cardSelect(s.intimidate || "", function (v) { s.intimidate = v; }, kneelable))]));
         // the first player orders the keyword types (RR 4.2.5); the rest follow in the Rules Reference's order
         li.appendChild(el("div", { class: "row" }, [labelled("Keyword processed first", select([["", "— as the Rules Reference lists them —"], "insight", "intimidate", "pillage", "renown"],
           s.first || "", function (v) { s.first = v; }))]));
@@ -412,6 +426,7 @@
             labelled("Amount", input(r.amount, function (v) { r.amount = num(v) === undefined ? 1 : num(v); }, { inputmode: "numeric", size: 2 }))
           ]);
           if (["str", "kneel", "stand"].indexOf(r.effect) >= 0) row1.appendChild(labelled("Target", cardSelect(r.target || "", function (v) { r.target = v; }, function (x) { return x.zone === "in_play" && isCharacter(x.card); })));
+          if (["str", "kneel", "stand"].indexOf(r.effect) >= 0 && !r.target) row1.appendChild(el("p", { class: "muted", text: "Choose its target: a reaction without one is left out of the run." }));
           row1.appendChild(el("button", { type: "button", class: "link", text: "remove reaction", onclick: function () { s.reactions.splice(ri, 1); render(); } }));
           rx.appendChild(row1);
         });
@@ -422,8 +437,8 @@
         li.appendChild(rx);
         // a character chosen for claim may be saved by discarding a duplicate (RR Duplicates, Save)
         var dupes = allCards().filter(function (x) { return x.zone === "in_play" && (!loser || x.player.name === loser) && (x.card.duplicates || []).length; });
+        keepOnly(s.save = s.save || [], dupes);
         if (dupes.length) {
-          s.save = s.save || [];
           li.appendChild(el("p", { class: "muted", text: "Saved by discarding a duplicate:" }));
           li.appendChild(cardChecklist(dupes, s.save, function () {}, "saved by a duplicate"));
         }
@@ -445,7 +460,9 @@
   }
 
   // ------------------------------------------------------------------ YAML (with the line each element wrote)
-  function q(v) { return typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(String(v)); }
+  // (digits typed too long for a JS number stay digits, unquoted, so the check reads the number typed; a printing
+  // code such as "01146" is text and stays quoted)
+  function q(v) { return typeof v === "number" || typeof v === "boolean" || /^[+-]?\d{7,}$/.test(String(v)) ? String(v) : JSON.stringify(String(v)); }
   function flow(obj) {
     return "{" + Object.keys(obj).filter(function (k) { return obj[k] !== undefined && obj[k] !== "" && !(Array.isArray(obj[k]) && !obj[k].length); })
       .map(function (k) { var v = obj[k]; return (/^[A-Za-z_]\w*$/.test(k) ? k : q(k)) + ": " + (Array.isArray(v) ? "[" + v.map(function (i) { return i && typeof i === "object" ? flow(i) : q(i); }).join(", ") + "]" : (typeof v === "object" ? flow(v) : q(v))); }).join(", ") + "}";
@@ -529,7 +546,7 @@
           choices.keyword_order = s.first ? [s.first] : undefined;
         }
         choices.save = (s.save || []).slice();
-        var reacted = (s.reactions || []).filter(function (r) { return r.card; }).map(reactionYaml);
+        var reacted = (s.reactions || []).filter(function (r) { return r.card && (["str", "kneel", "stand"].indexOf(r.effect) < 0 || r.target); }).map(reactionYaml);
         choices.reactions = reacted.length ? reacted : undefined;
         return "resolve: " + flow(choices);
       case "phase": return "phase: " + q(s.name);
@@ -675,6 +692,7 @@
   // ------------------------------------------------------------------ wiring
   document.getElementById("b-edition").addEventListener("change", function (e) {
     state.edition = e.target.value;
+    cardCache = {}; nearCache = {};  // suggestions and printed values are one edition's
     // a House or faction and a printing belong to one edition's cards: both are chosen again
     state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
     render();
