@@ -183,17 +183,23 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     context.close()
 
 
+def lannister_against_stark_on_a_phone(browser, server: str):
+    """A phone (touch, 390 px) on /build, second edition, Player A Lannister against Player B Stark."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(server + "/build")
+    page.select_option("#b-edition", "2")
+    page.locator("#p0 .p-house").select_option("lannister")
+    page.locator("#p1 .p-house").select_option("stark")
+    return context, page
+
+
 def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_numbers_steps_as_the_form(carded_server, browser):
     """A second phone review could not enter a stealth target, a save by a duplicate or the keyword order (every
     challenge with two keyword types asked for an order it could not give), saw locations offered as defenders,
     and read step numbers that counted the resolution the builder adds.  The RR's Stealth: a character chosen by
     stealth cannot be declared as a defender; Duplicates: a duplicate is discarded to save its card."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
-    page.select_option("#b-edition", "2")
-    page.locator("#p0 .p-house").select_option("lannister")
-    page.locator("#p1 .p-house").select_option("stark")
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
     add_card(page, 0, "in_play", "Tyrion Lannister")
     add_card(page, 1, "in_play", "Catelyn Stark")
     add_card(page, 1, "in_play", "Winterfell")
@@ -240,12 +246,7 @@ def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_num
 def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_server, browser):
     """A second phone review could not enter a reaction after winning (its Note changed nothing).  RR 4.2.2's timing
     note: reactions to winning may be initiated after the winner is determined, before the claim is applied."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
-    page.select_option("#b-edition", "2")
-    page.locator("#p0 .p-house").select_option("lannister")
-    page.locator("#p1 .p-house").select_option("stark")
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
     add_card(page, 0, "in_play", "The Tickler")
     add_card(page, 1, "in_play", "Winterfell Steward")
     page.select_option("#b-step-kind", "challenge")
