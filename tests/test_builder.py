@@ -272,3 +272,20 @@ def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_serve
     assert "Player A: power 0 → 3 (+3 on the faction card)" in page.inner_text("#b-result ul.happened")
     no_horizontal_scroll(page)
     context.close()
+
+
+def test_switching_edition_and_back_keeps_the_board_runnable(carded_server, browser):
+    """A second phone review: after switching to first edition and back, Run failed on a printing code of the other
+    edition; with the printings dropped on the switch, the cards' printings are chosen again from this edition's data."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "Robb Stark")  # three printings that differ
+    page.select_option("#b-step-kind", "challenge")
+    page.click("#b-add-step")
+    page.locator("#s0 label.check", has_text="Robb Stark").locator("input").check()
+    page.select_option("#b-edition", "1")
+    page.select_option("#b-edition", "2")
+    expect(page.locator("#p0 .card-printing")).to_have_count(1)  # the printing menu is back, a printing chosen
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines")).to_contain_text("Player A wins")
+    assert page.locator(".field-error").count() == 0
+    context.close()

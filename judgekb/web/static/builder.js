@@ -191,6 +191,7 @@
       el("label", {}, [(function () { var k = el("input", { type: "checkbox" }); k.checked = !!c.kneeling; k.addEventListener("change", function () { if (k.checked) c.kneeling = true; else delete c.kneeling; render(); }); return k; })(), " knelt"])
     ]);
     more.appendChild(row);
+    if (known && distinctPrintings(known).length > 1 && !c.printing) c.printing = known.printings[0].code;  // as Add chooses
     if (known && distinctPrintings(known).length > 1) {  // printings differ: the choice is shown, never hidden
       li.appendChild(el("div", { class: "row printing" }, [labelled("Printing (they differ)", select(known.printings.map(function (pr) {
         return [pr.code, pr.set + " " + pr.number + " — " + describe(pr.values)];
@@ -692,7 +693,8 @@
   // ------------------------------------------------------------------ wiring
   document.getElementById("b-edition").addEventListener("change", function (e) {
     state.edition = e.target.value;
-    cardCache = {}; nearCache = {};  // suggestions and printed values are one edition's
+    cardCache = {}; nearCache = {};  // suggestions and printed values are one edition's: fetched again for this one
+    learn(allCards().map(function (x) { return x.card.name; }));
     // a House or faction and a printing belong to one edition's cards: both are chosen again
     state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
     render();
