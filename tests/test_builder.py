@@ -289,3 +289,21 @@ def test_switching_edition_and_back_keeps_the_board_runnable(carded_server, brow
     expect(page.locator("#b-result .ruling-lines")).to_contain_text("Player A wins")
     assert page.locator(".field-error").count() == 0
     context.close()
+
+
+def test_a_character_removed_from_the_challenge_no_longer_counts(carded_server, browser):
+    """A review could not say a character was removed from the challenge (the engine can).  RR 4.2.2: a side with no
+    participating characters when STR is compared does not win; removed, the attacker no longer participates."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "The Tickler")
+    page.select_option("#b-step-kind", "challenge")
+    page.click("#b-add-step")
+    page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
+    page.select_option("#b-step-kind", "remove")
+    page.click("#b-add-step")
+    page.locator("#s1 select").select_option("The Tickler")
+    assert "effect: {remove_from_challenge: [\"The Tickler\"]}" in page.text_content("#b-yaml")
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines")).to_contain_text("no one wins")
+    assert "The Tickler is removed from the challenge" in page.inner_text("#b-result ol.trace")
+    context.close()

@@ -15,6 +15,7 @@
   var STEP_KINDS = [
     ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
     ["kill", "Card killed (effect)"], ["kneel", "Card knelt (effect)"], ["stand", "Card stood (effect)"],
+    ["remove", "Character removed from the challenge (effect)"],
     ["claim", "Challenge resolved (claim and keyword choices)"], ["phase", "Phase begins"], ["end_phase", "Phase ends"],
     ["end_round", "Round ends"], ["note", "Note"]
   ];
@@ -306,7 +307,7 @@
       case "challenge": return { kind: kind, attacker: first.name, type: "military", against: other.name, attackers: [] };
       case "defend": return { kind: kind, player: other.name, defenders: [] };
       case "strength": return { kind: kind, target: "", amount: 1, until: "end of phase", source: "" };
-      case "kill": case "kneel": case "stand": return { kind: kind, target: "" };
+      case "kill": case "kneel": case "stand": case "remove": return { kind: kind, target: "" };
       case "claim": return { kind: kind, claim: "military", cards: [], decline: [], use: [], intimidate: "" };
       case "phase": return { kind: kind, name: "challenges" };
       case "note": return { kind: kind, text: "" };
@@ -379,7 +380,7 @@
       row.appendChild(labelled("Until", select(UNTIL, s.until, function (v) { s.until = v; })));
       row.appendChild(labelled("Source", input(s.source, function (v) { s.source = v; }, { placeholder: "card that did it", size: 14 })));
       li.appendChild(row);
-    } else if (s.kind === "kill" || s.kind === "kneel" || s.kind === "stand") {
+    } else if (s.kind === "kill" || s.kind === "kneel" || s.kind === "stand" || s.kind === "remove") {
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
       li.appendChild(row);
     } else if (s.kind === "claim") {
@@ -540,6 +541,7 @@
       case "kill": return "effect: " + flow({ kill: s.target });
       case "kneel": return "effect: " + flow({ kneel: s.target });
       case "stand": return "effect: " + flow({ stand: s.target });
+      case "remove": return "effect: " + flow({ remove_from_challenge: s.target ? [s.target] : [] });
       case "claim":
         var choices = (s.claim || "military") === "intrigue" ? { discard: s.cards.slice() } : { claim: (s.cards || []).slice() };
         if (state.edition === "2") {
