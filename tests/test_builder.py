@@ -30,6 +30,12 @@ def add_card(page: Page, player: int, zone: str, name: str) -> None:
     page.wait_for_selector(f"#p{player} [data-zone={zone}] li.card >> text={name}")
 
 
+def add_step(page: Page, kind: str) -> None:
+    """A step of this kind added below the others, as the step menu and its button add it."""
+    page.select_option("#b-step-kind", kind)
+    page.click("#b-add-step")
+
+
 def build_military_challenge(page: Page, edition: str) -> None:
     board = BOARDS[edition]
     page.select_option("#b-edition", edition)
@@ -39,13 +45,10 @@ def build_military_challenge(page: Page, edition: str) -> None:
     add_card(page, 0, "in_play", board["attacker"])
     for victim in board["victims"]:
         add_card(page, 1, "in_play", victim)
-    page.select_option("#b-step-kind", "challenge")
-    page.click("#b-add-step")
+    add_step(page, "challenge")
     page.locator("#s0 label.check", has_text=board["attacker"]).locator("input").check()
-    page.select_option("#b-step-kind", "defend")
-    page.click("#b-add-step")  # Player B declares no defenders
-    page.select_option("#b-step-kind", "claim")
-    page.click("#b-add-step")
+    add_step(page, "defend")  # Player B declares no defenders
+    add_step(page, "claim")
     page.locator("#s2 label.check", has_text=board["kill"]).locator("input").check()
 
 
@@ -150,15 +153,12 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     expect(page.locator("#p1 .dupes")).to_have_text(re.compile("with 1 duplicate"))
     tap_add(1, "Lannisport Merchant")
     page.wait_for_selector("#p1 [data-zone=in_play] li.card >> text=Lannisport Merchant")
-    page.select_option("#b-step-kind", "challenge")
-    page.click("#b-add-step")
+    add_step(page, "challenge")
     page.locator("#s0 label.check", has_text="Robb Stark").locator("input").check()
-    page.select_option("#b-step-kind", "note")
-    page.click("#b-add-step")
+    add_step(page, "note")
     page.locator("#s1 input").fill("the defender thinks about it")
     page.locator("#s1 input").press("Tab")
-    page.select_option("#b-step-kind", "defend")
-    page.click("#b-add-step")
+    add_step(page, "defend")
     page.locator("#s2 label.check", has_text="Lannisport Merchant").locator("input").check()
     page.locator("#p1 li.card", has_text="Lannisport Merchant").locator("button", has_text="remove").click()  # it leaves the steps too
     assert "Lannisport Merchant" not in page.text_content("#b-yaml")
@@ -170,8 +170,7 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     assert "Player A wins" in ruling and "unopposed" in ruling
     assert "step 2 — note: the defender thinks about it" in ruling  # the judge's note keeps its place
     # the claim kills Jaime, whose duplicate is not used unless the defender says so: a choice is asked, in the builder's words
-    page.select_option("#b-step-kind", "claim")
-    page.click("#b-add-step")
+    add_step(page, "claim")
     resolve = page.locator("#s3")
     assert "kill" in resolve.inner_text() and "Robb Stark" not in resolve.locator(".checks").first.inner_text()  # the loser's cards only
     resolve.locator("label.check", has_text="renown").locator("input").check()
@@ -203,13 +202,11 @@ def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_num
     add_card(page, 0, "in_play", "Tyrion Lannister")
     add_card(page, 1, "in_play", "Catelyn Stark")
     add_card(page, 1, "in_play", "Winterfell")
-    page.select_option("#b-step-kind", "challenge")
-    page.click("#b-add-step")
+    add_step(page, "challenge")
     page.locator("#s0 select").nth(1).select_option("intrigue")
     page.locator("#s0 label.check", has_text="Tyrion Lannister").locator("input").check()
     page.locator("#s0 label", has_text="(stealth) bypasses").locator("select").select_option("Catelyn Stark")
-    page.select_option("#b-step-kind", "defend")
-    page.click("#b-add-step")
+    add_step(page, "defend")
     defenders = page.locator("#s1 label.check").all_inner_texts()
     assert any("Catelyn Stark" in d for d in defenders) and not any("Winterfell" in d for d in defenders)  # a location never defends
     page.locator("#s1 label.check", has_text="Catelyn Stark").locator("input").check()
@@ -230,8 +227,7 @@ def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_num
     page.locator("#s0 label.check", has_text="Tyrion Lannister").locator("input").uncheck()
     page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
     assert "stealth:" not in page.text_content("#b-yaml")  # the stealth choice left with its attacker
-    page.select_option("#b-step-kind", "claim")
-    page.click("#b-add-step")
+    add_step(page, "claim")
     page.locator("#s2 .checks", has=page.locator("label", has_text="Catelyn Stark")).first.locator("input").check()
     page.locator("#s2 [aria-label='saved by a duplicate'] label.check", has_text="Catelyn Stark").locator("input").check()
     page.locator("#s2 label", has_text="Keyword processed first").locator("select").select_option("renown")
@@ -249,11 +245,9 @@ def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_serve
     context, page = lannister_against_stark_on_a_phone(browser, carded_server)
     add_card(page, 0, "in_play", "The Tickler")
     add_card(page, 1, "in_play", "Winterfell Steward")
-    page.select_option("#b-step-kind", "challenge")
-    page.click("#b-add-step")
+    add_step(page, "challenge")
     page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
-    page.select_option("#b-step-kind", "claim")
-    page.click("#b-add-step")
+    add_step(page, "claim")
     page.locator("#s1 button", has_text="Add a reaction").tap()
     reaction = page.locator("#s1 .reactions .row").first
     reaction.locator("label", has=page.locator("span.lbl", has_text=re.compile("^Card$"))).locator("select").select_option("The Tickler")
@@ -279,8 +273,7 @@ def test_switching_edition_and_back_keeps_the_board_runnable(carded_server, brow
     edition; with the printings dropped on the switch, the cards' printings are chosen again from this edition's data."""
     context, page = lannister_against_stark_on_a_phone(browser, carded_server)
     add_card(page, 0, "in_play", "Robb Stark")  # three printings that differ
-    page.select_option("#b-step-kind", "challenge")
-    page.click("#b-add-step")
+    add_step(page, "challenge")
     page.locator("#s0 label.check", has_text="Robb Stark").locator("input").check()
     page.select_option("#b-edition", "1")
     page.select_option("#b-edition", "2")
@@ -296,11 +289,9 @@ def test_a_character_removed_from_the_challenge_no_longer_counts(carded_server, 
     participating characters when STR is compared does not win; removed, the attacker no longer participates."""
     context, page = lannister_against_stark_on_a_phone(browser, carded_server)
     add_card(page, 0, "in_play", "The Tickler")
-    page.select_option("#b-step-kind", "challenge")
-    page.click("#b-add-step")
+    add_step(page, "challenge")
     page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
-    page.select_option("#b-step-kind", "remove")
-    page.click("#b-add-step")
+    add_step(page, "remove")
     page.locator("#s1 select").select_option("The Tickler")
     assert "effect: {remove_from_challenge: [\"The Tickler\"]}" in page.text_content("#b-yaml")
     page.click("#b-run")
