@@ -821,14 +821,10 @@ PER_DECK1 = re.compile(r"\bLimit (\d+) per deck\b", re.IGNORECASE)  # a card's p
 PLOT_COPIES1 = re.compile(r"\bYou may have up to (\d+) copies of .{1,80}? in your plot deck\b", re.IGNORECASE)  # The Power of Arms
 
 
-def _plain(text: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", text))
-
-
 def _plot_copies1(card: Card) -> int | None:
     """How many copies of a plot its own text allows (the rulebook allows no duplicate plot; the card's text
     that says otherwise is what FAQ v5.5.1's 'as the regular game rules (or card text) allow' means)."""
-    found = PLOT_COPIES1.search(_plain(card.text))
+    found = PLOT_COPIES1.search(card_text(card).text)
     return int(found.group(1)) if found else None
 
 
@@ -870,7 +866,7 @@ def check1(cards: list[DeckCard], house: str | None, fmt: str, lists: List1, cit
         titles[dc.card.key].append(dc)
     for group in titles.values():
         n = sum(dc.count for dc in group)
-        limit = next((int(m.group(1)) for dc in group if (m := PER_DECK1.search(_plain(dc.card.text)))), None)
+        limit = next((int(m.group(1)) for dc in group if (m := PER_DECK1.search(card_text(dc.card).text))), None)
         if limit is not None and n > limit:
             message = f"{n} copies of {group[0].card.name}: its text says 'Limit {limit} per deck'"
             problems.append(_problem(CARD_LIMIT1, message, group, [card_text(group[0].card)]))

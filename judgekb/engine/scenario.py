@@ -767,7 +767,6 @@ class _Checker:
             if key != "__line__":
                 self.value(value, schema[key], key, here)
 
-
     def value(self, value: Any, kind: Any, key: str, line_of: Any) -> None:  # noqa: C901 - one branch per field type
         state = self.state
         if isinstance(kind, tuple):
