@@ -172,6 +172,25 @@ def test_typo_correction_never_turns_a_real_word_into_another(index):
     assert index.correct("moribund", 1) is None and index.correct("morribund", 1) == "moribund"
 
 
+
+def test_a_typo_is_an_edit_or_two_from_the_word_it_meant(index):
+    """A player's own words the corpus lacks ("lanni", "bara", "valyrian") were read as rules words a
+    fuzzy ratio found ("planning", "area", "variant"): a typo is one edit from a word of four letters,
+    two from a longer one, and the commonest slips still mend."""
+    for word, edition in [("lanni", 2), ("bara", 2), ("targ", 2), ("valyrian", 1), ("valyrian", 2), ("wildlings", 2),
+                          ("direwolves", 2), ("hodr", 1)]:  # fmt: skip
+        assert index.correct(word, edition) is None, (word, edition)
+    for word, meant in [("hapen", "happen"), ("befor", "before"), ("copys", "copy"), ("challange", "challenge"),
+                        ("strenght", "strength"), ("ambsuh", "ambush")]:  # fmt: skip
+        assert index.correct(word, 2) == meant, word
+    # the factions' short names are the player vocabulary's, never a typo
+    analysis = index.analyse("lanni cards in a bara deck, can targ run gj cards", 2)
+    said = {w for g in analysis["groups"] for w in g.terms}
+    assert {"lannister", "baratheon", "targaryen", "greyjoy"} <= said and not analysis["corrected"]
+    # a misspelled plural is a typo, not a name the rules never use
+    hits, notes = index.search("can i have 2 copys of a unique character out", 2, None, 3)
+    assert not any(n.startswith("not in the corpus") for n in notes) and hits[0].id == "agot2-rr/unique-cards"
+
 def test_one_no_longer_names_i_am_no_one(index):
     named = lambda q: index.cards_named(index.analyse(q, 2), 2)  # noqa: E731
     assert "card:2:i-am-no-one" in named("I Am No One")

@@ -288,6 +288,8 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
     fixed = index.correct(word, edition)
     if not fixed:
         return False
+    if "'" not in fixed and "'" not in word:  # "copys" is "copy" misspelled, no name of its own
+        return fixed != word
     return _form(fixed) != _form(word)
 
 

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from judgekb import store
 from judgekb.lookup import notices
@@ -103,6 +104,11 @@ HONORIFICS = frozenset(
     "ser lady lord maester grand archmaester magister khal king queen prince princess septa septon brother "
     "father mother uncle old young little red black".split()
 )
+# The edits (insert, delete, replace, swap two neighbours) a typo may be from the word it meant: one in
+# a word of up to SHORT_WORD letters, two in a longer one
+SHORT_WORD = 4
+TYPO_EDITS_SHORT = 1
+TYPO_EDITS = 2
 LEAD_WORDS = 30  # a clause's opening words, where a definition states what a term is
 # A phase's first or last framework step (tables.BOUNDARY) answers only a question about a beginning or
 # an end, said in one of these words: "can I use actions in the plot phase" is not one.
@@ -622,6 +628,10 @@ class Index:
         if self.imported_title_word(word, edition):  # an imported card's name ("hodor") is no typo of "honor"
             return None
         matches = process.extract(word, self._vocab_words(edition), scorer=fuzz.ratio, score_cutoff=75, limit=8)
+        # a slip of the finger is an edit or two, fewer in a short word: a ratio alone read a player's
+        # own words as rules words ("lanni" as "planning", "bara" as "area", "valyrian" as "variant")
+        reach = TYPO_EDITS_SHORT if len(word) <= SHORT_WORD else TYPO_EDITS
+        matches = [m for m in matches if OSA.distance(word, m[0].replace("'", ""), score_cutoff=reach) <= reach]
         if not matches:
             return None
         best = max(score for _, score, _ in matches)
