@@ -392,6 +392,8 @@ def test_offline_after_the_first_visit(db_path, chromium):
     assert page.input_value("#edition") == "2"
     assert page.locator("#results li.hit .badge").first.inner_text() == "2nd ed."
     assert page.locator("#results details.offline-text").count() == 0  # the pages are saved: they open
+    page.fill("#q", "what is the")  # only question words: nothing to match, as the server says
+    page.wait_for_function("document.querySelectorAll('#results li.hit').length === 0")
     context.close()
 
 

@@ -191,6 +191,17 @@ def test_a_typo_is_an_edit_or_two_from_the_word_it_meant(index):
     hits, notes = index.search("can i have 2 copys of a unique character out", 2, None, 3)
     assert not any(n.startswith("not in the corpus") for n in notes) and hits[0].id == "agot2-rr/unique-cards"
 
+def test_a_query_of_question_words_or_an_edition_alone_asks_for_more(index):
+    """'what is the' and '2.0' got five arbitrary clauses (Derived Information, Pairings; 2.2 Draw for the
+    '2' of the edition's name): nothing in them says what is asked.  One word is still a term ('you')."""
+    for query, said in [("what is the", "only question words"), ("how do i", "only question words"),
+                        ("2.0", "names second edition and nothing more"), ("first edition", "names first edition")]:  # fmt: skip
+        hits, notes = index.search(query, None, None, 5)
+        assert not hits and any(said in n for n in notes), (query, notes)
+    assert index.search("you", 2, None, 1)[0][0].id == "agot2-faq41/2.7"
+    assert index.search("2.0 kneel", None, None, 1)[0][0].id == "agot2-rr/kneel"
+
+
 def test_one_no_longer_names_i_am_no_one(index):
     named = lambda q: index.cards_named(index.analyse(q, 2), 2)  # noqa: E731
     assert "card:2:i-am-no-one" in named("I Am No One")

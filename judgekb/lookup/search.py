@@ -1116,9 +1116,18 @@ class Index:
             )
         quoted = [" ".join(words_of(q)) for q in QUOTED.findall(text)]
         quoted = [q for q in quoted if q and len(quoted) == 1]  # one quoted term: the topic, small words too
-        analysis = self.analyse(EDITION_SAID.sub(" ", text).strip() or text, edition, keep={w for q in quoted for w in q.split()})
+        unedition = EDITION_SAID.sub(" ", text).strip()
+        if named and not words_of(unedition):  # "2.0", "second edition": which edition, but not what about
+            notes.append(f"the query names {EDITION_NAMES[named]} and nothing more: add what it is about")
+            return [], notes, []
+        analysis = self.analyse(unedition or text, edition, keep={w for q in quoted for w in q.split()})
         if not analysis["words"]:
             notes.append("the query has no words to look up")
+            return [], notes, []
+        if len(analysis["words"]) >= 2 and not quoted and STOPWORDS.issuperset(analysis["words"]):
+            # "what is the", "how do i": any clause would match as well as another (one word, "you", is a term)
+            said = " ".join(analysis["words"][:8])
+            notes.append(f'the query has only question words ("{said}"): add what it is about')
             return [], notes, []
         groups: list[Group] = analysis["groups"]
         term_sets = [g.terms for g in groups]

@@ -164,6 +164,7 @@
   // A plain word match: every query word (or the start of the last one, while typing) counts, headings count more.
   function localSearch(data, query, edition, limit) {
     var all = words(query), content = all.filter(function (w) { return !STOP[w]; });
+    if (!content.length && all.length >= 2) return []; // "what is the": only question words, as the server says
     if (!content.length) content = all;
     if (!content.length) return [];
     var stems = content.map(function (w, i) {
