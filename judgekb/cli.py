@@ -478,6 +478,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         if hit.get("superseded_by"):  # the text in force by its citation, to read out, and its id
             now = f"{hit.get('superseded_by_citation') or ''}  [{hit['superseded_by']}]".strip()
             click.echo(f"   (not in force: a later version no longer carries it; see {now})")
+        if hit.get("amends"):  # an erratum of a document the corpus does not hold: what it corrects
+            click.echo(f"   (corrects a text not in the corpus: {hit['amends']})")
         click.echo(f"   {hit['snippet']}")
         if hit.get("parts"):  # a title with no text of its own: the steps printed under it
             click.echo("   In this section: " + " · ".join(part["heading"] for part in hit["parts"]))

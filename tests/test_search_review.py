@@ -87,3 +87,20 @@ def test_a_long_folded_list_is_cut_to_five_lines_with_the_count(db_path):
     folded_lines = [line for line in block.splitlines() if line.strip().startswith(("(supersedes", "(restated in"))]
     assert len(folded_lines) == 5
     assert f"and {len(long['folded']) - 5} more folded under it" in block
+
+
+def test_an_erratum_of_a_document_not_in_the_corpus_says_what_it_corrects(db_path):
+    """A blind review: 'max hand size' listed FAQ v4.1's rulebook erratum ('"all relevant reserve modifiers"
+    should read: "all relevant initiative modifiers."') just under 7.3 Check reserve, which has those very
+    words, so it read as correcting that step; only `judgekb show` said it concerns the printed Rules
+    Reference's Initiative entry, which the corpus's web edition already fixed.  The hit says so now."""
+    import json
+
+    erratum = "agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9"
+    listed = json.loads(run_cli("search", "max hand size", "--edition", "2", "--limit", "10", "--json", db=db_path).stdout)
+    hit = next(h for h in listed if h["id"] == erratum)
+    assert "Initiative entry" in hit["amends"] and "already reads" in hit["amends"]
+    assert all(not h["amends"] for h in listed if h["id"] != erratum)
+    out = run_cli("search", "max hand size", "--edition", "2", "--limit", "10", db=db_path).stdout
+    block = out.split(f"[{erratum}]", 1)[1].split("\n\n", 1)[0]
+    assert "(corrects a text not in the corpus: " in block and "Initiative entry" in block

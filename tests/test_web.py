@@ -234,3 +234,8 @@ def test_the_changes_picker_names_each_document_by_its_version_first(client):
     assert labels["agot2-faq"].startswith("AGoT 2.0 FAQ v2.3 (2019-09-20) — ")
     assert labels["agot2-faq41"].startswith("AGoT 2.0 FAQ v4.1 (2024-01-22) — ")
     assert labels["agot1-faq"].startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) — ")
+
+
+def test_the_search_page_says_what_an_erratum_of_a_document_not_in_the_corpus_corrects(client):
+    page = client.get("/?q=max+hand+size&edition=2").get_data(as_text=True)
+    assert 'class="unofficial amends">Corrects a text not in the corpus:' in page and "Initiative entry" in page

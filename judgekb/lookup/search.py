@@ -1298,7 +1298,10 @@ class Index:
                 "phrase": float(padded_query is not None and padded_query in body[0]),
                 # (a card's list entry, when the question asks something else of the card than its status,
                 # names the card only in passing: "red vipers claim" asks what claim does, not whether it is restricted)
-                "card": NAMED_IN_PASSING if in_passing else LIST_UNASKED_CARD if list_unasked else about_share(clause_id) if about_in_situation else float(named),
+                "card": (
+                    NAMED_IN_PASSING if in_passing else LIST_UNASKED_CARD if list_unasked
+                    else about_share(clause_id) if about_in_situation else float(named)
+                ),
                 "list_unasked": float(list_unasked),
                 # a named card's errata entry, asked for: its heading and text never say "errata"
                 "errata_asked": float(named and meta["kind"] == "errata" and errata_asked),
@@ -1667,6 +1670,7 @@ def results(
     """The JSON contract: ``id, citation, edition, kind, heading, text, score`` (+ question — a Q&A entry's
     question, which its heading may only name —, snippet, folded, unofficial, superseded_by — the clause
     in force, when the hit is an entry a later version removed —, superseded_by_citation, its citation,
+    amends — what an erratum of a document not in the corpus corrects, and whether the corpus's copy reads so —,
     and parts — the steps printed under a hit that is only a title, as ``{id, heading}``)."""
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
@@ -1683,6 +1687,14 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
+    # an erratum of a document the corpus does not hold (the printed Rules Reference): what it corrects, and
+    # whether the corpus's copy already reads so, from its link's note (the erratum's own words name only a page)
+    marks = ",".join("?" * len(hits))
+    amends = dict(
+        index.rows(
+            f"select src, reason from links where type = 'supersedes' and dst like 'absent:%' and src in ({marks})", [h.id for h in hits]
+        )
+    )
     out = []
     stems = marked_stems(groups)
     for hit in hits:
@@ -1702,6 +1714,7 @@ def results(
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,
                 "superseded_by_citation": in_force.get(hit.superseded_by, ""),
+                "amends": amends.get(hit.id, ""),
                 "parts": parts,
             }
         )

@@ -305,6 +305,7 @@
           var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = el("a", "", hit.superseded_by_citation || hit.superseded_by);
           now.href = clauseHref(hit.superseded_by); gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
         }
+        if (hit.amends) li.appendChild(el("p", "unofficial amends", "Corrects a text not in the corpus: " + hit.amends));
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
         if (inline && hit.text) {
