@@ -723,22 +723,28 @@ def test_snippet_marks_what_a_word_start_pattern_marks(tokens, query_words):
 )
 @settings(max_examples=400, deadline=None)
 def test_snippet_shows_the_densest_matches_then_what_follows_them_from_a_sentence_start(tokens, width):
-    """Of the windows of ``width`` words, the snippet shows the matches of the first with the most
-    marked words, from the sentence start nearest a third of the words it has to spare before them (the
-    rest after) from which all still show; else, where a sentence begins at most 8 words before it (the
-    text's start, or after a word ending in . ? ! or :), it starts there instead, and where a sentence
-    ends at most 8 words after it, it ends there, so long as the snippet stays within ``width`` + 8
-    words: a snippet stopped before what its sentence said."""
+    """Of the windows of ``width`` words that begin at a marked word, the snippet takes the first that
+    says the most of the query's ideas, then has the most marked words; it places the marks up to the
+    last that says a new idea, from the sentence start nearest a third of the words it has to spare
+    before them (the rest after) from which all still show; else, where a sentence begins at most 8
+    words before it (the text's start, or after a word ending in . ? ! or :), it starts there instead,
+    and where a sentence ends at most 8 words after it, it ends there, so long as the snippet stays
+    within ``width`` + 8 words: a snippet stopped before what its sentence said."""
     shown = search.snippet(" ".join(tokens), [{"kneel"}, {"stand"}], width=width)
-    flags = [t.lower().lstrip("(").startswith(("kneel", "stand")) for t in tokens]
-    starts = range(max(1, len(tokens) - width + 1))
-    start = max(starts, key=lambda i: (sum(flags[i : i + width]), -i))
+    ideas = [int(t.lower().lstrip("(").startswith("kneel")) | 2 * int(t.lower().startswith("stand")) for t in tokens]
+    flags = [bool(i) for i in ideas]
+    hits = [k for k, f in enumerate(flags) if f]
+    windows = [(at, [k for k in hits if at <= k < at + width]) for at in hits]
+    start = max(windows, key=lambda w: (bin(_or(ideas[k] for k in w[1])).count("1"), len(w[1]), -w[0]))[0] if hits else 0
+    start = min(start, max(0, len(tokens) - width))
     marked = [k for k in range(start, start + width) if k < len(tokens) and flags[k]]
+    news = [n for n, k in enumerate(marked) if ideas[k] & ~_or(ideas[j] for j in marked[:n])]
+    marked = marked[: news[-1] + 1] if news else marked
     if marked:  # a third of the slack before the matches, the rest after them
         start = min(max(0, marked[0] - (width - (marked[-1] - marked[0] + 1)) // 3), max(0, len(tokens) - width))
         showing = [k for k in range(len(tokens)) if (k == 0 or tokens[k - 1][-1] in ".?!:") and k <= marked[0] and marked[-1] < k + width]
         start = min(showing, key=lambda k: (abs(k - start), k), default=start)  # a sentence's start that shows them all
-        assert sum(flags[start : start + width]) == len(marked)  # the same matches shown
+        assert start <= marked[0] and marked[-1] < start + width  # every placing match shown
     end = min(len(tokens), start + width)
     opens = [k for k in range(len(tokens)) if k == 0 or tokens[k - 1][-1] in ".?!:"]
     closes = [k for k in range(1, len(tokens) + 1) if tokens[k - 1][-1] in ".?!:"]
@@ -748,6 +754,13 @@ def test_snippet_shows_the_densest_matches_then_what_follows_them_from_a_sentenc
         close = end
     window = " ".join(f"[{t}]" if flags[k] else t for k, t in enumerate(tokens[begin:close], begin))
     assert shown == ("… " if begin else "") + window + (" …" if close < len(tokens) else "")
+
+
+def _or(values) -> int:  # noqa: ANN001
+    out = 0
+    for value in values:
+        out |= value
+    return out
 
 
 def test_no_results_says_why(index):

@@ -43,8 +43,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate, pairwise
-from operator import itemgetter, mul, sub
+from itertools import pairwise
+from operator import itemgetter, mul
 from pathlib import Path
 from typing import Any
 
@@ -1598,29 +1598,54 @@ def marked_stems(groups: list[set[str]]) -> set[str]:
     return {stem_of(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}
 
 
-def snippet(text: str, groups: list[set[str]], width: int = 36, stems: set[str] | None = None) -> str:
-    """About ``width`` words around the densest run of query words, matched words in [brackets], from a
-    sentence's start where one begins just before.
-    ``stems``: ``marked_stems(groups)``, when the caller shows several snippets for one query."""
+def idea_stems(groups: list[set[str]]) -> list[set[str]]:
+    """``marked_stems`` of each of the query's ideas (word groups) apart: a snippet shows the most ideas it can."""
+    return [marked_stems([g]) for g in groups]
+
+
+def snippet(text: str, groups: list[set[str]], width: int = 36, stems: list[set[str]] | None = None) -> str:
+    """About ``width`` words around the run of query words that says most of the query's ideas (then the
+    most matched words), matched words in [brackets], from a sentence's start where one begins just before.
+    ``stems``: ``idea_stems(groups)``, when the caller shows several snippets for one query."""
     tokens, lowered, offsets = _tokens(text)
     if not tokens:
         return ""
     if stems is None:
-        stems = marked_stems(groups)
-    if not stems:
+        stems = idea_stems(groups)
+    if not any(stems):
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
-    flags = [False] * len(tokens)
-    for stem in stems:  # a token is marked where a word in it starts with a stem
-        at = lowered.find(stem)
-        while at >= 0:
-            if not at or lowered[at - 1] not in WORD_CHARACTERS:
-                flags[bisect_right(offsets, at) - 1] = True
-            at = lowered.find(stem, at + 1)
-    # a sliding window: each step adds one word and drops one; the marked words in each window, counted
-    # in C (accumulate over map: the Python loop was half of a snippet's time), the first densest wins
-    counts = list(accumulate(map(sub, flags[width:], flags[: len(tokens) - width]), initial=sum(flags[:width])))
-    start = counts.index(max(counts))
+    ideas = [0] * len(tokens)  # the ideas (bits) each token's words say
+    for number, idea in enumerate(stems):
+        for stem in idea:  # a token is marked where a word in it starts with a stem
+            at = lowered.find(stem)
+            while at >= 0:
+                if not at or lowered[at - 1] not in WORD_CHARACTERS:
+                    ideas[bisect_right(offsets, at) - 1] |= 1 << number
+                at = lowered.find(stem, at + 1)
+    flags = [bool(i) for i in ideas]
+    # the window (from a marked word) that says the most different ideas, then the most marked words, the
+    # first such: counting marks alone chose "the attacker [wins] the [challenge]" over the sentence that
+    # says what a [tie] is, the word the question turns on
+    hits = [k for k, i in enumerate(ideas) if i]
+    best: tuple[int, int] = (-1, -1)
+    start = 0
+    for first, at in enumerate(hits):
+        said, count = 0, 0
+        for k in hits[first:]:
+            if k >= at + width:
+                break
+            said |= ideas[k]
+            count += 1
+        score = (said.bit_count(), count)
+        if score > best:
+            best, start = score, at
+    start = min(start, max(0, len(tokens) - width))
     marked = [k for k in range(start, min(len(tokens), start + width)) if flags[k]]
+    seen, last = 0, 0  # placed by the marks that say something new: a repeated word after them adds nothing
+    for number, k in enumerate(marked):
+        if ideas[k] & ~seen:
+            seen, last = seen | ideas[k], number
+    marked = marked[: last + 1]
     if marked:  # the first densest window ends on its last match: it shows a third of its slack before the
         # matches and the rest after them, where what the matched words say is read; or it starts at the
         # start of a sentence, the one nearest that, from which it still shows every match
@@ -1696,7 +1721,7 @@ def results(
         )
     )
     out = []
-    stems = marked_stems(groups)
+    stems = idea_stems(groups)
     for hit in hits:
         row = rows[hit.id]
         # a title with no text of its own ("7. Taxation phase") is shown with the steps printed under it
