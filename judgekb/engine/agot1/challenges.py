@@ -122,22 +122,38 @@ def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> Non
 @rule(
     "keyword.intimidate",
     ["agot1-rules/intimidate"],
-    "while an Intimidate character attacks, characters with lower STR do not count their STR",
+    "while an Intimidate character attacks, participating characters (on either side) with lower STR do not count their STR",
 )
-def side_strength(state: State, trace: Trace | None, side: list[str], player: str | None, challenge: Challenge) -> int:
-    intimidators = [state.strength(state.cards[k]) for k in challenge.attackers if "intimidate" in state.keywords(state.cards[k])]
-    total = 0
-    for key in side:
+def intimidated(state: State, trace: Trace | None, challenge: Challenge) -> dict[str, str]:
+    """The participating characters whose STR does not count, each with the Intimidate character it is lower than.
+
+    The rulebook's text names no side: "characters with a lower STR than that character do not count their STR
+    for that challenge", so attackers as well as defenders are measured against the strongest attacking
+    Intimidate character (another Intimidate attacker with lower STR included)."""
+    intimidators = [k for k in challenge.attackers if "intimidate" in state.keywords(state.cards[k])]
+    if not intimidators:
+        return {}
+    strongest = max(intimidators, key=lambda k: state.strength(state.cards[k]))
+    top = state.strength(state.cards[strongest])
+    out = {}
+    for key in challenge.attackers + challenge.defenders:
         value = state.strength(state.cards[key])
-        if key in challenge.defenders and intimidators and value < max(intimidators):
+        if value < top:
+            out[key] = strongest
             if trace:
+                side = "attacking" if key in challenge.attackers else "defending"
                 trace.add(
                     "keyword.intimidate",
-                    f"{key} (STR {value}) has lower STR than an attacking Intimidate "
-                    f"character (STR {max(intimidators)}), so its STR does not count",
+                    f"{key} ({side}, STR {value}) has lower STR than {strongest}, an attacking Intimidate character "
+                    f"(STR {top}), so {key}'s STR does not count for this challenge",
+                    subject=key,
                 )
-            continue
-        total += value
+    return out
+
+
+def side_strength(state: State, trace: Trace | None, side: list[str], player: str | None, challenge: Challenge, left_out: set[str]) -> int:
+    """A side's total STR: its characters' STR (less those Intimidate leaves out) plus a title's bonus."""
+    total = sum(state.strength(state.cards[key]) for key in side if key not in left_out)
     if player and side:
         total += titles.title_strength(state, trace, player, challenge)
     return total
@@ -181,14 +197,14 @@ def end_without_resolution(state: State, trace: Trace) -> None:
 def totals(state: State, trace: Trace) -> tuple[int, int]:
     challenge = state.challenge
     assert challenge is not None
-    attack = side_strength(state, trace, challenge.attackers, challenge.attacker, challenge)
-    defence = side_strength(state, trace, challenge.defenders, challenge.defending_player, challenge)
-    intimidators = [state.strength(state.cards[k]) for k in challenge.attackers if "intimidate" in state.keywords(state.cards[k])]
+    left_out = intimidated(state, trace, challenge)
+    attack = side_strength(state, trace, challenge.attackers, challenge.attacker, challenge, set(left_out))
+    defence = side_strength(state, trace, challenge.defenders, challenge.defending_player, challenge, set(left_out))
 
     def part(key: str) -> str:
         value = state.strength(state.cards[key])
-        excluded = key in challenge.defenders and intimidators and value < max(intimidators)
-        return f"{key} {value}" + (" — not counted: Intimidate" if excluded else "")
+        why = f" — not counted: lower STR than {left_out[key]} (Intimidate)" if key in left_out else ""
+        return f"{key} {value}{why}"
 
     def with_title(parts: str, player: str | None, side: list[str]) -> str:
         bonus = titles.title_strength(state, None, player, challenge) if player and side else 0
