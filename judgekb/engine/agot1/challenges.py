@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot1 import rule, titles
+from judgekb.engine.agot1 import RULES, rule, titles
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, State
 from judgekb.engine.core.trace import Trace
@@ -24,13 +24,20 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
             cite=["agot1-rules/phase-4-challenges"],
         )
     if against == attacker or against not in state.players:
-        raise IllegalStep("challenge.declare", f"{attacker} cannot challenge {against}")
+        raise IllegalStep("challenge.declare", f"{attacker} cannot challenge {against}", cite=["agot1-rules/phase-4-challenges"])
     if kind in player.challenges_this_round:
         raise IllegalStep(
-            "challenge.declare", f"{attacker} has already initiated a {kind} challenge this round (one challenge of each type per round)"
+            "challenge.declare",
+            f"{attacker} has already initiated a {kind} challenge in this challenges phase (\"During a player's challenges "
+            "phase, he may initiate one military, one intrigue, and one power challenge\")",
+            cite=["agot1-rules/phase-4-challenges"],
         )
     if not attackers:
-        raise IllegalStep("challenge.declare", "at least one attacking character must be declared to initiate a challenge")
+        raise IllegalStep(
+            "challenge.declare",
+            "at least one attacking character must be declared to initiate a challenge",
+            cite=["agot1-rules/challenge-step-1-declare-attackers"],
+        )
     titles.check_may_challenge(state, trace, attacker, against)
     for key in attackers:
         _check_participant(state, "challenge.declare", key, attacker, kind, "attack")
@@ -42,22 +49,27 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
     state.facts.pop("no_defenders_declared", None)
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
-        "challenge.declare", f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack"
+        "challenge.declare",
+        f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack",
+        cite=["agot1-rules/challenge-step-1-declare-attackers"],
     )
     return challenge
 
 
 def _check_participant(state: State, rule_id: str, key: str, player: str, kind: str, role: str) -> None:
-    """A character declared to attack or defend: in play, the player's, standing, with the icon."""
+    """A character declared to attack or defend: in play, the player's, standing, with the icon.
+
+    Each refusal cites the declaring step's own clause (Step 1 for attackers, Step 2 for defenders)."""
     card = state.cards[key]
+    cite = ["agot1-rules/challenge-step-1-declare-attackers" if role == "attack" else "agot1-rules/challenge-step-2-declare-defenders"]
     if card.zone != "in_play" or card.type != "character" or card.duplicate:
-        raise IllegalStep(rule_id, f"{key} is not a character in play")
+        raise IllegalStep(rule_id, f"{key} is not a character in play", cite=cite)
     if card.controller != player:
-        raise IllegalStep(rule_id, f"{key} is controlled by {card.controller}, not {player}")
+        raise IllegalStep(rule_id, f"{key} is controlled by {card.controller}, not {player}", cite=cite)
     if card.kneeling:
-        raise IllegalStep(rule_id, f"{key} is kneeling: already kneeling characters may not be declared as {role}ers")
+        raise IllegalStep(rule_id, f"{key} is kneeling: already kneeling characters may not be declared as {role}ers", cite=cite)
     if kind not in state.icons(card):
-        raise IllegalStep(rule_id, f"{key} has no {kind} icon, so it cannot {role} in a {kind} challenge")
+        raise IllegalStep(rule_id, f"{key} has no {kind} icon, so it cannot {role} in a {kind} challenge", cite=cite)
 
 
 @rule(
@@ -70,18 +82,24 @@ def stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
     assert challenge is not None
     for attacker_key, target_key in choices.items():
         attacker, target = state.cards[attacker_key], state.cards[target_key]
+        plain = ["agot1-rules/stealth"]
         if attacker_key not in challenge.attackers or "stealth" not in state.keywords(attacker):
-            raise IllegalStep("keyword.stealth", f"{attacker_key} is not an attacking character with Stealth")
+            raise IllegalStep("keyword.stealth", f"{attacker_key} is not an attacking character with Stealth", cite=plain)
         if target.controller != challenge.defender or target.zone != "in_play":
             raise IllegalStep(
                 "keyword.stealth",
                 f"{target_key} is not a character on the defending side "
                 f"(stealth is declared against the original target, {challenge.defender})",
+                cite=plain,
             )
         if "stealth" in state.keywords(target):
-            raise IllegalStep("keyword.stealth", f"{target_key} has Stealth itself, so it cannot be chosen")
+            raise IllegalStep("keyword.stealth", f"{target_key} has Stealth itself, so it cannot be chosen", cite=plain)
         if target.immune & {"opponent's card effects", "card effects", "character abilities", "stealth"}:
-            raise IllegalStep("keyword.stealth", f"{target_key} is immune to the effect, so it cannot be chosen as the target of stealth")
+            raise IllegalStep(  # the FAQ: stealth targets, and a card cannot be chosen as the target of what it is immune to
+                "keyword.stealth",
+                f"{target_key} is immune to the effect, so it cannot be chosen as the target of stealth",
+                cite=["agot1-faq/3.17", "agot1-faq/qa/cat-o-the-canals-stealth"],
+            )
         challenge.stealth[attacker_key] = target_key
         trace.add(
             "keyword.stealth",
@@ -98,12 +116,16 @@ def stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
 def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> None:
     challenge = state.challenge
     if challenge is None or challenge.resolved:
-        raise IllegalStep("challenge.defend", "there is no challenge waiting for defenders")
+        raise IllegalStep(
+            "challenge.defend", "there is no challenge waiting for defenders", cite=["agot1-rules/challenge-step-2-declare-defenders"]
+        )
     if player != challenge.defender:
         titles.check_may_support(state, trace, player, challenge)
     for key in defenders:
         if key in challenge.stealth.values():
-            raise IllegalStep("keyword.stealth", f"{key} was bypassed by stealth and may not defend this challenge")
+            raise IllegalStep(
+                "keyword.stealth", f"{key} was bypassed by stealth and may not defend this challenge", cite=["agot1-rules/stealth"]
+            )
         _check_participant(state, "challenge.defend", key, player, challenge.type, "defend")
     for key in defenders:
         state.cards[key].kneeling = True
@@ -161,19 +183,28 @@ def side_strength(state: State, trace: Trace | None, side: list[str], player: st
 
 @rule(
     "challenge.removed",
-    ["agot1-faq/3.30", "agot1-faq/3.33"],
-    "a character that changes control or leaves play is removed from the challenge; it has not participated",
+    ["agot1-faq/qa/losing-icon-mid-challenge", "agot1-faq/3.30", "agot1-faq/3.33"],
+    "a character that leaves play (losing-icon Q&A) or changes control (3.30) is removed from the challenge; "
+    "it is not considered to have participated (3.33)",
 )
-def remove_from_challenge(state: State, trace: Trace, card: Card, why: str) -> None:
+def remove_from_challenge(state: State, trace: Trace, card: Card, why: str, control: bool = False) -> None:
+    """``control``: removed because it changed control (FAQ 3.30); otherwise because it left play (the Q&A
+    "If my character loses a military icon in the middle of a military challenge…": "an effect that removes the
+    character from play")."""
     challenge = state.challenge
     if challenge is None or challenge.resolved or challenge.ended:
         return
+    cause = "agot1-faq/3.30" if control else "agot1-faq/qa/losing-icon-mid-challenge"
     for side in (challenge.attackers, challenge.defenders):
         if card.key in side:
             side.remove(card.key)
-            trace.add("challenge.removed", f"{why}: {card.key} is removed from the challenge and is not considered to have participated")
+            trace.add(
+                "challenge.removed",
+                f"{why}: {card.key} is removed from the challenge and is not considered to have participated",
+                cite=[cause, "agot1-faq/3.33"],
+            )
             if not challenge.attackers and not challenge.defenders:
-                end_without_resolution(state, trace)
+                end_without_resolution(state, trace, control)
 
 
 @rule(
@@ -181,12 +212,18 @@ def remove_from_challenge(state: State, trace: Trace, card: Card, why: str) -> N
     ["agot1-faq/3.35", "agot1-faq/3.30"],
     "if no characters participate, the challenge ends immediately without resolution",
 )
-def end_without_resolution(state: State, trace: Trace) -> None:
+def end_without_resolution(state: State, trace: Trace, control: bool = False) -> None:
+    """FAQ 3.35 decides; 3.30 too when the last participant left by changing control ("If said character was
+    the only character in the challenge, the challenge ends")."""
     challenge = state.challenge
     assert challenge is not None
     challenge.ended = True
     state.results.append(challenge.unresolved_result())
-    trace.add("challenge.no-participants", "no participating characters remain: the challenge ends immediately without resolution")
+    trace.add(
+        "challenge.no-participants",
+        "no participating characters remain: the challenge ends immediately without resolution",
+        cite=["agot1-faq/3.35"] + (["agot1-faq/3.30"] if control else []),
+    )
 
 
 @rule(
@@ -251,36 +288,60 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
 
     available = [c for c in state.in_play(loser, "character") if "be killed" not in c.cannot]
     need = min(claim, len(available))
+    # Step 3 decides the claim; "High-claim Military Challenges" only a claim of 2 or more ("different characters")
+    cite = ["agot1-rules/challenge-step-3-resolve"] + (["agot1-rules/high-claim-military-challenges"] if claim >= 2 else [])
+    if claim > len(available):  # no first-edition document says what a claim larger than the board does
+        trace.add(
+            "claim.short",
+            f"claim {claim}, but {loser} has only {len(available)} character(s) that can be killed: the engine kills "
+            f"{'all of them' if available else 'nothing'} — no document in the corpus states this rule "
+            "(FAQ 3.44, Partial Fulfillment, covers cards in a hand, deck, discard or dead pile, not characters in play)",
+        )
     if need == 0:
-        trace.add("claim.military", f"{loser} has no character that can be killed: the claim kills nothing")
+        trace.add("claim.military", f"{loser} has no character that can be killed: the claim kills nothing", cite=cite)
         return
     if chosen is None and need == len(available):
         chosen = [c.key for c in available]
-        trace.add("claim.military", f"only {len(available)} character(s) can be killed, so {', '.join(chosen)}: no choice to make")
+        trace.add(
+            "claim.military", f"only {len(available)} character(s) can be killed, so {', '.join(chosen)}: no choice to make", cite=cite
+        )
     if chosen is None:
         trace.add(
             "claim.military",
             f"a choice is needed: {loser} chooses {need} different character(s) to kill "
             f"(claim {claim}) from {', '.join(c.key for c in available)}",
             "choice-needed",
+            cite=cite,
         )
         return
     if len(set(chosen)) != len(chosen):
-        raise IllegalStep("claim.military", "military claim must kill different characters, all at once")
+        raise IllegalStep(
+            "claim.military",
+            "military claim must kill different characters, all at once",
+            cite=["agot1-rules/high-claim-military-challenges"],
+        )
     if len(chosen) != need:
-        raise IllegalStep("claim.military", f"{loser} must choose exactly {need} character(s) to kill for claim {claim}")
+        raise IllegalStep("claim.military", f"{loser} must choose exactly {need} character(s) to kill for claim {claim}", cite=cite)
     for key in chosen:
         card = state.cards[key]
         if card.controller != loser or card.zone != "in_play":
-            raise IllegalStep("claim.military", f"{key} is not a character {loser} controls in play")
+            raise IllegalStep(
+                "claim.military", f"{key} is not a character {loser} controls in play", cite=["agot1-rules/challenge-step-3-resolve"]
+            )
         leaving.check_cannot(state, card, "killed")
-    text = f"military claim {claim}: {loser} kills {', '.join(chosen)} (different characters, all at once)"
-    if claim > len(available):
-        text += f"; only {len(available)} character(s) could be killed"
-    trace.add("claim.military", text)
+    text = f"military claim {claim}: {loser} kills {', '.join(chosen)}" + (" (different characters, all at once)" if claim >= 2 else "")
+    trace.add("claim.military", text, cite=cite)
     saves = state.facts.get("pending_saves", set())
     for key in chosen:
         leaving.remove(state, trace, key, "kill", save=key in saves)
+
+
+RULES.add(
+    "claim.short",
+    [],
+    "a military or power claim larger than what the defender has (characters that can be killed, power on the House card): "
+    "no first-edition document states it; the trace says so",
+)
 
 
 @rule(
@@ -291,27 +352,33 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
 def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
     hand = state.zone(loser, "hand")
     need = min(claim, len(hand))
+    # FAQ 3.44 (Partial Fulfillment) decides only a claim larger than the hand
+    cite = ["agot1-rules/challenge-step-3-resolve"] + (["agot1-faq/3.44"] if claim > len(hand) else [])
     if need == 0:
-        trace.add("claim.intrigue", f"{loser} has no cards in hand: nothing is discarded")
+        trace.add("claim.intrigue", f"{loser} has no cards in hand: nothing is discarded", cite=cite)
         return
     if chosen is None and len(hand) <= claim:
         chosen = [c.key for c in hand]
-        trace.add("claim.intrigue", f"{loser} has only {len(hand)} card(s) in hand: all are discarded, nothing random to decide")
+        trace.add(
+            "claim.intrigue", f"{loser} has only {len(hand)} card(s) in hand: all are discarded, nothing random to decide", cite=cite
+        )
     if chosen is None:
         trace.add(
             "claim.intrigue",
             f"{need} card(s) must be discarded at random from {loser}'s hand (state which in the scenario)",
             "choice-needed",
+            cite=cite,
         )
         return
     if len(chosen) != need or any(state.cards[k] not in hand for k in chosen):
-        raise IllegalStep("claim.intrigue", f"intrigue claim discards {need} card(s) from {loser}'s hand")
+        raise IllegalStep("claim.intrigue", f"intrigue claim discards {need} card(s) from {loser}'s hand", cite=cite)
     for key in chosen:
         state.cards[key].zone = "discard"
     trace.add(
         "claim.intrigue",
         f"intrigue claim {claim}: {loser} discards {', '.join(chosen)} at random from hand"
-        + (f" (only {len(hand)} in hand)" if claim > len(hand) else ""),
+        + (f" (only {len(hand)} in hand: the discard is performed to the greatest extent possible)" if claim > len(hand) else ""),
+        cite=cite,
     )
 
 
@@ -322,13 +389,15 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
 )
 def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int, infamy: str | None) -> None:
     moved = min(claim, state.players[loser].power)
+    if moved < claim:  # no first-edition document says what a claim larger than the House's power does
+        trace.add(
+            "claim.short",
+            f"claim {claim}, but {loser} has only {moved} power on the House card: the engine moves "
+            f"{'that' if moved else 'nothing'} — no document in the corpus states this rule",
+        )
     state.players[loser].power -= moved
+    trace.add("claim.power", f"power claim {claim}: {loser} moves {moved} power from his or her House card to {winner}'s")
     give_power(state, trace, winner, moved, infamy, moving=True)
-    trace.add(
-        "claim.power",
-        f"power claim {claim}: {loser} moves {moved} power from his or her House card to "
-        f"{winner}'s" + (f" (only {moved} on the House card)" if moved < claim else ""),
-    )
 
 
 @rule("keyword.infamy", ["agot1-rules/infamy"], "power claimed or moved to your House may be placed on a card with Infamy instead")
@@ -424,7 +493,7 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     if challenge is None or challenge.resolved:
         raise IllegalStep("challenge.strength", "there is no challenge to resolve")
     if challenge.ended:
-        raise IllegalStep("challenge.no-participants", "the challenge already ended without resolution")
+        raise IllegalStep("challenge.no-participants", "the challenge already ended without resolution", cite=["agot1-faq/3.35"])
     if not challenge.attackers and not challenge.defenders:
         end_without_resolution(state, trace)
         return
@@ -468,8 +537,8 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         else:
             claim_power(state, trace, claim_target, winner, claim, choices.get("infamy"))
         if defence == 0:
-            give_power(state, trace, winner, 1, choices.get("infamy"))
             trace.add("challenge.unopposed", f"the defending STR was 0: {winner} claims 1 bonus power for an unopposed challenge")
+            give_power(state, trace, winner, 1, choices.get("infamy"))
         else:
             trace.add("challenge.unopposed", f"the defending STR was {defence}, not 0: no bonus power for an unopposed challenge")
     elif winner:

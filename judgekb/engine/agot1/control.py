@@ -41,9 +41,11 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str) 
         text += f"; its duplicates ({', '.join(moved)}) come with it"
     if kept:
         text += f"; its attachments ({', '.join(kept)}) stay under their controllers"
-    cite = ["agot1-faq/3.27"] + (["agot1-faq/3.28"] if until != "permanent" else []) + (["agot1-faq/3.29"] if card.unique else [])
+    # per fact: 3.28 the duration (stated, else permanent until it leaves play); 3.27 only when duplicates or
+    # attachments are there to follow or stay; 3.29 only for a unique card
+    cite = (["agot1-faq/3.27"] if moved or kept else []) + ["agot1-faq/3.28"] + (["agot1-faq/3.29"] if card.unique else [])
     trace.add("control.take", text, cite=cite)
-    remove_from_challenge(state, trace, card, f"{key} changed control during the challenge")
+    remove_from_challenge(state, trace, card, f"{key} changed control during the challenge", control=True)
     recheck_attachments(state, trace)
 
 

@@ -62,25 +62,40 @@ def add_lasting(state: State, trace: Trace, effect: Lasting) -> None:
 
 @rule(
     "lasting.expire",
-    ["agot1-faq/2.6", "agot1-faq/3.28"],
+    ["agot1-faq/2.6", "agot1-rules/lasting-effects", "agot1-faq/3.28"],
     "lasting effects end with their duration; an expiring control change reverts control to the previous controller",
 )
 def expire(state: State, trace: Trace, period: str) -> None:
+    """Per fact: "until the end of the phase" effects expire at the phase's end (FAQ 2.6); another stated period
+    ends as the rulebook's Lasting Effects says ("some effects last for a set period of time"); a control change
+    reverts to the previous controller (FAQ 3.28: "Any time a control change effect reaches its duration or
+    expires, control of the card reverts back to its previous controller")."""
     from judgekb.engine.agot1.control import recheck_attachments
 
     ending = [e for e in state.effects if e.until == period or (period == "round" and e.until == "phase")]
     state.effects = [e for e in state.effects if e not in ending]
     for effect in ending:
         card = state.cards[effect.target]
+        duration = ["agot1-faq/2.6"] if effect.until == "phase" else ["agot1-rules/lasting-effects"]
+        words = {"phase": "the end of the phase", "round": "the end of the round", "challenge": "the end of the challenge"}
+        until = words.get(effect.until, effect.until)
         if effect.kind == "control" and effect.previous and card.zone == "in_play":
             card.controller = effect.previous
             for duplicate in state.attachments(card):
                 if duplicate.duplicate:
                     duplicate.controller = effect.previous
-            trace.add("lasting.expire", f"the control change on {card.key} expires: control reverts to {effect.previous}")
+            trace.add(
+                "lasting.expire",
+                f"the control change on {card.key} lasts until {until} and expires: control reverts to {effect.previous}",
+                cite=["agot1-faq/3.28"] + (["agot1-faq/2.6"] if effect.until == "phase" else []),
+            )
             recheck_attachments(state, trace)
         elif effect.kind == "str":
-            trace.add("lasting.expire", f"{effect.target}'s {effect.value:+d} STR expires")
+            trace.add("lasting.expire", f"{effect.target}'s {effect.value:+d} STR until {until} expires", cite=duration)
+        elif effect.kind in ("gain keyword", "lose keyword", "gain icon", "lose icon"):
+            verb, what = effect.kind.split()
+            change = f"{'gained' if verb == 'gain' else 'lost'} {what} {effect.value}"
+            trace.add("lasting.expire", f"{effect.target}'s {change} (until {until}) expires", cite=duration)
 
 
 @rule("effect.kneel-stand", ["agot1-rules/kneeling-and-standing"], "kneel or stand a card")

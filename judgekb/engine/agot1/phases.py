@@ -69,6 +69,7 @@ def draw_phase(state: State, trace: Trace) -> None:
             f"{name} draws {len(drawn)} card(s) in the draw phase"
             + (" (one more for the Master of Laws)" if extra else "")
             + (" — the deck ran out" if len(drawn) < 2 + extra else ""),
+            cite=["agot1-rules/phase-2-draw"] + (["agot1-rules/master-of-laws"] if extra else []),
         )
 
 
@@ -139,15 +140,15 @@ def dominance(state: State, trace: Trace, infamy: dict[str, str] | None = None) 
     tied = [n for n, v in totals.items() if v == best]
     text = "dominance: " + ", ".join(f"{n} {v} (standing STR + {state.players[n].gold} gold)" for n, v in totals.items())
     if len(tied) > 1:
-        trace.add("phase.dominance", text + "; tied for the highest: no one wins dominance and no power is claimed")
+        trace.add("phase.dominance", text + "; tied for the highest: no one wins dominance and no power is claimed")  # both decide
         state.facts["dominance"] = "none"
         return None
     winner = tied[0]
     from judgekb.engine.agot1.challenges import give_power
     from judgekb.engine.agot1.victory import check
 
+    trace.add("phase.dominance", text + f"; {winner} wins dominance and claims 1 power", cite=["agot1-rules/phase-5-dominance"])
     give_power(state, trace, winner, 1, (infamy or {}).get(winner))
-    trace.add("phase.dominance", text + f"; {winner} wins dominance and claims 1 power")
     state.facts["dominance"] = winner
     check(state, trace)
     return winner

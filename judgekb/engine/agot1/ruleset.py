@@ -142,8 +142,8 @@ def effect(state: State, trace: Trace, args: dict[str, Any], path: Path) -> None
             effects.change_gold(state, trace, player, int(amount))
     gains = [(p, int(a)) for p, a in (args.get("power") or {}).items() if p != "__line__"]
     for player, amount in gains:  # all at once, then one victory check: reaching 15 together is simultaneous
-        challenges.give_power(state, trace, player, amount, args.get("infamy"))
         trace.add("victory", f"{player} claims {amount} power")
+        challenges.give_power(state, trace, player, amount, args.get("infamy"))
     if gains:
         state.facts["victory_choice"] = args.get("victory_choice")
         victory.check(state, trace)
