@@ -245,6 +245,48 @@ def test_first_edition_steps_cite_only_the_clauses_that_decide_them(tmp_path):
     assert _clauses(entries, "wins dominance") == ("agot1-rules/phase-5-dominance",)
 
 
+def test_what_changed_names_gold_the_first_player_kneeling_and_duplicates(tmp_path):
+    """From a blind judge review: "Nothing changed on the board." after characters stood, gold went 3 → 0 in
+    taxation or the first player changed; marshalling listed cards but not gold 8 → 1; a card that became a
+    duplicate was listed as "hand → in play"."""
+    from judgekb.engine.rulingview import happened
+
+    body = """title: t
+phase: marshalling
+players:
+  - name: A
+    house: Stark
+    gold: 8
+    power: 5
+    plot: {initiative: 1}
+    first: true
+    in_play:
+      - {name: Ned, id: Ned#1, str: 4, icons: [power], unique: true}
+      - {name: Tired, str: 1, icons: [power], kneeling: true}
+    hand:
+      - {name: Ned, id: Ned#2, str: 4, icons: [power], unique: true}
+      - {name: Guard, str: 2, cost: 7, icons: [military]}
+  - name: B
+    house: Lannister
+    plot: {initiative: 1}
+steps:
+  - marshal: {player: A, card: Ned#2}
+  - marshal: {player: A, card: Guard}
+  - phase: standing
+  - phase: {name: plot, first_player: B}
+expect:
+  gold: {A: 1}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    lines = happened(ruling.scenario.state, ruling.state, 1)
+    assert "Ned#2: hand → duplicate on Ned#1" in lines
+    assert "Guard: hand → in play" in lines and "A: gold 8 → 1" in lines
+    assert "Stood: Tired" in lines and "First player: A → B" in lines
+    taxation = body.split("steps:")[0] + "steps:\n  - phase: taxation\n"
+    ruling = runner.run(load_scenario(_write(tmp_path, taxation)), TITLES)
+    assert happened(ruling.scenario.state, ruling.state, 1) == ["A: gold 8 → 0"]
+
+
 def test_game_over_refuses_every_later_step(tmp_path):
     body = """title: t
 edition: 2

@@ -124,16 +124,30 @@ NOT_HAPPENED_TAGS = {"no claim", "not used", "not resolved", "not prevented", "n
 
 
 def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
-    """What the steps changed on the board, in plain words: cards that moved, changed hands, power."""
+    """What the steps changed on the board, in plain words: cards that moved (a duplicate said as one), changed
+    hands, knelt or stood; gold pools, power and the first player."""
     lines = []
+    knelt: list[str] = []
+    stood: list[str] = []
     for key, card in before.cards.items():
         now = after.cards.get(key)
-        if now is None or getattr(card, "duplicate", False):
+        if now is None:
+            continue
+        was_duplicate, is_duplicate = getattr(card, "duplicate", False), getattr(now, "duplicate", False)
+        if was_duplicate or is_duplicate:
+            if was_duplicate != is_duplicate or now.zone != card.zone:
+                lines.append(f"{key}: {_place(card)} → {_place(now)}")
             continue
         if now.zone != card.zone:
             lines.append(f"{key}: {ZONE_NAMES.get(card.zone, card.zone)} → {ZONE_NAMES.get(now.zone, now.zone)}")
         if now.controller != card.controller:
             lines.append(f"{key}: now controlled by {now.controller} (was {card.controller})")
+        if card.zone == "in_play" and now.zone == "in_play" and bool(card.kneeling) != bool(now.kneeling):
+            (knelt if now.kneeling else stood).append(key)
+    if knelt:
+        lines.append(f"Knelt: {', '.join(knelt)}")
+    if stood:
+        lines.append(f"Stood: {', '.join(stood)}")
     for name in before.players:
         was, now_power = before.total_power(name), after.total_power(name)
         if was != now_power:
@@ -146,7 +160,19 @@ def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
                 if (now := after.cards.get(key)) is not None and now.power != card.power and now.controller == name
             ]
             lines.append(f"{name}: power {was} → {now_power}" + (f" ({', '.join(where)})" if where else ""))
+        gold_was, gold_now = getattr(before.players[name], "gold", 0), getattr(after.players[name], "gold", 0)
+        if gold_was != gold_now:
+            lines.append(f"{name}: gold {gold_was} → {gold_now}")
+    if getattr(before, "first_player", None) != getattr(after, "first_player", None):
+        lines.append(f"First player: {before.first_player} → {after.first_player}")
     return lines
+
+
+def _place(card: Any) -> str:
+    """Where a card is, a duplicate named as one: "duplicate on Eddard Stark", "discard pile"."""
+    if getattr(card, "duplicate", False) and card.zone == "in_play":
+        return f"duplicate on {card.attached_to}"
+    return ZONE_NAMES.get(card.zone, card.zone)
 
 
 def not_happened(trace: list[dict[str, Any]]) -> list[str]:
