@@ -287,6 +287,14 @@ expect:
     assert happened(ruling.scenario.state, ruling.state, 1) == ["A: gold 8 → 0"]
 
 
+def test_a_refused_save_is_in_the_ruling_and_in_refused():
+    """From a blind judge review: the save of a card that cannot be saved showed [REFUSED] in the trace, but the
+    ruling did not mention it and `refused` reported []."""
+    ruling = runner.run(load_scenario(SCENARIOS / "023-duplicate-useless-against-cannot-be-saved.yaml"), TITLES)
+    assert any(line.startswith("step 1: a choice was refused") and "cannot be saved" in line for line in ruling.summary())
+    assert next(c for c in ruling.checks if c["expect"] == "refused")["actual"] == [1]
+
+
 def test_game_over_refuses_every_later_step(tmp_path):
     body = """title: t
 edition: 2

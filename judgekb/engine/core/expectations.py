@@ -73,7 +73,9 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
         if key in expect:
             record(key, expect[key], state.winner or "none")
     if "refused" in expect:
-        refused = sorted({e.step for e in trace.entries if e.outcome == "refused" and e.text.startswith("illegal")})
+        # steps refused, and steps with a choice refused while the rest went ahead (a save of a card that cannot be
+        # saved): the same steps the ruling's summary lists as refused
+        refused = sorted({e.step for e in trace.entries if e.outcome == "refused"})
         record("refused", sorted(expect["refused"] or []), refused)
     for step, clauses in _pairs(expect.get("refused_cites")):
         cited = sorted({c for e in trace.entries if e.step == int(step) and e.outcome == "refused" for c in e.clauses})

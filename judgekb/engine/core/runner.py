@@ -53,9 +53,11 @@ class Ruling:
                     f"{result['winner'] or 'no one'} wins ({result['attack']}–{result['defence']})"
                     + (", unopposed" if result.get("unopposed") else "")
                 )
-        for entry in self.trace.entries:
+        for entry in self.trace.entries:  # a whole step refused, or a choice within a step that went ahead (a save)
             if entry.outcome == "refused" and entry.text.startswith("illegal"):
                 lines.append(f"step {entry.step} refused: {entry.text}")
+            elif entry.outcome == "refused":
+                lines.append(f"step {entry.step}: a choice was refused (the rest of the step went ahead): {entry.text}")
         for entry in self.trace.entries:
             if entry.outcome == "choice-needed":
                 lines.append(f"step {entry.step}: {entry.text}")
