@@ -295,6 +295,18 @@ def test_a_refused_save_is_in_the_ruling_and_in_refused():
     assert next(c for c in ruling.checks if c["expect"] == "refused")["actual"] == [1]
 
 
+def test_no_defend_step_is_said_never_silent(tmp_path):
+    """From a blind judge review: a resolve with no defend step before it was silently taken as "no defenders"
+    and gave the unopposed bonus.  The trace now says why there are none (as edition 2 does)."""
+    challenge = "  - challenge: {attacker: A, type: military, against: B, attackers: [Gregor]}\n"
+    entries = _cited(tmp_path, challenge + "  - resolve: {claim: [Luwin]}\n")
+    said = next(e for e in entries if e.rule == "challenge.defend")
+    assert "B declares no defenders: the scenario gives no defend step before resolve" in said.text
+    assert said.clauses == ("agot1-rules/challenge-step-2-declare-defenders",)
+    entries = _cited(tmp_path, challenge + "  - defend: {defenders: []}\n  - resolve: {claim: [Luwin]}\n")
+    assert [e.text for e in entries if e.rule == "challenge.defend"] == ["B declares no defenders"]
+
+
 def test_game_over_refuses_every_later_step(tmp_path):
     body = """title: t
 edition: 2

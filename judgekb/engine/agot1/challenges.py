@@ -47,6 +47,7 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
     challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
     state.challenge = challenge
     state.facts.pop("no_defenders_declared", None)
+    state.facts.pop("defenders_declared", None)
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
         "challenge.declare",
@@ -131,6 +132,7 @@ def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> Non
         state.cards[key].kneeling = True
     challenge.defenders = list(defenders)
     challenge.defending_player = player if defenders else None
+    state.facts["defenders_declared"] = True
     if player == challenge.defender and not defenders:
         state.facts["no_defenders_declared"] = True
     if defenders:
@@ -497,6 +499,15 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     if not challenge.attackers and not challenge.defenders:
         end_without_resolution(state, trace)
         return
+    if not state.facts.get("defenders_declared"):  # said, never silent (as edition 2 does)
+        trace.add(
+            "challenge.defend",
+            f"{challenge.defender} declares no defenders: the scenario gives no defend step before resolve, so none are "
+            f"declared (declaring defenders is {challenge.defender}'s choice; add a defend step to state it)",
+            cite=["agot1-rules/challenge-step-2-declare-defenders"],
+        )
+        state.facts["defenders_declared"] = True
+        state.facts["no_defenders_declared"] = True
     attack, defence = totals(state, trace)
     defending = challenge.defending_player or challenge.defender
     if not challenge.attackers or attack < 1:
