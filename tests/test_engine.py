@@ -307,6 +307,33 @@ def test_no_defend_step_is_said_never_silent(tmp_path):
     assert [e.text for e in entries if e.rule == "challenge.defend"] == ["B declares no defenders"]
 
 
+def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
+    """From a blind judge review: `deadly` with no Deadly character, `claim` in a power challenge, `claim` or
+    `discard` when the defender won were silently ignored, while a Vigilant choice that could not apply refused the
+    whole step.  Each is now said in the trace ("not applied", shown under "What did not happen") and the rest
+    of the step goes on; an illegal choice for something that does happen (a claim of another player's
+    character) is still refused."""
+
+    def unused(steps: str) -> list[str]:
+        return [e.text for e in _cited(tmp_path, steps) if e.outcome == "not-applied"]
+
+    power = "  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Luwin]}\n"
+    said = unused(power + "  - resolve: {claim: [Luwin], deadly: Luwin, vengeful: [Robb], save: [Robb]}\n")
+    assert any(t.startswith("claim: Luwin named, but a power claim moves power") for t in said), said
+    assert any(t.startswith("deadly: Luwin named, but deadly count: attacker 0") for t in said), said
+    assert any(t.startswith("vengeful: Robb named, but it is not a card with Vengeful") for t in said), said
+    assert any(t.startswith("save: Robb named, but no such card was about to be killed") for t in said), said
+    lost = "  - challenge: {attacker: A, type: military, against: B, attackers: [Guard]}\n  - defend: {defenders: [Robb]}\n"
+    said = unused(lost + "  - resolve: {claim: [Luwin], discard: [Card D], vigilant: [Guard], infamy: Gregor}\n")
+    assert any(t.startswith("claim: Luwin named, but the defender, B, won: there is no claim") for t in said), said
+    assert any(t.startswith("discard: Card D named, but the defender, B, won") for t in said), said
+    assert any(t.startswith("vigilant: Guard named, but A did not win the challenge as the attacker") for t in said), said
+    assert any(t.startswith("infamy: Gregor named, but no power was claimed") for t in said), said
+    military = "  - challenge: {attacker: A, type: military, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Robb]}\n"
+    entries = _cited(tmp_path, military + "  - resolve: {claim: [Gregor]}\n")
+    assert any(e.outcome == "refused" and "Gregor is not a character B controls" in e.text for e in entries)
+
+
 def test_game_over_refuses_every_later_step(tmp_path):
     body = """title: t
 edition: 2

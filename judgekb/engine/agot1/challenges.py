@@ -335,6 +335,7 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
     trace.add("claim.military", text, cite=cite)
     saves = state.facts.get("pending_saves", set())
     for key in chosen:
+        _offer_save(state, key)
         leaving.remove(state, trace, key, "kill", save=key in saves)
 
 
@@ -408,10 +409,18 @@ def give_power(state: State, trace: Trace, player: str, amount: int, infamy: str
         return
     if not moving:
         state.ledger(from_pool=amount)
-    if infamy:
-        card = state.cards[infamy]
+    card = state.cards.get(infamy) if infamy else None
+    if card is not None:
+        state.facts["infamy_used"] = True
         if "infamy" not in state.keywords(card) or card.controller != player or card.zone != "in_play":
-            raise IllegalStep("keyword.infamy", f"{infamy} is not a card with Infamy that {player} controls")
+            trace.add(  # Infamy says "may": a card that cannot take the power is not used, never the whole step refused
+                "keyword.infamy",
+                f"infamy: {infamy} named, but it is not a card with Infamy that {player} controls in play: "
+                f"the {amount} power goes on {player}'s House card",
+                "not-applied",
+            )
+            state.players[player].power += amount
+            return
         card.power += amount
         trace.add("keyword.infamy", f"{player} places {amount} power on {infamy} (Infamy) instead of the House card")
     else:
@@ -441,17 +450,25 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
         side: sum("deadly" in state.keywords(state.cards[k]) for k in keys)
         for side, keys in (("attack", challenge.attackers), ("defence", challenge.defenders))
     }
+    named = f"deadly: {chosen} named, but " if chosen else ""
     if count["attack"] == 0 or count["attack"] <= count["defence"]:
-        if count["attack"]:
+        if count["attack"] or chosen:
             trace.add(
                 "keyword.deadly",
-                f"deadly count: attacker {count['attack']}, defender {count['defence']}; "
-                "the attacker does not control the most Deadly characters, so nothing is killed",
+                f"{named}deadly count: attacker {count['attack']}, defender {count['defence']}; "
+                "the attacker does not control the most participating Deadly characters, so nothing is killed",
+                "not-applied" if chosen else "applied",
+                cite=["agot1-rules/deadly"],
             )
         return
     victims = [k for k in challenge.defenders if state.cards[k].zone == "in_play"]
     if not victims:
-        trace.add("keyword.deadly", "the attacker controls the most Deadly characters, but no defending character remains to be killed")
+        trace.add(
+            "keyword.deadly",
+            f"{named}the attacker controls the most Deadly characters, but no defending character remains to be killed",
+            "not-applied" if chosen else "applied",
+            cite=["agot1-rules/deadly"],
+        )
         return
     if chosen is None:
         trace.add(
@@ -464,15 +481,23 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
     if chosen not in victims:
         raise IllegalStep("keyword.deadly", f"{chosen} is not a defending participating character")
     trace.add("keyword.deadly", f"deadly count: attacker {count['attack']}, defender {count['defence']}; the defender kills {chosen}")
+    _offer_save(state, chosen)
     leaving.remove(state, trace, chosen, "kill", save=chosen in state.facts.get("pending_saves", set()))
 
 
 def _stand_keyword(state: State, trace: Trace, player: str, chosen: list[str], keyword: str) -> None:
+    """The keyword says "may stand any number of cards with the keyword that you control": a named card that has
+    not the keyword, or is not the player's, is not stood, and the trace says so (the rest of the step goes on)."""
     rule_id = f"keyword.{keyword}"
     for key in chosen:
         card = state.cards[key]
-        if keyword not in state.keywords(card) or card.controller != player:
-            raise IllegalStep(rule_id, f"{key} is not a {keyword.title()} card {player} controls")
+        if keyword not in state.keywords(card) or card.controller != player or card.zone != "in_play":
+            trace.add(
+                rule_id,
+                f"{keyword}: {key} named, but it is not a card with {keyword.title()} that {player} controls in play: it is not stood",
+                "not-applied",
+            )
+            continue
         card.kneeling = False
         trace.add(rule_id, f"{player} stands {key} ({keyword.title()})")
 
@@ -538,15 +563,25 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     challenge.resolved = True
     if winner:
         trace.add("challenge.strength", f"{winner} wins the {challenge.type} challenge ({attack} to {defence})")
+    state.facts["infamy_used"] = False
+    state.facts["saves_offered"] = set()
     if winner == challenge.attacker:
         claim = state.players[winner].plot.claim
         claim_target = titles.claim_target(state, trace, challenge)
         if challenge.type == "military":
             claim_military(state, trace, claim_target, claim, choices.get("claim"))
+            why = "a military claim kills characters; it discards no cards from hand"
+            _unused(trace, "claim.military", choices, "discard", why, "agot1-rules/challenge-step-3-resolve")
         elif challenge.type == "intrigue":
             claim_intrigue(state, trace, claim_target, claim, choices.get("discard") or choices.get("claim"))
+            if choices.get("discard"):  # `claim` names the discarded cards only when `discard` does not
+                why = "`discard` already names the cards the intrigue claim discards"
+                _unused(trace, "claim.intrigue", choices, "claim", why, "agot1-rules/challenge-step-3-resolve")
         else:
             claim_power(state, trace, claim_target, winner, claim, choices.get("infamy"))
+            for field in ("claim", "discard"):
+                why = "a power claim moves power from the House card; it kills or discards no card"
+                _unused(trace, "claim.power", choices, field, why, "agot1-rules/challenge-step-3-resolve")
         if defence == 0:
             trace.add("challenge.unopposed", f"the defending STR was 0: {winner} claims 1 bonus power for an unopposed challenge")
             give_power(state, trace, winner, 1, choices.get("infamy"))
@@ -554,6 +589,10 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
             trace.add("challenge.unopposed", f"the defending STR was {defence}, not 0: no bonus power for an unopposed challenge")
     elif winner:
         trace.add("challenge.no-claim", f"the defender, {winner}, won: no claim and no unopposed bonus")
+    if winner != challenge.attacker:
+        why = f"the defender, {winner}, won: there is no claim" if winner else "no one won the challenge: there is no claim"
+        for field in ("claim", "discard"):
+            _unused(trace, "challenge.no-claim", choices, field, why, "agot1-rules/challenge-step-3-resolve")
     if winner:
         titles.opposes(state, trace, winner, loser)
         titles.kingsguard_win(state, trace, winner, loser, challenge)
@@ -561,6 +600,33 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     deadly(state, trace, challenge, choices.get("deadly"))
     if winner == challenge.attacker and choices.get("vigilant"):
         vigilant(state, trace, winner, choices["vigilant"])
+    elif choices.get("vigilant"):
+        why = f"{challenge.attacker} did not win the challenge as the attacker"
+        _unused(trace, "keyword.vigilant", choices, "vigilant", why, "agot1-rules/vigilant")
     if winner == challenge.attacker and choices.get("vengeful"):
         vengeful(state, trace, defending, choices["vengeful"])
+    elif choices.get("vengeful"):
+        why = f"{defending} did not lose the challenge as the defender"
+        _unused(trace, "keyword.vengeful", choices, "vengeful", why, "agot1-rules/vengeful")
+    if choices.get("infamy") and not state.facts.get("infamy_used"):
+        why = "no power was claimed or moved to a House in this challenge"
+        _unused(trace, "keyword.infamy", choices, "infamy", why, "agot1-rules/infamy")
+    unoffered = sorted(state.facts.get("pending_saves", set()) - state.facts.get("saves_offered", set()))
+    if unoffered:
+        why = "no such card was about to be killed by the claim or deadly"
+        _unused(trace, "duplicate.save", {"save": unoffered}, "save", why, "agot1-rules/duplicates")
     victory.check(state, trace)
+
+
+def _offer_save(state: State, key: str) -> None:
+    state.facts.setdefault("saves_offered", set()).add(key)
+
+
+def _unused(trace: Trace, rule_id: str, choices: dict[str, Any], field: str, why: str, cite: str) -> None:
+    """A resolve choice that cannot apply in this challenge: said in the trace ("not applied", citing the clause
+    that says when it applies), never silently dropped; the rest of the step goes on."""
+    value = choices.get(field)
+    if not value:
+        return
+    names = ", ".join(value) if isinstance(value, list) else str(value)
+    trace.add(rule_id, f"{field}: {names} named, but {why}: it is not used", "not-applied", cite=[cite])
