@@ -145,6 +145,9 @@ players:
         (BASE.replace("house: Stark", "house: Stark\n    colour: grey") + "steps: []\n", "bad.yaml:3: player has unknown field 'colour'"),
         (BASE.replace("str: 5", "str: five") + "steps: []\n", "field 'str' must be a whole number"),
         (BASE + "steps: []\nexpect:\n  victor: A\n", "expect has unknown field 'victor'"),
+        # a top-level field names its own line, not the mapping's first (a blind review: both read ":1")
+        (BASE.replace("title: t", "title: t\nedition: 3") + "steps: []\n", "bad.yaml:2: field 'edition' must be 1 or 2"),
+        (BASE.replace("title: t", "title: t\nphase: x\n\nmele: true") + "steps: []\n", "bad.yaml:4: scenario has unknown field 'mele'"),
     ],
 )
 def test_malformed_scenarios_name_file_line_and_field(tmp_path, db_path, body, message):

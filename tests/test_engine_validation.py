@@ -107,7 +107,11 @@ players:
         (BASE2 + "steps:\n  - redirect: {player: A}\n", "t.yaml:12: step 'redirect' exists only in edition 1"),
         (BASE2 + "steps: []\nexpect:\n  deck_position: {Robb Stark: middle}\n", "field 'deck_position': must be top, bottom"),
         (BASE2 + "steps: []\nexpect:\n  cites: [{tag: claim}]\n", "t.yaml:13: cites is missing field 'clauses'"),
-        (BASE2.replace("edition: 2", "edition: 3") + "steps: []\n", "t.yaml:1: field 'edition' must be 1 or 2"),
+        # (a blind review: a top-level field's error named line 1, the mapping's first line, not its own)
+        (BASE2.replace("edition: 2", "edition: 3") + "steps: []\n", "t.yaml:2: field 'edition' must be 1 or 2"),
+        (BASE2.replace("edition: 2", "edition: 2\nmele: false") + "steps: []\n", "t.yaml:3: scenario has unknown field 'mele'"),
+        (BASE2 + "steps: []\nexpect: [1]\n", "t.yaml:12: field 'expect' must be a mapping"),
+        (BASE2.replace("edition: 2", "edition: 2\nphase: challenge") + "steps: []\n", "t.yaml:3: field 'phase' must be one of"),
     ],
 )
 def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: str):

@@ -560,6 +560,26 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
     )
 
 
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # load() has read it already; a file gone since only loses the lines
+        return ""
+
+
+TOP_KEY = re.compile(r"""^(?:"([^"]+)"|'([^']+)'|([^\s#:'"{\[\-][^:#]*?))\s*:(?:\s|$)""")
+
+
+def _top_lines(text: str) -> dict[str, int]:
+    """The line of each top-level field of a scenario written as a block mapping (a field at column 0)."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        match = TOP_KEY.match(line)
+        if match:
+            lines.setdefault(next(g for g in match.groups() if g is not None).strip(), number)
+    return lines
+
+
 def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
     """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field.
 
@@ -570,25 +590,34 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
+    lines = _top_lines(text if text is not None else _read(path))
+
+    def top(field: str) -> str:
+        """``file:line`` of a top-level field: its own line (the loader records only the mapping's first)."""
+        return f"{path}:{lines[field]}" if field in lines else where(path, data)
+
     optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player", "card_data"}
+    unknown = sorted(set(data) - {"__line__", "players", "steps"} - optional)
+    if unknown:
+        raise DataError(f"{top(str(unknown[0]))}: scenario has unknown field '{unknown[0]}'")
     check_fields(path, data, {"players", "steps"}, optional, "scenario")
     if data.get("card_data", "none") != "none":
-        raise DataError(f"{where(path, data)}: field 'card_data' can only be 'none' (placeholder cards: no card database values)")
+        raise DataError(f"{top('card_data')}: field 'card_data' can only be 'none' (placeholder cards: no card database values)")
     edition = data.get("edition", 1)
     if edition not in (1, 2) or isinstance(edition, bool):
-        raise DataError(f"{where(path, data)}: field 'edition' must be 1 or 2; got {edition!r}")
+        raise DataError(f"{top('edition')}: field 'edition' must be 1 or 2; got {edition!r}")
     for key in ("title", "notes"):
         if data.get(key) is not None and not isinstance(data[key], str):
-            raise DataError(f"{where(path, data)}: field '{key}' must be text; got {data[key]!r}")
+            raise DataError(f"{top(key)}: field '{key}' must be text; got {data[key]!r}")
     if "melee" in data and not isinstance(data["melee"], bool):
-        raise DataError(f"{where(path, data)}: field 'melee' must be true or false; got {data['melee']!r}")
+        raise DataError(f"{top('melee')}: field 'melee' must be true or false; got {data['melee']!r}")
     if "round" in data and (not _whole(data["round"]) or data["round"] < 1):
-        raise DataError(f"{where(path, data)}: field 'round' must be a whole number, 1 or more; got {data['round']!r}")
+        raise DataError(f"{top('round')}: field 'round' must be a whole number, 1 or more; got {data['round']!r}")
     phase = str(data.get("phase", "challenges"))
     if phase not in PHASES:
-        raise DataError(f"{where(path, data)}: field 'phase' must be one of {', '.join(PHASES)}; got {data.get('phase')!r}")
+        raise DataError(f"{top('phase')}: field 'phase' must be one of {', '.join(PHASES)}; got {data.get('phase')!r}")
     if not isinstance(data["players"], list) or len(data["players"]) < 2:
-        raise DataError(f"{where(path, data)}: field 'players' must list at least two players")
+        raise DataError(f"{top('players')}: field 'players' must list at least two players")
     players: dict[str, Player] = {}
     cards: dict[str, Card] = {}
     first = None
@@ -629,7 +658,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
             first = name
     if data.get("first_player") is not None:
         if data["first_player"] not in players:
-            raise DataError(f"{where(path, data)}: field 'first_player': unknown player {data['first_player']!r}")
+            raise DataError(f"{top('first_player')}: field 'first_player': unknown player {data['first_player']!r}")
         first = data["first_player"]
     for spec in data["players"]:
         name = str(spec["name"])
@@ -692,13 +721,13 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     state.facts["plots_assumed"] = [str(spec["name"]) for spec in data["players"] if not spec.get("plot") and not spec.get("plot_deck")]
     steps = data["steps"] if data["steps"] is not None else []
     if not isinstance(steps, list):
-        raise DataError(f"{where(path, data)}: field 'steps' must be a list")
+        raise DataError(f"{top('steps')}: field 'steps' must be a list")
     checker = _Checker(path, state)
     _check_steps(path, steps, edition, checker)
     expect = data.get("expect") or {}
     if expect:
         if not isinstance(expect, dict):
-            raise DataError(f"{where(path, data)}: field 'expect' must be a mapping")
+            raise DataError(f"{top('expect')}: field 'expect' must be a mapping")
         fields = EXPECT_FIELDS if edition == 2 else EXPECT_FIELDS - ED2_ONLY_EXPECT
         check_fields(path, expect, set(), fields, "expect")
         checker.mapping(expect, EXPECT, set(), "expect", expect)
