@@ -337,6 +337,23 @@ def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
     assert any(e.outcome == "refused" and "Gregor is not a character B controls" in e.text for e in entries)
 
 
+def test_first_edition_wording_follows_the_rulebook(tmp_path):
+    """From a blind judge review: "one challenge of each type per round" (the rulebook says per challenges
+    phase); power placed with Infamy was traced before the claim that caused it."""
+    military = "  - challenge: {attacker: A, type: military, against: B, attackers: [Gregor]}\n"
+    entries = _cited(tmp_path, military + "  - defend: {defenders: []}\n  - resolve: {claim: [Luwin]}\n" + military)
+    refusal = next(e for e in entries if e.outcome == "refused")
+    assert "in this challenges phase" in refusal.text and "per round" not in refusal.text
+    assert refusal.clauses == ("agot1-rules/phase-4-challenges",)
+    body = ED1.replace("CLAIM", "1").replace("keywords: [stealth]", "keywords: [infamy]") + (
+        "steps:\n  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n"
+        "  - defend: {defenders: [Luwin]}\n  - resolve: {infamy: Gregor}\n"
+    )
+    texts = [e.text for e in runner.run(load_scenario(_write(tmp_path, body)), TITLES).trace.entries]
+    claim = next(i for i, t in enumerate(texts) if t.startswith("power claim 1"))
+    assert texts[claim + 1] == "A places 1 power on Gregor (Infamy) instead of the House card"
+
+
 def test_game_over_refuses_every_later_step(tmp_path):
     body = """title: t
 edition: 2

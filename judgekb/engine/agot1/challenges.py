@@ -13,7 +13,8 @@ from judgekb.engine.core.trace import Trace
 @rule(
     "challenge.declare",
     ["agot1-rules/challenge-step-1-declare-attackers", "agot1-rules/phase-4-challenges"],
-    "declare type, opponent and attackers; attackers must be standing and have the icon; one challenge of each type",
+    "declare type, opponent and attackers; attackers must be standing and have the icon; one challenge of each type "
+    "in a player's challenges phase",
 )
 def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, attackers: list[str]) -> Challenge:
     player = state.players[attacker]

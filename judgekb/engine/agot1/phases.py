@@ -176,17 +176,27 @@ def end_phase(state: State, trace: Trace) -> None:
     expire(state, trace, "phase")
     for p in state.players.values():
         p.copies_this_phase.clear()
+        if state.phase == "challenges":  # Phase 4: "During a player's challenges phase, he may initiate one military,
+            p.challenges_this_round = []  # one intrigue, and one power challenge" — a count per challenges phase
     state.challenge = None
-    trace.add("phase.end", f"the {state.phase} phase ends; 'until the end of the phase' effects expire")
+    trace.add("phase.end", f"the {state.phase} phase ends; 'until the end of the phase' effects expire", cite=["agot1-faq/2.6"])
 
 
-@rule("round.end", ["agot1-rules/limited", "agot1-rules/round-sequence"], "per-round limits reset when the round ends")
+@rule(
+    "round.end",
+    ["agot1-rules/limited", "agot1-rules/the-draw-cap", "agot1-rules/round-sequence"],
+    "per-round limits (Limited, the draw cap) reset when the round ends",
+)
 def end_round(state: State, trace: Trace) -> None:
     from judgekb.engine.agot1.effects import expire
 
     end_phase(state, trace)
     expire(state, trace, "round")
-    trace.add("round.end", "the round ended: Limited, the draw cap and the one-challenge-of-each-type count reset")
+    trace.add(
+        "round.end",
+        "the round ended: the one Limited card per round and the 3 additional draws per round (the draw cap) reset",
+        cite=["agot1-rules/limited", "agot1-rules/the-draw-cap"],
+    )
     for p in state.players.values():
         p.limited_this_round = 0
         p.extra_draws_this_round = 0
