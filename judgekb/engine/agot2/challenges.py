@@ -937,8 +937,32 @@ def _unopposed(state: State, trace: Trace, ctx: Context, challenge: Challenge, r
     unopposed(state, trace, result)
 
 
+RULES.add(
+    "claim.unused",
+    [CLAIM, "agot2-rr/power-claim", "agot2-rr/military-claim"],
+    "a claim choice that cannot apply (cards named for a power claim, or for a challenge with no claim) is said and not used",
+)
+
+
+def _unused_claim(trace: Trace, choices: dict[str, Any], fields: tuple[str, ...], why: str, cite: str) -> None:
+    """A resolve choice the claim cannot use: said in the trace, never silently dropped (the rest goes on)."""
+    for field in fields:
+        if value := choices.get(field):
+            names = ", ".join(value) if isinstance(value, list) else str(value)
+            trace.add("claim.unused", f"{field}: {names} named, but it is not used: {why}", "not-applied", cite=[cite], tag="unused choice")
+
+
 def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
     """C (framework step 4.2.4): the attacker's claim against the defending player, or why there is none."""
+    if result["winner"] == challenge.attacker and challenge.type == "power":
+        _unused_claim(trace, choices, ("claim", "discard"), "a power claim moves power from the faction card and chooses no card",
+                      "agot2-rr/power-claim")  # fmt: skip
+    elif result["winner"] == challenge.attacker and challenge.type == "military":
+        why = "a military claim kills characters the defending player chooses"
+        _unused_claim(trace, choices, ("discard",), why, "agot2-rr/military-claim")
+    elif result["winner"] != challenge.attacker:
+        why = "the defending player won, so no claim result occurs" if result["winner"] else "no one won, so no claim result occurs"
+        _unused_claim(trace, choices, ("claim", "discard"), why, CLAIM)
     if result["winner"] == challenge.attacker:
         claim = claim_value(state, trace, challenge.attacker)
         result["claim"] = "applied"
