@@ -160,6 +160,10 @@ def test_a_misspelled_title_word_alone_names_the_titles_near_it_linked(carded_db
     body = client.get("/api/search", query_string={"q": "xyzzy plugh", "edition": "2", "notes": "1"}).get_json()
     said = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
     assert any("check the spelling" in n for n in said) and not any("a word near" in n for n in said), said
+    # a word of four letters one edit from a title's (a blind review: "hodr can he defend" named no title)
+    body = client.get("/api/search", query_string={"q": "hodr can he defend", "edition": "2", "notes": "1"}).get_json()
+    said = ["".join(piece["text"] for piece in parts) for parts in body["notes_shown"]]
+    assert any('card titles with a word near "hodr": Hodor' in n for n in said), said
 
 
 def test_every_note_is_shown_whole_and_as_said_when_it_gives_no_command(db_path, carded_db_path):

@@ -325,11 +325,12 @@ NEAR_TITLES = 4  # titles suggested at most
 def _near_titles(index: Index, unknown: list[str], imported: list[int]) -> tuple[str, list[str]] | None:
     """The titles with a word close to one the query typed, that no title has ("insidous": Insidious
     Scheme), for the note that says to check the spelling: the Cards page offers the same ("Did you
-    mean"), the search note named none.  The first typed word with any, and at most NEAR_TITLES."""
+    mean"), the search note named none.  The first typed word with any, and at most NEAR_TITLES; a word
+    of four letters too ("hodr": Hodor; at that ratio only a letter left out or added)."""
     from rapidfuzz import fuzz, process
 
     for word in dict.fromkeys(_bare(w) for w in unknown):
-        if len(word) < 5:
+        if len(word) < 4:
             continue
         found: set[str] = set()
         for ed in imported:
