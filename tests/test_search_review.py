@@ -104,3 +104,18 @@ def test_an_erratum_of_a_document_not_in_the_corpus_says_what_it_corrects(db_pat
     out = run_cli("search", "max hand size", "--edition", "2", "--limit", "10", db=db_path).stdout
     block = out.split(f"[{erratum}]", 1)[1].split("\n\n", 1)[0]
     assert "(corrects a text not in the corpus: " in block and "Initiative entry" in block
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("who wins a tie in a challenge", "If the total STR counted on each side is [tied] at a value of 1 or greater"),
+        ("character with 0 str can it win a challenge", "A player must count at least 1 total [STR]"),
+        ("if the first part of the effect fails does the then part happen", "does [not] [successfully]"),
+    ],
+)
+def test_a_snippet_shows_the_sentence_that_says_most_of_what_is_asked(index, query, shown):
+    """A blind review: the first hit was right, but its snippet showed the sentences that repeat the
+    common words ('the attacker [wins] the [challenge]') and cut off the one the question turns on."""
+    results, _ = search.results(index, query, 2, None, 1)
+    assert shown in results[0]["snippet"], results[0]["snippet"]
