@@ -119,3 +119,14 @@ def test_a_snippet_shows_the_sentence_that_says_most_of_what_is_asked(index, que
     common words ('the attacker [wins] the [challenge]') and cut off the one the question turns on."""
     results, _ = search.results(index, query, 2, None, 1)
     assert shown in results[0]["snippet"], results[0]["snippet"]
+
+
+def test_looking_at_an_opponents_piles_asks_about_open_information(index):
+    """A blind review: 'can i look at my opponents dead pile' had FAQ v4.1's Open Information ('faceup
+    cards in a player's discard, dead, and used piles') sixth, under entries that never say who may look;
+    an opponent's hand is still hidden information."""
+    for query in ("can i look at my opponents dead pile", "can i look at their discard pile"):
+        hits, _ = index.search(query, 2, None, 5)
+        assert "agot2-faq41/definitions/open-information" in [h.id for h in hits[:2]], (query, [h.id for h in hits])
+    hits, _ = index.search("can i look at my opponents hand", 2, None, 5)
+    assert hits[0].id == "agot2-faq41/definitions/hidden-information", [h.id for h in hits]
