@@ -22,6 +22,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
 
+from judgekb.lookup.search import LIST_KINDS
+
 offline = Blueprint("offline", __name__)
 
 SHELL = ("/", "/card", "/changes", "/static/style.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest")
@@ -47,11 +49,16 @@ def card_names(db: Any) -> list[tuple[str, int]]:
 
 
 def search_index(db: Any) -> dict[str, Any]:
-    """Clauses (id, edition, kind, heading, citation, text, governors, unofficial) and card titles, compactly.
+    """Clauses (id, edition, kind, heading, citation, text, governors, unofficial, stands_removed) and card titles, compactly.
 
     ``governors`` lists ``[id, relation, sentence]`` in the order the server's search breaks ties between
     them (``search.Index`` reads them by id); ``sentence`` is the opening of the sentence that restates the
-    governor, where one sentence does (``links.restatements``)."""
+    governor, where one sentence does (``links.restatements``).  ``stands_removed`` marks an entry a later
+    version removed that is no card's list entry (v2.3's list introductions): as on the server, it stands on
+    its own, marked not in force, when it answers a word its successor does not."""
+    removed = {
+        r["dst"] for r in db.query("select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed'")
+    }
     sentences = {
         (r["src"], r["dst"]): json.loads(r["data"] or "{}").get("sentence") or ""
         for r in db.query("select src, dst, data from links where type = 'restates'")
@@ -62,7 +69,7 @@ def search_index(db: Any) -> dict[str, Any]:
         governors.setdefault(row["clause"], []).append([row["governor"], row["relation"], sentence])
     clauses = [
         [r["id"], r["edition"], r["kind"], r["heading"], r["citation"], r["text"], governors.get(r["id"], []),
-         int(str(r["doc_kind"]).startswith("unofficial"))]
+         int(str(r["doc_kind"]).startswith("unofficial")), int(r["id"] in removed and r["kind"] not in LIST_KINDS)]
         for r in db.query(
             "select c.id, c.edition, c.kind, c.heading, c.citation, c.text, d.kind as doc_kind"
             " from clauses c join documents d on d.id = c.doc order by c.doc, c.seq"

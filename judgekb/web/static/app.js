@@ -91,7 +91,7 @@
     if (!data || !data.clauses) throw new Error("no search index");
     var byId = {};
     data.items = data.clauses.map(function (c) {
-      var item = { id: c[0], edition: c[1], kind: c[2], heading: c[3], citation: c[4], text: c[5], governors: Array.isArray(c[6]) ? c[6] : [], unofficial: !!c[7] };  // (an index saved by an older page: no governors)
+      var item = { id: c[0], edition: c[1], kind: c[2], heading: c[3], citation: c[4], text: c[5], governors: Array.isArray(c[6]) ? c[6] : [], unofficial: !!c[7], standsRemoved: !!c[8] };  // (an index saved by an older page: no governors)
       item.head = {}; item.headSize = 0;
       words(c[3]).forEach(function (w) { if (!STOP[w] && w.length > 1 && !item.head[stem(w)]) { item.head[stem(w)] = 1; item.headSize++; } });
       item.stems = {}; words(c[3] + " " + c[5]).forEach(function (w) { item.stems[stem(w)] = 1; });
@@ -201,16 +201,25 @@
       });
       var size = function (g) { return Object.keys(covers(g[0])).length; };
       var chosen = governors.slice().sort(function (a, b) { return size(b) - size(a) || governors.indexOf(a) - governors.indexOf(b); })[0];
+      var supersededBy = "";
       if (chosen && chosen[1] !== "superseded") {
         var known = {};
         governors.forEach(function (g) { Object.keys(covers(g[0])).forEach(function (w) { known[w] = 1; }); });
         if (Object.keys(m.words).some(function (w) { return !known[w]; })) chosen = null;
+      } else if (chosen && c.standsRemoved && Object.keys(m.words).some(function (w) { return !covers(chosen[0])[w]; })) {
+        // a list introduction a later version removed, the only text that says it: its own hit, not in force, below its successor
+        supersededBy = chosen[0]; chosen = null;
       }
       var target = chosen ? chosen[0] : id;
       var entry = scored[target] || (scored[target] = { id: target, score: matched[target] ? matched[target].score : 0, folded: [] });
       if (!chosen || chosen[1] !== "superseded" || !matched[target]) entry.score = Math.max(entry.score, m.score);
       if (chosen) entry.folded.push({ id: id, relation: chosen[1], citation: c.citation, sentence: chosen[2] || "" });
       else entry.unofficial = c.unofficial;
+      if (supersededBy) entry.supersededBy = supersededBy;
+    });
+    Object.keys(scored).forEach(function (k) {  // (after every fold: the successor's score is final)
+      var s = scored[k], over = s.supersededBy && scored[s.supersededBy];
+      if (over) s.score = Math.min(s.score, over.score - 1e-6);
     });
     return Object.keys(scored).map(function (k) { return scored[k]; })
       .sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : 1); })
@@ -219,6 +228,7 @@
         var c = data.byId[s.id], titleOnly = words(c.text).join(" ") === words(c.heading).join(" ");
         return { id: c.id, citation: c.citation, edition: c.edition, kind: c.kind, heading: c.heading, text: c.text,
                  snippet: snippetOf(c.text, stems, 30), folded: s.folded.slice(0, 3), score: s.score, unofficial: !!s.unofficial,
+                 superseded_by: s.supersededBy || "", superseded_by_citation: s.supersededBy ? data.byId[s.supersededBy].citation : "",
                  parts: titleOnly ? c.parts || [] : [] };  // as the server's results: a bare title's steps
       });
   }
