@@ -288,9 +288,7 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
     fixed = index.correct(word, edition)
     if not fixed:
         return False
-    if "'" not in fixed and "'" not in word:  # "copys" is "copy" misspelled, no name of its own
-        return fixed != word
-    return _form(fixed) != _form(word)
+    return _bare(fixed) != _bare(word)  # "copys" is "copy" misspelled; "varys", read as "varys's", is Varys
 
 
 def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
@@ -680,13 +678,21 @@ def list_status(index: Index, analysis: dict[str, Any], edition: int | None, car
 
 RESTRICTED_SAID = frozenset({"restricted", "restriction", "restrictions", "pod", "pods"})
 BANNED_SAID = frozenset({"banned", "ban", "bans"})
-LISTS_NOT_IMPORTED = (
-    "lists not imported: second edition's restricted and banned lists in force (published by the Global Operations "
-    "Team; FAQ v4.1's Card Legality says where) are not imported; the FAQ v2.3 lists among the hits are not in force. "
-    "With the card data imported (judgekb import-cards), a card named gets its status under the list in force"
-)
-# the same, when no entry of FAQ v2.3's lists is among the hits (a note must not point at hits that are not there)
-LISTS_NOT_IMPORTED_NONE_SHOWN = LISTS_NOT_IMPORTED.replace("; the FAQ v2.3 lists among the hits are not in force.", ".")
+
+
+def lists_not_imported(listed_among_hits: bool) -> str:
+    """The note that second edition's lists in force are not imported; it speaks of FAQ v2.3's lists among
+    the hits only when one of their entries is there (a note must not point at hits that are not there)."""
+    among = "; the FAQ v2.3 lists among the hits are not in force." if listed_among_hits else "."
+    return (
+        "lists not imported: second edition's restricted and banned lists in force (published by the Global Operations "
+        f"Team; FAQ v4.1's Card Legality says where) are not imported{among} "
+        "With the card data imported (judgekb import-cards), a card named gets its status under the list in force"
+    )
+
+
+LISTS_NOT_IMPORTED = lists_not_imported(True)
+LISTS_NOT_IMPORTED_NONE_SHOWN = lists_not_imported(False)
 
 
 # a card's status asked in so many words ("restriction" is more often a play restriction, and "legal" a

@@ -58,6 +58,7 @@ from judgekb.lookup.words import (
     EDITION_ADJECTIVES,
     EDITION_NAMES,
     EDITION_SAID,
+    QUESTION_ONLY,
     QUESTION_START,
     QUOTED,
     STOPWORDS,
@@ -164,6 +165,9 @@ ABBREVIATION = re.compile(r'^The abbreviation for "([^"]+?)\.?"\.?$')
 CARD_KINDS = frozenset({"errata", "restricted", "list-change"})
 CARD_ERRATA = {"errata": 1.0, "restricted": 0.5, "list-change": 0.33}  # the card_errata signal of a named card's entry
 LIST_KINDS = frozenset({"restricted", "banned", "list-change"})
+# A removed entry of this kind stands on its own whatever the query names (``Index._fold``): the lists'
+# introductions, the sections of v2.3 that v4.1 dropped; a card's removed list entry needs the card named
+REMOVED_STANDING_KIND = "section"
 STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality",
                           "list", "lists", "pod", "pods", "joust", "melee"})  # fmt: skip
 # A phase's flowchart (first-edition FAQ, "Flowchart: Taxation Phase") draws the rulebook's phase as
@@ -1128,8 +1132,8 @@ class Index:
         if not analysis["words"]:
             notes.append("the query has no words to look up")
             return [], notes, []
-        if len(analysis["words"]) >= 2 and not quoted and STOPWORDS.issuperset(analysis["words"]):
-            # "what is the", "how do i": any clause would match as well as another (one word, "you", is a term)
+        if len(analysis["words"]) >= 2 and not quoted and QUESTION_ONLY.issuperset(analysis["words"]):
+            # "what is the", "how do i": any clause would match as well as another ("what is would" asks of a term)
             said = " ".join(analysis["words"][:8])
             notes.append(f'the query has only question words ("{said}"): add what it is about')
             return [], notes, []
@@ -1519,7 +1523,7 @@ class Index:
             superseded_by = ""
             if (
                 governor and relation == "superseded" and clause_id in self.removed
-                and (clause_id in about_named or self.clauses[clause_id]["kind"] not in LIST_KINDS)
+                and (clause_id in about_named or self.clauses[clause_id]["kind"] == REMOVED_STANDING_KIND)
             ):  # fmt: skip
                 if not cover_of(clause_id) <= cover_of(governor):
                     superseded_by, governor = governor, None

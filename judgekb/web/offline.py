@@ -22,7 +22,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
 
-from judgekb.lookup.search import LIST_KINDS
+from judgekb.lookup.search import REMOVED_STANDING_KIND
+from judgekb.lookup.words import QUESTION_ONLY
 
 offline = Blueprint("offline", __name__)
 
@@ -54,7 +55,7 @@ def search_index(db: Any) -> dict[str, Any]:
     ``governors`` lists ``[id, relation, sentence]`` in the order the server's search breaks ties between
     them (``search.Index`` reads them by id); ``sentence`` is the opening of the sentence that restates the
     governor, where one sentence does (``links.restatements``).  ``stands_removed`` marks an entry a later
-    version removed that is no card's list entry (v2.3's list introductions): as on the server, it stands on
+    version removed that is a section (v2.3's list introductions, ``search.REMOVED_STANDING_KIND``): as on the server, it stands on
     its own, marked not in force, when it answers a word its successor does not."""
     removed = {
         r["dst"] for r in db.query("select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed'")
@@ -69,13 +70,16 @@ def search_index(db: Any) -> dict[str, Any]:
         governors.setdefault(row["clause"], []).append([row["governor"], row["relation"], sentence])
     clauses = [
         [r["id"], r["edition"], r["kind"], r["heading"], r["citation"], r["text"], governors.get(r["id"], []),
-         int(str(r["doc_kind"]).startswith("unofficial")), int(r["id"] in removed and r["kind"] not in LIST_KINDS)]
+         int(str(r["doc_kind"]).startswith("unofficial")), int(r["id"] in removed and r["kind"] == REMOVED_STANDING_KIND)]
         for r in db.query(
             "select c.id, c.edition, c.kind, c.heading, c.citation, c.text, d.kind as doc_kind"
             " from clauses c join documents d on d.id = c.doc order by c.doc, c.seq"
         )
     ]  # fmt: skip
-    return {"version": version(db), "clauses": clauses, "cards": [[n, e] for n, e in card_names(db)]}
+    return {
+        "version": version(db), "clauses": clauses, "cards": [[n, e] for n, e in card_names(db)],
+        "question_only": sorted(QUESTION_ONLY),  # a query of these alone asks nothing yet (as the server says)
+    }  # fmt: skip
 
 
 def page_urls(db: Any) -> list[str]:

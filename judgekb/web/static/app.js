@@ -109,6 +109,8 @@
     data.vocab = {};
     data.items.forEach(function (item) { for (var w in item.stems) data.vocab[w] = 1; });
     data.vocabList = Object.keys(data.vocab);
+    data.questionOnly = {};  // the server's question words (an index saved by an older page has none)
+    (data.question_only || []).forEach(function (w) { data.questionOnly[w] = 1; });
     body.setAttribute("data-index-ready", "1");
     return data;
   }
@@ -164,7 +166,8 @@
   // A plain word match: every query word (or the start of the last one, while typing) counts, headings count more.
   function localSearch(data, query, edition, limit) {
     var all = words(query), content = all.filter(function (w) { return !STOP[w]; });
-    if (!content.length && all.length >= 2) return []; // "what is the": only question words, as the server says
+    // "what is the": only question words, as the server says ("before or after", "what then" still search)
+    if (all.length >= 2 && all.every(function (w) { return data.questionOnly[w]; })) return [];
     if (!content.length) content = all;
     if (!content.length) return [];
     var stems = content.map(function (w, i) {
