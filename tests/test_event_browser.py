@@ -394,6 +394,8 @@ def test_offline_after_the_first_visit(db_path, chromium):
     assert page.locator("#results details.offline-text").count() == 0  # the pages are saved: they open
     page.fill("#q", "what is the")  # only question words: nothing to match, as the server says
     page.wait_for_function("document.querySelectorAll('#results li.hit').length === 0")
+    page.fill("#q", "what then")  # small words, but a term: still searched
+    page.wait_for_selector("#results li.hit")
     # the one text that says a deck may hold one restricted card, removed by v4.1: shown, marked not in force
     page.fill("#q", "how many restricted cards can i run in joust")
     page.wait_for_selector("#results li.hit p.unofficial:has-text('Not in force')")
