@@ -717,6 +717,9 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         melee=bool(data.get("melee", len(players) > 2)),
     )
     state.facts["first_player_stated"] = first is not None
+    # a draw deck the scenario gives (``deck: []`` included) is the whole deck; one left out is unknown, never read as
+    # empty (a judge leaves it out as irrelevant), so it eliminates no one (docs/scenarios.md)
+    state.facts["decks_stated"] = [str(spec["name"]) for spec in data["players"] if spec.get("deck") is not None]
     # a player given no plot plays a blank one: the engine's values, which no rule sets (the ruling says so)
     state.facts["plots_assumed"] = [str(spec["name"]) for spec in data["players"] if not spec.get("plot") and not spec.get("plot_deck")]
     steps = data["steps"] if data["steps"] is not None else []

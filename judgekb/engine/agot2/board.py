@@ -678,16 +678,41 @@ def _cannot_win(state: State, player: str) -> bool:
     )
 
 
-@rule("eliminated", ["agot2-rr/winning-the-game"], "a player whose draw deck is empty is eliminated; the last player left wins")
-def check_elimination(state: State, trace: Trace, had_cards: dict[str, int]) -> None:
-    for player, before in had_cards.items():
-        if before and not state.deck(player) and player not in state.facts.setdefault("eliminated", []):
-            state.facts["eliminated"].append(player)
-            trace.add(
-                "eliminated", f"{player}'s draw deck has no cards remaining: {player} is eliminated", tag="eliminated", subject=player
-            )
-    left = [p for p in state.players if p not in state.facts.get("eliminated", [])]
-    if len(left) == 1 and state.facts.get("eliminated") and not state.winner:
+@rule(
+    "eliminated",
+    ["agot2-rr/winning-the-game", "agot2-rr/appendix-i/draw-phase/2.2"],
+    "a player whose draw deck has no cards remaining is eliminated at once; the last player left wins; if all remaining "
+    "players are eliminated at once, the first player decides (in the draw phase: which of them wins)",
+)
+def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | None = None, draw_phase: bool = False) -> None:
+    """Eliminate every player whose draw deck now has no cards: one that had cards before (``had_cards``), or one whose
+    deck the scenario gives (``deck: []`` included). A deck the scenario leaves out is unknown, never read as empty.
+    ``draw_phase``: the players drew simultaneously in framework step 2.2, whose note decides a total elimination."""
+    out = state.facts.setdefault("eliminated", [])
+    remaining = [p for p in state.player_order() if p not in out]
+    newly = [p for p in remaining if not state.deck(p) and ((had_cards or {}).get(p) or deck_stated(state, p))]
+    if not newly:
+        return
+    cite = ["agot2-rr/appendix-i/draw-phase/2.2"] if draw_phase else ["agot2-rr/winning-the-game"]
+    if len(newly) > 1 and len(newly) == len(remaining) and not state.winner:
+        _all_eliminated(state, trace, newly, draw_phase)
+        return
+    for player in newly:
+        out.append(player)
+        trace.add(
+            "eliminated",
+            (
+                f"the scenario gives {player}'s draw deck with no cards ('deck: []'): a player is eliminated when his or her "
+                f"draw deck has no cards remaining, so {player} is out of the game before the first step"
+                if had_cards is None and trace.step == 0
+                else f"{player}'s draw deck has no cards remaining: {player} is eliminated from the game at once"
+            ),
+            cite=cite,
+            tag="eliminated",
+            subject=player,
+        )
+    left = [p for p in state.players if p not in out]
+    if len(left) == 1 and not state.winner:
         if _cannot_win(state, left[0]):
             state.facts["game_over"] = True
             trace.add(
@@ -697,7 +722,74 @@ def check_elimination(state: State, trace: Trace, had_cards: dict[str, int]) -> 
             )
         else:
             state.winner = left[0]
-            trace.add("eliminated", f"all of {left[0]}'s opponents are eliminated: {left[0]} wins", tag="victory", subject=left[0])
+            trace.add(
+                "eliminated",
+                f"all of {left[0]}'s opponents are eliminated: {left[0]} wins",
+                cite=["agot2-rr/winning-the-game"],
+                tag="victory",
+                subject=left[0],
+            )
+
+
+def _all_eliminated(state: State, trace: Trace, players: list[str], draw_phase: bool) -> None:
+    """Every remaining player is eliminated at once: the first player decides (victory_choice), never 'wins' then 'eliminated'."""
+    state.facts["eliminated"].extend(players)
+    choice = state.facts.get("victory_choice")
+    first = state.first_player
+    said = " and ".join(", ".join(players).rsplit(", ", 1))
+    if draw_phase:
+        text = (
+            f"{said} have no cards remaining in their draw decks after drawing simultaneously: all remaining players are "
+            f"eliminated while fulfilling the draw step, so the first player, {first}, determines which of them wins the game"
+        )
+        cite = ["agot2-rr/appendix-i/draw-phase/2.2"]
+    else:
+        text = (
+            f"{said} have no cards remaining in their draw decks at the same time: all remaining players would be eliminated "
+            f"simultaneously, so the first player, {first}, determines the order in which they are eliminated (the last one "
+            f"left, all of whose opponents are eliminated, wins)"
+        )
+        cite = ["agot2-rr/winning-the-game"]
+    if choice not in players:
+        state.facts["game_over"] = "choice"
+        trace.add(
+            "eliminated",
+            text + " (state victory_choice: the player who wins)"
+            + (f"; {choice} is not one of them" if choice else ""),
+            "choice-needed",
+            cite=cite,
+            tag="choice",
+        )
+        return
+    if _cannot_win(state, choice):
+        state.facts["game_over"] = True
+        trace.add(
+            "victory.tycho",
+            text + f" — {choice}, but {choice} controls a card that says 'you cannot win the game': the game ends with no winner",
+            tag="victory",
+        )
+        return
+    state.winner = choice
+    state.facts["eliminated"].remove(choice)
+    trace.add(
+        "eliminated",
+        text + (f" — {first} chooses {choice}, who wins" if draw_phase else f" — {first} eliminates {choice} last, so {choice} wins"),
+        cite=cite,
+        tag="victory",
+        subject=choice,
+    )
+
+
+def deck_stated(state: State, player: str) -> bool:
+    """Does the scenario give this player's draw deck (``deck: []`` included)? One left out is unknown, not empty."""
+    return player in state.facts.get("decks_stated", [])
+
+
+RULES.add(
+    "deck.unstated",
+    [],
+    "a draw deck the scenario leaves out is unknown, not empty: it eliminates no one (the engine's reading of a scenario)",
+)
 
 
 RULES.add("concede", ["agot2-faq41/qa/tycho-nestoris"], "a player whose opponent concedes wins, even if a card says he or she cannot win")

@@ -11,6 +11,7 @@ from judgekb.engine.agot2.board import (
     check_elimination,
     check_terminal,
     deck_counts,
+    deck_stated,
     gain_power,
     interrupts,
     queue_reactions,
@@ -133,12 +134,14 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
 @rule(
     "draw.phase",
     ["agot2-rr/appendix-i/draw-phase/2.2", "agot2-rr/drawing-cards"],
-    "each player draws 2 cards from the top of the deck",
+    "each player simultaneously draws 2 cards from the top of the deck; eliminations follow all the draws",
 )
 def draw_phase(state: State, trace: Trace) -> None:
-    for name in state.player_order():
+    before = deck_counts(state)
+    eliminated = state.facts.get("eliminated", [])
+    for name in [n for n in state.player_order() if n not in eliminated]:
         extra = draw_phase_bonus(state, name)
-        draw(state, trace, name, 2 + extra, "draw.phase")
+        _take(state, trace, name, 2 + extra, "draw.phase")
         if extra:
             trace.add(
                 "draw.bonus",
@@ -146,6 +149,7 @@ def draw_phase(state: State, trace: Trace) -> None:
                 tag="draw bonus",
                 subject=name,
             )
+    check_elimination(state, trace, before, draw_phase=True)
 
 
 MORE_IN_DRAW_PHASE = "more card in the draw phase"
@@ -179,18 +183,37 @@ def draw(state: State, trace: Trace, player: str, count: int, rule_id: str = "dr
             subject=player,
         )
     before = deck_counts(state)
+    _take(state, trace, player, count, rule_id)
+    check_elimination(state, trace, before)
+
+
+def _take(state: State, trace: Trace, player: str, count: int, rule_id: str) -> None:
+    """Move up to ``count`` cards from the top of the deck to the hand, and say so (eliminations are the caller's)."""
     drawn = state.deck(player)[:count]
     for card in drawn:
         card.zone = "hand"
+    unstated = not drawn and count and not deck_stated(state, player)
     trace.add(
         rule_id,
-        f"{player} draws {len(drawn)} card(s) from the top of the deck"
-        + (f": {', '.join(c.key for c in drawn)}" if drawn else "")
-        + (f" (only {len(drawn)} left)" if len(drawn) < count else ""),
+        (
+            f"{player} draws no card: the scenario gives no draw deck for {player}"
+            if unstated
+            else f"{player} draws {len(drawn)} card(s) from the top of the deck"
+            + (f": {', '.join(c.key for c in drawn)}" if drawn else "")
+            + (f" (only {len(drawn)} left)" if len(drawn) < count else "")
+        ),
         tag="draw",
         subject=player,
     )
-    check_elimination(state, trace, before)
+    if unstated:
+        trace.add(
+            "deck.unstated",
+            f"a draw deck the scenario leaves out is unknown, not empty: {player} is not eliminated "
+            f"(a scenario gives an empty deck as 'deck: []')",
+            "not-applied",
+            tag="deck not given",
+            subject=player,
+        )
 
 
 @rule(

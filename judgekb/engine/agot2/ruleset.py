@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
-from judgekb.engine.agot2.board import Context, check_terminal, check_victory, run_reactions
+from judgekb.engine.agot2.board import Context, check_elimination, check_terminal, check_victory, run_reactions
 from judgekb.engine.agot2.effects import effect
 from judgekb.engine.core.state import State
 from judgekb.engine.core.steps import names, pairs
@@ -35,6 +35,7 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
                     subject=name,
                 )
             seen.add(agenda.lower())
+    check_elimination(state, trace)  # a draw deck the scenario gives as empty ('deck: []'): its player is already out
 
 
 @rule("loop", ["agot2-faq41/1.1"], "an infinite loop is shown once and then executed a stated number of times at once")
@@ -76,6 +77,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     args = {"name": args} if verb == "phase" and isinstance(args, str) else copy.deepcopy(args or {})
     ctx = _context(args)
     ctx.occurred = state.facts.setdefault("occurred", {})  # the game's record of events, for one reaction per occurrence
+    state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
     if verb == "phase":
         phases.phase(state, trace, ctx, str(args["name"]), args)
     elif verb == "end_phase":
@@ -120,7 +122,6 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         challenge = state.challenge
         challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))
     elif verb == "resolve":
-        state.facts["victory_choice"] = args.get("victory_choice")
         for field in ("claim", "discard", "pillage_order", "keyword_order", "decline", "use"):  # one name is a list of one
             if field in args:
                 args[field] = names(args[field])

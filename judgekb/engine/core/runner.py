@@ -63,7 +63,7 @@ class Ruling:
                 lines.append(f"step {entry.step}: {entry.text}")
         if self.state.winner:
             lines.append(f"{self.state.winner} wins the game")
-        elif self.state.facts.get("game_over"):
+        elif self.state.facts.get("game_over") is True:
             lines.append("the game ended with no winner")
         return lines
 
@@ -99,7 +99,13 @@ def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: flo
         if verb == "note":
             continue
         if state.winner or state.facts.get("game_over"):  # once a player has won, nothing more happens
-            how = f"{state.winner} has won" if state.winner else "the game ended with no winner"
+            how = (
+                f"{state.winner} has won"
+                if state.winner
+                else "every player is eliminated and the first player's choice of the winner is needed"
+                if state.facts.get("game_over") == "choice"
+                else "the game ended with no winner"
+            )
             trace.add(
                 rules.VICTORY_RULE,
                 f"illegal: the game is over ({how}), so no further step can be taken",
