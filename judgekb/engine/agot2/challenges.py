@@ -100,6 +100,7 @@ def declare(
         state.cards[key].kneeling = True
     player.challenges_this_round.append(kind)
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
+    state.facts["ended_periods"] = [p for p in state.facts.get("ended_periods", []) if p != "challenge"]  # a new challenge
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
         "challenge.declare",

@@ -202,11 +202,42 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     if not _choose_targets(state, trace, ctx, r):
         return False
     r.until, r.holder = _until(r.args.get("until"))
+    _too_late(state, trace, r)
     for stage in (_placement, _modifiers, _moves, _tokens, _lasting_rules):
         stage(state, trace, ctx, r)
     check_terminal(state, trace, ctx)
     check_victory(state, trace)
     return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
+
+
+LASTING_PARTS = ("str", "set_str", "gain", "lose", "gain_icon", "lose_icon", "terminal", "blank", "base_gold", "cannot", "take_control")
+
+
+@rule(
+    "lasting.late",
+    ["agot2-rr/lasting-effects"],
+    "an 'until the end of X' effect that would initiate after the end of X expires at once and fails to initiate",
+)
+def _too_late(state: State, trace: Trace, r: Resolving) -> None:
+    """The period the effect lasts until has already ended (a reaction to its end, or a delayed effect resolving at its
+    end): its lasting parts expire at once without affecting the game state; the rest of the effect resolves."""
+    if r.holder is not None or r.until not in state.facts.get("ended_periods", []):
+        return
+    late = [k for k in LASTING_PARTS if k in r.args and r.args[k] not in (None, False)]
+    if not late:
+        return
+    r.args = {k: v for k, v in r.args.items() if k not in late}
+    who = ", ".join(r.targets) or "its target"
+    trace.add(
+        "lasting.late",
+        f"{r.source or 'the effect'}'s 'until the end of the {r.until}' effect on {who} ({', '.join(late)}"
+        + ("; no 'until' is given, so the default, the end of the phase" if r.args.get("until") is None else "")
+        + ") would initiate "
+        f"after the {r.until} ended: it expires immediately without affecting the game state, and fails to initiate",
+        "not-applied",
+        tag="expires at once",
+        subject=r.source or who,
+    )
 
 
 @dataclass

@@ -337,6 +337,8 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     periods = {"phase": ("phase", "challenge"), "challenge": ("challenge",), "round": ("round", "phase", "challenge")}[period]
     ending = [e for e in state.effects if e.until in periods]
     state.effects = [e for e in state.effects if e not in ending]
+    # the precise moment the period ends: an 'until the end of' it effect initiated from now on fails (RR Lasting Effects)
+    state.facts["ended_periods"] = sorted(set(state.facts.get("ended_periods", [])) | set(periods))
     for effect in ending:
         if effect.kind == "str":
             what = f"{effect.value:+d} STR"
@@ -393,6 +395,7 @@ def end_round(state: State, trace: Trace, ctx: Context) -> None:
 
 def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
     state.phase = "marshalling" if name == "marshaling" else name
+    state.facts["ended_periods"] = []  # a new phase (and round, after a round's end) has begun
     for p in state.players.values():
         if name == "challenges":
             p.challenges_this_round = []
