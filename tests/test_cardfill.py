@@ -218,3 +218,43 @@ steps: []
     assert cardfill.triggered_abilities(robert) == ("constant",)
     assert cardfill.triggered_abilities("Limit 1 per deck.\nMarshalling: Kneel Street of Steel to lower the cost …", 1) == ("Marshalling",)
     assert cardfill.triggered_abilities("Stealth. Renown.") == ()
+
+
+def test_an_attachments_printed_restriction_is_read_and_checked_or_said_unchecked(carded):
+    """Review 14: Bodyguard ('Lord or Lady character only.') went onto Winterfell Steward, and the card values called the
+    restriction 'constant ability text'.  The printed restriction is filled and checked; one the engine cannot read
+    ('... or The Red Viper only.') is said unchecked, in the card values and in the trace."""
+    from judgekb.engine.core import runner
+    from judgekb.engine.scenario import load_scenario
+
+    text = """
+edition: 2
+phase: marshaling
+players:
+  - name: Anna
+    faction: stark
+    gold: 10
+    first: true
+    in_play: [Winterfell Steward, {name: Viper Host, str: 1}]
+    hand: [Bodyguard, {name: The Viper's Spear, printing: "26088"}]
+  - {name: Ben, faction: stark}
+steps:
+  - marshal: {player: Anna, card: Bodyguard, onto: Winterfell Steward}
+  - marshal: {player: Anna, card: The Viper's Spear, onto: Viper Host}
+"""
+    data, notes = fill(text, carded)
+    by_card = {n.card: n for n in notes}
+    assert zone(data, 0, "hand")[0]["restriction"] == "Lord or Lady character only."
+    guard = by_card["Bodyguard"].text()
+    assert "its printed restriction 'Lord or Lady character only.' is checked when it attaches" in guard
+    assert "constant" not in guard and by_card["Bodyguard"].abilities == ["Interrupt"]
+    assert "is not one the engine reads: it is not checked" in by_card["The Viper's Spear"].text()
+    assert cardfill.triggered_abilities("<i>Lord</i> or <i>Lady</i> character only.\n<b>Interrupt:</b> …") == ("Interrupt",)
+    path = Path("t.yaml")
+    scenario = load_scenario(path, text, prepare=lambda d, _p: cardfill.fill(d, carded, CORPUS, path))
+    ruling = runner.run(scenario, {})
+    refused = [e for e in ruling.trace.entries if e.outcome == "refused"]
+    assert [e.step for e in refused] == [1] and refused[0].clauses == ("agot2-rr/play-restrictions-and-permissions",)
+    assert "Winterfell Steward has no Lord or Lady trait" in refused[0].text
+    unread = [e for e in ruling.trace.entries if e.tag == "restriction not checked"]
+    assert [e.step for e in unread] == [2] and ruling.state.cards["The Viper's Spear"].attached_to == "Viper Host"

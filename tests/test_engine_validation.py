@@ -112,6 +112,16 @@ players:
         (BASE2.replace("edition: 2", "edition: 2\nmele: false") + "steps: []\n", "t.yaml:3: scenario has unknown field 'mele'"),
         (BASE2 + "steps: []\nexpect: [1]\n", "t.yaml:12: field 'expect' must be a mapping"),
         (BASE2.replace("edition: 2", "edition: 2\nphase: challenge") + "steps: []\n", "t.yaml:3: field 'phase' must be one of"),
+        # an attachment's restriction is read and enforced: a slip is bad input, never silently ignored (review 14)
+        (
+            BASE2.replace("icons: [military]}", "icons: [military]}\n      - {name: S, type: attachment, restriction: own charcter}")
+            + "steps: []\n",
+            "field 'restriction' must be trait:TRAIT, location, \"own character\"",
+        ),
+        (
+            BASE2.replace("icons: [military]}", "icons: [military], restriction: location}") + "steps: []\n",
+            "field 'restriction' belongs to attachments; this card is a character",
+        ),
     ],
 )
 def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: str):

@@ -69,11 +69,13 @@ class Note:
     errata: list[dict[str, Any]] = field(default_factory=list)
     overridden: list[str] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
+    restriction: str | None = None  # an attachment's printed restriction, filled from the card text
+    restriction_read: bool = True  # whether the engine reads it (else the trace says it was not checked)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "card": self.card, "printing": self.printing, "filled": self.filled, "errata": self.errata,
-            "overridden": self.overridden, "abilities": self.abilities,
+            "overridden": self.overridden, "abilities": self.abilities, "restriction": self.restriction,
         }  # fmt: skip
 
     def text(self) -> str:
@@ -84,6 +86,12 @@ class Note:
             parts.append(f"errata {item['clause']} applied ({item['field']}: {item['value']!r})")
         if self.overridden:
             parts.append(f"the scenario's own {', '.join(self.overridden)} used instead of the printing")
+        if self.restriction:
+            parts.append(
+                f"its printed restriction '{self.restriction}' is checked when it attaches"
+                if self.restriction_read
+                else f"its printed restriction '{self.restriction}' is not one the engine reads: it is not checked"
+            )
         if self.abilities:  # a judge must not read silence about them as "they did nothing"
             said = " and ".join(", ".join(self.abilities).rsplit(", ", 1))
             parts.append(f"its printed {said} ability text is not applied: only abilities given as steps or effects are")
@@ -127,6 +135,9 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
     keywords = keyword_line(row.get("text") or "", edition)
     if keywords:
         values["keywords"] = keywords
+    restriction = printed_restriction(row.get("text") or "") if edition == 2 and values["type"] == "attachment" else None
+    if restriction:
+        values["restriction"] = restriction
     traits = _words(row.get("traits"))
     if traits:
         values["traits"] = traits
@@ -158,7 +169,19 @@ TRIGGERS = re.compile(
 )
 
 
-NOT_ABILITIES = re.compile(r"prized \d+|limit \d+ per deck|no attachments except .*|attach only to .*")  # a deck limit, a restriction
+NOT_ABILITIES = re.compile(
+    r"prized \d+|limit \d+ per deck|limit \d+ copy per character|no attachments except .*|attach only to .*"
+    r"|(.*\s)?(character|location)(\s.*)? only"
+)  # a deck limit, an attachment's restriction ("Lord or Lady character only.")
+
+
+def printed_restriction(text: str) -> str | None:
+    """An attachment's restriction as printed on its first text line, without markup: 'Lord or Lady character only.'"""
+    first = html.unescape(re.sub(r"<[^>]+>", "", re.split(r"<br\s*/?>|\n", text or "", maxsplit=1)[0]))
+    for part in (p.strip() for p in first.split(".")):
+        if re.fullmatch(r"(.*\s)?(character|location)(\s.*)? only", part, re.IGNORECASE):
+            return part + "."
+    return None
 
 
 def triggered_abilities(text: str, edition: int = 2) -> tuple[str, ...]:
@@ -286,7 +309,13 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path, at: str | None =
         spec[key] = values[key]
     spec.pop("printing", None)
     abilities = [a for a in (distinct[0].abilities if len(distinct) == 1 else ()) if a != "constant" or "constant" not in spec]
-    return Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden, abilities)
+    note = Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden, abilities)
+    if "restriction" in filled:
+        from judgekb.engine.agot2 import restrictions
+
+        note.restriction = str(spec["restriction"])
+        note.restriction_read = restrictions.parse(note.restriction) is not None
+    return note
 
 
 # Fields that make a card "given by hand": a name not in the database is then taken as written.

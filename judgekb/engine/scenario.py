@@ -463,6 +463,8 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
             raise DataError(f"{at}: field 'icons' has unknown icon {icon!r} (military, intrigue, power)")
         icons.add(ICON_ALIASES[str(icon).lower()])
     keywords, values = _keywords(path, spec, edition)
+    if edition == 2 and spec.get("restriction") is not None:
+        _check_restriction(at, str(spec["restriction"]), kind)
     if edition == 2 and spec.get("cost") in ("-", "X", "x"):  # no printed cost ("-"), or a cost of X defined by the card
         values["no printed cost" if spec["cost"] == "-" else "cost is X"] = 1
         spec = {k: v for k, v in spec.items() if k != "cost"}
@@ -530,6 +532,20 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         child = _card(path, dup_spec, owner, zone, cards, edition)
         child.duplicate, child.attached_to, child.type = True, card.key, card.type
     return card
+
+
+def _check_restriction(at: str, text: str, kind: str) -> None:
+    """An attachment's restriction: a short form, or a printed sentence ending 'only.' (one the engine cannot read is
+    said unchecked in the trace); anything else is a slip."""
+    from judgekb.engine.agot2 import restrictions
+
+    if kind != "attachment":
+        raise DataError(f"{at}: field 'restriction' belongs to attachments; this card is a {kind}")
+    if restrictions.parse(text) is None and not text.strip().rstrip(".").lower().endswith(" only"):
+        raise DataError(
+            f"{at}: field 'restriction' must be trait:TRAIT, location, \"own character\", \"opponent's character\" or a "
+            f"printed restriction such as \"Lord or Lady character only.\"; got {text!r}"
+        )
 
 
 def _list_of(path: Path, spec: dict[str, Any], key: str) -> list[Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.agot2 import RULES, restrictions, rule
 from judgekb.engine.agot2.board import Context, cite_errata, constants, leave_play, queue_reactions, run_reactions, seq
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
@@ -247,6 +247,7 @@ def _enter(
             raise IllegalStep(rule_id, f"{onto} is not in play to attach to")
         if "no attachments" in state.keywords(host):
             raise IllegalStep(rule_id, f"{onto} has No attachments: no attachment can be attached to it", cite=["agot2-rr/no-attachments"])
+        check_restriction(state, trace, player, card, host, rule_id)
         card.attached_to = onto
     card.zone, card.controller, card.kneeling = "in_play", player, False
     card.order = seq(state)
@@ -257,6 +258,43 @@ def _enter(
         tag="duplicate" if duplicate else rule_id.replace("-", " "),
         subject=card.key,
     )
+
+
+@rule(
+    "attach.restriction",
+    ["agot2-rr/attachment-cards", "agot2-rr/play-restrictions-and-permissions"],
+    "an attachment attaches only to a character unless its text says otherwise; its restriction must be observed",
+)
+def check_restriction(state: State, trace: Trace, player: str, card: Card, host: Card, rule_id: str) -> None:
+    """Refuse an attachment onto a card its restriction (or, with none, the default: a character) does not allow."""
+    alternatives = restrictions.parse(card.restriction)
+    if alternatives is None:
+        trace.add(
+            "attach.unread",
+            f"{card.key}'s restriction '{card.restriction}' is not one the engine reads: it was not checked, "
+            f"although it must be observed",
+            "not-applied",
+            tag="restriction not checked",
+            subject=card.key,
+        )
+        return
+    problem = restrictions.unmet(state, alternatives, host, player)
+    if problem is None:
+        return
+    played = rule_id == "marshal"  # a play restriction binds playing and marshaling; any card entering play needs an eligible card
+    if not alternatives:
+        why, cite = "with no restriction of its own, an attachment can only attach to a character", ["agot2-rr/attachment-cards"]
+    else:
+        why = f"its restriction is '{card.restriction}'"
+        cite = ["agot2-rr/play-restrictions-and-permissions"] if played else ["agot2-rr/attachment-cards"]
+    raise IllegalStep("attach.restriction", f"{card.key} cannot attach to {host.key}: {why}, and {problem}", cite=cite)
+
+
+RULES.add(
+    "attach.unread",
+    ["agot2-rr/play-restrictions-and-permissions"],
+    "an attachment's restriction must be observed: one the engine cannot read is said to be unchecked",
+)
 
 
 @rule(
@@ -796,18 +834,12 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
 
 
 def _restriction_met(state: State, attachment: Card, host: Card) -> str | None:
-    """Why an attachment's printed restriction is not met by ``host`` (its printed values only), or None."""
-    restriction = (attachment.restriction or "").lower()
-    if restriction.startswith("trait:"):
-        trait = restriction.split(":", 1)[1].strip()
-        return None if trait in {t.lower() for t in host.traits} else f"{host.key} has no printed {trait.title()} trait"
-    if restriction == "location":
-        return None if host.type == "location" else f"{host.key} is not a location"
-    if restriction == "opponent's character":
-        return None if host.controller != attachment.controller else f"{host.key} is not an opponent's character"
-    if restriction == "own character":
-        return None if host.controller == attachment.controller else f"{host.key} is not a character its controller controls"
-    return None if host.type == "character" else f"{host.key} is not a character"
+    """Why an attachment's restriction is not met by ``host`` (its printed traits and keywords: no ability is active
+    during setup), or None; an unreadable restriction is not checked."""
+    alternatives = restrictions.parse(attachment.restriction)
+    if alternatives is None:
+        return None
+    return restrictions.unmet(state, alternatives, host, attachment.controller, printed=True)
 
 
 @rule(
