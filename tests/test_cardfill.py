@@ -187,6 +187,8 @@ def test_printed_values_that_are_not_whole_numbers_are_left_out():
     values = cardfill.printing_values(row)
     assert "str" not in values and "cost" not in values
     assert cardfill.printing_values(dict(row, strength="3", cost="-"))["str"] == 3
+    # a second-edition "-" cost is the format's "-": no printed cost (a shadow card with it is never marshaled from hand)
+    assert cardfill.printing_values(dict(row, strength="3", cost="-"))["cost"] == "-"
 
 
 def test_a_card_whose_printed_abilities_are_not_applied_says_so(carded):

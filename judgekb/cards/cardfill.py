@@ -129,6 +129,8 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
         raw = row.get(source)
         if raw is not None and re.fullmatch(r"-?[0-9]{1,4}", str(raw)):  # "X", "-", "²" are not printed numbers
             values[target] = int(raw)
+        elif target == "cost" and edition == 2 and str(raw).strip() == "-":
+            values[target] = "-"  # no printed cost: the scenario format's "-" (a shadow card's, RR Shadows)
     icons = [i.lower() for i in _words(row.get("icons"))]
     if values["type"] == "character":
         values["icons"] = icons

@@ -99,8 +99,10 @@ def check_limited(state: State, trace: Trace, player: str, card: Card, duplicate
         "agot2-rr/unique-cards",
         "agot2-rr/initiating-abilities-marshaling-cards",
         "agot2-rr/no-attachments",
+        "agot2-rr/shadows/printed-cost-of-shadows-cards",
     ],
-    "marshal a card from hand in the marshaling phase by paying its cost; a duplicate costs nothing",
+    "marshal a card from hand in the marshaling phase by paying its cost; a duplicate costs nothing; a shadow card "
+    "with a '-' cost is never marshaled from hand",
 )
 def marshal(
     state: State,
@@ -130,6 +132,7 @@ def marshal(
         raise IllegalStep(
             "marshal", f"{key} is an {card.type}: only characters, locations and attachments are marshaled", cite=["agot2-rr/marshal"]
         )
+    no_cost_shadow(card, "marshal", "marshaled")
     duplicate = check_unique(state, player, card)
     if as_duplicate and not duplicate:
         raise IllegalStep(
@@ -155,6 +158,17 @@ def marshal(
     state.facts.setdefault("entered", []).append(key)
     queue_reactions(ctx, f"marshal: {key}")
     queue_reactions(ctx, f"enter play: {key}")
+
+
+def no_cost_shadow(card: Card, rule_id: str, verb: str) -> None:
+    """RR Shadows: a shadow card with a '-' printed cost cannot be marshaled or played from a player's hand."""
+    if card.values.get("no printed cost") and "shadow" in card.keywords:
+        raise IllegalStep(
+            rule_id,
+            f"{card.key} has the shadow keyword and a '-' in place of its printed cost: it cannot be {verb} from a player's "
+            f"hand, and may only be played by being brought out of shadows",
+            cite=["agot2-rr/shadows/printed-cost-of-shadows-cards"],
+        )
 
 
 @rule(
@@ -608,6 +622,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
             subject=source,
         )
     if played and source_card is not None:  # an event's triggered ability: playing it (FAQ 1.5)
+        no_cost_shadow(source_card, "event.play", "played")
         source_card.zone = "being played"
     pay_costs(state, trace, ctx, player, spec.get("cost") or {})
     resolved = True
@@ -655,6 +670,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         "agot2-rr/limited",
         "agot2-rr/shadows/the-shadow-keyword",
         "agot2-faq41/qa/no-surprises",
+        "agot2-rr/shadows/printed-cost-of-shadows-cards",
     ],
     "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
     "pile; reactions to playing it come after",
@@ -672,6 +688,8 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
         )
     if origin == "shadows" and player in state.facts.get("no_shadows", []):
         raise IllegalStep("event.play", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
+    if origin == "hand":
+        no_cost_shadow(card, "event.play", "played")
     if origin == "discard":
         check_baelor(state, trace, player, card)
     check_may_trigger(state, trace, player, str(spec.get("trigger") or "action"), key)
