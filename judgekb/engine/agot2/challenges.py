@@ -179,7 +179,7 @@ def declare_assault(state: State, trace: Trace, choices: dict[str, str]) -> None
                 f"{target_key} (cost {target.cost}) does not have a lower printed cost than {attacker_key} (cost {attacker.cost})",
                 cite=["agot2-rr/assault"],
             )
-        state.effects.append(Lasting(target_key, "blank", True, "challenge", attacker_key))
+        state.effects.append(Lasting(target_key, "blank", "except traits", "challenge", attacker_key))
         state.facts["assault"] = target_key
         trace.add(
             "keyword.assault",

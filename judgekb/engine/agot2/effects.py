@@ -433,7 +433,8 @@ def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             trace.add(
                 "effect.blank",
                 f"{key}'s printed text box is blank {'until the end of the ' + until if until != 'permanent' else ''}: "
-                "its printed keywords, traits and abilities are treated as absent",
+                "its printed traits, keywords, card text and abilities, and non-challenge icons (gold, initiative and reserve "
+                "modifiers) are treated as absent; traits, keywords and icons gained from another source stay",
                 tag="blank",
                 subject=key,
             )

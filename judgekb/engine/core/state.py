@@ -222,17 +222,24 @@ class State:
         return words
 
     def traits(self, card: Card) -> list[str]:
-        """Printed traits plus gained ones, minus lost ones; 'lose all traits' leaves none (2nd ed. FAQ 2.9)."""
+        """Printed traits plus gained ones, minus lost ones; 'lose all traits' leaves none (2nd ed. FAQ 2.9); a blank
+        text box has no printed traits, while traits gained from another source stay (2nd ed. RR Blank)."""
         mine = [e for e in self.effects if e.target == card.key and e.kind in ("gain trait", "lose trait")]
         if any(e.kind == "lose trait" and e.value == "all traits" for e in mine):
             return []
-        traits = list(card.traits)
+        blank = any(e.target == card.key and e.kind == "blank" and e.value != "except traits" for e in self.effects)
+        traits = [] if blank else list(card.traits)
         for effect in mine:
             if effect.kind == "gain trait" and effect.value not in traits:
                 traits.append(effect.value)
             elif effect.kind == "lose trait" and effect.value in traits:
                 traits.remove(effect.value)
         return traits
+
+    def modifier(self, card: Card, kind: str) -> int:
+        """A card's printed gold ('income'), initiative or influence modifier: none while its text box is blank (its
+        non-challenge icons are part of the text box, 2nd ed. RR Blank)."""
+        return 0 if self.blanked(card) else int(getattr(card, kind))
 
     def icons(self, card: Card) -> set[str]:
         icons = set(card.icons)
