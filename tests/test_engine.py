@@ -499,6 +499,7 @@ expect:
   - effect: {source: original, target: Summer Harvest, base_gold: 7}
   - effect: {source: as if revealed, target: Summer Harvest, base_gold: 2, priority: [as if revealed, original]}
   - phase: marshaling
+  - end_phase: {}
 expect:
   gold: {B: 7}
   choices_needed: []
@@ -641,3 +642,39 @@ def test_a_ruling_s_cited_clause_is_set_out_as_its_page_draws_it(db):
     lines = cited["agot2-rr/intimidate"]["lines"]
     assert lines[0].startswith("Intimidate is a challenge resolution keyword.")
     assert lines[1].strip() == "• No more than one instance of intimidate can successfully resolve during each challenge."
+
+
+def test_income_follows_the_active_player_and_a_past_turn_cannot_marshal(tmp_path):
+    """Appendix I 3.2-3.3 (review 14): the first player collects as the phase begins, the next player when he or she
+    becomes active (a marshal step, or the phase's end); a player whose turn has passed marshals no more."""
+    body = """title: t
+edition: 2
+card_data: none
+phase: draw
+players:
+  - name: A
+    faction: stark
+    first: true
+    plot: {name: P1, income: 5}
+    hand: [{name: A1, cost: 1}, {name: A2, cost: 1}]
+  - name: B
+    faction: lannister
+    plot: {name: P2, income: 4}
+    hand: [{name: B1, cost: 1}]
+steps:
+  - phase: marshaling
+  - marshal: {player: A, card: A1}
+  - marshal: {player: B, card: B1}
+  - marshal: {player: A, card: A2}
+expect:
+  gold: {A: 4, B: 3}
+  refused: [4]
+  refused_cites: {4: [agot2-rr/appendix-i/marshaling-phase/player-action-window]}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    ends = body.replace("  - marshal: {player: B, card: B1}\n  - marshal: {player: A, card: A2}\n", "  - end_phase: {}\n")
+    ends = ends.split("expect:")[0] + "expect:\n  gold: {A: 4, B: 4}\n"
+    ruling = runner.run(load_scenario(_write(tmp_path, ends)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    assert [e.subject for e in ruling.trace.entries if e.tag == "active player"] == ["B"]

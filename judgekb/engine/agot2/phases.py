@@ -218,22 +218,79 @@ def _take(state: State, trace: Trace, player: str, count: int, rule_id: str) -> 
 
 @rule(
     "marshaling.income",
-    ["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income", "agot2-rr/plot-value-modifiers"],
-    "the active player collects income: the plot's gold value plus gold modifiers",
+    [
+        "agot2-rr/appendix-i/marshaling-phase/3.2",
+        "agot2-rr/appendix-i/marshaling-phase/3.3",
+        "agot2-rr/income",
+        "agot2-rr/plot-value-modifiers",
+        "agot2-rr/blank",
+    ],
+    "the active player collects income: the plot's gold value plus gold modifiers; the first player is the first active "
+    "player, then each next player in player order in turn",
 )
 def income(state: State, trace: Trace) -> None:
-    for name in state.player_order():
-        p = state.players[name]
-        bonus = sum(state.modifier(c, "income") for c in state.in_play(name))
-        base = base_gold(state, name)
-        p.gold += base + bonus
-        trace.add(
-            "marshaling.income",
-            f"{name} collects income: plot {base}" + (f" + gold modifiers {bonus:+d}" if bonus else "") + f" → gold pool {p.gold}",
-            cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"] + (["agot2-rr/plot-value-modifiers"] if bonus else []),
-            tag="income",
-            subject=name,
-        )
+    """The marshaling phase begins: the first player is the first active player and collects income (3.2)."""
+    state.facts["income_collected"] = []
+    order = _marshal_order(state)
+    if order:
+        collect(state, trace, order[0], "the first player, is the first active player and")
+
+
+def _marshal_order(state: State) -> list[str]:
+    return [n for n in state.player_order() if n not in state.facts.get("eliminated", [])]
+
+
+def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
+    """Players become the active player in player order (3.3), each collecting income (3.2): every player before
+    ``player`` (or, with None, every player left: the phase ends) whose turn has not come yet passes in turn."""
+    if state.phase != "marshalling" or "income_collected" not in state.facts:
+        return
+    collected: list[str] = state.facts["income_collected"]
+    if player is not None and player in collected:
+        if player != collected[-1]:
+            raise IllegalStep(
+                "marshal",
+                f"{player} has already been the active player this phase and {collected[-1]} is the active player now: "
+                f"only the active player marshals cards",
+                cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
+            )
+        return
+    for name in _marshal_order(state):
+        if name not in collected:
+            active = collected[-1] if collected else None
+            trace.add(
+                "marshaling.income",
+                (f"{active} has finished marshaling" if active else "no player has been active yet")
+                + f" ({why}): {name}, the next player in player order, becomes the active player",
+                cite=["agot2-rr/appendix-i/marshaling-phase/3.3"],
+                tag="active player",
+                subject=name,
+            )
+            collect(state, trace, name, "")
+        if name == player:
+            return
+
+
+def collect(state: State, trace: Trace, name: str, lead: str) -> None:
+    p = state.players[name]
+    cards = state.in_play(name)
+    bonus = sum(state.modifier(c, "income") for c in cards)
+    blank = [c.key for c in cards if c.income and state.blanked(c)]
+    base = base_gold(state, name)
+    p.gold += base + bonus
+    state.facts.setdefault("income_collected", []).append(name)
+    trace.add(
+        "marshaling.income",
+        f"{name}" + (f", {lead}" if lead else "") + f" collects income: plot {base}"
+        + (f" + gold modifiers {bonus:+d}" if bonus else "")
+        + (f" ({', '.join(blank)}: text box blank, so its gold modifier counts for nothing)" if blank else "")
+        + f" → gold pool {p.gold}",
+        cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"]
+        + (["agot2-rr/plot-value-modifiers"] if bonus else [])
+        + (["agot2-rr/blank"] if blank else []),
+        tag="income",
+        subject=name,
+    )
 
 
 def base_gold(state: State, player: str) -> int:
@@ -376,6 +433,8 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
 def end_phase(state: State, trace: Trace, ctx: Context) -> None:
     from judgekb.engine.agot2.challenges import end_challenge
 
+    activate(state, trace, None, "the marshaling phase ends, and no marshaling step is given for the players left")
+
     end_challenge(state, trace, ctx, quiet=True)
     end_period(state, trace, ctx, "phase")
     for p in state.players.values():
@@ -394,6 +453,8 @@ def end_round(state: State, trace: Trace, ctx: Context) -> None:
 
 
 def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
+    activate(state, trace, None, "the marshaling phase ends, and no marshaling step is given for the players left")
+    state.facts.pop("income_collected", None)
     state.phase = "marshalling" if name == "marshaling" else name
     state.facts["ended_periods"] = []  # a new phase (and round, after a round's end) has begun
     for p in state.players.values():

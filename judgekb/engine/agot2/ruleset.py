@@ -87,6 +87,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "end_challenge":
         challenges.end_challenge(state, trace, ctx)
     elif verb == "marshal":
+        phases.activate(state, trace, args["player"], f"{args['player']} marshals")
         cards.marshal(
             state,
             trace,
