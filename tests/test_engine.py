@@ -678,3 +678,23 @@ expect:
     ruling = runner.run(load_scenario(_write(tmp_path, ends)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
     assert [e.subject for e in ruling.trace.entries if e.tag == "active player"] == ["B"]
+
+
+def test_the_first_player_expectation_reads_the_stated_first_player(tmp_path):
+    """Review 14: 'first_player' read 'none' unless a plot phase chose one during the run, though the scenario says
+    who is first ('first: true'); with no first player stated it stays 'none'."""
+    body = """title: t
+edition: 2
+card_data: none
+players:
+  - {name: A, faction: stark}
+  - {name: B, faction: lannister, first: true}
+steps: []
+expect:
+  first_player: B
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    unstated = body.replace(", first: true", "").replace("first_player: B", "first_player: none")
+    ruling = runner.run(load_scenario(_write(tmp_path, unstated)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]

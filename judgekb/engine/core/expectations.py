@@ -84,9 +84,12 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
     if "choices_needed" in expect:
         needed = sorted({e.step for e in trace.entries if e.outcome == "choice-needed"})
         record("choices_needed", sorted(expect["choices_needed"] or []), needed)
-    for key in ("initiative", "first_player", "dominance"):
+    for key in ("initiative", "dominance"):
         if key in expect:
             record(key, expect[key], state.facts.get(key, "none"))
+    if "first_player" in expect:  # chosen in a plot phase during the run, else as the scenario states it (first: true)
+        stated = state.first_player if state.facts.get("first_player_stated") else "none"
+        record("first_player", expect["first_player"], state.facts.get("first_player", stated))
     for key, value in _pairs(expect.get("participating")):
         challenge = state.challenge
         participates = bool(challenge and (key in challenge.attackers or key in challenge.defenders))
