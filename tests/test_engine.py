@@ -698,3 +698,69 @@ expect:
     unstated = body.replace(", first: true", "").replace("first_player: B", "first_player: none")
     ruling = runner.run(load_scenario(_write(tmp_path, unstated)), TITLES)
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
+def test_smaller_trace_faults_from_review_14(tmp_path):
+    """Review 14: a challenges-phase step left no trace entry; after a refused defend the resolve said no defend step
+    was given; the same character named twice for claim was called a count problem; both players reaching 15 at once
+    asked for the choice twice; two plots with When Revealed said nothing of who orders them."""
+    body = """title: t
+edition: 2
+card_data: none
+phase: marshaling
+players:
+  - name: A
+    faction: stark
+    first: true
+    plot: {claim: 2}
+    power: 13
+    in_play: [{name: Big, str: 5, icons: [mil, pow]}]
+  - name: B
+    faction: lannister
+    power: 14
+    in_play: [{name: Weak, str: 1, icons: [mil]}, {name: Weaker, str: 1, icons: [mil]}]
+steps:
+  - phase: challenges
+  - challenge: {attacker: A, type: military, against: B, attackers: [Big]}
+  - defend: {defenders: [Nobody]}
+  - resolve: {claim: [Weak, Weak]}
+  - resolve: {claim: [Weak, Weaker]}
+  - effect: {power: {A: 1, B: 1}}
+"""
+    body = body.replace("[Nobody]", "[Big]")  # a card the defender does not control: the step is refused
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    by_step = {n: [e for e in ruling.trace.entries if e.step == n] for n in range(1, 7)}
+    assert [e.tag for e in by_step[1]] == ["phase begins"] and by_step[1][0].clauses == ("agot2-rr/appendix-i/challenges-phase/4.1",)
+    assert by_step[3][0].outcome == "refused"
+    assert [e.outcome for e in by_step[4]] == ["refused"] and "Weak is named more than once" in by_step[4][0].text
+    said = next(e.text for e in by_step[5] if e.tag == "declare defenders")
+    assert "the defend step, step 3, was refused" in said
+    assert sum(e.outcome == "choice-needed" for e in by_step[6]) == 1
+    plots = """title: t
+edition: 2
+card_data: none
+phase: plot
+players:
+  - {name: A, faction: stark, plot_deck: [{name: P1, initiative: 1, when_revealed: draw 1}]}
+  - {name: B, faction: lannister, first: true, plot_deck: [{name: P2, when_revealed: gain 2 gold}]}
+steps:
+  - phase: {name: plot, reveal: {A: P1, B: P2}, first_player: B}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, plots)), TITLES)
+    said = [e for e in ruling.trace.entries if e.tag == "when revealed"]
+    assert len(said) == 1 and "the first player, B, determines the order" in said[0].text
+    assert said[0].clauses == ("agot2-rr/appendix-i/plot-phase/1.3",)
+
+
+def test_a_loop_has_one_limit_and_one_message(tmp_path):
+    for times in (500, 1000):
+        body = f"""title: t
+edition: 2
+players:
+  - {{name: A, faction: stark, first: true}}
+  - {{name: B, faction: lannister}}
+steps:
+  - loop: {{player: A, times: {times}, steps: [{{note: x}}]}}
+"""
+        result = run_cli("run", str(_write(tmp_path, body)))
+        assert result.returncode == 2 and f"field 'times' must be a whole number from 0 to 100; got {times}" in result.stderr

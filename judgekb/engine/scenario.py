@@ -404,6 +404,7 @@ class Scenario:
         self.card_notes: list[Any] = []
 
 
+MAX_LOOP = 100  # a loop is shown once and run a stated number of times (FAQ 1.1): more adds nothing but run time
 MAX_VALUE = 999  # no printed value or count at a table comes near it: a larger number is a slip of the keyboard
 
 
@@ -573,7 +574,15 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
         int(spec.get("claim", 1)),
         int(spec.get("reserve", 6)),
         _text_list(path, spec, "traits"),
+        _when_revealed(path, spec, what),
     )
+
+
+def _when_revealed(path: Path, spec: dict[str, Any], what: str) -> str:
+    text = spec.get("when_revealed")
+    if text is not None and not isinstance(text, str):
+        raise DataError(f"{where(path, spec)}: {what} field 'when_revealed' must be text; got {text!r}")
+    return (text or "").strip()
 
 
 def _read(path: Path) -> str:
@@ -785,12 +794,12 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
                     f"{where(path, args if '__line__' in args else step)}: field '{other[0]}' of 'resolve' exists only in edition "
                     f"{3 - edition} scenarios (fields: {', '.join(sorted(schema))})"
                 )
+        if verb == "loop" and _whole(args.get("times")) and not 0 <= args["times"] <= MAX_LOOP:  # one limit, one message
+            raise DataError(f"{where(path, step)}: field 'times' must be a whole number from 0 to {MAX_LOOP}; got {args['times']!r}")
         checker.mapping(args, schema, required, verb, step)
         if verb == "loop":
             if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
                 raise DataError(f"{where(path, step)}: field 'steps': a loop repeats a non-empty list of steps (loops do not nest)")
-            if args["times"] > 100:
-                raise DataError(f"{where(path, step)}: field 'times': a loop is run a stated number of times, at most 100")
             _check_steps(path, args["steps"], edition, checker, depth + 1)
 
 

@@ -655,6 +655,9 @@ def check_victory(state: State, trace: Trace) -> str | None:
     else:
         choice = state.facts.get("victory_choice")
         state.winner = choice if choice in reached else None
+        asked = any(e.step == trace.step and e.rule == "victory" and e.outcome == "choice-needed" for e in trace.entries)
+        if not state.winner and asked:
+            return None  # the choice is asked once in a step, however often the totals are checked
         trace.add(
             "victory",
             f"{', '.join(reached)} reach 15 power at once: the first player, {state.first_player}, chooses who wins"

@@ -100,6 +100,7 @@ def declare(
         state.cards[key].kneeling = True
     player.challenges_this_round.append(kind)
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
+    state.facts["challenge_step"] = trace.step
     state.facts["ended_periods"] = [p for p in state.facts.get("ended_periods", []) if p != "challenge"]  # a new challenge
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
@@ -477,10 +478,17 @@ def claim_military(state: State, trace: Trace, ctx: Context, loser: str, claim: 
                 raise IllegalStep(
                     "claim.military", f"{key} cannot be killed, so it cannot be chosen for military claim", cite=["agot2-faq41/2.1"]
                 )
-        if len(set(chosen)) != len(chosen) or len(chosen) != need:
+        twice = sorted({k for k in chosen if chosen.count(k) > 1})
+        if twice:
             raise IllegalStep(
                 "claim.military",
-                f"{loser} must choose exactly {need} different character(s) for claim {claim}",
+                f"{', '.join(twice)} is named more than once: {loser} must choose {need} different character(s) for claim {claim}",
+                cite=["agot2-rr/military-claim"],
+            )
+        if len(chosen) != need:
+            raise IllegalStep(
+                "claim.military",
+                f"{loser} must choose exactly {need} different character(s) for claim {claim}; {len(chosen)} named",
                 cite=["agot2-rr/military-claim"],
             )
         short = f"; only {len(able)} could be chosen" if claim > len(able) else ""
@@ -1006,15 +1014,23 @@ def _keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, re
 DUCK_STEPS = (("D", _determine), ("U", _unopposed), ("C", _claim), ("K", _keywords))
 
 
+def challenge_step(state: State) -> int:
+    """The scenario step that declared the challenge under way."""
+    return int(state.facts.get("challenge_step", 0))
+
+
 def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -> None:
     """Apply the challenge result: each step of ``DUCK_STEPS`` in order, stopping if the game ends."""
     challenge = state.challenge
     if challenge is None or challenge.resolved or challenge.ended:
         raise IllegalStep("duck.determine", "there is no challenge to resolve", cite=[COMPARE])
     if not state.facts.get("defenders_declared"):
+        refused = [n for n, verb in state.facts.get("refused_steps", {}).items() if verb == "defend" and n > challenge_step(state)]
         trace.add(
             "challenge.defend",
-            f"{challenge.defender} declares no defenders (no defend step was given)",
+            f"{challenge.defender} declares no defenders ("
+            + (f"the defend step, step {refused[-1]}, was refused" if refused else "no defend step was given")
+            + ")",
             cite=[DEFEND],
             tag="declare defenders",
             subject=challenge.defender,

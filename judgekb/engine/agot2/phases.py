@@ -64,6 +64,44 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
         )
 
 
+RULES.add("phase.begin", ["agot2-rr/appendix-i/challenges-phase/4.1"], "a phase begins")
+
+
+@rule(
+    "plot.when-revealed",
+    ["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/when-revealed"],
+    "When Revealed abilities on the plots just revealed initiate after the first player is chosen; the first player "
+    "orders several",
+)
+def when_revealed(state: State, trace: Trace, reveals: dict[str, str]) -> None:
+    """Step 1.3 III: say which When Revealed abilities must now initiate and who orders them (their text is free text:
+    the engine does not apply it; a scenario gives their effects as steps)."""
+    having = [p for p in state.player_order() if p in reveals and state.players[p].plot.when_revealed]
+    if not having:
+        return
+    texts = "; ".join(f"{p}'s {reveals[p]}: '{state.players[p].plot.when_revealed}'" for p in having)
+    first = state.facts.get("first_player")
+    if len(having) == 1:
+        trace.add(
+            "plot.when-revealed",
+            f"the When Revealed ability on {texts} must now initiate (its text is not applied by the engine: give its effect "
+            f"as a step)",
+            cite=["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/when-revealed"],
+            tag="when revealed",
+            subject=having[0],
+        )
+        return
+    trace.add(
+        "plot.when-revealed",
+        f"{' and '.join(having)} have When Revealed abilities on their plots ({texts}): "
+        + (f"the first player, {first}," if first else "the first player, once chosen,")
+        + " determines the order in which they initiate, and each resolves before the next initiates (their text is not "
+        "applied by the engine: give their effects as steps, in that order)",
+        cite=["agot2-rr/appendix-i/plot-phase/1.3"],
+        tag="when revealed",
+    )
+
+
 RULES.add(
     "plot.not-prevented", ["agot2-faq41/qa/the-iron-throne-lmhr"], "revealing a plot is not marshaling, playing or putting it into play"
 )
@@ -461,8 +499,12 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
         if name == "challenges":
             p.challenges_this_round = []
     if name == "plot":
-        reveal(state, trace, {k: v for k, v in (options.get("reveal") or {}).items() if k != "__line__"})
+        revealing = {k: v for k, v in (options.get("reveal") or {}).items() if k != "__line__"}
+        reveal(state, trace, revealing)
         initiative(state, trace, options.get("first_player"), options.get("random_winner"))
+        when_revealed(state, trace, revealing)
+    elif name == "challenges":
+        trace.add("phase.begin", "the challenges phase begins", tag="phase begins")
     elif name == "draw":
         draw_phase(state, trace)
     elif name in ("marshaling", "marshalling"):

@@ -119,6 +119,7 @@ def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: flo
             rules.apply(state, trace, verb, step[verb], scenario, step)
         except IllegalStep as exc:  # a refused step changes nothing: restore the board, keep the reason
             state = before
+            state.facts.setdefault("refused_steps", {})[number] = verb  # what later steps may need to say (a refused defend)
             del trace.entries[logged:]
             trace.add(exc.rule_id, f"illegal: {exc.reason}", "refused", cite=exc.cite, tag="refused", line=step.get("__line__"))
         except (KeyError, ValueError, TypeError, AttributeError) as exc:  # never a traceback at the judge's table

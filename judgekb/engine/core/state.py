@@ -34,6 +34,7 @@ class Plot:
     claim: int = 1
     reserve: int = 6
     traits: list[str] = field(default_factory=list)
+    when_revealed: str = ""  # its When Revealed ability, as free text (for the record: not applied)
 
 
 @dataclass
