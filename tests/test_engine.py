@@ -308,6 +308,10 @@ def test_no_defend_step_is_said_never_silent(tmp_path):
     assert said.clauses == ("agot1-rules/challenge-step-2-declare-defenders",)
     entries = _cited(tmp_path, challenge + "  - defend: {defenders: []}\n  - resolve: {claim: [Luwin]}\n")
     assert [e.text for e in entries if e.rule == "challenge.defend"] == ["B declares no defenders"]
+    # a refused defend step is said as refused (a code review: it said "the scenario gives no defend step")
+    entries = _cited(tmp_path, challenge + "  - defend: {defenders: [Gregor]}\n  - resolve: {claim: [Luwin]}\n")
+    said = [e.text for e in entries if e.rule == "challenge.defend" and e.outcome == "applied"]
+    assert said and "the defend step, step 2, was refused" in said[-1], said
 
 
 def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
@@ -322,16 +326,16 @@ def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
 
     power = "  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Luwin]}\n"
     said = unused(power + "  - resolve: {claim: [Luwin], deadly: Luwin, vengeful: [Robb], save: [Robb]}\n")
-    assert any(t.startswith("claim: Luwin named, but a power claim moves power") for t in said), said
+    assert any(t.startswith("claim: Luwin named, but it is not used: a power claim moves power") for t in said), said
     assert any(t.startswith("deadly: Luwin named, but deadly count: attacker 0") for t in said), said
-    assert any(t.startswith("vengeful: Robb named, but it is not a card with Vengeful") for t in said), said
-    assert any(t.startswith("save: Robb named, but no such card was about to be killed") for t in said), said
+    assert any(t.startswith("vengeful: Robb named, but it is not used: it is not a card with Vengeful") for t in said), said
+    assert any(t.startswith("save: Robb named, but it is not used: no such card was about to be killed") for t in said), said
     lost = "  - challenge: {attacker: A, type: military, against: B, attackers: [Guard]}\n  - defend: {defenders: [Robb]}\n"
     said = unused(lost + "  - resolve: {claim: [Luwin], discard: [Card D], vigilant: [Guard], infamy: Gregor}\n")
-    assert any(t.startswith("claim: Luwin named, but the defender, B, won: there is no claim") for t in said), said
-    assert any(t.startswith("discard: Card D named, but the defender, B, won") for t in said), said
-    assert any(t.startswith("vigilant: Guard named, but A did not win the challenge as the attacker") for t in said), said
-    assert any(t.startswith("infamy: Gregor named, but no power was claimed") for t in said), said
+    assert any(t.startswith("claim: Luwin named, but it is not used: the defender, B, won, so there is no claim") for t in said), said
+    assert any(t.startswith("discard: Card D named, but it is not used: the defender, B, won") for t in said), said
+    assert any(t.startswith("vigilant: Guard named, but it is not used: A did not win the challenge as the attacker") for t in said), said
+    assert any(t.startswith("infamy: Gregor named, but it is not used: no power was claimed") for t in said), said
     military = "  - challenge: {attacker: A, type: military, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Robb]}\n"
     entries = _cited(tmp_path, military + "  - resolve: {claim: [Gregor]}\n")
     assert any(e.outcome == "refused" and "Gregor is not a character B controls" in e.text for e in entries)
@@ -764,3 +768,31 @@ steps:
 """
         result = run_cli("run", str(_write(tmp_path, body)))
         assert result.returncode == 2 and f"field 'times' must be a whole number from 0 to 100; got {times}" in result.stderr
+
+
+def test_a_redirected_challenge_with_no_defend_step_says_the_new_target_declared_none(tmp_path):
+    """A code review: after challenge, defend [], redirect to the Lord Commander and resolve, nothing said that
+    the new target declared no defenders (the redirect cleared one flag of two)."""
+    text = (ROOT / "scenarios" / "048-kingsguard-redirect.yaml").read_text(encoding="utf-8")
+    text = text.replace("  - defend: {player: Kay, defenders: [Ser Barristan Selmy]}\n", "")
+    path = tmp_path / "redirect.yaml"
+    path.write_text(text.split("expect:")[0], encoding="utf-8")
+    entries = runner.run(load_scenario(path), TITLES).trace.entries
+    said = [e.text for e in entries if e.rule == "challenge.defend"]
+    expected = "Kay declares no defenders: the scenario gives no defend step before resolve since the challenge was redirected"
+    assert any(t.startswith(expected) for t in said), said
+
+
+def test_power_claimed_through_an_opposed_title_may_go_on_a_card_with_infamy(tmp_path):
+    """A code review: an opposed title's power was added to the House directly, past Infamy, whose text is
+    "When you claim power or move power to your House, you may place it on any card with the 'Infamy' keyword"
+    (agot1-rules/infamy); it is claimed power like any other."""
+    text = (ROOT / "scenarios" / "045-opposes-once-per-round.yaml").read_text(encoding="utf-8")
+    text = text.replace("      - {name: Littlefinger,", "      - {name: Gregor, str: 1, icons: [military], keywords: [infamy], unique: true}\n"
+                        "      - {name: Littlefinger,")  # fmt: skip
+    text = text.replace("  - resolve: {}", "  - resolve: {infamy: Gregor}", 1).split("expect:")[0]
+    path = tmp_path / "opposes.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = runner.run(load_scenario(path), TITLES)
+    # the power claim's 1, the unopposed bonus's 1 and the opposed title's 1, all placed on Gregor
+    assert result.state.cards["Gregor"].power == 3, [e.text for e in result.trace.entries if e.step == 3]

@@ -49,6 +49,7 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
     state.challenge = challenge
     state.facts.pop("no_defenders_declared", None)
     state.facts.pop("defenders_declared", None)
+    state.facts["challenge_step"] = trace.step  # (a defend step refused after it is said at resolve)
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
         "challenge.declare",
@@ -414,12 +415,9 @@ def give_power(state: State, trace: Trace, player: str, amount: int, infamy: str
     if card is not None:
         state.facts["infamy_used"] = True
         if "infamy" not in state.keywords(card) or card.controller != player or card.zone != "in_play":
-            trace.add(  # Infamy says "may": a card that cannot take the power is not used, never the whole step refused
-                "keyword.infamy",
-                f"infamy: {infamy} named, but it is not a card with Infamy that {player} controls in play: "
-                f"the {amount} power goes on {player}'s House card",
-                "not-applied",
-            )
+            # Infamy says "may": a card that cannot take the power is not used, never the whole step refused
+            why = f"it is not a card with Infamy that {player} controls in play, so the {amount} power goes on {player}'s House card"
+            trace.unused("keyword.infamy", "infamy", infamy, why, "agot1-rules/infamy")
             state.players[player].power += amount
             return
         card.power += amount
@@ -477,11 +475,17 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
             f"deadly: a choice is needed — {challenge.defending_player} chooses a defending "
             f"participating character to kill from {', '.join(victims)}",
             "choice-needed",
+            cite=["agot1-rules/deadly"],
         )
         return
     if chosen not in victims:
-        raise IllegalStep("keyword.deadly", f"{chosen} is not a defending participating character")
-    trace.add("keyword.deadly", f"deadly count: attacker {count['attack']}, defender {count['defence']}; the defender kills {chosen}")
+        raise IllegalStep("keyword.deadly", f"{chosen} is not a defending participating character", cite=["agot1-rules/deadly"])
+    trace.add(
+        "keyword.deadly",
+        f"deadly count: attacker {count['attack']}, defender {count['defence']}; the defender kills {chosen} "
+        "(the framework step enacts the kill, after renown is claimed)",
+        cite=["agot1-rules/deadly", "agot1-faq/qa/deadly-timing"],
+    )
     _offer_save(state, chosen)
     leaving.remove(state, trace, chosen, "kill", save=chosen in state.facts.get("pending_saves", set()))
 
@@ -493,11 +497,8 @@ def _stand_keyword(state: State, trace: Trace, player: str, chosen: list[str], k
     for key in chosen:
         card = state.cards[key]
         if keyword not in state.keywords(card) or card.controller != player or card.zone != "in_play":
-            trace.add(
-                rule_id,
-                f"{keyword}: {key} named, but it is not a card with {keyword.title()} that {player} controls in play: it is not stood",
-                "not-applied",
-            )
+            why = f"it is not a card with {keyword.title()} that {player} controls in play, so it is not stood"
+            trace.unused(rule_id, keyword, key, why, f"agot1-rules/{keyword}")
             continue
         card.kneeling = False
         trace.add(rule_id, f"{player} stands {key} ({keyword.title()})")
@@ -526,10 +527,16 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         end_without_resolution(state, trace)
         return
     if not state.facts.get("defenders_declared"):  # said, never silent (as edition 2 does)
+        since = int(state.facts.get("challenge_step", 0))
+        refused = [n for n, verb in state.facts.get("refused_steps", {}).items() if verb == "defend" and n > since]
+        redirected = " since the challenge was redirected" if challenge.redirected else ""
+        why = f"the scenario gives no defend step before resolve{redirected}"
+        if refused:
+            why = f"the defend step, step {refused[-1]}, was refused"
         trace.add(
             "challenge.defend",
-            f"{challenge.defender} declares no defenders: the scenario gives no defend step before resolve, so none are "
-            f"declared (declaring defenders is {challenge.defender}'s choice; add a defend step to state it)",
+            f"{challenge.defender} declares no defenders: {why}, so none are declared "
+            f"(declaring defenders is {challenge.defender}'s choice; add a defend step to state it)",
             cite=["agot1-rules/challenge-step-2-declare-defenders"],
         )
         state.facts["defenders_declared"] = True
@@ -572,17 +579,17 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         if challenge.type == "military":
             claim_military(state, trace, claim_target, claim, choices.get("claim"))
             why = "a military claim kills characters; it discards no cards from hand"
-            _unused(trace, "claim.military", choices, "discard", why, "agot1-rules/challenge-step-3-resolve")
+            trace.unused("claim.military", "discard", choices.get("discard"), why, "agot1-rules/challenge-step-3-resolve")
         elif challenge.type == "intrigue":
             claim_intrigue(state, trace, claim_target, claim, choices.get("discard") or choices.get("claim"))
             if choices.get("discard"):  # `claim` names the discarded cards only when `discard` does not
                 why = "`discard` already names the cards the intrigue claim discards"
-                _unused(trace, "claim.intrigue", choices, "claim", why, "agot1-rules/challenge-step-3-resolve")
+                trace.unused("claim.intrigue", "claim", choices.get("claim"), why, "agot1-rules/challenge-step-3-resolve")
         else:
             claim_power(state, trace, claim_target, winner, claim, choices.get("infamy"))
             for field in ("claim", "discard"):
                 why = "a power claim moves power from the House card; it kills or discards no card"
-                _unused(trace, "claim.power", choices, field, why, "agot1-rules/challenge-step-3-resolve")
+                trace.unused("claim.power", field, choices.get(field), why, "agot1-rules/challenge-step-3-resolve")
         if defence == 0:
             trace.add("challenge.unopposed", f"the defending STR was 0: {winner} claims 1 bonus power for an unopposed challenge")
             give_power(state, trace, winner, 1, choices.get("infamy"))
@@ -591,11 +598,11 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     elif winner:
         trace.add("challenge.no-claim", f"the defender, {winner}, won: no claim and no unopposed bonus")
     if winner != challenge.attacker:
-        why = f"the defender, {winner}, won: there is no claim" if winner else "no one won the challenge: there is no claim"
+        why = f"the defender, {winner}, won, so there is no claim" if winner else "no one won the challenge, so there is no claim"
         for field in ("claim", "discard"):
-            _unused(trace, "challenge.no-claim", choices, field, why, "agot1-rules/challenge-step-3-resolve")
+            trace.unused("challenge.no-claim", field, choices.get(field), why, "agot1-rules/challenge-step-3-resolve")
     if winner:
-        titles.opposes(state, trace, winner, loser)
+        give_power(state, trace, winner, titles.opposes(state, trace, winner, loser), choices.get("infamy"))
         titles.kingsguard_win(state, trace, winner, loser, challenge)
         renown(state, trace, winner, challenge.attackers if winner == challenge.attacker else challenge.defenders)
     deadly(state, trace, challenge, choices.get("deadly"))
@@ -603,31 +610,21 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         vigilant(state, trace, winner, choices["vigilant"])
     elif choices.get("vigilant"):
         why = f"{challenge.attacker} did not win the challenge as the attacker"
-        _unused(trace, "keyword.vigilant", choices, "vigilant", why, "agot1-rules/vigilant")
+        trace.unused("keyword.vigilant", "vigilant", choices.get("vigilant"), why, "agot1-rules/vigilant")
     if winner == challenge.attacker and choices.get("vengeful"):
         vengeful(state, trace, defending, choices["vengeful"])
     elif choices.get("vengeful"):
         why = f"{defending} did not lose the challenge as the defender"
-        _unused(trace, "keyword.vengeful", choices, "vengeful", why, "agot1-rules/vengeful")
+        trace.unused("keyword.vengeful", "vengeful", choices.get("vengeful"), why, "agot1-rules/vengeful")
     if choices.get("infamy") and not state.facts.get("infamy_used"):
         why = "no power was claimed or moved to a House in this challenge"
-        _unused(trace, "keyword.infamy", choices, "infamy", why, "agot1-rules/infamy")
+        trace.unused("keyword.infamy", "infamy", choices.get("infamy"), why, "agot1-rules/infamy")
     unoffered = sorted(state.facts.get("pending_saves", set()) - state.facts.get("saves_offered", set()))
     if unoffered:
         why = "no such card was about to be killed by the claim or deadly"
-        _unused(trace, "duplicate.save", {"save": unoffered}, "save", why, "agot1-rules/duplicates")
+        trace.unused("duplicate.save", "save", unoffered, why, "agot1-rules/duplicates")
     victory.check(state, trace)
 
 
 def _offer_save(state: State, key: str) -> None:
     state.facts.setdefault("saves_offered", set()).add(key)
-
-
-def _unused(trace: Trace, rule_id: str, choices: dict[str, Any], field: str, why: str, cite: str) -> None:
-    """A resolve choice that cannot apply in this challenge: said in the trace ("not applied", citing the clause
-    that says when it applies), never silently dropped; the rest of the step goes on."""
-    value = choices.get(field)
-    if not value:
-        return
-    names = ", ".join(value) if isinstance(value, list) else str(value)
-    trace.add(rule_id, f"{field}: {names} named, but {why}: it is not used", "not-applied", cite=[cite])

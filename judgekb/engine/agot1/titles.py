@@ -79,21 +79,21 @@ def title_strength(state: State, trace: Trace | None, player: str, challenge: Ch
     ["agot1-rules/opposes"],
     "winning a challenge against the holder of a title yours opposes claims 1 power, at most once per round",
 )
-def opposes(state: State, trace: Trace, winner: str, loser: str | None) -> None:
+def opposes(state: State, trace: Trace, winner: str, loser: str | None) -> int:
+    """The power the winner claims through an opposed title (0 or 1): the caller places it as claimed power
+    is placed (on the House card, or on a card with Infamy: "When you claim power ...")."""
     if loser is None:
-        return
+        return 0
     opposed = _title(state, winner).get("opposes") or []
     player = state.players[winner]
     if state.players[loser].title in opposed:
         if player.opposes_claimed_this_round:
             trace.add("title.opposes", f"{winner} already claimed power through an opposed title this round: no more")
-            return
+            return 0
         player.opposes_claimed_this_round = True
-        player.power += 1
-        state.ledger(from_pool=1)
-        trace.add(
-            "title.opposes", f"{winner}'s {player.title} opposes {state.players[loser].title}: {winner} claims 1 power for his or her House"
-        )
+        trace.add("title.opposes", f"{winner}'s {player.title} opposes {state.players[loser].title}: {winner} claims 1 power")
+        return 1
+    return 0
 
 
 @rule(
@@ -142,6 +142,8 @@ def redirect(state: State, trace: Trace, player: str, to: str | None) -> None:
             raise IllegalStep("title.redirect", f"{challenge.attacker} must choose a new legal target among {', '.join(legal)}")
     holder.redirect_used_this_round = True
     state.facts.pop("no_defenders_declared", None)
+    state.facts.pop("defenders_declared", None)  # the new target has declared nothing yet
+    challenge.redirected = True
     challenge.kingsguard = player if data["redirect"] == "undefended-to-self" else None
     old = challenge.defender
     challenge.defender = new_target

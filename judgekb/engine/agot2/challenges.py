@@ -848,19 +848,12 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
             return
     named = choices.get("intimidate")
     if named and "intimidate" not in state.facts.get("processed_keys", {}) and "intimidate" not in declined:
-        trace.add(
-            "keyword.intimidate",
-            f"intimidate: {named} was named, but no intimidate resolves: "
-            + (
-                f"{winner} won as the defending player, and intimidate resolves only for a player who wins as the attacking player"
-                if winner != challenge.attacker
-                else f"{winner} has no participating character with intimidate"
-            ),
-            "not-applied",
-            cite=["agot2-rr/intimidate"],
-            tag="not used",
-            subject=str(named),
+        why = "no intimidate resolves: " + (
+            f"{winner} won as the defending player, and intimidate resolves only for a player who wins as the attacking player"
+            if winner != challenge.attacker
+            else f"{winner} has no participating character with intimidate"
         )
+        trace.unused("keyword.intimidate", "intimidate", named, why, "agot2-rr/intimidate")
     for word, keys in state.facts.get("processed_keys", {}).items():
         for key in present(word):
             if key not in keys:
@@ -953,25 +946,19 @@ RULES.add(
 )
 
 
-def _unused_claim(trace: Trace, choices: dict[str, Any], fields: tuple[str, ...], why: str, cite: str) -> None:
-    """A resolve choice the claim cannot use: said in the trace, never silently dropped (the rest goes on)."""
-    for field in fields:
-        if value := choices.get(field):
-            names = ", ".join(value) if isinstance(value, list) else str(value)
-            trace.add("claim.unused", f"{field}: {names} named, but it is not used: {why}", "not-applied", cite=[cite], tag="unused choice")
-
-
 def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
     """C (framework step 4.2.4): the attacker's claim against the defending player, or why there is none."""
     if result["winner"] == challenge.attacker and challenge.type == "power":
-        _unused_claim(trace, choices, ("claim", "discard"), "a power claim moves power from the faction card and chooses no card",
-                      "agot2-rr/power-claim")  # fmt: skip
+        why = "a power claim moves power from the faction card and chooses no card"
+        for field in ("claim", "discard"):
+            trace.unused("claim.unused", field, choices.get(field), why, "agot2-rr/power-claim")
     elif result["winner"] == challenge.attacker and challenge.type == "military":
         why = "a military claim kills characters the defending player chooses"
-        _unused_claim(trace, choices, ("discard",), why, "agot2-rr/military-claim")
+        trace.unused("claim.unused", "discard", choices.get("discard"), why, "agot2-rr/military-claim")
     elif result["winner"] != challenge.attacker:
         why = "the defending player won, so no claim result occurs" if result["winner"] else "no one won, so no claim result occurs"
-        _unused_claim(trace, choices, ("claim", "discard"), why, CLAIM)
+        for field in ("claim", "discard"):
+            trace.unused("claim.unused", field, choices.get(field), why, CLAIM)
     if result["winner"] == challenge.attacker:
         claim = claim_value(state, trace, challenge.attacker)
         result["claim"] = "applied"

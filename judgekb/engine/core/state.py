@@ -125,6 +125,7 @@ class Challenge:
     stealth: dict[str, str] = field(default_factory=dict)  # attacker key -> bypassed character key
     defending_player: str | None = None  # who declared defenders (a supporting player, or the target)
     kingsguard: str | None = None  # the Lord Commander who redirected this challenge against himself
+    redirected: bool = False  # a title moved it to another target (who has declared no defenders yet)
     resolved: bool = False
     ended: bool = False
     initiated: bool = True  # a challenge counts as initiated even if it ends without a winner

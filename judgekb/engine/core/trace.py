@@ -8,6 +8,7 @@ from typing import Any
 from judgekb.engine.core.registry import Registry
 
 NO_RULE = "no document in the corpus states this rule"
+UNUSED_CHOICE = "unused choice"  # the tag of a named choice that cannot apply (``Trace.unused``), in both editions
 
 
 @dataclass
@@ -55,6 +56,14 @@ class Trace:
         entry = Entry(self.step, rule_id, text, clauses, outcome, data, tag or rule_id.split(".")[-1], subject)
         self.entries.append(entry)
         return entry
+
+    def unused(self, rule_id: str, field: str, value: Any, why: str, cite: str) -> Entry | None:
+        """A choice the scenario names that cannot apply here: said ("not applied", tag ``UNUSED_CHOICE``,
+        citing the clause that says when it applies), never silently dropped; the rest of the step goes on."""
+        if not value:
+            return None
+        names = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        return self.add(rule_id, f"{field}: {names} named, but it is not used: {why}", "not-applied", cite=[cite], tag=UNUSED_CHOICE)
 
     def as_json(self) -> list[dict[str, Any]]:
         return [
