@@ -788,8 +788,8 @@ def test_power_claimed_through_an_opposed_title_may_go_on_a_card_with_infamy(tmp
     "When you claim power or move power to your House, you may place it on any card with the 'Infamy' keyword"
     (agot1-rules/infamy); it is claimed power like any other."""
     text = (ROOT / "scenarios" / "045-opposes-once-per-round.yaml").read_text(encoding="utf-8")
-    text = text.replace("      - {name: Littlefinger,", "      - {name: Gregor, str: 1, icons: [military], keywords: [infamy], unique: true}\n"
-                        "      - {name: Littlefinger,")  # fmt: skip
+    gregor = "      - {name: Gregor, str: 1, icons: [military], keywords: [infamy], unique: true}\n"
+    text = text.replace("      - {name: Littlefinger,", gregor + "      - {name: Littlefinger,")
     text = text.replace("  - resolve: {}", "  - resolve: {infamy: Gregor}", 1).split("expect:")[0]
     path = tmp_path / "opposes.yaml"
     path.write_text(text, encoding="utf-8")
