@@ -396,6 +396,11 @@ def test_offline_after_the_first_visit(db_path, chromium):
     page.wait_for_function("document.querySelectorAll('#results li.hit').length === 0")
     page.fill("#q", "what then")  # small words, but a term: still searched
     page.wait_for_selector("#results li.hit")
+    # the snippet shows the sentence that says most of what is asked, as the server's does ("tied", not "wins" again)
+    page.fill("#q", "who wins a tie in a challenge")
+    page.wait_for_function("[...document.querySelectorAll('#results li.hit')].some(h => h.textContent.includes('Winning a Challenge'))")
+    winning = page.locator("#results li.hit", has_text="Winning a Challenge").first.locator("p.snippet").inner_text()
+    assert "tied at a value of 1 or greater" in winning, winning
     # the one text that says a deck may hold one restricted card, removed by v4.1: shown, marked not in force
     page.fill("#q", "how many restricted cards can i run in joust")
     page.wait_for_selector("#results li.hit p.unofficial:has-text('Not in force')")

@@ -115,16 +115,29 @@
     return data;
   }
   function snippetOf(text, stems, width) {
-    var tokens = (text || "").split(/\s+/).filter(Boolean), flags, best = -1, start = 0, i, j;
-    flags = tokens.map(function (t) { var ws = words(t); return ws.some(function (w) { var s = stem(w); return stems.some(function (q) { return s.indexOf(q) === 0; }); }); });
-    for (i = 0; i < Math.max(1, tokens.length - width + 1); i++) {
-      var n = 0; for (j = i; j < Math.min(tokens.length, i + width); j++) if (flags[j]) n++;
-      if (n > best) { best = n; start = i; }
+    var tokens = (text || "").split(/\s+/).filter(Boolean), flags, ideas, best = [-1, -1], start = 0, i, j;
+    // each query word is an idea: the ideas (stem indexes) each token says
+    ideas = tokens.map(function (t) {
+      var said = {}; words(t).forEach(function (w) { var s = stem(w); stems.forEach(function (q, n) { if (s.indexOf(q) === 0) said[n] = 1; }); });
+      return said;
+    });
+    flags = ideas.map(function (said) { return Object.keys(said).length > 0; });
+    // as the server's snippets (judgekb.lookup.search.snippet): the window from a marked word that says the most
+    // different ideas, then has the most marks; the matches, then what follows them, from a sentence's start
+    // where one is near; a sentence ending at most REACH words past the window is shown whole
+    for (i = 0; i < tokens.length; i++) {
+      if (!flags[i]) continue;
+      var seen = {}, n = 0;
+      for (j = i; j < Math.min(tokens.length, i + width); j++) if (flags[j]) { n++; for (var d in ideas[j]) seen[d] = 1; }
+      var score = [Object.keys(seen).length, n];
+      if (score[0] > best[0] || (score[0] === best[0] && score[1] > best[1])) { best = score; start = i; }
     }
-    // as the server's snippets (judgekb.lookup.search.snippet): the matches, then what follows them, from a
-    // sentence's start where one is near; a sentence ending at most REACH words past the window is shown whole
+    start = Math.min(start, Math.max(0, tokens.length - width));
     var REACH = 8, k, closes = function (t) { return /[.?!:](\)|\u201d|")?$/.test(t); };
     var marked = []; for (k = start; k < Math.min(tokens.length, start + width); k++) if (flags[k]) marked.push(k);
+    var told = {}, lastNew = 0;  // placed by the marks that say something new
+    marked.forEach(function (k, n) { var fresh = false; for (var d in ideas[k]) if (!told[d]) { told[d] = 1; fresh = true; } if (fresh) lastNew = n; });
+    marked = marked.slice(0, lastNew + 1);
     if (marked.length) {  // a third of the spare words before the matches, or the nearest sentence start that shows them all
       var first = marked[0], last = marked[marked.length - 1], at = Math.min(Math.max(0, first - Math.floor((width - (last - first + 1)) / 3)), Math.max(0, tokens.length - width));
       var open = -1;
