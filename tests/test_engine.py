@@ -797,3 +797,69 @@ def test_power_claimed_through_an_opposed_title_may_go_on_a_card_with_infamy(tmp
     result = runner.run(load_scenario(path), TITLES)
     # the power claim's 1, the unopposed bonus's 1 and the opposed title's 1, all placed on Gregor
     assert result.state.cards["Gregor"].power == 3, [e.text for e in result.trace.entries if e.step == 3]
+
+
+def test_setup_says_an_unread_restriction_was_not_checked(tmp_path):
+    """Review ed2b 1: setup took a restriction the engine cannot read as met and said nothing; the marshal path says
+    it was not checked, and so does setup now (FAQ v4.1 'Attachments in Setup #2': an illegal attachment is
+    discarded, so whether it is legal is a question the trace must not pass over)."""
+    body = """title: t
+edition: 2
+card_data: none
+phase: setup
+players:
+  - name: A
+    faction: stark
+    first: true
+    hand:
+      - {name: Host, str: 1, cost: 1, icons: [power]}
+      - {name: Odd, type: attachment, cost: 1, restriction: Lord Lady character only.}
+  - {name: B, faction: lannister}
+steps:
+  - setup: {place: {A: [Host, Odd]}, attach: {Odd: Host}}
+expect:
+  zones: {Odd: in_play}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    unread = [e for e in ruling.trace.entries if e.rule == "attach.unread"]
+    assert len(unread) == 1 and unread[0].outcome == "not-applied" and "was not checked" in unread[0].text
+    assert unread[0].clauses == ("agot2-faq41/qa/attachments-in-setup-2",)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Lord or Lady character only.", [("character", [[("trait", "Lord"), ("trait", "Lady")]])]),
+        ("Bastard, Lord, or Lady character only.", [("character", [[("trait", "Bastard"), ("trait", "Lord"), ("trait", "Lady")]])]),
+        ("Location only.", [("location", [])]),
+        ("Opponent's character only.", [("character", [[("controller", "opponent")]])]),
+        ("Unique [stark] character only.", [("character", [[("unique", "")], [("faction", "stark")]])]),
+        ("Non-limited location you control only.", [("location", [[("limited", "")], [("controller", "you")]])]),
+        (
+            "[thenightswatch] character with printed cost 5 or higher only.",
+            [("character", [[("faction", "thenightswatch")], [("cost", ">=5")]])],
+        ),
+        (
+            "Unique character or House Dayne character only.",
+            [("character", [[("unique", "")]]), ("character", [[("trait", "House Dayne")]])],
+        ),
+        ("The Seven character only.", [("character", [[("trait", "The Seven")]])]),
+        ("Sand Snake or Lady character only.", [("character", [[("trait", "Sand Snake"), ("trait", "Lady")]])]),
+        ("trait:Knight", [("character", [[("trait", "Knight")]])]),
+        (None, []),
+        # unreadable: said unchecked, never read as something else
+        ("Lord Lady character only.", None),
+        ("Knight House Dayne character only.", None),
+        ("Attach to a character.", None),
+        ("character or only.", None),
+    ],
+)
+def test_the_restriction_reader_reads_the_printed_forms_and_no_others(text, read):
+    """Review ed2b 6: any two capitalised words were joined into one trait ('Lord Lady'); only known multi-word
+    traits join now, and anything else is None (not checked, the trace says so)."""
+    from judgekb.cards.restrictions import parse
+
+    alternatives = parse(text)
+    got = None if alternatives is None else [(a.type, [[(t.kind, t.value) for t in g] for g in a.groups]) for a in alternatives]
+    assert got == read

@@ -25,6 +25,7 @@ from typing import Any
 from rapidfuzz import process
 
 from judgekb import yamlio
+from judgekb.cards import restrictions
 from judgekb.cards.corpus_cards import normalise_name
 from judgekb.engine.scenario import KEYWORDS as ED1_KEYWORDS
 from judgekb.engine.scenario import KEYWORDS2 as ED2_KEYWORDS
@@ -313,8 +314,6 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path, at: str | None =
     abilities = [a for a in (distinct[0].abilities if len(distinct) == 1 else ()) if a != "constant" or "constant" not in spec]
     note = Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden, abilities)
     if "restriction" in filled:
-        from judgekb.engine.agot2 import restrictions
-
         note.restriction = str(spec["restriction"])
         note.restriction_read = restrictions.parse(note.restriction) is not None
     return note

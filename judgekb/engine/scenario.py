@@ -29,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State
 from judgekb.yamlio import DataError, check_fields, load, loads, where
 
@@ -538,11 +539,9 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
 def _check_restriction(at: str, text: str, kind: str) -> None:
     """An attachment's restriction: a short form, or a printed sentence ending 'only.' (one the engine cannot read is
     said unchecked in the trace); anything else is a slip."""
-    from judgekb.engine.agot2 import restrictions
-
     if kind != "attachment":
         raise DataError(f"{at}: field 'restriction' belongs to attachments; this card is a {kind}")
-    if restrictions.parse(text) is None and not text.strip().rstrip(".").lower().endswith(" only"):
+    if restrictions.parse(text) is None and not restrictions.is_printed_form(text):
         raise DataError(
             f"{at}: field 'restriction' must be trait:TRAIT, location, \"own character\", \"opponent's character\" or a "
             f"printed restriction such as \"Lord or Lady character only.\"; got {text!r}"

@@ -288,6 +288,7 @@ def check_restriction(state: State, trace: Trace, player: str, card: Card, host:
             f"{card.key}'s restriction '{card.restriction}' is not one the engine reads: it was not checked, "
             f"although it must be observed",
             "not-applied",
+            cite=["agot2-rr/play-restrictions-and-permissions"],
             tag="restriction not checked",
             subject=card.key,
         )
@@ -306,7 +307,7 @@ def check_restriction(state: State, trace: Trace, player: str, card: Card, host:
 
 RULES.add(
     "attach.unread",
-    ["agot2-rr/play-restrictions-and-permissions"],
+    ["agot2-rr/play-restrictions-and-permissions", "agot2-faq41/qa/attachments-in-setup-2"],
     "an attachment's restriction must be observed: one the engine cannot read is said to be unchecked",
 )
 
@@ -851,11 +852,20 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
 # ------------------------------------------------------------------ setup
 
 
-def _restriction_met(state: State, attachment: Card, host: Card) -> str | None:
+def _restriction_met(state: State, trace: Trace, attachment: Card, host: Card) -> str | None:
     """Why an attachment's restriction is not met by ``host`` (its printed traits and keywords: no ability is active
-    during setup), or None; an unreadable restriction is not checked."""
+    during setup), or None; an unreadable restriction is said to be unchecked (``attach.unread``)."""
     alternatives = restrictions.parse(attachment.restriction)
     if alternatives is None:
+        trace.add(
+            "attach.unread",
+            f"{attachment.key}'s restriction '{attachment.restriction}' is not one the engine reads: whether it is "
+            f"legally attached to {host.key} was not checked, although an illegal attachment is discarded",
+            "not-applied",
+            cite=["agot2-faq41/qa/attachments-in-setup-2"],
+            tag="restriction not checked",
+            subject=attachment.key,
+        )
         return None
     return restrictions.unmet(state, alternatives, host, attachment.controller, printed=True)
 
@@ -926,7 +936,7 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
             tag="attach",
         )
     for attachment, host in attach.items():
-        problem = _restriction_met(state, state.cards[attachment], state.cards[host])
+        problem = _restriction_met(state, trace, state.cards[attachment], state.cards[host])
         if problem:
             card = state.cards[attachment]
             card.attached_to, card.zone, card.controller, card.order = None, "discard", card.owner, seq(state)
