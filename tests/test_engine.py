@@ -712,7 +712,7 @@ def test_smaller_trace_faults_from_review_14(tmp_path):
     body = """title: t
 edition: 2
 card_data: none
-phase: marshaling
+phase: challenges
 players:
   - name: A
     faction: stark

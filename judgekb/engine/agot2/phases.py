@@ -483,6 +483,10 @@ def end_phase(state: State, trace: Trace, ctx: Context) -> None:
 @rule("round.end", ["agot2-rr/limited", END], "at the end of the round, round limits (Limited) reset")
 def end_round(state: State, trace: Trace, ctx: Context) -> None:
     end_phase(state, trace, ctx)
+    _round_over(state, trace, ctx)
+
+
+def _round_over(state: State, trace: Trace, ctx: Context) -> None:
     end_period(state, trace, ctx, "round")
     for p in state.players.values():
         p.limited_this_round = 0
@@ -491,6 +495,17 @@ def end_round(state: State, trace: Trace, ctx: Context) -> None:
 
 
 def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
+    current = "marshaling" if state.phase == "marshalling" else state.phase
+    ended = state.facts.get("ended_periods", [])
+    if current not in (name, "setup") and "phase" not in ended:
+        # a phase ends before the next begins, whether or not the scenario gave an end_phase step
+        why = f"no end_phase step ends the {current} phase: it ends now, before the {name} phase begins"
+        trace.add("period.end", why, tag="phase ends")
+        end_phase(state, trace, ctx)
+    if name == "plot" and current not in (name, "setup") and "round" not in ended:
+        # the plot phase begins a new round: the last round ends first
+        trace.add("period.end", f"no end_round step ends the round: it ends now, before the {name} phase begins", tag="round ends")
+        _round_over(state, trace, ctx)
     activate(state, trace, None, "the marshaling phase ends, and no marshaling step is given for the players left")
     state.facts.pop("income_collected", None)
     state.phase = "marshalling" if name == "marshaling" else name
