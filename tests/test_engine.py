@@ -863,3 +863,43 @@ def test_the_restriction_reader_reads_the_printed_forms_and_no_others(text, read
     alternatives = parse(text)
     got = None if alternatives is None else [(a.type, [[(t.kind, t.value) for t in g] for g in a.groups]) for a in alternatives]
     assert got == read
+
+
+def test_a_plain_effect_between_end_phase_and_the_next_phase_is_refused(tmp_path):
+    """Review ed2b 7: the lasting-effects rule fired for any effect step after end_phase, though RR Lasting Effects
+    limits it to 'the resolution of an interrupt or reaction ability to something that occurred at the end of X'.
+    FAQ v4.1 End of Phase Timing Sequence: after the phase ends only 'at the end of the phase' delayed effects and
+    reactions to the end of the phase resolve: a plain effect step there is refused; a delayed 'at the end of the
+    phase' effect lasting until the end of the phase expires at once, citing that sequence ('anything that occurs as
+    a result of the next two steps occurs outside of the phase')."""
+    body = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: A
+    faction: stark
+    first: true
+    in_play: [{name: A1, str: 1, icons: [mil]}, {name: Horn, type: location}]
+  - {name: B, faction: lannister}
+steps:
+  - end_phase: {}
+  - effect: {source: Horn, source_type: location, target: A1, str: 5, until: end of phase}
+  - phase: dominance
+expect:
+  strength: {A1: 1}
+  refused: [2]
+  refused_cites: {2: [agot2-faq41/timing/end-of-phase]}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    assert not [e for e in ruling.trace.entries if e.tag == "expires at once"]
+    delayed = body.replace(
+        "  - end_phase: {}\n  - effect: {source: Horn, source_type: location, target: A1, str: 5, until: end of phase}\n",
+        "  - effect: {source: Horn, source_type: location, at_end_of: {period: phase, effect: {source: Horn, target: A1, str: 5,"
+        " until: end of phase}}}\n  - end_phase: {}\n",
+    ).replace("  refused: [2]\n  refused_cites: {2: [agot2-faq41/timing/end-of-phase]}\n", "  refused: []\n")
+    ruling = runner.run(load_scenario(_write(tmp_path, delayed)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    late = [e for e in ruling.trace.entries if e.tag == "expires at once"]
+    assert len(late) == 1 and late[0].clauses == ("agot2-faq41/timing/end-of-phase",)

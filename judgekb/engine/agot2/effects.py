@@ -215,12 +215,17 @@ LASTING_PARTS = ("str", "set_str", "gain", "lose", "gain_icon", "lose_icon", "te
 
 @rule(
     "lasting.late",
-    ["agot2-rr/lasting-effects"],
+    ["agot2-rr/lasting-effects", "agot2-faq41/timing/end-of-phase"],
     "an 'until the end of X' effect that would initiate after the end of X expires at once and fails to initiate",
 )
 def _too_late(state: State, trace: Trace, r: Resolving) -> None:
     """The period the effect lasts until has already ended (a reaction to its end, or a delayed effect resolving at its
-    end): its lasting parts expire at once without affecting the game state; the rest of the effect resolves."""
+    end): its lasting parts expire at once without affecting the game state; the rest of the effect resolves.
+
+    RR Lasting Effects states it for "an interrupt or reaction ability to something that occurred at the end of X";
+    a delayed "at the end of X" effect resolves after X ends too (FAQ v4.1 End of Phase Timing Sequence: "anything
+    that occurs as a result of the next two steps occurs outside of the phase"), and is cited so. A plain effect step
+    after the phase ended is refused before it gets here (``ruleset.check_between_phases``)."""
     if r.holder is not None or r.until not in state.facts.get("ended_periods", []):
         return
     late = [k for k in LASTING_PARTS if k in r.args and r.args[k] not in (None, False)]
@@ -235,6 +240,7 @@ def _too_late(state: State, trace: Trace, r: Resolving) -> None:
         + ") would initiate "
         f"after the {r.until} ended: it expires immediately without affecting the game state, and fails to initiate",
         "not-applied",
+        cite=["agot2-faq41/timing/end-of-phase"] if r.args.get("_delayed") else ["agot2-rr/lasting-effects"],
         tag="expires at once",
         subject=r.source or who,
     )

@@ -8,6 +8,7 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
 from judgekb.engine.agot2.board import Context, check_elimination, check_terminal, check_victory, run_reactions
 from judgekb.engine.agot2.effects import effect
+from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.steps import names, pairs
 from judgekb.engine.core.trace import Trace
@@ -59,6 +60,30 @@ def loop(state: State, trace: Trace, args: dict[str, Any], scenario: Scenario, s
                 return
 
 
+@rule(
+    "phase.ended",
+    [phases.END],
+    "after the phase ends only its 'at the end of the phase' delayed effects and reactions to its end resolve, outside "
+    "the phase; then the next phase begins",
+)
+def check_between_phases(state: State, verb: str, args: dict[str, Any]) -> None:
+    """A plain effect, or an action, after end_phase and before the next phase step has no place in the End of Phase
+    Timing Sequence: refused (the reactions to the end of the phase are given with end_phase or as reaction steps)."""
+    if "phase" not in state.facts.get("ended_periods", []):
+        return
+    trigger = str(args.get("trigger") or "action").lower() if verb == "ability" else ""
+    if verb == "effect" or trigger == "action":
+        what = "an action" if trigger else "an effect that is not a reaction to the end of the phase"
+        phase_name = "marshaling" if state.phase == "marshalling" else state.phase
+        raise IllegalStep(
+            "phase.ended",
+            f"the {phase_name} phase has ended: after its end only 'at the end of the phase' delayed effects and reactions "
+            f"to its end resolve, then the next phase begins, so {what} has no place here (give it as a reaction to the end "
+            f"of the phase, or after the next phase step)",
+            cite=[phases.END],
+        )
+
+
 def _context(step_args: dict[str, Any]) -> Context:
     ctx = Context(
         saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
@@ -78,6 +103,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     ctx = _context(args)
     ctx.occurred = state.facts.setdefault("occurred", {})  # the game's record of events, for one reaction per occurrence
     state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
+    check_between_phases(state, verb, args)
     if verb == "phase":
         phases.phase(state, trace, ctx, str(args["name"]), args)
     elif verb == "end_phase":
