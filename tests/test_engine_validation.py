@@ -130,6 +130,42 @@ def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: 
     assert message in str(caught.value), str(caught.value)
 
 
+DECK = BASE2.replace("first: true", "first: true\n    deck: DECK") + "steps: []\n"
+
+
+@pytest.mark.parametrize(
+    ("deck", "message"),
+    [
+        # (review ed2b 9: "got {'__line__': 10}" while reporting the player's line; no line; a card named "None")
+        ("{}", "t.yaml:7: field 'deck' must be a list; got {}"),
+        ("[5]", "t.yaml:4: field 'deck' lists 5: each entry is a name or a mapping with 'name'"),
+        ("[{name: }]", "t.yaml:7: field 'name' of a card must be given; got nothing"),
+        ("[x, [1]]", "t.yaml:4: field 'deck' lists [1]"),
+    ],
+)
+def test_a_bad_deck_names_its_line_and_never_the_internal_line_key(deck: str, message: str):
+    body = DECK.replace("DECK", deck)
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert message in str(caught.value) and "__line__" not in str(caught.value), str(caught.value)
+
+
+def test_top_level_victory_choice_is_the_first_player_s_choice_when_everyone_is_out_before_step_1():
+    """Review ed2b 2: both players given 'deck: []' left the game waiting on a victory_choice no field could carry
+    (top-level victory_choice was an unknown field; step 1 was refused as game over). A top-level victory_choice is
+    that choice; one that cannot apply is said (Trace.unused); an unknown player is bad input with its line."""
+    both = BASE2.replace("first: true", "first: true\n    deck: []").replace("faction: lannister", "faction: lannister\n    deck: []")
+    ruling = runner.run(load_scenario(Path("t.yaml"), both.replace("edition: 2", "edition: 2\nvictory_choice: B") + "steps: []\n"), TITLES)
+    assert ruling.state.winner == "B"
+    asked = runner.run(load_scenario(Path("t.yaml"), both + "steps: []\n"), TITLES)
+    choice = [e for e in asked.trace.entries if e.outcome == "choice-needed"]
+    assert asked.state.winner is None and "victory_choice at the top of the scenario" in choice[0].text
+    unused = runner.run(load_scenario(Path("t.yaml"), BASE2.replace("edition: 2", "edition: 2\nvictory_choice: B") + "steps: []\n"), TITLES)
+    assert [e.tag for e in unused.trace.entries] == ["unused choice"] and unused.state.winner is None
+    with pytest.raises(DataError, match="t.yaml:3: field 'victory_choice': unknown player 'Q'"):
+        load_scenario(Path("t.yaml"), BASE2.replace("edition: 2", "edition: 2\nvictory_choice: Q") + "steps: []\n")
+
+
 def test_a_first_edition_scenario_refuses_second_edition_resolve_fields():
     body = BASE2.replace("edition: 2", "edition: 1").replace("faction:", "house:")
     with pytest.raises(DataError) as caught:

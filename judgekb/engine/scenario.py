@@ -31,7 +31,7 @@ from typing import Any
 
 from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State
-from judgekb.yamlio import DataError, check_fields, load, loads, where
+from judgekb.yamlio import DataError, check_fields, load, loads, strip_lines, where
 
 KEYWORDS2 = (
     "stealth",
@@ -448,6 +448,8 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         spec = {"name": spec, "__line__": None}
     check_fields(path, spec, {"name"}, CARD_FIELDS, "card")
     at = where(path, spec)
+    if spec["name"] is None:
+        raise DataError(f"{at}: field 'name' of a card must be given; got nothing")
     for field_name in ("name", "id", "house", "faction", "restriction", "owner", "controller"):
         if field_name in spec and spec[field_name] is not None and not isinstance(spec[field_name], str):
             raise DataError(f"{at}: field '{field_name}' must be text; got {spec[field_name]!r}")
@@ -553,7 +555,13 @@ def _list_of(path: Path, spec: dict[str, Any], key: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise DataError(f"{where(path, spec)}: field '{key}' must be a list; got {value!r}")
+        at = where(path, value) if isinstance(value, dict) and value.get("__line__") else where(path, spec)
+        raise DataError(f"{at}: field '{key}' must be a list; got {strip_lines(value)!r}")
+    for item in value:
+        if not isinstance(item, (dict, str)) and not (key == "duplicates" and item is True):
+            raise DataError(
+                f"{where(path, spec)}: field '{key}' lists {strip_lines(item)!r}: each entry is a name or a mapping with 'name'"
+            )
     return value
 
 
@@ -620,7 +628,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         """``file:line`` of a top-level field: its own line (the loader records only the mapping's first)."""
         return f"{path}:{lines[field]}" if field in lines else where(path, data)
 
-    optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player", "card_data"}
+    optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player", "card_data", "victory_choice"}
     unknown = sorted(set(data) - {"__line__", "players", "steps"} - optional)
     if unknown:
         raise DataError(f"{top(str(unknown[0]))}: scenario has unknown field '{unknown[0]}'")
@@ -684,6 +692,12 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if data["first_player"] not in players:
             raise DataError(f"{top('first_player')}: field 'first_player': unknown player {data['first_player']!r}")
         first = data["first_player"]
+    if data.get("victory_choice") is not None:
+        # the first player's choice when every player is out before the first step (all decks given as 'deck: []')
+        if edition != 2:
+            raise DataError(f"{top('victory_choice')}: field 'victory_choice' at the top of a scenario is for edition 2 only")
+        if data["victory_choice"] not in players:
+            raise DataError(f"{top('victory_choice')}: field 'victory_choice': unknown player {data['victory_choice']!r}")
     for spec in data["players"]:
         name = str(spec["name"])
         for zone in ("in_play", "hand", "deck", "discard", "dead", "shadows"):
@@ -741,6 +755,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         melee=bool(data.get("melee", len(players) > 2)),
     )
     state.facts["first_player_stated"] = first is not None
+    if data.get("victory_choice") is not None:
+        state.facts["setup_victory_choice"] = str(data["victory_choice"])
     # a draw deck the scenario gives (``deck: []`` included) is the whole deck; one left out is unknown, never read as
     # empty (a judge leaves it out as irrelevant), so it eliminates no one (docs/scenarios.md)
     state.facts["decks_stated"] = [str(spec["name"]) for spec in data["players"] if spec.get("deck") is not None]

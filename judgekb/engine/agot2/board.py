@@ -757,7 +757,13 @@ def _all_eliminated(state: State, trace: Trace, players: list[str], draw_phase: 
         state.facts["game_over"] = "choice"
         trace.add(
             "eliminated",
-            text + " (state victory_choice: the player who wins)"
+            text
+            + (
+                " (state victory_choice at the top of the scenario: the player who wins; no step can carry it, since the game "
+                "waits on it before the first step)"
+                if trace.step == 0
+                else " (state victory_choice: the player who wins)"
+            )
             + (f"; {choice} is not one of them" if choice else ""),
             "choice-needed",
             cite=cite,

@@ -36,7 +36,22 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
                     subject=name,
                 )
             seen.add(agenda.lower())
-    check_elimination(state, trace)  # a draw deck the scenario gives as empty ('deck: []'): its player is already out
+    # a draw deck the scenario gives as empty ('deck: []'): its player is already out; when every player is, the first
+    # player's choice is the scenario's top-level victory_choice (no step can carry it: the game is over before step 1)
+    choice = state.facts.pop("setup_victory_choice", None)
+    state.facts["victory_choice"] = choice
+    empty = [p for p in state.players if not state.deck(p) and board.deck_stated(state, p)]
+    check_elimination(state, trace)
+    if choice is not None and not (len(empty) > 1 and len(empty) == len(state.players)):
+        trace.unused(
+            "eliminated",
+            "victory_choice",
+            choice,
+            "the first player chooses only when every player is eliminated at once, and not every player's draw deck is "
+            "given empty before the first step",
+            "agot2-rr/winning-the-game",
+        )
+    state.facts["victory_choice"] = None
 
 
 @rule("loop", ["agot2-faq41/1.1"], "an infinite loop is shown once and then executed a stated number of times at once")
