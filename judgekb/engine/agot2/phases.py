@@ -380,24 +380,36 @@ def taxation(state: State, trace: Trace, discards: dict[str, list[str]]) -> None
 
 @rule(
     "taxation.reserve",
-    ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
-    "a hand larger than the plot's reserve value is discarded down to it, in player order",
+    ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value", "agot2-rr/plot-value-modifiers"],
+    "a hand larger than the plot's reserve value (with all reserve modifiers) is discarded down to it, in player order",
 )
 def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -> None:
     hand = state.zone(player, "hand")
-    limit = state.players[player].plot.reserve
+    # RR Reserve Value: "the reserve value on his or her currently revealed plot (which incorporates all relevant reserve
+    # modifiers)"; the modifiers are the cards' printed reserve icons (none on a blank card)
+    modifiers = {c.key: state.modifier(c, "reserve") for c in state.in_play(player)}
+    modifiers = {k: v for k, v in modifiers.items() if v}
+    printed = state.players[player].plot.reserve
+    limit = max(0, printed + sum(modifiers.values()))
+    cite = ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"]
+    if modifiers:
+        cite.append("agot2-rr/plot-value-modifiers")
+        shown = f"{limit} (plot {printed}, " + ", ".join(f"{k} {v:+d}" for k, v in modifiers.items()) + ")"
+    else:
+        shown = str(limit)
     excess = len(hand) - limit
     if excess <= 0 and chosen:
         raise IllegalStep(
             "taxation.reserve",
-            f"{player} has {len(hand)} card(s) in hand, not more than reserve {limit}: no card may be discarded",
+            f"{player} has {len(hand)} card(s) in hand, not more than reserve {shown}: no card may be discarded",
             cite=["agot2-rr/appendix-i/taxation-phase/7.3"],
         )
     if excess <= 0:
         trace.add(
             "taxation.reserve",
-            f"{player} has {len(hand)} card(s) in hand, within reserve {limit}: nothing is discarded",
+            f"{player} has {len(hand)} card(s) in hand, within reserve {shown}: nothing is discarded",
             "not-applied",
+            cite=cite,
             tag="reserve",
             subject=player,
         )
@@ -405,8 +417,9 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
     if chosen is None:
         trace.add(
             "taxation.reserve",
-            f"{player} has {len(hand)} cards, reserve {limit}: {player} chooses {excess} to discard (state 'discard')",
+            f"{player} has {len(hand)} cards, reserve {shown}: {player} chooses {excess} to discard (state 'discard')",
             "choice-needed",
+            cite=cite,
             tag="choice",
             subject=player,
         )
@@ -416,7 +429,11 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
     for key in chosen:
         state.cards[key].zone = "discard"
     trace.add(
-        "taxation.reserve", f"{player} has {len(hand)} cards, reserve {limit}: discards {', '.join(chosen)}", tag="reserve", subject=player
+        "taxation.reserve",
+        f"{player} has {len(hand)} cards, reserve {shown}: discards {', '.join(chosen)}",
+        cite=cite,
+        tag="reserve",
+        subject=player,
     )
 
 

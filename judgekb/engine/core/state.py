@@ -63,6 +63,7 @@ class Card:
     income: int = 0
     influence: int = 0
     initiative: int = 0
+    reserve: int = 0  # a printed reserve modifier (2nd ed. RR Plot Value Modifiers): added to the revealed plot's reserve
     gold_tokens: int = 0
     order: int = 0  # position in its zone: the deck is read top (lowest) to bottom
     faction: str = "neutral"
@@ -239,7 +240,7 @@ class State:
         return traits
 
     def modifier(self, card: Card, kind: str) -> int:
-        """A card's printed gold ('income'), initiative or influence modifier: none while its text box is blank (its
+        """A card's printed gold ('income'), initiative, reserve or influence modifier: none while its text box is blank (its
         non-challenge icons are part of the text box, 2nd ed. RR Blank)."""
         return 0 if self.blanked(card) else int(getattr(card, kind))
 
