@@ -313,6 +313,46 @@ RULES.add(
 
 
 @rule(
+    "attach.illegal",
+    ["agot2-rr/attachment-cards"],
+    "if a situation arises in which an attachment is not legally attached, the attachment is discarded",
+)
+def check_attachments(state: State, trace: Trace) -> None:
+    """Re-check each attachment in play whose restriction the engine reads (or, with none, the default: a character):
+    one that was legally attached and no longer is (a blank took its host's printed trait, a control change...) is
+    discarded. RR Attachment Cards: "If a situation arises in which an attachment is not legally attached, discard
+    the attachment."  The first check (before step 1) only records each attachment's state: one the scenario gives
+    attached to a card it does not meet is taken as given (its host's values may be incomplete), never discarded."""
+    legal: dict[str, bool] = state.facts.setdefault("attachments_legal", {})
+    for card in sorted(state.cards.values(), key=lambda c: c.order):
+        if card.type != "attachment" or card.zone != "in_play" or not card.attached_to or card.duplicate or card.facedown:
+            continue
+        alternatives = restrictions.parse(card.restriction)
+        host = state.cards[card.attached_to]
+        if alternatives is None or host.zone != "in_play":
+            continue
+        problem = restrictions.unmet(state, alternatives, host, card.controller)
+        was = legal.get(card.key)
+        legal[card.key] = problem is None
+        if problem is None or was is not True:
+            continue
+        why = f"its restriction is '{card.restriction}'" if alternatives else "an attachment can only attach to a character"
+        card.attached_to, card.duplicate, card.kneeling = None, False, False
+        card.zone, card.controller, card.order = "discard", card.owner, seq(state)
+        if card.power:
+            state.ledger(to_pool=card.power)
+            card.power = 0
+        state.effects = [e for e in state.effects if e.target != card.key and e.while_in_play != card.key]
+        del legal[card.key]
+        trace.add(
+            "attach.illegal",
+            f"{card.key} is no longer legally attached to {host.key} ({why}, and {problem}): it is discarded",
+            tag="discard",
+            subject=card.key,
+        )
+
+
+@rule(
     "control.take",
     ["agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects"],
     "a player takes control of a card; control changes stack, the most recent wins",

@@ -205,6 +205,7 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     _too_late(state, trace, r)
     for stage in (_placement, _modifiers, _moves, _tokens, _lasting_rules):
         stage(state, trace, ctx, r)
+    cards.check_attachments(state, trace)
     check_terminal(state, trace, ctx)
     check_victory(state, trace)
     return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])

@@ -40,6 +40,7 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
     # player's choice is the scenario's top-level victory_choice (no step can carry it: the game is over before step 1)
     choice = state.facts.pop("setup_victory_choice", None)
     state.facts["victory_choice"] = choice
+    cards.check_attachments(state, trace)  # records each attachment's state as given: later changes are checked
     empty = [p for p in state.players if not state.deck(p) and board.deck_stated(state, p)]
     check_elimination(state, trace)
     if choice is not None and not (len(empty) > 1 and len(empty) == len(state.players)):
@@ -187,6 +188,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         board.concede(state, trace, args["player"])
     elif verb == "play_event":
         cards.play_event(state, trace, ctx, args)
+    cards.check_attachments(state, trace)
     check_terminal(state, trace, ctx)
     run_reactions(state, trace, ctx)
     check_victory(state, trace)
