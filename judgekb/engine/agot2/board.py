@@ -771,10 +771,27 @@ def _all_eliminated(state: State, trace: Trace, players: list[str], draw_phase: 
         )
         return
     if _cannot_win(state, choice):
+        able = [p for p in players if not _cannot_win(state, p)] if draw_phase else []
+        if able:
+            # the draw step's note: the first player "determines which of those players is the winner"; Tycho Nestoris
+            # Q&A: "nothing within the game rules can cause that player to win the game", that choice included, so
+            # another of them, who can win, is chosen (the engine's reading).  Outside the draw phase the first player
+            # orders the eliminations, and the last one left cannot win: "the game ends with no winner" (the Q&A)
+            state.facts["game_over"] = "choice"
+            trace.add(
+                "victory.tycho",
+                text + f" — {choice} is named, but {choice} controls a card that says 'you cannot win the game', and nothing "
+                f"within the game rules can cause that player to win: the first player chooses one of {', '.join(able)} "
+                "(state victory_choice)",
+                "choice-needed",
+                tag="choice",
+            )
+            return
         state.facts["game_over"] = True
         trace.add(
             "victory.tycho",
-            text + f" — {choice}, but {choice} controls a card that says 'you cannot win the game': the game ends with no winner",
+            text + f" — {choice}, but {choice} controls a card that says 'you cannot win the game', as does every one of them: "
+            "the game ends with no winner",
             tag="victory",
         )
         return
