@@ -32,6 +32,17 @@ def test_every_rule_cites_clauses_that_exist(db, registry):
         missing = [c for c in rule.clauses if c not in ids]
         assert not missing, f"rule {rule.id} cites clauses missing from the knowledge base: {missing}"
 
+# the start of a second-edition scenario in the challenges phase, player A first (the tests add the rest)
+ED2_CHALLENGES_A = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: A
+    faction: stark
+    first: true
+"""
+
 
 def test_second_edition_rules_cite_only_second_edition_documents():
     for rule in RULES2.values():
@@ -709,15 +720,7 @@ def test_smaller_trace_faults_from_review_14(tmp_path):
     """Review 14: a challenges-phase step left no trace entry; after a refused defend the resolve said no defend step
     was given; the same character named twice for claim was called a count problem; both players reaching 15 at once
     asked for the choice twice; two plots with When Revealed said nothing of who orders them."""
-    body = """title: t
-edition: 2
-card_data: none
-phase: challenges
-players:
-  - name: A
-    faction: stark
-    first: true
-    plot: {claim: 2}
+    body = ED2_CHALLENGES_A + """    plot: {claim: 2}
     power: 13
     in_play: [{name: Big, str: 5, icons: [mil, pow]}]
   - name: B
@@ -872,15 +875,7 @@ def test_a_plain_effect_between_end_phase_and_the_next_phase_is_refused(tmp_path
     reactions to the end of the phase resolve: a plain effect step there is refused; a delayed 'at the end of the
     phase' effect lasting until the end of the phase expires at once, citing that sequence ('anything that occurs as
     a result of the next two steps occurs outside of the phase')."""
-    body = """title: t
-edition: 2
-card_data: none
-phase: challenges
-players:
-  - name: A
-    faction: stark
-    first: true
-    in_play: [{name: A1, str: 1, icons: [mil]}, {name: Horn, type: location}]
+    body = ED2_CHALLENGES_A + """    in_play: [{name: A1, str: 1, icons: [mil]}, {name: Horn, type: location}]
   - {name: B, faction: lannister}
 steps:
   - end_phase: {}

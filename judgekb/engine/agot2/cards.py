@@ -283,15 +283,7 @@ def check_restriction(state: State, trace: Trace, player: str, card: Card, host:
     """Refuse an attachment onto a card its restriction (or, with none, the default: a character) does not allow."""
     alternatives = restrictions.parse(card.restriction)
     if alternatives is None:
-        trace.add(
-            "attach.unread",
-            f"{card.key}'s restriction '{card.restriction}' is not one the engine reads: it was not checked, "
-            f"although it must be observed",
-            "not-applied",
-            cite=["agot2-rr/play-restrictions-and-permissions"],
-            tag="restriction not checked",
-            subject=card.key,
-        )
+        _unread(trace, card, "it was not checked, although it must be observed", "agot2-rr/play-restrictions-and-permissions")
         return
     problem = restrictions.unmet(state, alternatives, host, player)
     if problem is None:
@@ -889,6 +881,18 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
     )
 
 
+def _unread(trace: Trace, attachment: Card, what: str, cite: str) -> None:
+    """An attachment's restriction the engine cannot read: said, never taken as met or as broken."""
+    trace.add(
+        "attach.unread",
+        f"{attachment.key}'s restriction '{attachment.restriction}' is not one the engine reads: {what}",
+        "not-applied",
+        cite=[cite],
+        tag="restriction not checked",
+        subject=attachment.key,
+    )
+
+
 # ------------------------------------------------------------------ setup
 
 
@@ -897,15 +901,8 @@ def _restriction_met(state: State, trace: Trace, attachment: Card, host: Card) -
     during setup), or None; an unreadable restriction is said to be unchecked (``attach.unread``)."""
     alternatives = restrictions.parse(attachment.restriction)
     if alternatives is None:
-        trace.add(
-            "attach.unread",
-            f"{attachment.key}'s restriction '{attachment.restriction}' is not one the engine reads: whether it is "
-            f"legally attached to {host.key} was not checked, although an illegal attachment is discarded",
-            "not-applied",
-            cite=["agot2-faq41/qa/attachments-in-setup-2"],
-            tag="restriction not checked",
-            subject=attachment.key,
-        )
+        why = f"whether it is legally attached to {host.key} was not checked, although an illegal attachment is discarded"
+        _unread(trace, attachment, why, "agot2-faq41/qa/attachments-in-setup-2")
         return None
     return restrictions.unmet(state, alternatives, host, attachment.controller, printed=True)
 
