@@ -38,13 +38,13 @@ import sqlite3
 import sys
 import zlib
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import pairwise
-from operator import itemgetter, mul
+from operator import itemgetter, mul, or_
 from pathlib import Path
 from typing import Any
 
@@ -1626,25 +1626,19 @@ def snippet(text: str, groups: list[set[str]], width: int = 36, stems: list[set[
                 if not at or lowered[at - 1] not in WORD_CHARACTERS:
                     ideas[bisect_right(offsets, at) - 1] |= 1 << number
                 at = lowered.find(stem, at + 1)
-    flags = [bool(i) for i in ideas]
     # the window (from a marked word) that says the most different ideas, then the most marked words, the
     # first such: counting marks alone chose "the attacker [wins] the [challenge]" over the sentence that
     # says what a [tie] is, the word the question turns on
-    hits = [k for k, i in enumerate(ideas) if i]
+    hits = [k for k, i in enumerate(ideas) if i]  # the marked tokens, in order
     best: tuple[int, int] = (-1, -1)
     start = 0
     for first, at in enumerate(hits):
-        said, count = 0, 0
-        for k in hits[first:]:
-            if k >= at + width:
-                break
-            said |= ideas[k]
-            count += 1
-        score = (said.bit_count(), count)
+        end = bisect_left(hits, at + width, first)  # the marks inside the window from ``at``
+        score = (reduce(or_, map(ideas.__getitem__, hits[first:end])).bit_count(), end - first)
         if score > best:
             best, start = score, at
     start = min(start, max(0, len(tokens) - width))
-    marked = [k for k in range(start, min(len(tokens), start + width)) if flags[k]]
+    marked = hits[bisect_left(hits, start) : bisect_left(hits, start + width)]
     seen, last = 0, 0  # placed by the marks that say something new: a repeated word after them adds nothing
     for number, k in enumerate(marked):
         if ideas[k] & ~seen:
@@ -1665,7 +1659,7 @@ def snippet(text: str, groups: list[set[str]], width: int = 36, stems: list[set[
     closes_at = [k for k in range(end, min(len(tokens), end + SENTENCE_REACH) + 1) if tokens[k - 1].endswith(SENTENCE_ENDS)]
     begins, ends = (opens_at or [start])[0], (closes_at or [end])[0]
     start, end = begins, ends if begins == start or ends - begins <= width + SENTENCE_REACH else end
-    window = [f"[{t}]" if flags[k] else t for k, t in enumerate(tokens[start:end], start)]
+    window = [f"[{t}]" if ideas[k] else t for k, t in enumerate(tokens[start:end], start)]
     prefix = "… " if start > 0 else ""
     suffix = " …" if end < len(tokens) else ""
     return prefix + " ".join(window) + suffix
