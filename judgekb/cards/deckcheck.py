@@ -929,9 +929,10 @@ def _detect_edition(deck: Decklist, pools: dict[int, CardPool]) -> int:
     return 1 if score[1] > score[2] else 2
 
 
-def _other_edition_note(db: Any, deck: Decklist, edition: int, here: CardPool) -> list[str]:
+def _other_edition_note(db: Any, deck: Decklist, here: CardPool) -> list[str]:
     """Most names unknown in the chosen edition (``here``, its card pool) are the other edition's cards: the list
     was checked under the wrong edition (a review ran a first-edition list with --edition 2: 21 'unknown card' lines)."""
+    edition = here.edition
     other = 3 - edition
     there = CardPool(db, other)
     names = [e.name for e in deck.entries if e.name and not e.code]
@@ -1042,7 +1043,7 @@ def check(
         agenda_names = [dc.card.name for dc in cards if dc.card.type == "agenda"]
     unreadable = any(p.check in (UNKNOWN.name, AMBIGUOUS.name) for p in problems)
     if unreadable and len(pools) == 1:  # the edition was chosen: a list of the other edition's cards says so
-        notes += _other_edition_note(db, deck, edition, pool)
+        notes += _other_edition_note(db, deck, pool)
     others = [p for p in problems if p.check not in (UNKNOWN.name, AMBIGUOUS.name)]
     # a line naming no card makes every count uncertain: no verdict, but the problems found so far are listed
     verdict: Verdict = "cannot be checked" if unreadable else ("not legal" if others else "legal")

@@ -168,6 +168,8 @@ LIST_KINDS = frozenset({"restricted", "banned", "list-change"})
 # A removed entry of this kind stands on its own whatever the query names (``Index._fold``): the lists'
 # introductions, the sections of v2.3 that v4.1 dropped; a card's removed list entry needs the card named
 REMOVED_STANDING_KIND = "section"
+# The entries a later version removed (the build's ``removed`` supersedes links): read by the index and the offline index
+REMOVED_ENTRIES = "select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed' order by dst"
 STATUS_WORDS = frozenset({"restricted", "restriction", "restrictions", "unrestricted", "banned", "ban", "legal", "legality",
                           "list", "lists", "pod", "pods", "joust", "melee"})  # fmt: skip
 # A phase's flowchart (first-edition FAQ, "Flowchart: Taxation Phase") draws the rulebook's phase as
@@ -453,7 +455,6 @@ class Index:
         mentioned: dict[str, list[str]] = {}
         for src, dst in rows("select src, dst from links where type = 'mentions' order by src"):
             mentioned.setdefault(dst, []).append(src)
-        removed = "select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed' order by dst"
         questioned = [cid for (cid,) in rows("select distinct id from asked order by id")]
         return {
             "synonyms": synonyms,
@@ -468,7 +469,7 @@ class Index:
             "size": {e: max(1, sum(1 for v in clauses.values() if v[2] == e)) for e in (1, 2)},
             "cards": cards,
             "mentioned": mentioned,
-            "removed": [dst for (dst,) in rows(removed)],
+            "removed": [dst for (dst,) in rows(REMOVED_ENTRIES)],
             "questioned": questioned,  # the clauses players' questions are written for
         }
 
@@ -1698,10 +1699,15 @@ def results(
     hits, notes, groups = index.ranked(query, edition, kinds, limit)
     if not hits:
         return [], notes
+    # (``amends``: an erratum of a document the corpus does not hold, the printed Rules Reference: what it
+    # corrects, and whether the corpus's copy already reads so, from its link's note; the erratum's own words
+    # name only a page)
     rows = {
-        r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text"), r, strict=True))
+        r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text", "amends"), r, strict=True))
         for r in index.rows(
-            f"select id, citation, edition, kind, heading, text from clauses where id in ({','.join('?' * len(hits))})",
+            "select id, citation, edition, kind, heading, text, (select reason from links where type = 'supersedes'"
+            " and dst like 'absent:%' and src = clauses.id)"
+            f" from clauses where id in ({','.join('?' * len(hits))})",
             [h.id for h in hits],
         )
     }
@@ -1710,18 +1716,11 @@ def results(
     in_force: dict[str, str] = {}
     if successors:
         in_force = dict(index.rows(f"select id, citation from clauses where id in ({','.join('?' * len(successors))})", successors))
-    # an erratum of a document the corpus does not hold (the printed Rules Reference): what it corrects, and
-    # whether the corpus's copy already reads so, from its link's note (the erratum's own words name only a page)
-    marks = ",".join("?" * len(hits))
-    amends = dict(
-        index.rows(
-            f"select src, reason from links where type = 'supersedes' and dst like 'absent:%' and src in ({marks})", [h.id for h in hits]
-        )
-    )
     out = []
     stems = idea_stems(groups)
     for hit in hits:
         row = rows[hit.id]
+        amends = row.pop("amends") or ""
         # a title with no text of its own ("7. Taxation phase") is shown with the steps printed under it
         title_only = words_of(row["text"] or "") == words_of(row["heading"] or "")
         parts = [{"id": p["id"], "heading": p["heading"]} for p in store.parts(index.conn, hit.id)] if title_only else []
@@ -1737,7 +1736,7 @@ def results(
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,
                 "superseded_by_citation": in_force.get(hit.superseded_by, ""),
-                "amends": amends.get(hit.id, ""),
+                "amends": amends,
                 "parts": parts,
             }
         )

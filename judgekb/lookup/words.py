@@ -41,13 +41,13 @@ STOPWORDS = frozenset(
     "haven't havent hadn't hadnt wouldn't wouldnt couldn't couldnt shouldn't shouldnt mustn't mustnt "
     "won't wont".split()
 )
-# A question's leading words; questions are matched against Q&A entries' own questions.
 # The words a question is framed with and that no rule is named by: a query of these alone ("what is the",
 # "how do i") asks nothing yet.  Narrower than STOPWORDS, some of whose words are terms ("you", "would").
 QUESTION_ONLY = frozenset(
     "the a an of to in on at for with about is are am was were be do does did i me my we us it its this that "
     "what whats what's how who whom which why where can could should there here please mean means".split()
 )
+# A question's leading words; questions are matched against Q&A entries' own questions.
 QUESTION_START = re.compile(
     r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
 )

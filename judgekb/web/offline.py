@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
 
-from judgekb.lookup.search import REMOVED_STANDING_KIND
+from judgekb.lookup.search import REMOVED_ENTRIES, REMOVED_STANDING_KIND
 from judgekb.lookup.words import QUESTION_ONLY
 
 offline = Blueprint("offline", __name__)
@@ -57,9 +57,7 @@ def search_index(db: Any) -> dict[str, Any]:
     governor, where one sentence does (``links.restatements``).  ``stands_removed`` marks an entry a later
     version removed that is a section (v2.3's list introductions, ``search.REMOVED_STANDING_KIND``): as on the server, it stands on
     its own, marked not in force, when it answers a word its successor does not."""
-    removed = {
-        r["dst"] for r in db.query("select dst from links where type = 'supersedes' and json_extract(data, '$.relation') = 'removed'")
-    }
+    removed = {r["dst"] for r in db.query(REMOVED_ENTRIES)}
     sentences = {
         (r["src"], r["dst"]): json.loads(r["data"] or "{}").get("sentence") or ""
         for r in db.query("select src, dst, data from links where type = 'restates'")
