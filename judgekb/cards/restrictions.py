@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 TYPES = ("character", "location")
 SHORT = {"location", "opponent's character", "own character"}
@@ -81,6 +82,7 @@ class Alternative:
     groups: list[list[Test]] = field(default_factory=list)
 
 
+@cache  # read again after every step and effect for each attachment in play (callers only read the result)
 def parse(text: str | None) -> list[Alternative] | None:
     """The restriction's alternatives; [] for none (the default: a character); None when it cannot be read."""
     if text is None or not str(text).strip():

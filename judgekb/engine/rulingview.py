@@ -134,12 +134,10 @@ def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
         if now is None:
             continue
         was_duplicate, is_duplicate = getattr(card, "duplicate", False), getattr(now, "duplicate", False)
+        if now.zone != card.zone or was_duplicate != is_duplicate:
+            lines.append(f"{key}: {_place(card)} → {_place(now)}")
         if was_duplicate or is_duplicate:
-            if was_duplicate != is_duplicate or now.zone != card.zone:
-                lines.append(f"{key}: {_place(card)} → {_place(now)}")
             continue
-        if now.zone != card.zone:
-            lines.append(f"{key}: {ZONE_NAMES.get(card.zone, card.zone)} → {ZONE_NAMES.get(now.zone, now.zone)}")
         if now.controller != card.controller:
             lines.append(f"{key}: now controlled by {now.controller} (was {card.controller})")
         if card.zone == "in_play" and now.zone == "in_play" and bool(card.kneeling) != bool(now.kneeling):

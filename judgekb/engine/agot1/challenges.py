@@ -527,8 +527,7 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         end_without_resolution(state, trace)
         return
     if not state.facts.get("defenders_declared"):  # said, never silent (as edition 2 does)
-        since = int(state.facts.get("challenge_step", 0))
-        refused = [n for n, verb in state.facts.get("refused_steps", {}).items() if verb == "defend" and n > since]
+        refused = state.refused_since_challenge("defend")
         redirected = " since the challenge was redirected" if challenge.redirected else ""
         why = f"the scenario gives no defend step before resolve{redirected}"
         if refused:

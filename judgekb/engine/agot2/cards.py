@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, restrictions, rule
-from judgekb.engine.agot2.board import Context, cite_errata, constants, leave_play, queue_reactions, run_reactions, seq
+from judgekb.engine.agot2.board import Context, cite_errata, constants, leave_play, move, queue_reactions, run_reactions, seq
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.trace import Trace
@@ -329,8 +329,7 @@ def check_attachments(state: State, trace: Trace) -> None:
         if problem is None or was is not True:
             continue
         why = f"its restriction is '{card.restriction}'" if alternatives else "an attachment can only attach to a character"
-        card.attached_to, card.duplicate, card.kneeling = None, False, False
-        card.zone, card.controller, card.order = "discard", card.owner, seq(state)
+        move(state, card, "discard")
         if card.power:
             state.ledger(to_pool=card.power)
             card.power = 0

@@ -1001,18 +1001,13 @@ def _keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, re
 DUCK_STEPS = (("D", _determine), ("U", _unopposed), ("C", _claim), ("K", _keywords))
 
 
-def challenge_step(state: State) -> int:
-    """The scenario step that declared the challenge under way."""
-    return int(state.facts.get("challenge_step", 0))
-
-
 def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -> None:
     """Apply the challenge result: each step of ``DUCK_STEPS`` in order, stopping if the game ends."""
     challenge = state.challenge
     if challenge is None or challenge.resolved or challenge.ended:
         raise IllegalStep("duck.determine", "there is no challenge to resolve", cite=[COMPARE])
     if not state.facts.get("defenders_declared"):
-        refused = [n for n, verb in state.facts.get("refused_steps", {}).items() if verb == "defend" and n > challenge_step(state)]
+        refused = state.refused_since_challenge("defend")
         trace.add(
             "challenge.defend",
             f"{challenge.defender} declares no defenders ("

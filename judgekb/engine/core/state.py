@@ -187,6 +187,12 @@ class State:
     def zone(self, player: str, zone: str) -> list[Card]:
         return sorted((c for c in self.cards.values() if c.owner == player and c.zone == zone), key=lambda c: c.order)
 
+    def refused_since_challenge(self, verb: str) -> list[int]:
+        """The steps of this verb the runner refused (``facts["refused_steps"]``) since the challenge under way was
+        declared (``facts["challenge_step"]``): a resolve says a refused defend step was refused, not missing."""
+        since = int(self.facts.get("challenge_step", 0))
+        return [n for n, refused in self.facts.get("refused_steps", {}).items() if refused == verb and n > since]
+
     def deck(self, player: str) -> list[Card]:
         """The player's draw deck, top first."""
         return self.zone(player, "deck")
