@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,13 @@ class Printing:
     set: str
     number: str
     values: dict[str, Any]
-    abilities: tuple[str, ...] = ()  # the abilities its text prints that no field carries ("Reaction", "Action", "constant")
+    text: str = ""  # its printed text, read for ``abilities`` only when this printing fills a card
+    edition: int = 2
+
+    @cached_property
+    def abilities(self) -> tuple[str, ...]:
+        """The abilities its text prints that no field carries ("Reaction", "Action", "constant")."""
+        return triggered_abilities(self.text, self.edition)
 
     @property
     def label(self) -> str:
@@ -71,7 +78,6 @@ class Note:
     overridden: list[str] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
     restriction: str | None = None  # an attachment's printed restriction, filled from the card text
-    restriction_read: bool = True  # whether the engine reads it (else the trace says it was not checked)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -90,7 +96,7 @@ class Note:
         if self.restriction:
             parts.append(
                 f"its printed restriction '{self.restriction}' is checked when it attaches"
-                if self.restriction_read
+                if restrictions.parse(self.restriction) is not None  # (else the trace says it was not checked)
                 else f"its printed restriction '{self.restriction}' is not one the engine reads: it is not checked"
             )
         if self.abilities:  # a judge must not read silence about them as "they did nothing"
@@ -223,7 +229,7 @@ class CardBook:
         for row in db["imported_cards"].rows_where("edition = ?", [edition]):
             printing = Printing(
                 row["name"], str(row.get("code") or ""), str(row.get("set") or ""), str(row.get("number") or ""), printing_values(row),
-                triggered_abilities(row.get("text") or "", edition),
+                row.get("text") or "", edition,
             )
             self.by_key.setdefault(row["key"], []).append(printing)
 
@@ -315,7 +321,6 @@ def fill_card(spec: dict[str, Any], book: CardBook, path: Path, at: str | None =
     note = Note(str(spec.get("id") or spec["name"]), chosen.label, filled, applied, overridden, abilities)
     if "restriction" in filled:
         note.restriction = str(spec["restriction"])
-        note.restriction_read = restrictions.parse(note.restriction) is not None
     return note
 
 
