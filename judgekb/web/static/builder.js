@@ -12,6 +12,7 @@
           ["stark", "Stark"], ["targaryen", "Targaryen"], ["tyrell", "Tyrell"], ["neutral", "neutral"]]
   };
   var ICONS = ["military", "intrigue", "power"];
+  var TARGETED = ["str", "kneel", "stand"];  // the reaction effects that need a target character
   var STEP_KINDS = [
     ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
     ["kill", "Card killed (effect)"], ["kneel", "Card knelt (effect)"], ["stand", "Card stood (effect)"],
@@ -192,8 +193,8 @@
       el("label", {}, [(function () { var k = el("input", { type: "checkbox" }); k.checked = !!c.kneeling; k.addEventListener("change", function () { if (k.checked) c.kneeling = true; else delete c.kneeling; render(); }); return k; })(), " knelt"])
     ]);
     more.appendChild(row);
-    if (known && distinctPrintings(known).length > 1 && !c.printing) c.printing = known.printings[0].code;  // as Add chooses
     if (known && distinctPrintings(known).length > 1) {  // printings differ: the choice is shown, never hidden
+      if (!c.printing) c.printing = known.printings[0].code;  // as Add chooses
       li.appendChild(el("div", { class: "row printing" }, [labelled("Printing (they differ)", select(known.printings.map(function (pr) {
         return [pr.code, pr.set + " " + pr.number + " — " + describe(pr.values)];
       }), c.printing || "", function (v) { if (v) c.printing = String(v); else delete c.printing; }, { class: "card-printing" }))]));
@@ -427,8 +428,8 @@
             labelled("Effect", select(REACTION_EFFECTS.map(function (e) { return [e[0], e[1]]; }), r.effect, function (v) { r.effect = v; })),
             labelled("Amount", input(r.amount, function (v) { r.amount = num(v) === undefined ? 1 : num(v); }, { inputmode: "numeric", size: 2 }))
           ]);
-          if (["str", "kneel", "stand"].indexOf(r.effect) >= 0) row1.appendChild(labelled("Target", cardSelect(r.target || "", function (v) { r.target = v; }, function (x) { return x.zone === "in_play" && isCharacter(x.card); })));
-          if (["str", "kneel", "stand"].indexOf(r.effect) >= 0 && !r.target) row1.appendChild(el("p", { class: "muted", text: "Choose its target: a reaction without one is left out of the run." }));
+          if (TARGETED.indexOf(r.effect) >= 0) row1.appendChild(labelled("Target", cardSelect(r.target || "", function (v) { r.target = v; }, function (x) { return x.zone === "in_play" && isCharacter(x.card); })));
+          if (TARGETED.indexOf(r.effect) >= 0 && !r.target) row1.appendChild(el("p", { class: "muted", text: "Choose its target: a reaction without one is left out of the run." }));
           row1.appendChild(el("button", { type: "button", class: "link", text: "remove reaction", onclick: function () { s.reactions.splice(ri, 1); render(); } }));
           rx.appendChild(row1);
         });
@@ -549,7 +550,7 @@
           choices.keyword_order = s.first ? [s.first] : undefined;
         }
         choices.save = (s.save || []).slice();
-        var reacted = (s.reactions || []).filter(function (r) { return r.card && (["str", "kneel", "stand"].indexOf(r.effect) < 0 || r.target); }).map(reactionYaml);
+        var reacted = (s.reactions || []).filter(function (r) { return r.card && (TARGETED.indexOf(r.effect) < 0 || r.target); }).map(reactionYaml);
         choices.reactions = reacted.length ? reacted : undefined;
         return "resolve: " + flow(choices);
       case "phase": return "phase: " + q(s.name);
