@@ -58,6 +58,12 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
         yaml.resolver.Resolver.__init__(self)
 
 
+class Located(dict):  # type: ignore[type-arg]
+    """A loaded mapping that knows the line of each of its fields (``key_lines``), for messages that name a field's own line."""
+
+    key_lines: dict[Any, int]
+
+
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:  # a key given twice: YAML keeps the last silently, and a whole list of steps is lost
@@ -69,7 +75,8 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any
                     key_node.start_mark,
                 )
             seen[key] = key_node.start_mark.line + 1
-    mapping = loader.construct_mapping(node, deep=True)
+    mapping = Located(loader.construct_mapping(node, deep=True))
+    mapping.key_lines = seen
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
 
@@ -206,9 +213,10 @@ def _check_tag(node: yaml.Node, path: Path, line: int, loader: Any) -> None:
             raise DataError(f"{path}:{line}: a number with {len(node.value):,} digits is too long")
 
 
-def where(path: Path, item: Any) -> str:
-    """``file:line`` for a loaded mapping (or just the file)."""
-    line = item.get("__line__") if isinstance(item, dict) else None
+def where(path: Path, item: Any, field: Any = None) -> str:
+    """``file:line`` for a loaded mapping (or just the file): ``field``'s own line when given and known."""
+    line = getattr(item, "key_lines", {}).get(field) if field is not None else None
+    line = line or (item.get("__line__") if isinstance(item, dict) else None)
     return f"{path}:{line}" if line else str(path)
 
 
@@ -220,9 +228,9 @@ def check_fields(path: Path, item: Any, required: set[str], optional: set[str], 
     missing = sorted(required - keys)
     if missing:
         raise DataError(f"{where(path, item)}: {what} is missing field '{missing[0]}'")
-    unknown = sorted(keys - required - optional)
+    unknown = sorted(keys - required - optional, key=lambda k: (getattr(item, "key_lines", {}).get(k, 0), str(k)))
     if unknown:
-        raise DataError(f"{where(path, item)}: {what} has unknown field '{unknown[0]}'")
+        raise DataError(f"{where(path, item, unknown[0])}: {what} has unknown field '{unknown[0]}'")
 
 
 def strip_lines(value: Any) -> Any:

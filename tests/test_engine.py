@@ -153,7 +153,7 @@ players:
             "bad.yaml:10: field 'attackers': unknown card 'Rob Stark'",
         ),
         (BASE + "steps:\n  - charge: {attacker: A}\n", "bad.yaml:10: unknown step 'charge'"),
-        (BASE.replace("house: Stark", "house: Stark\n    colour: grey") + "steps: []\n", "bad.yaml:3: player has unknown field 'colour'"),
+        (BASE.replace("house: Stark", "house: Stark\n    colour: grey") + "steps: []\n", "bad.yaml:5: player has unknown field 'colour'"),
         (BASE.replace("str: 5", "str: five") + "steps: []\n", "field 'str' must be a whole number"),
         (BASE + "steps: []\nexpect:\n  victor: A\n", "expect has unknown field 'victor'"),
         # a top-level field names its own line, not the mapping's first (a blind review: both read ":1")

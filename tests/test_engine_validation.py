@@ -73,7 +73,7 @@ players:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (BASE2.replace("faction: stark", "faction: wolves") + "steps: []\n", "t.yaml:4: field 'faction' must be one of"),
+        (BASE2.replace("faction: stark", "faction: wolves") + "steps: []\n", "t.yaml:5: field 'faction' must be one of"),
         (BASE2.replace("str: 5", "str: -1") + "steps: []\n", "t.yaml:8: field 'str' must be 0 or more"),
         (BASE2 + "steps:\n  - effect: {target: Robb Stark, str: -1, until: next tuesday}\n", "t.yaml:12: field 'until': must be one of"),
         (
@@ -136,11 +136,12 @@ DECK = BASE2.replace("first: true", "first: true\n    deck: DECK") + "steps: []\
 @pytest.mark.parametrize(
     ("deck", "message"),
     [
-        # (review ed2b 9: "got {'__line__': 10}" while reporting the player's line; no line; a card named "None")
+        # (review ed2b 9: "got {'__line__': 10}" while reporting the player's line; no line; a card named "None"); each names
+        # the line of the field 'deck' itself, not the player's first line
         ("{}", "t.yaml:7: field 'deck' must be a list; got {}"),
-        ("[5]", "t.yaml:4: field 'deck' lists 5: each entry is a name or a mapping with 'name'"),
+        ("[5]", "t.yaml:7: field 'deck' lists 5: each entry is a name or a mapping with 'name'"),
         ("[{name: }]", "t.yaml:7: field 'name' of a card must be given; got nothing"),
-        ("[x, [1]]", "t.yaml:4: field 'deck' lists [1]"),
+        ("[x, [1]]", "t.yaml:7: field 'deck' lists [1]"),
     ],
 )
 def test_a_bad_deck_names_its_line_and_never_the_internal_line_key(deck: str, message: str):
@@ -188,3 +189,13 @@ def test_a_claim_named_without_a_list_is_a_list_of_one(edition: int):
     ruling = runner.run(load_scenario(Path("t.yaml"), body + steps), TITLES)
     assert ruling.state.cards["Foe"].zone == "dead" and ruling.state.cards["Other"].zone == "in_play"
     assert not [e for e in ruling.trace.entries if e.outcome == "refused"], [e.text for e in ruling.trace.entries]
+
+
+def test_a_field_of_a_card_block_names_its_own_line():
+    # a field's fault names the field's own line (10), not its card's first line (8) or its player's (4)
+    block = "      - name: Robb Stark\n        icons: [military]\n        str: five\n"
+    body = BASE2.replace("      - {name: Robb Stark, str: 5, icons: [military]}\n", block) + "steps: []\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith("t.yaml:10: field 'str' must be a whole number"), str(caught.value)
+    load_scenario(Path("t.yaml"), body.replace("str: five", "str: 5"))  # the same card with a good value loads

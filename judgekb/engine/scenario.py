@@ -424,7 +424,7 @@ def _text_list(path: Path, spec: dict[str, Any], key: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-        raise DataError(f"{where(path, spec)}: field '{key}' must be a list of words; got {value!r}")
+        raise DataError(f"{where(path, spec, key)}: field '{key}' must be a list of words; got {value!r}")
     return [str(v) for v in value]
 
 
@@ -438,7 +438,7 @@ def _keywords(path: Path, spec: dict[str, Any], edition: int) -> tuple[set[str],
         if match:
             word, values[match.group(1)] = match.group(1), int(match.group(2))
         if word not in known:
-            raise DataError(f"{where(path, spec)}: field 'keywords' has unknown keyword {raw!r} (known: {', '.join(known)})")
+            raise DataError(f"{where(path, spec, 'keywords')}: field 'keywords' has unknown keyword {raw!r} (known: {', '.join(known)})")
         words.add(word)
     return words, values
 
@@ -452,40 +452,41 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         raise DataError(f"{at}: field 'name' of a card must be given; got nothing")
     for field_name in ("name", "id", "house", "faction", "restriction", "owner", "controller"):
         if field_name in spec and spec[field_name] is not None and not isinstance(spec[field_name], str):
-            raise DataError(f"{at}: field '{field_name}' must be text; got {spec[field_name]!r}")
+            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be text; got {spec[field_name]!r}")
     key = str(spec.get("id") or spec["name"])
     if not key.strip():
-        raise DataError(f"{at}: field 'name' must not be empty")
+        raise DataError(f"{where(path, spec, 'name')}: field 'name' must not be empty")
     if key in cards:
         raise DataError(f"{at}: card '{key}' appears twice; give the second copy an 'id' such as '{key}#2'")
     kind = spec.get("type", "character")
     if kind not in CARD_TYPES:
-        raise DataError(f"{at}: field 'type' must be one of {', '.join(CARD_TYPES)}; got {kind!r}")
+        raise DataError(f"{where(path, spec, 'type')}: field 'type' must be one of {', '.join(CARD_TYPES)}; got {kind!r}")
     icons = set()
     for icon in _text_list(path, spec, "icons"):
         if str(icon).lower() not in ICON_ALIASES:
-            raise DataError(f"{at}: field 'icons' has unknown icon {icon!r} (military, intrigue, power)")
+            raise DataError(f"{where(path, spec, 'icons')}: field 'icons' has unknown icon {icon!r} (military, intrigue, power)")
         icons.add(ICON_ALIASES[str(icon).lower()])
     keywords, values = _keywords(path, spec, edition)
     if edition == 2 and spec.get("restriction") is not None:
-        _check_restriction(at, str(spec["restriction"]), kind)
+        _check_restriction(where(path, spec, "restriction"), str(spec["restriction"]), kind)
     if edition == 2 and spec.get("cost") in ("-", "X", "x"):  # no printed cost ("-"), or a cost of X defined by the card
         values["no printed cost" if spec["cost"] == "-" else "cost is X"] = 1
         spec = {k: v for k, v in spec.items() if k != "cost"}
     for field_name in ("str", "cost", "power", "income", "influence", "initiative", "gold", "claim", "reserve"):
         if field_name in spec and not _whole(spec[field_name]):
-            raise DataError(f"{at}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")
+            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")
         if field_name in spec and _too_large(spec[field_name]):
-            raise DataError(f"{at}: field '{field_name}' must be at most {MAX_VALUE}; got {spec[field_name]!r}")
+            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be at most {MAX_VALUE}; got {spec[field_name]!r}")
     for field_name in ("str", "cost", "power", "gold", "claim", "reserve"):
         if field_name in spec and spec[field_name] < 0:
-            raise DataError(f"{at}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
+            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
     for field_name in ("unique", "kneeling", "loyal", "facedown"):
         if field_name in spec and not isinstance(spec[field_name], bool):
-            raise DataError(f"{at}: field '{field_name}' must be true or false; got {spec[field_name]!r}")
+            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be true or false; got {spec[field_name]!r}")
     faction = str(spec.get("faction", "neutral")).lower()
     if edition == 2 and faction not in FACTIONS:
-        raise DataError(f"{at}: field 'faction' must be one of {', '.join(FACTIONS)}; got {spec.get('faction')!r}")
+        at_faction = where(path, spec, "faction")
+        raise DataError(f"{at_faction}: field 'faction' must be one of {', '.join(FACTIONS)}; got {spec.get('faction')!r}")
     real_owner = str(spec.get("owner") or owner)
     # top-level cards are controlled by the player whose zone lists them; attachments by whoever
     # played them (their owner) unless the scenario says otherwise
@@ -556,12 +557,11 @@ def _list_of(path: Path, spec: dict[str, Any], key: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        at = where(path, value) if isinstance(value, dict) and value.get("__line__") else where(path, spec)
-        raise DataError(f"{at}: field '{key}' must be a list; got {strip_lines(value)!r}")
+        raise DataError(f"{where(path, spec, key)}: field '{key}' must be a list; got {strip_lines(value)!r}")
     for item in value:
         if not isinstance(item, (dict, str)) and not (key == "duplicates" and item is True):
             raise DataError(
-                f"{where(path, spec)}: field '{key}' lists {strip_lines(item)!r}: each entry is a name or a mapping with 'name'"
+                f"{where(path, spec, key)}: field '{key}' lists {strip_lines(item)!r}: each entry is a name or a mapping with 'name'"
             )
     return value
 
@@ -573,7 +573,7 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
     for key in ("income", "initiative", "claim", "reserve"):
         if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
             raise DataError(
-                f"{where(path, spec)}: {what} field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}"
+                f"{where(path, spec, key)}: {what} field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}"
             )
     return Plot(
         str(spec.get("id") or spec.get("name", "plot")),
@@ -589,28 +589,8 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
 def _when_revealed(path: Path, spec: dict[str, Any], what: str) -> str:
     text = spec.get("when_revealed")
     if text is not None and not isinstance(text, str):
-        raise DataError(f"{where(path, spec)}: {what} field 'when_revealed' must be text; got {text!r}")
+        raise DataError(f"{where(path, spec, 'when_revealed')}: {what} field 'when_revealed' must be text; got {text!r}")
     return (text or "").strip()
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):  # load() has read it already; a file gone since only loses the lines
-        return ""
-
-
-TOP_KEY = re.compile(r"""^(?:"([^"]+)"|'([^']+)'|([^\s#:'"{\[\-][^:#]*?))\s*:(?:\s|$)""")
-
-
-def _top_lines(text: str) -> dict[str, int]:
-    """The line of each top-level field of a scenario written as a block mapping (a field at column 0)."""
-    lines: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        match = TOP_KEY.match(line)
-        if match:
-            lines.setdefault(next(g for g in match.groups() if g is not None).strip(), number)
-    return lines
 
 
 def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
@@ -623,11 +603,10 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     notes = prepare(data, path) if prepare else []
     if not isinstance(data, dict):
         raise DataError(f"{path}: a scenario is a mapping with players and steps")
-    lines = _top_lines(text if text is not None else _read(path))
 
     def top(field: str) -> str:
-        """``file:line`` of a top-level field: its own line (the loader records only the mapping's first)."""
-        return f"{path}:{lines[field]}" if field in lines else where(path, data)
+        """``file:line`` of a top-level field: its own line."""
+        return where(path, data, field)
 
     optional = {"title", "edition", "expect", "melee", "phase", "round", "notes", "first_player", "card_data", "victory_choice"}
     unknown = sorted(set(data) - {"__line__", "players", "steps"} - optional)
@@ -659,22 +638,24 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         check_fields(path, spec, {"name", needs}, PLAYER_FIELDS, "player")
         for key in ("name", "house", "faction", "title"):
             if spec.get(key) is not None and not isinstance(spec[key], str):
-                raise DataError(f"{where(path, spec)}: field '{key}' must be text; got {spec[key]!r}")
+                raise DataError(f"{where(path, spec, key)}: field '{key}' must be text; got {spec[key]!r}")
         for key in ("gold", "power"):
             if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
-                raise DataError(f"{where(path, spec)}: field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}")
+                raise DataError(f"{where(path, spec, key)}: field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}")
         if "first" in spec and not isinstance(spec["first"], bool):
-            raise DataError(f"{where(path, spec)}: field 'first' must be true or false; got {spec['first']!r}")
+            raise DataError(f"{where(path, spec, 'first')}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
         if edition == 2 and spec.get("title") is not None:
             raise DataError(
-                f"{where(path, spec)}: field 'title': melee titles are not modeled for edition 2 yet (docs/scenarios.md says what is not)"
+                f"{where(path, spec, 'title')}: field 'title': melee titles are not modeled for edition 2 yet "
+                "(docs/scenarios.md says what is not)"
             )
         if name in players:
             raise DataError(f"{where(path, spec)}: player '{name}' appears twice")
         faction = str(spec.get("faction", spec.get("house", "neutral")))
         if edition == 2 and faction.lower() not in FACTIONS:
-            raise DataError(f"{where(path, spec)}: field 'faction' must be one of {', '.join(FACTIONS)}; got {faction!r}")
+            at_faction = where(path, spec, "faction" if "faction" in spec else "house")
+            raise DataError(f"{at_faction}: field 'faction' must be one of {', '.join(FACTIONS)}; got {faction!r}")
         plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
         player = Player(name, str(spec.get("house", faction)), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), spec.get("title"))
         player.faction = faction.lower()
@@ -682,12 +663,12 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         for agenda in agendas if isinstance(agendas, list) else ([agendas] if agendas else []):
             title = agenda.get("name") if isinstance(agenda, dict) else agenda
             if not isinstance(title, str):
-                raise DataError(f"{where(path, spec)}: field 'agenda' must name agenda cards; got {agenda!r}")
+                raise DataError(f"{where(path, spec, 'agenda')}: field 'agenda' must name agenda cards; got {agenda!r}")
             player.agendas.append(title)
         players[name] = player
         if spec.get("first"):
             if first:
-                raise DataError(f"{where(path, spec)}: field 'first': {first} is already the first player")
+                raise DataError(f"{where(path, spec, 'first')}: field 'first': {first} is already the first player")
             first = name
     if data.get("first_player") is not None:
         if data["first_player"] not in players:
@@ -827,7 +808,7 @@ class _Checker:
         self.state = state
 
     def fail(self, line_of: Any, key: str, problem: str) -> None:
-        raise DataError(f"{where(self.path, line_of)}: field '{key}': {problem}")
+        raise DataError(f"{where(self.path, line_of, key)}: field '{key}': {problem}")
 
     def mapping(self, item: Any, schema: Any, required: set[str], what: str, line_of: Any) -> None:
         if isinstance(schema, str):
@@ -835,7 +816,8 @@ class _Checker:
         if not isinstance(item, dict):
             self.fail(line_of, what, f"must be a mapping; got {item!r}")
         here = item if "__line__" in item else line_of
-        check_fields(self.path, {**item, "__line__": here.get("__line__") if isinstance(here, dict) else None}, required, set(schema), what)
+        checked = item if here is item else {**item, "__line__": here.get("__line__") if isinstance(here, dict) else None}
+        check_fields(self.path, checked, required, set(schema), what)
         for key, value in item.items():
             if key != "__line__":
                 self.value(value, schema[key], key, here)
