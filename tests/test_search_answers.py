@@ -58,6 +58,17 @@ def carded_index(carded_db_path):
     return search.Index.open(carded_db_path)
 
 
+def test_a_question_about_a_named_cards_ability_points_to_its_page_beside_its_ruling(carded_index):
+    """(review 18) "catelyn stark ability vs opponent event while she's knelt": her own text decides, beside
+    the FAQ's Catelyn Stark entry; a long question asking how a named card's ability works is pointed to the
+    card's page all the same.  A rules question about abilities that names no card gets no pointer."""
+    _, notes = carded_index.search("catelyn stark ability vs opponent event while she's knelt", 2, None, 5)
+    assert [n for n in notes if n.startswith("card text: Catelyn Stark is a card; its own text is on its card page")], notes
+    for query in ("can i use an ability of a knelt character", "does the knight trait ability matter"):
+        _, notes = carded_index.search(query, 2, None, 5)
+        assert not [n for n in notes if n.startswith("card text:")], (query, notes)
+
+
 def test_a_question_about_a_card_spelled_out_in_full_points_to_its_page(carded_index):
     """At an event (card data imported), "does the wall kneel if i lose an unopposed challenge" is
     decided by The Wall's own text, which no rules clause holds: the first note points to its card
@@ -1919,6 +1930,9 @@ def test_a_characters_name_the_texts_print_only_in_an_example_still_says_the_car
     for query in ("can a stark character attack alone", "is jaime restricted in joust"):
         _, notes = index.search(query, 2, None, 5)
         assert not any(n.startswith("not in the corpus") for n in notes), (query, notes)
+    # an everyday word a title writes capitalised (first edition's Bungled Orders) is no name (review 18)
+    _, notes = index.search("marching orders can i still play events", 2, None, 5)
+    assert notes and notes[0].startswith('not in the corpus: "orders" is not a word the rules use. If this asks about a card'), notes
 
 
 def test_a_card_the_corpus_never_rules_on_says_its_text_is_not_here_and_a_ruled_card_does_not(index):

@@ -268,6 +268,9 @@ def _unknown_words(
             w for w in analysis["content"]
             if len(w) >= 4 and w not in explained and (base := w.removesuffix("'s")) and index.name(base) and not index.english(base)
             and (base in nicknamed or (base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF))
+            # an everyday word the searched edition's rules write only capitalised is their term, not a name
+            # ("store" of the Tournament Regulations' "Store Championship")
+            and not (base not in nicknamed and index.rules_df(base, edition) and index.everyday(base))
         ]  # fmt: skip
     return unknown
 
@@ -293,10 +296,11 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
 
 def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
     """The unknown words quoted, each once ("olenna olenna" is one word), for a note read aloud; names
-    the rules write only in an example or a ruling ("tyrion") are said to be names, not rules terms."""
+    the rules write only in an example or a ruling ("tyrion") are said to be names, not rules terms; an
+    everyday word a title writes capitalised ("orders" of Bungled Orders) is not said to be a name."""
     words = list(dict.fromkeys(unknown))
     said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in words[:5])
-    if index is not None and all(index.name(w.removesuffix("'s")) for w in words):
+    if index is not None and all(index.name(base := w.removesuffix("'s")) and not index.everyday(base) for w in words):
         return said + (" is a name, not a rules term" if len(words) == 1 else " are names, not rules terms")
     return said + (" is not a word the rules use" if len(words) == 1 else " are not words the rules use")
 
@@ -512,7 +516,9 @@ def _card_page_pointer(
     unless it asks the card's list status, which the note beside this one answers.
     ``elsewhere``: words of the other edition's titles, which name none of this edition's cards."""
     asked = _asks_wording(analysis, card_text) or _asks_text(analysis, card_text)
-    asks = point or asked
+    # a question of any length about a named card's ability is decided by the card's own words
+    # ("catelyn stark ability vs opponent event while she's knelt"), beside any ruling on it
+    asks = point or asked or _asks(analysis, card_text.get("its_ability", []), [])
 
     cue_words = _cue_words(card_text)
     words = analysis["words"]
@@ -937,7 +943,7 @@ def other_edition_cards(index: Index, analysis: dict[str, Any], edition: int | N
 TOPIC_FIELDS = ({"document", "look_for", "when"}, {"edition"})
 UNRULED_FIELDS = ({"about", "when"}, {"edition", "see"})
 SEE_FIELDS: tuple[set[str], set[str]] = ({"id", "says"}, set())
-CARD_TEXT_FIELDS = ({"document", "look_for", "when"}, {"corpus_holds", "wording", "wording_questions", "rules_questions"})
+CARD_TEXT_FIELDS = ({"document", "look_for", "when"}, {"corpus_holds", "wording", "wording_questions", "rules_questions", "its_ability"})
 OTHER_EDITION_FIELDS = ({"term", "edition"}, {"instead"})
 
 
@@ -983,7 +989,7 @@ def load_topics(path: Path) -> dict[str, Any]:
     card_text = data.get("card_text")
     if card_text is not None:
         yamlio.check_fields(path, card_text, *CARD_TEXT_FIELDS, "card_text")
-        for key in ("when", "corpus_holds", "wording", "wording_questions", "rules_questions"):
+        for key in ("when", "corpus_holds", "wording", "wording_questions", "rules_questions", "its_ability"):
             words(card_text, key, "card_text")
         for pattern in [*card_text.get("wording_questions", []), *card_text.get("rules_questions", [])]:
             try:

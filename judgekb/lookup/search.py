@@ -294,6 +294,7 @@ class Index:
         self._stem_df: dict[str, tuple[int, int]] = {}
         self._rules_df: dict[str, tuple[int, int]] = {}
         self._names: set[str] = set()  # words of the texts written only capitalised, no English word
+        self._everyday_names: set[str] = set()  # words of the texts written only capitalised that are English words ("store")
         self._capitalised: set[str] = set()  # words of the texts written only capitalised ("jon", "snow")
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
@@ -591,6 +592,7 @@ class Index:
         sql = f"select word, df1, df2, rules1, rules2, named from vocab where word in ({marks})"
         found = {w: rest for w, *rest in self.rows(sql, missing)}
         english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
+        self._everyday_names |= {w for (w,) in self._rows_if(f"select word from english_capitalised where word in ({marks})", missing)}
         for word in missing:
             d1, d2, r1, r2, named = found.get(word, (0, 0, 0, 0, 0))
             self._word_facts[word] = (d1, d2, word in english)
@@ -938,6 +940,11 @@ class Index:
         "littlefinger", a card's title word the rules use in an example) or a capitalised term?"""
         self._facts([word])
         return word in self._names
+
+    def everyday(self, word: str) -> bool:
+        """Is the word an English word, with the everyday words the texts write only capitalised ("store" of "Store Championship")?"""
+        self._facts([word])
+        return self._word_facts[word][2] or word in self._everyday_names
 
     def english(self, word: str) -> bool:
         """Is the word in the English word list (the corpus's own names aside)?"""

@@ -14,6 +14,7 @@ from judgekb import yamlio
 from judgekb.lookup import notices
 from judgekb.lookup.search import CARD_KINDS, CLAUSE_WORDS, DERIVED_KEY, Index, connection
 from judgekb.lookup.words import (
+    EVERYDAY_MIN_FREQUENCY,
     LOWER_WORD,
     STOPWORDS,
     asked_words,
@@ -174,7 +175,13 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     conn.execute("create table english (word text primary key) without rowid")
     # every frequent English word but the corpus's names (words it never writes in lower case: Robert,
     # Baratheon): a word only a card's errata uses ("stay") is still a real word, never reported unknown
-    conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(set(df) - lower)))
+    capitalised = set(df) - lower
+    conn.executemany("insert or ignore into english values (?)", ((w,) for w in english_words(capitalised)))
+    # the everyday English words the texts write only capitalised, in a title ("Store Championship", "Bungled
+    # Orders"): names for lookup's other purposes, but everyday words where a notice would call them a name
+    conn.execute("create table english_capitalised (word text primary key) without rowid")
+    everyday = english_words(set(), EVERYDAY_MIN_FREQUENCY)
+    conn.executemany("insert or ignore into english_capitalised values (?)", ((w,) for w in everyday if w in capitalised))
     players = corpus / "player-vocabulary.yaml"
     vocabulary = (yamlio.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
     events = vocabulary.get("event_words", {})

@@ -85,6 +85,14 @@ class Group:
         self.phrases = tuple(f" {' '.join(words_of(t))} " for t, p in parts if len(p) > 1)
 
 
+def _unaccented(ch: str) -> str:
+    """A Latin letter with accents as the plain letter ("é" is "e"); any other character as it is."""
+    if ch.isascii():
+        return ch
+    parts = unicodedata.normalize("NFKD", ch)
+    return parts[0] if parts[0].isascii() and all(unicodedata.combining(c) for c in parts[1:]) else ch
+
+
 def clean(query: str) -> tuple[str, list[str]]:
     """Make any input searchable: valid UTF-8, no control characters, bounded length.
 
@@ -94,6 +102,7 @@ def clean(query: str) -> tuple[str, list[str]]:
     text = query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # lone surrogates become U+FFFD
     text = "".join(" " if ch in "\t\n\r\f\v" else "" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
     text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    text = "".join(map(_unaccented, text))  # "émoji", "Mirrí": the texts' words are plain letters
     if not text.strip():
         raise QueryError("empty query: type a word, a card name or a question")
     words = text.split()
@@ -318,13 +327,16 @@ class Ideas:
 
 # Words that are English (so never "corrected") must be at least this frequent in the word list.
 ENGLISH_MIN_FREQUENCY = 50
+# A word the texts write only capitalised is an everyday word, not a name, from this frequency: "store",
+# "orders", "street" (over 40,000) are; the list's names "jaime", "robert", "stark" (375 to 2,950) are not.
+EVERYDAY_MIN_FREQUENCY = 5000
 
 
-def english_words(known: set[str]) -> list[str]:
+def english_words(known: set[str], min_frequency: int = ENGLISH_MIN_FREQUENCY) -> list[str]:
     """Real English words (minus ``known``), so that lookup never "corrects" one into another."""
     try:
         from spellchecker import SpellChecker
     except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
         return []
     frequencies = SpellChecker().word_frequency.dictionary
-    return sorted(w for w, n in frequencies.items() if n >= ENGLISH_MIN_FREQUENCY and w not in known and w.isalpha())
+    return sorted(w for w, n in frequencies.items() if n >= min_frequency and w not in known and w.isalpha())

@@ -81,7 +81,10 @@
   ("the a an of to in is are am do does did i my me it its on for and or if be with at by as what how who whom when can could would " +
    "should will shall that this these those there their they them he she his her we our us from into than then so not no any all about " +
    "which while after before happens happen new").split(" ").forEach(function (w) { STOP[w] = 1; });
-  function words(text) { return (text || "").toLowerCase().replace(/[\u2019\u2018]/g, "'").match(/[0-9a-z]+(?:'[a-z]+)?/g) || []; }
+  // (accents dropped from Latin letters, as the server's lookup reads "émoji" as "emoji")
+  function words(text) {
+    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[\u2019\u2018]/g, "'").match(/[0-9a-z]+(?:'[a-z]+)?/g) || [];
+  }
   function stem(w) {
     var sfx = ["ing", "ed", "es", "s"];
     for (var i = 0; i < sfx.length; i++) if (w.length > sfx[i].length + 3 && w.slice(-sfx[i].length) === sfx[i]) return w.slice(0, -sfx[i].length);
