@@ -715,6 +715,8 @@ def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | No
             subject=player,
         )
     left = [p for p in state.players if p not in out]
+    if len(left) > 1 and state.first_player in newly:
+        pass_first_player(state, trace, out)
     if len(left) == 1 and not state.winner:
         if _cannot_win(state, left[0]):
             state.facts["game_over"] = True
@@ -732,6 +734,30 @@ def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | No
                 tag="victory",
                 subject=left[0],
             )
+
+
+RULES.add(
+    "first player.eliminated",
+    ["agot2-rr/first-player"],
+    "if the first player is eliminated from a game, the player to his or her left becomes the first player",
+)
+
+
+def pass_first_player(state: State, trace: Trace, out: list[str]) -> None:
+    """The first player is eliminated: the player to his or her left (the next player clockwise, seating order, who is
+    still in the game) becomes the first player."""
+    gone = state.first_player
+    names = list(state.players)
+    start = names.index(gone)
+    new = next(p for p in names[start + 1 :] + names[:start] if p not in out)
+    state.first_player = new
+    state.facts["first_player"] = new
+    trace.add(
+        "first player.eliminated",
+        f"{gone}, the first player, is eliminated: {new}, the player to {gone}'s left, becomes the first player",
+        tag="first player",
+        subject=new,
+    )
 
 
 def _all_eliminated(state: State, trace: Trace, players: list[str], draw_phase: bool) -> None:
