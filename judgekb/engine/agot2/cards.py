@@ -173,7 +173,14 @@ def no_cost_shadow(card: Card, rule_id: str, verb: str) -> None:
 
 @rule(
     "put-into-play",
-    ["agot2-rr/put-into-play", UNIQUE, "agot2-faq41/qa/no-surprises", "agot2-rr/no-attachments", "agot2-rr/ambush"],
+    [
+        "agot2-rr/put-into-play",
+        UNIQUE,
+        "agot2-faq41/qa/no-surprises",
+        "agot2-rr/no-attachments",
+        "agot2-rr/ambush",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+    ],
     "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
 )
 def put_into_play(
@@ -195,13 +202,10 @@ def put_into_play(
                 f"{key} has ambush ({card.values['ambush']}), not ambush ({ambush})",
                 cite=["agot2-rr/ambush"],
             )
-        if state.players[player].gold < ambush:
-            raise IllegalStep(
-                "put-into-play",
-                f"ambush ({ambush}) costs {ambush} gold and {player} has {state.players[player].gold}",
-                cite=["agot2-rr/ambush"],
-            )
-        state.players[player].gold -= ambush
+        pay_gold(
+            state, trace, player, ambush, None, f"ambush ({ambush})", "put-into-play",
+            ["agot2-rr/ambush", "agot2-rr/initiating-abilities-marshaling-cards"],
+        )
     if card.zone == "in_play":
         raise IllegalStep("put-into-play", f"{key} is already in play", cite=["agot2-rr/put-into-play"])
     if origin and card.zone != origin:
