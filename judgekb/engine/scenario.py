@@ -294,6 +294,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
             "onto": "card",
             "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
             "ambush": "count",
+            "bestow": "count",
         },
         3,
     ),

@@ -184,7 +184,15 @@ def no_cost_shadow(card: Card, rule_id: str, verb: str) -> None:
     "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
 )
 def put_into_play(
-    state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None, origin: str | None, ambush: int | None = None
+    state: State,
+    trace: Trace,
+    ctx: Context,
+    player: str,
+    key: str,
+    onto: str | None,
+    origin: str | None,
+    ambush: int | None = None,
+    bestowed: int | None = None,
 ) -> None:
     card = state.cards[key]
     if ambush is not None:
@@ -230,6 +238,8 @@ def put_into_play(
         + (f" with ambush ({ambush})" if ambush is not None else ""),
         ["agot2-rr/put-into-play"] + (["agot2-rr/ambush"] if ambush is not None else []),
     )
+    if bestowed:  # "When a card with bestow (X) enters play": put into play (ambush included) as well as marshaled
+        bestow(state, trace, player, card, bestowed, None)
     state.facts.setdefault("entered", []).append(key)
     queue_reactions(ctx, f"put into play: {key}")
     queue_reactions(ctx, f"enter play: {key}")

@@ -143,7 +143,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             str(args.get("from") or "hand"),
         )
     elif verb == "put_into_play":
-        cards.put_into_play(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"))
+        cards.put_into_play(
+            state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"), args.get("bestow")
+        )
     elif verb == "bring_out_of_shadows":
         cards.out_of_shadows(state, trace, ctx, args["player"], args["card"])
     elif verb == "draw":
