@@ -654,6 +654,7 @@ def check_victory(state: State, trace: Trace) -> str | None:
         )
     else:
         choice = state.facts.get("victory_choice")
+        on_cards = any(c.power and c.zone == "in_play" and c.controller in reached for c in state.cards.values())
         state.winner = choice if choice in reached else None
         asked = any(e.step == trace.step and e.rule == "victory" and e.outcome == "choice-needed" for e in trace.entries)
         if not state.winner and asked:
@@ -663,6 +664,7 @@ def check_victory(state: State, trace: Trace) -> str | None:
             f"{', '.join(reached)} reach 15 power at once: the first player, {state.first_player}, chooses who wins"
             + (f" — {choice}" if state.winner else " (state victory_choice)"),
             "applied" if state.winner else "choice-needed",
+            cite=["agot2-rr/winning-the-game"] + (["agot2-faq41/1.4"] if on_cards else []),
             tag="victory",
         )
     return state.winner
