@@ -180,6 +180,7 @@ def no_cost_shadow(card: Card, rule_id: str, verb: str) -> None:
         "agot2-rr/no-attachments",
         "agot2-rr/ambush",
         "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/attachment-cards",
     ],
     "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
 )
@@ -268,11 +269,11 @@ def _enter(
             raise IllegalStep(
                 rule_id,
                 f"{card.key} is an attachment: say which card it goes onto ('onto')",
-                cite=["agot2-rr/attachment-cards"] if rule_id == "marshal" else None,
+                cite=["agot2-rr/attachment-cards"],
             )
         host = state.cards[onto]
         if host.zone != "in_play":
-            raise IllegalStep(rule_id, f"{onto} is not in play to attach to")
+            raise IllegalStep(rule_id, f"{onto} is not in play to attach to", cite=["agot2-rr/attachment-cards"])
         if "no attachments" in state.keywords(host):
             raise IllegalStep(rule_id, f"{onto} has No attachments: no attachment can be attached to it", cite=["agot2-rr/no-attachments"])
         check_restriction(state, trace, player, card, host, rule_id)
@@ -862,6 +863,7 @@ def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
         "agot2-faq41/1.3",
         "agot2-faq41/1.2",
         "agot2-rr/no-attachments",
+        "agot2-rr/attachment-cards",
     ],
     "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules",
 )
