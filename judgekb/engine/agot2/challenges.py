@@ -52,8 +52,9 @@ def _participant(state: State, key: str, player: str, kind: str, role: str, rule
 
 @rule(
     "challenge.declare",
-    [DECLARE, "agot2-rr/challenge-icons", "agot2-rr/attacker"],
-    "the active player announces type, opponent and attackers (standing, with the icon); one challenge of each type per phase",
+    [DECLARE, "agot2-rr/challenge-icons", "agot2-rr/attacker", "agot2-rr/winning-the-game"],
+    "the active player announces type, opponent (one still in the game) and attackers (standing, with the icon); one challenge "
+    "of each type per phase",
 )
 def declare(
     state: State,
@@ -77,6 +78,14 @@ def declare(
     player = state.players[attacker]
     if against == attacker:
         raise IllegalStep("challenge.declare", f"{attacker} cannot initiate a challenge against himself or herself", cite=[DECLARE])
+    for who in (attacker, against):
+        if who in state.facts.get("eliminated", []):
+            raise IllegalStep(
+                "challenge.declare",
+                f"{who} has been eliminated from the game: "
+                + ("he or she initiates no challenge" if who == attacker else "no challenge can be initiated against him or her"),
+                cite=["agot2-rr/winning-the-game"],
+            )
     extra = state.facts.setdefault("additional_challenges", {}).setdefault(attacker, {})
     if kind in player.challenges_this_round and extra.get(kind, 0) <= 0:
         raise IllegalStep(
