@@ -156,6 +156,7 @@ def marshal(
     if bestowed:
         bestow(state, trace, player, card, bestowed, spend_from)
     state.facts.setdefault("entered", []).append(key)
+    state.facts.setdefault("marshaled", []).append(key)
     queue_reactions(ctx, f"marshal: {key}")
     queue_reactions(ctx, f"enter play: {key}")
 
@@ -392,6 +393,13 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str, 
     remove_from_challenge(state, trace, card, f"{key} changed control")
 
 
+RULES.add(
+    "reaction.marshaled",
+    ["agot2-rr/marshal", "agot2-rr/put-into-play"],
+    "a reaction to marshaling a card needs the card to have been marshaled; a card put into play was not marshaled",
+)
+
+
 @rule(
     "enter-play",
     ["agot2-faq41/qa/dothraki-handmaiden", "agot2-rr/enters-play", "agot2-rr/marshal"],
@@ -415,6 +423,7 @@ def marshal_facedown(state: State, trace: Trace, ctx: Context, player: str, card
     card.facedown, card.controller = False, player
     card.attached_to = onto if card.type == "attachment" else None
     state.facts.setdefault("not_entered", []).append(card.key)
+    state.facts.setdefault("marshaled", []).append(card.key)
     trace.add(
         "enter-play",
         f"{player} marshals {card.key} for {card.cost} gold from under {host.key}"
@@ -630,6 +639,17 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
             )
         if entering not in state.facts.get("entered", []):
             raise IllegalStep("enter-play", f"{entering} has not entered play", cite=["agot2-rr/enters-play"])
+    if kind == "reaction" and event.startswith("marshal:"):
+        marshaled = event.partition(": ")[2]
+        if marshaled in state.cards and marshaled not in state.facts.get("marshaled", []):
+            put = marshaled in state.facts.get("entered", [])
+            raise IllegalStep(
+                "reaction.marshaled",
+                f"{marshaled} "
+                + ("was put into play by a card ability, which is not marshaling it" if put else "has not been marshaled")
+                + ": a reaction to marshaling it cannot be used",
+                cite=["agot2-rr/marshal"] + (["agot2-rr/put-into-play"] if put else []),
+            )
     verb, _, subject = event.partition(": ")
     area = {"discard": "discard", "kill": "dead"}.get(verb)
     card = state.cards.get(subject)
