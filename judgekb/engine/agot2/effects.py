@@ -583,8 +583,8 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     for key in names(args.get("kneel")) + names(args.get("stand")):
         card = state.cards[key]
         kneel = key in names(args.get("kneel"))
-        if kneel and chosen:
-            board.cannot(state, trace, card, "knelt", True)
+        if not board.cannot(state, trace, card, "knelt" if kneel else "stood", chosen):
+            continue  # FAQ 2.1: a card that cannot be knelt (stood) ignores a non-targeting kneel (stand)
         card.kneeling = kneel
         trace.add(
             "effect.kneel",

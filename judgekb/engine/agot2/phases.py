@@ -8,6 +8,7 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, rule
 from judgekb.engine.agot2.board import (
     Context,
+    can_be,
     check_elimination,
     check_terminal,
     deck_counts,
@@ -361,12 +362,32 @@ def dominance(state: State, trace: Trace) -> None:
     gain_power(state, trace, tied[0], 1, f"{tied[0]} wins dominance", rule_id="dominance")
 
 
-@rule("standing", ["agot2-rr/appendix-i/standing-phase/6.2"], "each kneeling card stands")
+@rule(
+    "standing",
+    ["agot2-rr/appendix-i/standing-phase/6.2", "agot2-faq41/2.1", "agot2-rr/cannot"],
+    "each kneeling card stands, except a card that cannot be stood (it ignores this game effect)",
+)
 def standing(state: State, trace: Trace) -> None:
-    knelt = [c.key for c in state.cards.values() if c.zone == "in_play" and c.kneeling]
+    kneeling = [c for c in state.cards.values() if c.zone == "in_play" and c.kneeling]
+    held = [c.key for c in kneeling if not can_be(state, c, "stood")]
+    knelt = [c.key for c in kneeling if c.key not in held]
     for key in knelt:
         state.cards[key].kneeling = False
-    trace.add("standing", "each kneeling card stands" + (f": {', '.join(knelt)}" if knelt else " (none was kneeling)"), tag="stand")
+    trace.add(
+        "standing",
+        "each kneeling card stands" + (f": {', '.join(knelt)}" if knelt else " (none was kneeling)"),
+        cite=["agot2-rr/appendix-i/standing-phase/6.2"],
+        tag="stand",
+    )
+    for key in held:
+        trace.add(
+            "standing",
+            f"{key} cannot be stood: it ignores the standing phase's stand, a game effect that does not choose it, and stays kneeling",
+            "not-applied",
+            cite=["agot2-faq41/2.1", "agot2-rr/cannot"],
+            tag="cannot",
+            subject=key,
+        )
 
 
 @rule("taxation.gold", ["agot2-rr/appendix-i/taxation-phase/7.2"], "unspent gold returns to the treasury")
