@@ -213,8 +213,11 @@ TRIGGERS = (
     "challenges action",
     "marshaling action",
 )
+LIMIT = ("map", {"times": "count", "per": ("enum", ("phase", "challenge", "round", "game"))})  # RR Limits and Maxima
 REACT: dict[str, Any] = {
     "setup": "bool",
+    "limit": LIMIT,
+    "max": LIMIT,
     "to": "text",
     "player": "player",
     "card": "title",
@@ -236,6 +239,8 @@ ABILITY = {
     "canceled_by": "title",
     "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
     "setup": "bool",
+    "limit": LIMIT,
+    "max": LIMIT,
 }
 RESOLVE_KEYWORDS2 = ("insight", "intimidate", "pillage", "renown")  # the challenge resolution keywords (RR 4.2.5)
 RESOLVE_BOTH = {
@@ -390,7 +395,7 @@ ED2_ONLY_EXPECT = {
     "refused_cites",
     "not_cited",
 }
-REQUIRED = {"cites": {"step", "clauses"}}
+REQUIRED = {"cites": {"step", "clauses"}, "limit": {"times", "per"}, "max": {"times", "per"}}
 
 
 class Scenario:

@@ -622,6 +622,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         raise IllegalStep(
             "setup.abilities", f"{source}'s ability is not active during setup (it does not refer to setup)", cite=["agot2-faq41/1.9"]
         )
+    check_limits(state, trace, player, spec, source)
     being_played = state.cards.get(source)
     if being_played is not None and being_played.zone == "being played":
         raise IllegalStep(
@@ -728,6 +729,49 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
 
 
 @rule(
+    "limits",
+    ["agot2-rr/limits-and-maxima"],
+    "each copy of an ability with 'Limit X per period' may be used X times in that period (a card that re-enters play "
+    "brings a new copy); 'Max X per period' counts every copy by title; both are player specific; a canceled use counts",
+)
+def check_limits(state: State, trace: Trace, player: str, spec: dict[str, Any], source: str) -> None:
+    """Count this use against the ability's limit or maximum (``limit``/``max``: {times, per}), or refuse it."""
+    for kind in ("limit", "max"):
+        bound = spec.get(kind)
+        if not bound:
+            continue
+        times, per = int(bound["times"]), str(bound["per"])
+        card = state.cards.get(source)
+        if kind == "limit":  # this copy of the ability: a card that left play and re-entered is a new copy
+            copy = f"{card.key}@{card.order}" if card is not None and card.zone == "in_play" else source
+            label, whose = f"Limit {times} per {per}", f"this copy of {source}'s ability"
+        else:  # every copy by title, including this one
+            copy = card.name if card is not None else source
+            label, whose = f"Max {times} per {per}", f"the ability of {copy} (all copies by title count together)"
+        counts = state.facts.setdefault("limits", {}).setdefault(per, {})
+        used = counts.get(f"{kind}|{player}|{copy}", 0)
+        period = per
+        if used >= times:
+            raise IllegalStep(
+                "limits",
+                f"{label}: {player} has already initiated {whose} {used} time(s) this {period}",
+                cite=["agot2-rr/limits-and-maxima"],
+            )
+        counts[f"{kind}|{player}|{copy}"] = used + 1
+        trace.add(
+            "limits",
+            f"{label}: {player} initiates {whose} for the {_ordinal(used + 1)} time this {period} (it counts even if canceled)",
+            cite=["agot2-rr/limits-and-maxima"],
+            tag="limit",
+            subject=source,
+        )
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+@rule(
     "event.play",
     [
         "agot2-faq41/1.5",
@@ -762,6 +806,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     check_may_trigger(state, trace, player, str(spec.get("trigger") or "action"), key)
     if "limited" in card.keywords:
         check_limited(state, trace, player, card, False)
+    check_limits(state, trace, player, spec, key)
     pool = state.players[player]
     extra = dict(spec.get("cost") or {})
     default = card.values.get("shadow", 0) if origin == "shadows" else card.cost

@@ -472,6 +472,8 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     state.effects = [e for e in state.effects if e not in ending]
     # the precise moment the period ends: an 'until the end of' it effect initiated from now on fails (RR Lasting Effects)
     state.facts["ended_periods"] = sorted(set(state.facts.get("ended_periods", [])) | set(periods))
+    for ended in periods:  # "Limit X per [period]" / "Max X per [period]" counts start again (RR Limits and Maxima)
+        state.facts.get("limits", {}).pop(ended, None)
     for effect in ending:
         if effect.kind == "str":
             what = f"{effect.value:+d} STR"
