@@ -28,13 +28,27 @@ from judgekb.engine.core.trace import Trace
 END = "agot2-faq41/timing/end-of-phase"
 
 
+def remaining(state: State) -> list[str]:
+    """The players still in the game, in seating order (an eliminated player takes no part: RR Winning the Game)."""
+    return [n for n in state.players if n not in state.facts.get("eliminated", [])]
+
+
+def _gone(state: State) -> str:
+    out = [n for n in state.players if n in state.facts.get("eliminated", [])]
+    return f" ({', '.join(out)}: eliminated from the game, so not counted)" if out else ""
+
+
 @rule(
     "plot.reveal",
-    ["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card"],
+    ["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card", "agot2-rr/winning-the-game"],
     "each player reveals a new plot; the previous one goes to the used pile",
 )
 def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
     for player, name in reveals.items():
+        if player not in remaining(state):
+            raise IllegalStep(
+                "plot.reveal", f"{player} has been eliminated from the game: no plot is revealed", cite=["agot2-rr/winning-the-game"]
+            )
         card = state.cards.get(name)
         if card is None or card.type != "plot" or card.owner != player or card.zone != "plot":
             raise IllegalStep(
@@ -115,16 +129,24 @@ RULES.add(
         "agot2-rr/first-player",
         "agot2-rr/appendix-i/plot-phase/1.3",
         "agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9",
+        "agot2-rr/winning-the-game",
     ],
     "highest initiative wins; tie: lowest power total; then random; the winner chooses the first player",
 )
 def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> None:
-    modified = {n: sum(state.modifier(c, "initiative") for c in state.in_play(n)) for n in state.players}
-    totals = {n: p.plot.initiative + modified[n] for n, p in state.players.items()}
+    if chooses is not None and chooses not in remaining(state):
+        raise IllegalStep(
+            "plot.initiative",
+            f"{chooses} has been eliminated from the game and cannot be the first player",
+            cite=["agot2-rr/winning-the-game"],
+        )
+    players = remaining(state)
+    modified = {n: sum(state.modifier(c, "initiative") for c in state.in_play(n)) for n in players}
+    totals = {n: state.players[n].plot.initiative + modified[n] for n in players}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
-    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items())
-    cite = ["agot2-rr/initiative", "agot2-rr/appendix-i/plot-phase/1.3"]
+    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items()) + _gone(state)
+    cite = ["agot2-rr/initiative", "agot2-rr/appendix-i/plot-phase/1.3"] + (["agot2-rr/winning-the-game"] if _gone(state) else [])
     if any(modified.values()):  # the Rules Reference erratum: initiative incorporates initiative (not reserve) modifiers
         text += " (counting initiative modifiers: " + ", ".join(f"{n} {v:+d}" for n, v in modified.items() if v) + ")"
         cite.append("agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9")
@@ -345,21 +367,27 @@ def base_gold(state: State, player: str) -> int:
 
 @rule(
     "dominance",
-    ["agot2-rr/appendix-i/dominance-phase/5.2"],
+    ["agot2-rr/appendix-i/dominance-phase/5.2", "agot2-rr/winning-the-game"],
     "standing characters' STR plus gold in the pool; the highest gains 1 power; a tie: no one",
 )
 def dominance(state: State, trace: Trace) -> None:
-    totals = {n: sum(state.strength(c) for c in state.in_play(n, "character") if not c.kneeling) + p.gold for n, p in state.players.items()}
+    totals = {
+        n: sum(state.strength(c) for c in state.in_play(n, "character") if not c.kneeling) + state.players[n].gold
+        for n in remaining(state)
+    }
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
-    text = "dominance: " + ", ".join(f"{n} {v} (standing STR + {state.players[n].gold} gold)" for n, v in totals.items())
+    text = "dominance: " + ", ".join(f"{n} {v} (standing STR + {state.players[n].gold} gold)" for n, v in totals.items()) + _gone(state)
+    cite = ["agot2-rr/appendix-i/dominance-phase/5.2"] + (["agot2-rr/winning-the-game"] if _gone(state) else [])
     if len(tied) > 1:
         state.facts["dominance"] = "none"
-        trace.add("dominance", text + "; tied for the highest: no one wins dominance", "not-applied", tag="dominance")
+        trace.add("dominance", text + "; tied for the highest: no one wins dominance", "not-applied", cite=cite, tag="dominance")
         return
     state.facts["dominance"] = tied[0]
-    trace.add("dominance", text + f"; {tied[0]} wins dominance", tag="dominance", subject=tied[0])
-    gain_power(state, trace, tied[0], 1, f"{tied[0]} wins dominance", rule_id="dominance")
+    trace.add("dominance", text + f"; {tied[0]} wins dominance", cite=cite, tag="dominance", subject=tied[0])
+    gain_power(
+        state, trace, tied[0], 1, f"{tied[0]} wins dominance", rule_id="dominance", cite=["agot2-rr/appendix-i/dominance-phase/5.2"]
+    )
 
 
 @rule(
