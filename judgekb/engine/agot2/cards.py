@@ -501,6 +501,16 @@ def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spe
 def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[str, Any]) -> None:
     if not cost:
         return
+    for verb in ("kneel", "discard", "sacrifice", "return_to_hand"):
+        for key in _names(cost.get(verb)):
+            card = state.cards[key]
+            whose = card.controller if card.zone == "in_play" else card.owner
+            if whose != player:
+                raise IllegalStep(
+                    "cost",
+                    f"{key} is {whose}'s game element: an opponent's game elements may not be used to pay {player}'s cost",
+                    cite=["agot2-rr/costs"],
+                )
     gold = int(cost.get("gold", 0))
     pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
     paid = [f"{gold} gold"] if gold else []
