@@ -327,7 +327,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "play_event": ({"player", "card"}, {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows"))}, 2),
     "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
-    "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card"}, 2),
+    "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
     "loop": ({"times", "steps"}, {"times": "count", "steps": "any", "player": "player"}, 2),
     "setup": ({"place"}, {"place": ("playermap", "cards"), "attach": ("cardmap", "card")}, 2),

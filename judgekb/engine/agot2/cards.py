@@ -942,7 +942,7 @@ def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
     ],
     "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules",
 )
-def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str) -> None:
+def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None = None) -> None:
     card = state.cards[key]
     if card.zone != "shadows" or card.owner != player:
         raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows"])
@@ -958,17 +958,44 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
         duplicate = check_unique(state, player, card)
     except IllegalStep as exc:  # the same uniqueness rules, stated again for shadows
         raise IllegalStep("shadows", exc.reason, cite=(exc.cite or []) + ["agot2-rr/shadows/unique-cards-and-shadows"]) from None
+    if card.type == "attachment" and not duplicate and onto is None:
+        eligible = [h.key for h in state.in_play() if _eligible_host(state, card, h, player)]
+        if eligible:
+            raise IllegalStep(
+                "shadows",
+                f"{key} is an attachment brought out of shadows: it must immediately be attached to an eligible card "
+                f"(say which: 'onto'; eligible: {', '.join(eligible)})",
+                cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+            )
+        card.zone, card.order = "discard", seq(state)
+        trace.add(
+            "shadows",
+            f"{player} pays {cost} gold to bring {key} out of shadows, but no card in play is eligible for it to attach to: "
+            f"it is discarded without entering play",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+            tag="discard",
+            subject=key,
+        )
+        return
     _enter(
         state,
         trace,
         player,
         card,
-        None,
+        None if duplicate else onto,
         duplicate,
         "shadows",
         f"{player} brings {key} out of shadows for {cost} gold" + (" as a duplicate of the copy already in play" if duplicate else ""),
         ["agot2-rr/shadows/bringing-a-card-out-of-shadows"] + (["agot2-rr/shadows/unique-cards-and-shadows"] if card.unique else []),
     )
+
+
+def _eligible_host(state: State, attachment: Card, host: Card, player: str) -> bool:
+    """Could ``attachment`` attach to ``host`` now (No attachments, its restriction; an unread restriction counts as met)?"""
+    if host.type not in ("character", "location", "attachment") or "no attachments" in state.keywords(host):
+        return False
+    alternatives = restrictions.parse(attachment.restriction)
+    return alternatives is None or restrictions.unmet(state, alternatives, host, player) is None
 
 
 def _unread(trace: Trace, attachment: Card, what: str, cite: str) -> None:
