@@ -288,6 +288,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
             "bestow": "count",
             "spend_from": "card",
             "from": ("enum", ("hand", "attached")),
+            "into": ("enum", ("shadows",)),
         },
         3,
     ),

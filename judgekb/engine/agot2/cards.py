@@ -998,6 +998,42 @@ def _eligible_host(state: State, attachment: Card, host: Card, player: str) -> b
     return alternatives is None or restrictions.unmet(state, alternatives, host, player) is None
 
 
+@rule(
+    "shadows.marshal",
+    [
+        "agot2-rr/shadows/marshaling-a-card-into-shadows",
+        "agot2-rr/shadows/the-shadow-keyword",
+        "agot2-rr/appendix-i/marshaling-phase/player-action-window",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+    ],
+    "the active player may pay 2 gold to marshal a card with shadow facedown into shadows from hand; it is not marshaling "
+    "the card itself",
+)
+def marshal_into_shadows(state: State, trace: Trace, player: str, key: str, spend_from: str | None) -> None:
+    card = state.cards[key]
+    clause = "agot2-rr/shadows/marshaling-a-card-into-shadows"
+    if state.phase != "marshalling":
+        raise IllegalStep(
+            "shadows.marshal",
+            f"cards are marshaled into shadows only during the marshaling phase (the game is in the {state.phase} phase)",
+            cite=[clause],
+        )
+    if card.zone != "hand" or card.owner != player:
+        raise IllegalStep("shadows.marshal", f"{key} is not in {player}'s hand", cite=[clause])
+    if "shadow" not in state.keywords(card):
+        raise IllegalStep("shadows.marshal", f"{key} has no shadow keyword: it cannot be marshaled into shadows", cite=[clause])
+    pay_gold(state, trace, player, 2, spend_from, f"marshaling {key} into shadows", "shadows.marshal", [clause])
+    card.zone, card.order = "shadows", seq(state)
+    trace.add(
+        "shadows.marshal",
+        f"{player} pays 2 gold to marshal {key} into shadows, facedown: this is only 'marshaling a card into shadows', not "
+        f"marshaling a card with its characteristics (it does not enter play, and Limited and uniqueness do not apply)",
+        cite=[clause],
+        tag="shadows",
+        subject=key,
+    )
+
+
 def _unread(trace: Trace, attachment: Card, what: str, cite: str) -> None:
     """An attachment's restriction the engine cannot read: said, never taken as met or as broken."""
     trace.add(

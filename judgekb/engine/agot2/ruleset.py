@@ -128,6 +128,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         phases.end_round(state, trace, ctx)
     elif verb == "end_challenge":
         challenges.end_challenge(state, trace, ctx)
+    elif verb == "marshal" and args.get("into") == "shadows":
+        phases.activate(state, trace, args["player"], f"{args['player']} marshals a card into shadows")
+        cards.marshal_into_shadows(state, trace, args["player"], args["card"], args.get("spend_from"))
     elif verb == "marshal":
         phases.activate(state, trace, args["player"], f"{args['player']} marshals")
         cards.marshal(
