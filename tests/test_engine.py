@@ -153,6 +153,13 @@ players:
             "bad.yaml:10: field 'attackers': unknown card 'Rob Stark'",
         ),
         (BASE + "steps:\n  - charge: {attacker: A}\n", "bad.yaml:10: unknown step 'charge'"),
+        # fields only the second-edition rules read are refused, not ignored (review 17)
+        (
+            BASE + "steps:\n  - marshal: {player: A, card: Robb Stark, bestow: 1}\n",
+            "bad.yaml:10: field 'bestow' of 'marshal' exists only in edition 2",
+        ),
+        (BASE + "steps:\n  - marshal:\n      player: A\n      card: Robb Stark\n      into: shadows\n",
+         "bad.yaml:13: field 'into' of 'marshal' exists only in edition 2"),
         (BASE.replace("house: Stark", "house: Stark\n    colour: grey") + "steps: []\n", "bad.yaml:5: player has unknown field 'colour'"),
         (BASE.replace("str: 5", "str: five") + "steps: []\n", "field 'str' must be a whole number"),
         (BASE + "steps: []\nexpect:\n  victor: A\n", "expect has unknown field 'victor'"),

@@ -275,6 +275,9 @@ PHASE_STEP = {
     "discard": ("playermap", "cards"),
 }
 END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
+# Fields of steps both editions take that only the second-edition rules read (bestow, gold on a card,
+# marshaling into shadows): refused in a first-edition scenario, not silently ignored.
+EDITION2_FIELDS = {"marshal": {"bestow", "spend_from", "into"}, "put_into_play": {"bestow"}}
 STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     # verb: (required arguments, schema, editions: 1, 2 or 3 for both)
     "phase": ({"name"}, PHASE_STEP, 3),
@@ -798,6 +801,9 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
                     f"{where(path, args if '__line__' in args else step)}: field '{other[0]}' of 'resolve' exists only in edition "
                     f"{3 - edition} scenarios (fields: {', '.join(sorted(schema))})"
                 )
+        only2 = sorted(set(args) & EDITION2_FIELDS.get(verb, set())) if edition == 1 else []
+        if only2:  # (the first-edition rules read none of them: a field taken and ignored would mislead)
+            raise DataError(f"{where(path, args, only2[0])}: field '{only2[0]}' of '{verb}' exists only in edition 2 scenarios")
         if verb == "loop" and _whole(args.get("times")) and not 0 <= args["times"] <= MAX_LOOP:  # one limit, one message
             raise DataError(f"{where(path, step)}: field 'times' must be a whole number from 0 to {MAX_LOOP}; got {args['times']!r}")
         checker.mapping(args, schema, required, verb, step)
