@@ -179,6 +179,7 @@ EFFECT: dict[str, Any] = {
     "cost": ("map", COST),
     "blank": "bool",
     "put_into_play": "cards",
+    "onto": "card",  # the card an attachment put into play attaches to (RR Attachment Cards)
     "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
     "kneeling": "bool",
     "participating": ("enum", ("attacker", "defender")),

@@ -428,7 +428,8 @@ def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         args = {**args, str(args.get("rest") or "kill"): rest, "all": True}
     for key in names(args.get("put_into_play")):
         card = state.cards[key]
-        cards.put_into_play(state, trace, ctx, args.get("player") or args.get("controller") or card.owner, key, None, args.get("from"))
+        onto = args.get("onto") if card.type == "attachment" else None  # (an attachment enters play attached, or not at all)
+        cards.put_into_play(state, trace, ctx, args.get("player") or args.get("controller") or card.owner, key, onto, args.get("from"))
         if args.get("kneeling"):
             card.kneeling = True
         if args.get("participating"):
