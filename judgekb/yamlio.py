@@ -63,6 +63,9 @@ class Located(dict):  # type: ignore[type-arg]
 
     key_lines: dict[Any, int]
 
+    def __repr__(self) -> str:  # a message quoting the mapping shows what the file says, not the line bookkeeping
+        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items() if k != "__line__") + "}"
+
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: dict[Any, int] = {}

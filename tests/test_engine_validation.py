@@ -199,3 +199,27 @@ def test_a_field_of_a_card_block_names_its_own_line():
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith("t.yaml:10: field 'str' must be a whole number"), str(caught.value)
     load_scenario(Path("t.yaml"), body.replace("str: five", "str: 5"))  # the same card with a good value loads
+
+
+@pytest.mark.parametrize(
+    ("expect", "message"),
+    [
+        # (review 17) an expectation about a step the scenario does not have failed only at run time
+        ("expect:\n  refused: [3]\n", "t.yaml:14: field 'refused' names step 3; the scenario has 1 step(s)"),
+        ("expect:\n  refused_cites: {2: [agot2-rr/stand]}\n", "t.yaml:14: field 'refused_cites' names step 2"),
+        ("expect:\n  cites:\n    - {step: 4, clauses: [agot2-rr/stand]}\n", "t.yaml:15: field 'step' names step 4"),
+    ],
+)
+def test_an_expectation_naming_a_step_the_scenario_lacks_is_refused_with_its_line(expect: str, message: str):
+    body = BASE2 + "steps:\n  - draw: {player: A}\n" + expect
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert "__line__" not in str(caught.value)
+
+
+def test_a_message_quoting_a_mapping_never_shows_the_line_bookkeeping():
+    body = BASE2 + "steps: []\nexpect:\n  cites: {7: [agot2-rr/stand]}\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert "must be a list; got {7: ['agot2-rr/stand']}" in str(caught.value) and "__line__" not in str(caught.value)

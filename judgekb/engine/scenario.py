@@ -767,9 +767,26 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         fields = EXPECT_FIELDS if edition == 2 else EXPECT_FIELDS - ED2_ONLY_EXPECT
         check_fields(path, expect, set(), fields, "expect")
         checker.mapping(expect, EXPECT, set(), "expect", expect)
+        _check_step_numbers(path, expect, len(steps))
     scenario = Scenario(path, str(data.get("title") or path.stem), state, steps, expect, edition)
     scenario.card_notes = notes
     return scenario
+
+
+def _check_steps_named(path: Path, at: Any, field: str, numbers: list[Any], count: int, lowest: int = 1) -> None:
+    for number in numbers:
+        if _whole(number) and not lowest <= int(number) <= count:
+            raise DataError(f"{where(path, at, field)}: field '{field}' names step {number}; the scenario has {count} step(s)")
+
+
+def _check_step_numbers(path: Path, expect: dict[str, Any], count: int) -> None:
+    """An expectation about a step the scenario does not have could never hold: say so with its line."""
+    for field in ("refused", "choices_needed"):
+        _check_steps_named(path, expect, field, list(expect.get(field) or []), count)
+    keys = [int(k) if isinstance(k, str) and k.isdigit() else k for k in (expect.get("refused_cites") or {}) if k != "__line__"]
+    _check_steps_named(path, expect, "refused_cites", keys, count)
+    for entry in expect.get("cites") or []:  # (step 0: what the board itself rules before the first step)
+        _check_steps_named(path, entry, "step", [entry.get("step")], count, lowest=0)
 
 
 def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, depth: int = 0) -> None:
@@ -828,7 +845,7 @@ class _Checker:
         if isinstance(schema, str):
             schema = SCHEMAS[schema]
         if not isinstance(item, dict):
-            self.fail(line_of, what, f"must be a mapping; got {item!r}")
+            self.fail(line_of, what, f"must be a mapping; got {strip_lines(item)!r}")
         here = item if "__line__" in item else line_of
         checked = item if here is item else {**item, "__line__": here.get("__line__") if isinstance(here, dict) else None}
         check_fields(self.path, checked, required, set(schema), what)
@@ -847,7 +864,7 @@ class _Checker:
                 self.mapping(value, kind[1], REQUIRED.get(key, set()), key, line_of)
             elif head == "list":
                 if not isinstance(value, list):
-                    self.fail(line_of, key, f"must be a list; got {value!r}")
+                    self.fail(line_of, key, f"must be a list; got {strip_lines(value)!r}")
                 for item in value:
                     if key == "saves" and isinstance(item, str):
                         self.value(item, "card", key, line_of)
@@ -855,7 +872,7 @@ class _Checker:
                     self.mapping(item, kind[1], REQUIRED.get(key, set()), key, line_of)
             elif head in ("cardmap", "playermap", "intmap"):
                 if not isinstance(value, dict):
-                    self.fail(line_of, key, f"must be a mapping; got {value!r}")
+                    self.fail(line_of, key, f"must be a mapping; got {strip_lines(value)!r}")
                 here = value if "__line__" in value else line_of
                 for name, inner in value.items():
                     if name == "__line__":
