@@ -130,3 +130,22 @@ def test_card_page_lists_section_in_the_browser(server, browser):  # noqa: F811
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / "card-lists-phone.png"), full_page=True)
     context.close()
+
+
+def test_a_list_that_cannot_be_read_keeps_the_pasted_text_and_options(server, browser):  # noqa: F811
+    """A bad line is reported above the same form, the judge's paste and choices kept (not a bare error page)."""
+    context, page = _page(browser, "phone")
+    page.goto(server + "/deckcheck")
+    pasted = (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8").replace("3x Direwolf Pup (Core Set)", "Direwolf Pup")
+    page.fill("#decklist", pasted)
+    page.select_option("select[name=format]", "melee")
+    with page.expect_response(lambda r: r.url.endswith("/deckcheck") and r.request.method == "POST") as answer:
+        page.click("#check")
+    assert answer.value.status == 422
+    page.wait_for_selector("#deck-error")
+    assert "pasted decklist:17: not a card line" in page.inner_text("#deck-error")
+    assert page.input_value("#decklist").replace("\r\n", "\n") == pasted
+    assert page.input_value("select[name=format]") == "melee"
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / "deckcheck-unreadable-phone.png"), full_page=True)
+    context.close()

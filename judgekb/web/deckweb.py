@@ -49,21 +49,23 @@ def _check(text: str, source: str, options: dict[str, Any]) -> deckcheck.Report:
 
 @deck_pages.route("/deckcheck", methods=["GET", "POST"])
 def deckcheck_page() -> Any:
-    report, text = None, ""
+    """The form; after a POST the sheet, or (422) the reason the list cannot be read above the same
+    form, with the pasted text and the options kept, so a judge fixes the line rather than starts again."""
+    report, text, error = None, "", None
     options = _options(request.form if request.method == "POST" else request.args)
     if request.method == "POST":
-        upload = request.files.get("file")
-        if upload and upload.filename:
-            source = Path(upload.filename).name
-            try:
+        text, source = request.form.get("decklist", ""), "pasted decklist"
+        try:
+            upload = request.files.get("file")
+            if upload and upload.filename:
+                source = Path(upload.filename).name
                 text = decklists.decode(upload.read(), source)
-            except DataError as exc:
-                abort(422, description=str(exc))
-        else:
-            text, source = request.form.get("decklist", ""), "pasted decklist"
-        report = _check(text, source, options)
+            report = deckcheck.check(_db(), decklists.parse(text, source), **options)
+        except DataError as exc:
+            error = str(exc)
     lists = [rl.name for rl in reversed(restricted_lists.load(_db()))]
-    return render_template("deckcheck.html", report=report, text=text, options=options, lists=lists)
+    page = render_template("deckcheck.html", report=report, text=text, options=options, lists=lists, error=error)
+    return page, (422 if error else 200)
 
 
 @deck_pages.post("/api/deckcheck")
