@@ -368,6 +368,10 @@ def test_first_edition_lists_by_version(db):
             "3x Hodor (Core Set)\nthis is not a card line\n",
             "deck.txt:2: not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'; got 'this is not a card line'",
         ),
+        (  # a count-less line under a section header is a card written without its count, not a heading to drop
+            "House Baratheon\nFealty\n\nPlots\nA Noble Cause (Core)\n1x A Clash of Kings (Core Set)\n",
+            "deck.txt:5: not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'; got 'A Noble Cause (Core)'",
+        ),
         ("0x Hodor (Core Set)\n", "deck.txt:1: card count must be 1 to 99; got '0x Hodor (Core Set)'"),
         ('{"slots": {"01001": "two"}}', "deck.txt:1: field 'slots.01001': count must be a whole number 1 to 99; got 'two'"),
         ('{"slots": ', "deck.txt:1: not valid JSON"),

@@ -94,6 +94,7 @@ def parse_text(text: str, source: str) -> Decklist:
         raise DataError(f"{source}: a decklist may have at most {MAX_LINES} lines; got {len(lines)}")
     deck = Decklist(source, "plain")
     section: str | None = None
+    typed = False  # under a header that lists cards of one kind (plots, characters…), where no heading line stands
     for number, raw in enumerate(lines, start=1):
         stripped = re.sub(r"^[•*–-]\s+", "", raw.strip())
         if not stripped or SKIP.match(stripped):
@@ -103,6 +104,7 @@ def parse_text(text: str, source: str) -> Decklist:
         header = SECTION.match(stripped)
         if header and header["word"].strip().lower() in SECTIONS:
             section = SECTIONS[header["word"].strip().lower()]
+            typed = header["word"].strip().lower() not in ("deck", "draw deck", "house deck")
             if header["n"] is not None:
                 deck.shape = "thronesdb-text"
             continue
@@ -110,7 +112,7 @@ def parse_text(text: str, source: str) -> Decklist:
         if entry is not None:
             deck.entries.append(entry)
             continue
-        if deck.entries and section != "agenda":
+        if (deck.entries or typed) and section != "agenda":  # under "Plots" or "Characters": a count left out, not a title
             raise _bad(source, number, "not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'", raw)
         labelled = LABELLED.match(stripped)  # "Faction: House Stark", "Agenda: Fealty"
         if labelled:
