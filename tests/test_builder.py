@@ -298,3 +298,36 @@ def test_a_character_removed_from_the_challenge_no_longer_counts(carded_server, 
     expect(page.locator("#b-result .ruling-lines")).to_contain_text("no one wins")
     assert "The Tickler is removed from the challenge" in page.inner_text("#b-result ol.trace")
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_typing_in_one_field_then_tapping_the_next_keeps_the_next_focused(carded_server, browser, size):
+    """A judge types the plot's name, then taps the card-name field (or a player's name, then the plot): the first
+    field's change re-renders the form, and the tapped field was replaced under the finger, so what was typed
+    next went nowhere.  The tapped field keeps the focus and takes the typing."""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+
+    def tap(selector: str) -> None:
+        field = page.locator(selector).first
+        field.tap() if size == "phone" else field.click()
+
+    tap("#p0-plot input")
+    page.keyboard.type("A Noble Cause")
+    tap("#p0 [data-zone=in_play] .add-card")
+    page.keyboard.type("Robb Stark")
+    expect(page.locator("#p0 [data-zone=in_play] .add-card")).to_have_value("Robb Stark")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#p0 [data-zone=in_play] li.card >> text=Robb Stark")
+    tap("#p1 .p-name")
+    page.keyboard.press("End")
+    page.keyboard.type(" (Ben)")
+    tap("#p1-plot input")
+    page.keyboard.type("Confiscation")
+    expect(page.locator("#p1 .p-name")).to_have_value("Player B (Ben)")
+    expect(page.locator("#p1-plot input").first).to_have_value("Confiscation")
+    assert "A Noble Cause" in page.locator("#b-yaml").text_content()
+    context.close()

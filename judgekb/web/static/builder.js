@@ -54,7 +54,7 @@
   function input(value, onchange, attrs) {
     var i = el("input", Object.assign({ value: value === undefined ? "" : value }, attrs || {}));
     i.addEventListener("input", function () { onchange(i.value); refreshYaml(); });
-    i.addEventListener("change", function () { onchange(i.value); render(); });
+    i.addEventListener("change", function () { onchange(i.value); renderSoon(); });
     return i;
   }
   function select(options, value, onchange, attrs) {
@@ -75,7 +75,31 @@
   function playerNames() { return state.players.map(function (p) { return p.name; }); }
 
   // ------------------------------------------------------------------ rendering the form
+  // A field's "change" re-renders the form.  It fires as the judge taps the next field, so that field (and the
+  // focus) would go with the old form: render() puts the focus back on its twin, and a change renders once the
+  // tap has moved the focus.
+  var FOCUSABLE = "input, select, textarea";
+  function focusKey() {
+    var e = document.activeElement;
+    if (!e || e === document.body || e.tagName === "BUTTON" || !form.contains(e)) return null;  // a field, not a button that moved things
+    var box = e.parentNode && e.parentNode.closest ? e.parentNode.closest("[id]") : null;
+    if (e.id || !box) return { id: e.id, i: -1 };
+    var key = { id: box.id, i: Array.prototype.indexOf.call(box.querySelectorAll(FOCUSABLE), e) };
+    try { key.start = e.selectionStart; key.end = e.selectionEnd; } catch (err) { /* no caret in this kind of field */ }
+    return key;
+  }
+  function refocus(key) {
+    if (!key || !key.id) return;
+    var box = document.getElementById(key.id);
+    var e = box && (key.i < 0 ? box : box.querySelectorAll(FOCUSABLE)[key.i]);
+    if (!e || e === document.activeElement) return;
+    e.focus({ preventScroll: true });
+    try { if (key.start !== undefined && key.start !== null) e.setSelectionRange(key.start, key.end); } catch (err) { /* not a text field */ }
+  }
+  function renderSoon() { setTimeout(render, 0); }
+
   function render() {
+    var focused = focusKey();
     var box = document.getElementById("b-players");
     box.textContent = "";
     document.getElementById("b-edition").value = state.edition;
@@ -87,6 +111,7 @@
     var kind = document.getElementById("b-step-kind");
     if (!kind.options.length) STEP_KINDS.forEach(function (k) { kind.appendChild(el("option", { value: k[0], text: k[1] })); });
     refreshYaml();
+    refocus(focused);
   }
 
   function renderPlayer(p, pi) {
