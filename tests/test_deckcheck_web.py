@@ -149,3 +149,17 @@ def test_a_list_that_cannot_be_read_keeps_the_pasted_text_and_options(server, br
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / "deckcheck-unreadable-phone.png"), full_page=True)
     context.close()
+
+
+def test_the_page_names_its_own_fields_not_the_command_line_s_options(client):
+    """A judge on the page never saw --list or --as-of: the messages name the fields (“List (2nd)”, “FAQ as of (1st)”)."""
+    second = (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8")
+    page = client.post("/deckcheck", data={"decklist": second, "as_of": "v5.4"})
+    body = page.get_data(as_text=True)
+    assert page.status_code == 422 and "--" not in re.sub(r"<!--.*?-->", "", body.split('id="deck-error"')[1].split("</p>")[0])
+    assert "choose a second-edition list with “List (2nd)”" in body
+    first = (DECKS / "agot1-stark-legal.txt").read_text(encoding="utf-8")
+    page = client.post("/deckcheck", data={"decklist": first, "edition": "2"})
+    notes = page.get_data(as_text=True).split('class="notes"')[1].split("</ul>")[0]
+    assert "this looks like a first-edition list; check it with Edition “1st” (or with Edition “detect”, which detects it)" in notes
+    assert "--edition" not in notes

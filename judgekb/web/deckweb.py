@@ -8,6 +8,8 @@ the same report ``judgekb deckcheck --json`` prints.  Requests are bounded by th
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,23 @@ from judgekb.cards import deckcheck, decklists, restricted_lists
 from judgekb.yamlio import DataError
 
 deck_pages = Blueprint("deck", __name__)
+
+
+# The deck check's messages name the command line's options; the page names its own fields instead.
+FORM_WORDS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"without --edition, which detects it"), "with Edition “detect”, which detects it"),
+    (re.compile(r"--edition ([12])"), lambda m: "Edition “" + ("1st" if m[1] == "1" else "2nd") + "”"),
+    (re.compile(r"--as-of(?: VERSION)?"), "“FAQ as of (1st)”"),
+    (re.compile(r"--list"), "“List (2nd)”"),
+]
+
+
+@deck_pages.app_template_filter("form_words")
+def form_words(text: str) -> str:
+    """A deck-check message as the page says it: "choose a second-edition list with “List (2nd)”", not "--list"."""
+    for pattern, words in FORM_WORDS:
+        text = pattern.sub(words, text)
+    return text
 
 
 def _db() -> Any:
