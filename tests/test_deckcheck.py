@@ -442,3 +442,15 @@ def test_every_clause_a_deck_check_cites_exists(db):
     for check_ in deckcheck.CHECKS.values():
         for ids in check_.clauses:
             assert store.clause(db, ids[0]) is not None, f"{check_.name} ({check_.edition}) cites missing clause {ids[0]}"
+
+
+def test_a_json_export_s_problem_lines_name_the_card_not_only_its_code(db):
+    """ThronesDB's JSON names cards by code: the sheet's line under a problem says which card ('"01146": 2,' alone
+    sends the judge to a card database to find out it is Robb Stark)."""
+    text = '{\n  "faction_code": "stark",\n  "agendas": ["01027"],\n  "slots": {\n    "01146": 2,\n    "06082": 1\n  }\n}\n'
+    restricted = by_check(check(db, text))["restricted"][0]
+    assert restricted.lines == [5, 6]
+    assert restricted.source_lines == [
+        '2x Robb Stark (Core Set, 146) — "01146": 2,',
+        "1x Passing the Black Gate (Oberyn's Revenge, 82) — \"06082\": 1",
+    ]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -277,7 +277,8 @@ def resolve(pool: CardPool, entries: list[Entry]) -> Resolved:
                 )
                 continue
             same = [c.code for c in pool.by_key[card.key] if _identity(c) == _identity(card)]
-            out.cards.append(DeckCard(card, entry.count, entry, tuple(same)))
+            named = replace(entry, text=f"{entry.count}x {card.printing} — {entry.text}")  # a JSON line names only the code
+            out.cards.append(DeckCard(card, entry.count, named, tuple(same)))
             continue
         printings = pool.by_key.get(normalise_name(entry.name), [])
         if not printings:
