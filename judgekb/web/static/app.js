@@ -375,13 +375,19 @@
     var DIFFERS = "a plain word match: unlike the server it knows no synonyms or abbreviations (STR, mil\u2026), fixes only near spellings, and ranks more simply.";
     var OFFLINE_NOTE = "Offline \u2014 searching the copy saved on this device, " + DIFFERS;
     var STATIC_NOTE = "Exported copy \u2014 searching on this device, " + DIFFERS;
+    // plain http:// on the venue network: no service worker, nothing saved; only this open page holds the index
+    var HELD_NOTE = "Offline \u2014 searching the index this open page fetched: nothing is saved at this address, so keep this page open " +
+      "(reloading or closing it loses the search until the network is back); " + DIFFERS;
+    function offlineNote() {
+      return navigator.serviceWorker && navigator.serviceWorker.controller ? OFFLINE_NOTE : HELD_NOTE;
+    }
     function searchHere(value, ed, key) {
       return getIndex().then(function (data) {
         if (key !== last) return;
         var started = performance.now();
         var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
-        setMode(MODE === "static" ? STATIC_NOTE : OFFLINE_NOTE);
+        setMode(MODE === "static" ? STATIC_NOTE : offlineNote());
         showNotes([]);  // the server's notes were for another search
         render(hits, true);
         renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
