@@ -2028,3 +2028,15 @@ def test_a_name_this_editions_rules_head_a_clause_with_is_not_called_the_other_e
     assert hits[0].id == "agot1-rules/crown-regent", [h.id for h in hits]
     _, notes = carded_index.search("what does heads on spikes do", 1, None, 5)  # no first-edition heading names it
     assert any("Heads on Spikes is a second-edition card" in n for n in notes), notes
+
+
+def test_a_whole_card_title_misspelled_is_offered_when_no_clause_uses_its_words(carded_index, index):
+    """(review 19) "the things i do for luv" gave no results and no card, though the Cards page opens The Things
+    I Do For Love from the same typo: with card data imported the note offers the card and its page."""
+    hits, notes = carded_index.search("the things i do for luv", 2, None, 5)
+    assert not hits
+    offered = [n for n in notes if "did you mean the card The Things I Do For Love?" in n]
+    assert offered and 'judgekb card "The Things I Do For Love" --edition 2' in offered[0], notes
+    # without card data there is no title to offer: the note says to check the spelling
+    hits, notes = index.search("the things i do for luv", 2, None, 5)
+    assert not hits and any(n.endswith("check the spelling, or search the other edition") for n in notes), notes

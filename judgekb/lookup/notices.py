@@ -344,6 +344,31 @@ def _near_titles(index: Index, unknown: list[str], imported: list[int]) -> tuple
     return None
 
 
+NEAR_WHOLE_TITLE = 88  # rapidfuzz ratio: a whole query this close to a card's whole title misspells it ("the things i do for luv")
+
+
+def near_whole_title(index: Index, text: str, edition: int | None) -> tuple[str, int] | None:
+    """The imported card title the whole query misspells, when no clause uses its words: the Cards page opens
+    it from the same typo, the search named none.  One title, clearly the closest (else none)."""
+    from rapidfuzz import fuzz, process
+
+    from judgekb.cards.corpus_cards import bare_name
+
+    typed = bare_name(text)
+    if len(typed) < 6:
+        return None
+    found: list[tuple[float, str, int]] = []
+    for ed in sorted(index.imported_editions & ({edition} if edition else {1, 2})):
+        titles = index.imported_titles(ed)
+        found += [(score, titles[key], ed) for key, score, _ in process.extract(
+            typed, list(titles), scorer=fuzz.ratio, score_cutoff=NEAR_WHOLE_TITLE - 5, limit=2
+        )]  # fmt: skip
+    found.sort(key=lambda f: -f[0])
+    if found and found[0][0] >= NEAR_WHOLE_TITLE and (len(found) == 1 or found[0][0] - found[1][0] >= 5 or found[1][1] == found[0][1]):
+        return found[0][1], found[0][2]
+    return None
+
+
 NO_TITLE_PAGE = "judgekb card NAME"  # how _no_title_notice names the card page: no title to name
 
 

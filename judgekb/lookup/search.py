@@ -1190,6 +1190,11 @@ class Index:
                 notes.append(f"no {which}clause {unnamed}")
             elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
                 notes.append(f"no {which}clause uses {said}")
+            elif near := notices.near_whole_title(self, text, edition):  # "the things i do for luv": a title misspelled
+                notes.append(
+                    f"no {which}clause uses {said}: did you mean the card {near[0]}? Its own text is on its card page "
+                    f"(the Cards page, or {notices.card_command(*near)})"
+                )
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
             else:
