@@ -4,6 +4,7 @@ desktop screenshots, and the printed one-page sheet) against `judgekb serve`.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -149,6 +150,16 @@ def test_a_list_that_cannot_be_read_keeps_the_pasted_text_and_options(server, br
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / "deckcheck-unreadable-phone.png"), full_page=True)
     context.close()
+
+
+def test_a_file_and_a_paste_together_are_refused_not_one_dropped(client):
+    """(review 19) With a file chosen and text pasted, the file was checked and the paste dropped without a word."""
+    pasted = (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8")
+    upload = (io.BytesIO((DECKS / "agot1-stark-legal.txt").read_bytes()), "other.txt")
+    page = client.post("/deckcheck", data={"decklist": pasted, "file": upload}, content_type="multipart/form-data")
+    body = page.get_data(as_text=True)
+    assert page.status_code == 422 and "both a file (other.txt) and pasted text were given" in body
+    assert "Direwolf Pup" in body.split('id="decklist"')[1].split("</textarea>")[0]  # the paste is kept
 
 
 def test_the_page_names_its_own_fields_not_the_command_line_s_options(client):

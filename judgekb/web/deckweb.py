@@ -77,6 +77,11 @@ def deckcheck_page() -> Any:
         try:
             upload = request.files.get("file")
             if upload and upload.filename:
+                if text.strip():  # two lists: checking one and dropping the other unsaid would mislead
+                    raise DataError(
+                        f"both a file ({Path(upload.filename).name}) and pasted text were given: "
+                        "clear the pasted text to check the file, or remove the file to check the paste"
+                    )
                 source = Path(upload.filename).name
                 text = decklists.decode(upload.read(), source)
             report = deckcheck.check(_db(), decklists.parse(text, source), **options)
