@@ -162,6 +162,14 @@ def test_a_file_and_a_paste_together_are_refused_not_one_dropped(client):
     assert "Direwolf Pup" in body.split('id="decklist"')[1].split("</textarea>")[0]  # the paste is kept
 
 
+def test_the_sheet_names_a_dated_list_once(client):
+    """(review 19) "Checked against: Standard v2.1 (…), joust" was followed by the same words again as its citation."""
+    page = client.post("/deckcheck", data={"decklist": (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8")})
+    said = page.get_data(as_text=True).split('class="deck-list"')[1].split("</p>")[0]
+    name = said.split("<strong>")[1].split("</strong>")[0]
+    assert name.startswith("Standard v") and said.count(name) == 1 and 'class="url"' in said, said
+
+
 def test_the_page_names_its_own_fields_not_the_command_line_s_options(client):
     """A judge on the page never saw --list or --as-of: the messages name the fields (“List (2nd)”, “FAQ as of (1st)”)."""
     second = (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8")
