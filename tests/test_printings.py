@@ -186,3 +186,14 @@ def test_the_json_api_keeps_printings_apart(imported_db):
     status = {p["code"]: (p["status"]["joust"], p["status"]["melee"]) for p in page["printings"]}
     assert status["C&D F76"] == ("restricted", "not restricted") and status["QoD F22"] == ("not restricted", "restricted")
     assert page["status_source"] == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17)"
+
+
+def test_a_second_edition_card_page_says_the_faq_lists_are_not_in_force(db_path):
+    """(review 20) Without card data, `judgekb card "The Lord of the Crossing" --edition 2` opened with "Status in
+    the lists of AGoT 2.0 FAQ v2.3: … melee not on a list in the FAQ in force …", then printed v2.3's melee entry:
+    a contradiction, and nothing said the lists are not in force.  The line says how v2.3 listed it, not in force."""
+    out = run_cli("card", "The Lord of the Crossing", "--edition", "2", db=db_path)
+    assert out.returncode == 0, out.stderr
+    status = next(line for line in out.stdout.splitlines() if line.startswith("Status"))
+    assert status.startswith("Status on the lists of AGoT 2.0 FAQ v2.3 (2019-09-20), not in force (later lists have replaced them;")
+    assert "to see the list in force" in status and status.endswith("joust not restricted; melee restricted; not banned"), status

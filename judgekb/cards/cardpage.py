@@ -235,7 +235,18 @@ def render(p: dict[str, Any]) -> str:
     if p.get("lists"):  # the dated list in force today comes before the FAQ's own (older) lists
         lines.extend(render_lists(p["lists"]))
     status = p["status"]
-    lines.append(f"Status in the lists of {p['status_source']}: joust {status['joust']}; melee {status['melee']}; {status['banned']}")
+    if p["edition"] == 2:
+        # the second-edition FAQ in force prints no lists: those of FAQ v2.3 are said as they listed the card,
+        # and as not in force, as the web page says (a status "not on a list in the FAQ in force" under
+        # "the lists of FAQ v2.3" read as a contradiction: review 20)
+        listed = {k: ("banned" if k == "banned" else "restricted") if v == NOT_IN_FORCE else v for k, v in status.items()}
+        now = "the list in force is above" if p.get("lists") else "import the card data (judgekb import-cards) to see the list in force"
+        lines.append(
+            f"Status on the lists of {p['status_source']}, not in force (later lists have replaced them; {now}): "
+            f"joust {listed['joust']}; melee {listed['melee']}; {listed['banned']}"
+        )
+    else:
+        lines.append(f"Status in the lists of {p['status_source']}: joust {status['joust']}; melee {status['melee']}; {status['banned']}")
     for item in p["printings"]:
         imp = item["imported"]
         where = f" = {imp['set']} {imp['number']}" if imp and imp["set"] != item["set"] else ""
