@@ -2040,3 +2040,14 @@ def test_a_whole_card_title_misspelled_is_offered_when_no_clause_uses_its_words(
     # without card data there is no title to offer: the note says to check the spelling
     hits, notes = index.search("the things i do for luv", 2, None, 5)
     assert not hits and any(n.endswith("check the spelling, or search the other edition") for n in notes), notes
+
+
+def test_a_query_that_is_only_a_cards_title_points_to_its_page(carded_index, index):
+    """(review 20) "Ghost": with card data, its list status came without the pointer to its card page that the
+    other cards get; without, the note said the clauses below "match the query's other words", and there are none."""
+    _, notes = carded_index.search("Ghost", 2, None, 5)
+    assert notes and notes[0].startswith("card text: Ghost is a card; its own text is on its card page"), notes
+    _, notes = index.search("Ghost", 2, None, 5)
+    assert notes == ['no second-edition clause uses "ghost": the clauses below answer players\' questions that use it'], notes
+    _, notes = index.search("how much did the core set cost in 2008", 1, None, 5)  # a year is no name
+    assert notes and notes[0].startswith('not in the corpus: "2008" is not a word the rules use'), notes

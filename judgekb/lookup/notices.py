@@ -223,6 +223,8 @@ def unused_words(index: Index, analysis: dict[str, Any], edition: int | None, no
         return []
     which = f"{EDITION_ADJECTIVES[edition]} " if edition in (1, 2) else ""
     said = ", ".join(f'"{w[:40]}"' for w in unused[:3])
+    if len(unused) == len(groups):  # no other words: the clauses below come from players' questions with the word ("Ghost")
+        return [f"no {which}clause uses {said}: the clauses below answer players' questions that use it"]
     return [f"no {which}clause uses {said}: the clauses below match the query's other words"]
 
 
@@ -300,7 +302,9 @@ def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
     everyday word a title writes capitalised ("orders" of Bungled Orders) is not said to be a name."""
     words = list(dict.fromkeys(unknown))
     said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in words[:5])
-    if index is not None and all(index.name(base := w.removesuffix("'s")) and not index.everyday(base) for w in words):
+    if index is not None and all(
+        index.name(base := w.removesuffix("'s")) and not index.everyday(base) and not base.isdigit() for w in words
+    ):  # (a year, "2008", is no name)
         return said + (" is a name, not a rules term" if len(words) == 1 else " are names, not rules terms")
     return said + (" is not a word the rules use" if len(words) == 1 else " are not words the rules use")
 
@@ -561,9 +565,11 @@ def _card_page_pointer(
     # holds no ruling on, points to the card's page too: "does the wall kneel if i lose an unopposed
     # challenge" is decided by the card's own text (as, without card data, the note says it is not here)
     in_full = not _asks(analysis, STATUS_ASKED, [])  # (errata and rulings asked for never come here: _asks_rules)
+    # a query that is a card's whole title and nothing more ("Ghost") asks for the card (review 20)
     names = [
-        name for (name, _, size), unknown in zip(spans, unknown_in, strict=True)
-        if asks or unknown or (in_full and size >= 2 and not any(index.ruled_on(c) for c in index.corpus_cards_called(name, edition)))
+        name for (name, start, size), unknown in zip(spans, unknown_in, strict=True)
+        if asks or unknown or (start == 0 and size == len(words))
+        or (in_full and size >= 2 and not any(index.ruled_on(c) for c in index.corpus_cards_called(name, edition)))
     ]  # fmt: skip
     if not asks:  # (a title the query names twice is pointed to once)
         # and, as without card data, a card of the corpus the query spells out that no ruling is about, though
