@@ -1155,3 +1155,20 @@ def test_accented_letters_are_read_as_plain_letters(index):
     assert notes and '"emoji"' in notes[0] and "moji\"" not in notes[0].replace('"emoji"', ""), notes
     hits, _ = index.search("rèserve chéck", 2, None, 5)
     assert hits and hits[0].id == "agot2-rr/appendix-i/taxation-phase/7.3", [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "edition", "about"),
+    [
+        # (review 20) the closest clauses were read as answers: the sleeve rule, and a glossary entry for the meta
+        ("what size sleeves for 2nd edition cards", 2, "the size of the cards and which sleeves fit them; see agot2-tr/card-sleeves"),
+        ("what size card sleeves fit the agot lcg cards", 1, "which sleeves fit them; see agot1-faq/qa/card-sleeves"),
+        ("best stark deck in the current meta", 2, "deck-building advice and the metagame"),
+    ],
+)
+def test_questions_no_document_rules_on_say_so_first(index, query: str, edition: int, about: str):
+    _, notes = index.search(query, edition, None, 5)
+    assert notes and notes[0].startswith("not in the corpus: no ") and about in notes[0], notes
+    # the rule the documents do give about sleeves is no such question
+    _, notes = index.search("are sleeves required at a regional", edition, None, 5)
+    assert not [n for n in notes if n.startswith("not in the corpus")], notes
