@@ -104,7 +104,21 @@ players:
         (BASE2 + "steps:\n  - resolve: {vengeful: [Robb Stark]}\n", "t.yaml:12: field 'vengeful' of 'resolve' exists only in edition 1"),
         (BASE2 + "steps:\n  - note: a\nsteps: []\n", "t.yaml:13: invalid YAML: field 'steps' is given twice (first on line 11)"),
         (BASE2.replace("title: t", "title: t\ntitle: u") + "steps: []\n", "t.yaml:2: invalid YAML: field 'title' is given twice"),
-        (BASE2 + "steps:\n  - redirect: {player: A}\n", "t.yaml:12: step 'redirect' exists only in edition 1"),
+        # melee titles (edition 2): only in a melee game; a title given as a mapping takes name, supports, rivals
+        (
+            BASE2.replace("first: true", "first: true\n    title: Crown Regent") + "steps: []\n",
+            "t.yaml:7: field 'title': title cards are used only in the melee game (RR Title Cards)",
+        ),
+        (
+            BASE2.replace("edition: 2", "edition: 2\nmelee: true").replace("first: true", "first: true\n    title: {name: X, suports: Y}")
+            + "steps: []\n",
+            "t.yaml:8: title has unknown field 'suports'",
+        ),
+        (
+            BASE2.replace("edition: 2", "edition: 2\nmelee: true").replace("first: true", "first: true\n    title: {name: X, rivals: Y}")
+            + "steps: []\n",
+            "t.yaml:8: field 'rivals' must be a list of titles; got 'Y'",
+        ),
         (BASE2 + "steps: []\nexpect:\n  deck_position: {Robb Stark: middle}\n", "field 'deck_position': must be top, bottom"),
         (BASE2 + "steps: []\nexpect:\n  cites: [{tag: claim}]\n", "t.yaml:13: cites is missing field 'clauses'"),
         # (a blind review: a top-level field's error named line 1, the mapping's first line, not its own)

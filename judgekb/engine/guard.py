@@ -100,7 +100,7 @@ def deadline(seconds: float | None) -> Iterator[None]:
 
 
 def run(
-    path: Path, text: str, titles: dict[str, Any], limits: Limits, db: Any = None, prepare: Any = None
+    path: Path, text: str, titles: dict[int, Any], limits: Limits, db: Any = None, prepare: Any = None
 ) -> tuple[Any, dict[str, Any]]:
     """Load, check and run one scenario within ``limits``: the Ruling and its JSON (``rulingview``'s, with citations, if ``db``).
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.cards import restrictions
-from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State
+from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State, TitleTerms
 from judgekb.yamlio import DataError, check_fields, load, loads, strip_lines, where
 
 KEYWORDS2 = (
@@ -278,7 +278,7 @@ PHASE_STEP = {
 END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
 # Fields of steps both editions take that only the second-edition rules read (bestow, gold on a card,
 # marshaling into shadows): refused in a first-edition scenario, not silently ignored.
-EDITION2_FIELDS = {"marshal": {"bestow", "spend_from", "into"}, "put_into_play": {"bestow"}}
+EDITION2_FIELDS = {"marshal": {"bestow", "spend_from", "into"}, "put_into_play": {"bestow"}, "redirect": {"stealth"}}
 STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     # verb: (required arguments, schema, editions: 1, 2 or 3 for both)
     "phase": ({"name"}, PHASE_STEP, 3),
@@ -321,7 +321,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
         },
         3,
     ),
-    "redirect": ({"player"}, {"player": "player", "to": "player"}, 1),
+    "redirect": ({"player"}, {"player": "player", "to": "player", "stealth": ("cardmap", "card")}, 3),
     "defend": (set(), {"player": "player", "defenders": "cards"}, 3),
     "resolve": (set(), RESOLVE, 3),
     "effect": (set(), EFFECT, 3),
@@ -382,6 +382,7 @@ EXPECT: dict[str, Any] = {
     "hand_size": ("playermap", "count"),
     "deck_size": ("playermap", "count"),
     "traits": ("cardmap", ("textlist",)),
+    "title": ("playermap", "text"),
     "trace_order": ("textlist",),
     "cites": ("list", {"step": "count", "tag": "text", "clauses": ("textlist",)}),
     "not_cited": ("textlist",),
@@ -389,6 +390,7 @@ EXPECT: dict[str, Any] = {
 EXPECT_FIELDS = set(EXPECT)
 ED2_ONLY_EXPECT = {
     "traits",
+    "title",
     "faction_power",
     "winner",
     "deck_position",
@@ -604,6 +606,27 @@ def _when_revealed(path: Path, spec: dict[str, Any], what: str) -> str:
     return (text or "").strip()
 
 
+TITLE_FIELDS = {"name", "supports", "rivals"}
+
+
+def _title_terms(path: Path, spec: dict[str, Any]) -> tuple[str | None, TitleTerms | None]:
+    """A second-edition player's title: a name (the printed card's relationships), or ``{name, supports, rivals}``
+    (relationships the scenario gives, each replacing the printed one)."""
+    given = spec.get("title")
+    if not isinstance(given, dict):
+        return given, None
+    check_fields(path, given, {"name"}, TITLE_FIELDS, "title")
+    if not isinstance(given["name"], str):
+        raise DataError(f"{where(path, given, 'name')}: field 'name' must be text; got {given['name']!r}")
+    supports = given.get("supports")
+    if supports is not None and not isinstance(supports, str):
+        raise DataError(f"{where(path, given, 'supports')}: field 'supports' must be a title or null; got {supports!r}")
+    rivals = given.get("rivals")
+    if rivals is not None and (not isinstance(rivals, list) or not all(isinstance(r, str) for r in rivals)):
+        raise DataError(f"{where(path, given, 'rivals')}: field 'rivals' must be a list of titles; got {rivals!r}")
+    return given["name"], TitleTerms(supports, "supports" in given, list(rivals) if rivals is not None else None)
+
+
 def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
     """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field.
 
@@ -648,6 +671,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     for spec in data["players"]:
         check_fields(path, spec, {"name", needs}, PLAYER_FIELDS, "player")
         for key in ("name", "house", "faction", "title"):
+            if key == "title" and edition == 2 and isinstance(spec.get(key), dict):
+                continue  # a title with the relationships the scenario gives (_title_terms)
             if spec.get(key) is not None and not isinstance(spec[key], str):
                 raise DataError(f"{where(path, spec, key)}: field '{key}' must be text; got {spec[key]!r}")
         for key in ("gold", "power"):
@@ -656,10 +681,10 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if "first" in spec and not isinstance(spec["first"], bool):
             raise DataError(f"{where(path, spec, 'first')}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
-        if edition == 2 and spec.get("title") is not None:
+        if edition == 2 and spec.get("title") is not None and not data.get("melee", len(data["players"]) > 2):
             raise DataError(
-                f"{where(path, spec, 'title')}: field 'title': melee titles are not modeled for edition 2 yet "
-                "(docs/scenarios.md says what is not)"
+                f"{where(path, spec, 'title')}: field 'title': title cards are used only in the melee game (RR Title Cards); "
+                "this scenario is a joust (two players, or melee: false)"
             )
         if name in players:
             raise DataError(f"{where(path, spec)}: player '{name}' appears twice")
@@ -668,7 +693,9 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
             at_faction = where(path, spec, "faction" if "faction" in spec else "house")
             raise DataError(f"{at_faction}: field 'faction' must be one of {', '.join(FACTIONS)}; got {faction!r}")
         plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
-        player = Player(name, str(spec.get("house", faction)), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), spec.get("title"))
+        title, terms = _title_terms(path, spec) if edition == 2 else (spec.get("title"), None)
+        player = Player(name, str(spec.get("house", faction)), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
+        player.title_terms = terms
         player.faction = faction.lower()
         agendas = spec.get("agenda")
         for agenda in agendas if isinstance(agendas, list) else ([agendas] if agendas else []):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.agot2 import RULES, rule, titles
 from judgekb.engine.agot2.board import (
     Context,
     can_be,
@@ -86,12 +86,18 @@ def declare(
                 + ("he or she initiates no challenge" if who == attacker else "no challenge can be initiated against him or her"),
                 cite=["agot2-rr/winning-the-game"],
             )
+    titles.check_may_challenge(state, attacker, against)  # RR Supports (melee)
     extra = state.facts.setdefault("additional_challenges", {}).setdefault(attacker, {})
-    if kind in player.challenges_this_round and extra.get(kind, 0) <= 0:
+    by_title = (
+        kind in player.challenges_this_round
+        and extra.get(kind, 0) <= 0
+        and titles.additional_challenge(state, trace, attacker, kind, against)  # the Hand of the King (melee)
+    )
+    if kind in player.challenges_this_round and extra.get(kind, 0) <= 0 and not by_title:
         raise IllegalStep(
             "challenge.declare", f"{attacker} has already initiated a {kind} challenge this phase (one of each type)", cite=[DECLARE]
         )
-    if kind in player.challenges_this_round:
+    if kind in player.challenges_this_round and not by_title:
         extra[kind] -= 1
         trace.add(
             "challenge.additional",
@@ -108,6 +114,7 @@ def declare(
     for key in attackers:
         state.cards[key].kneeling = True
     player.challenges_this_round.append(kind)
+    player.challenge_opponents.append((kind, against))
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
     state.facts["challenge_step"] = trace.step
     state.facts["ended_periods"] = [p for p in state.facts.get("ended_periods", []) if p != "challenge"]  # a new challenge
@@ -128,10 +135,10 @@ def declare(
 
 @rule(
     "keyword.stealth",
-    ["agot2-rr/stealth", DECLARE, "agot2-faq41/qa/wolves-of-the-north"],
+    ["agot2-rr/stealth", DECLARE, "agot2-faq41/qa/wolves-of-the-north", titles.REDIRECT],
     "each attacker with stealth may choose a character without stealth of the defending player; it cannot defend",
 )
-def declare_stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
+def declare_stealth(state: State, trace: Trace, choices: dict[str, str], redirected: bool = False) -> None:
     challenge = state.challenge
     assert challenge is not None
     targets = list(choices.values())
@@ -153,11 +160,14 @@ def declare_stealth(state: State, trace: Trace, choices: dict[str, str]) -> None
             )
         challenge.stealth[attacker_key] = target_key
         shared = targets.count(target_key) > 1
+        when = "chosen anew as the challenge is redirected" if redirected else "chosen as the challenge is declared"
         trace.add(
             "keyword.stealth",
-            f"{attacker_key} (stealth) bypasses {target_key}, chosen as the challenge is declared: it cannot be declared as a defender"
+            f"{attacker_key} (stealth) bypasses {target_key}, {when}: it cannot be declared as a defender"
             + (" (each stealth target is declared independently, so several attackers may choose the same one)" if shared else ""),
-            cite=["agot2-rr/stealth", "agot2-faq41/qa/wolves-of-the-north"] if shared else ["agot2-rr/stealth", DECLARE],
+            cite=["agot2-rr/stealth"]
+            + (["agot2-faq41/qa/wolves-of-the-north"] if shared else [])
+            + ([titles.REDIRECT] if redirected else [] if shared else [DECLARE]),
             tag="stealth",
             subject=target_key,
         )
@@ -358,6 +368,12 @@ def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any
     attack, a_parts = side_strength(state, challenge, challenge.attacker, challenge.attackers)
     defence, d_parts = side_strength(state, challenge, challenge.defender, challenge.defenders)
     defending = challenge.defender
+    for who, keys in ((challenge.attacker, challenge.attackers), (defending, challenge.defenders)):
+        bonus = titles.challenge_bonus(state, trace, challenge, who, keys)  # RR Title Cards (melee)
+        if bonus and who == challenge.attacker:
+            attack, a_parts = attack + bonus, f"{a_parts}, {state.players[who].title} +{bonus}"
+        elif bonus:
+            defence, d_parts = defence + bonus, f"{d_parts}, {state.players[who].title} +{bonus}"
     trace.add(
         "duck.determine",
         f"D — determine the result: attacking STR {attack} ({a_parts}); defending STR {defence} ({d_parts})",
@@ -425,6 +441,7 @@ def unopposed(state: State, trace: Trace, result: dict[str, Any]) -> None:
             rule_id="duck.unopposed",
             cite=[BONUS, "agot2-rr/unopposed"],
             tag="unopposed",
+            check=False,  # the step's bonuses are gained together: _unopposed checks victory after all of them
         )
     else:
         trace.add(
@@ -944,8 +961,10 @@ def win_lose_reactions(state: State, trace: Trace, ctx: Context, result: dict[st
 
 
 def _unopposed(state: State, trace: Trace, ctx: Context, challenge: Challenge, result: dict[str, Any], choices: dict[str, Any]) -> None:
-    """U (framework step 4.2.3: challenge bonuses)."""
+    """U (framework step 4.2.3: challenge bonuses): the unopposed bonus and, in melee, the rivals bonus."""
     unopposed(state, trace, result)
+    titles.rivals_bonus(state, trace, result)
+    check_victory(state, trace)  # "All challenge bonuses a player receives for this step are gained simultaneously."
 
 
 RULES.add(
@@ -969,7 +988,8 @@ def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, resul
         for field in ("claim", "discard"):
             trace.unused("claim.unused", field, choices.get(field), why, CLAIM)
     if result["winner"] == challenge.attacker:
-        claim = claim_value(state, trace, challenge.attacker)
+        claim = claim_value(state, trace, challenge.attacker) + titles.claim_raise(state, trace, challenge)
+        titles.claim_not_modeled(state, trace, challenge)
         result["claim"] = "applied"
         if claim <= 0:
             trace.add(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, rule
+from judgekb.engine.agot2 import RULES, rule, titles
 from judgekb.engine.agot2.board import (
     Context,
     can_be,
@@ -202,7 +202,8 @@ def draw_phase(state: State, trace: Trace) -> None:
     eliminated = state.facts.get("eliminated", [])
     for name in [n for n in state.player_order() if n not in eliminated]:
         extra = draw_phase_bonus(state, name)
-        _take(state, trace, name, 2 + extra, "draw.phase")
+        by_title = titles.draw_bonus(state, trace, name)  # the Master of Laws (melee)
+        _take(state, trace, name, 2 + extra + by_title, "draw.phase")
         if extra:
             trace.add(
                 "draw.bonus",
@@ -338,20 +339,29 @@ def collect(state: State, trace: Trace, name: str, lead: str) -> None:
     bonus = sum(state.modifier(c, "income") for c in cards)
     blank = [c.key for c in cards if c.income and state.blanked(c)]
     base = base_gold(state, name)
-    p.gold += base + bonus
+    by_title, title_words = titles.income(state, name)  # the Master of Coin's printed +2 Income (melee)
+    p.gold += base + bonus + by_title
     state.facts.setdefault("income_collected", []).append(name)
     trace.add(
         "marshaling.income",
         f"{name}" + (f", {lead}" if lead else "") + f" collects income: plot {base}"
         + (f" + gold modifiers {bonus:+d}" if bonus else "")
         + (f" ({', '.join(blank)}: text box blank, so its gold modifier counts for nothing)" if blank else "")
-        + f" → gold pool {p.gold}",
+        + f" → gold pool {p.gold - by_title}",
         cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"]
         + (["agot2-rr/plot-value-modifiers"] if bonus else [])
         + (["agot2-rr/blank"] if blank else []),
         tag="income",
         subject=name,
     )
+    if by_title:
+        trace.add(
+            "title.income",
+            f"{name}'s income also counts {title_words} → gold pool {p.gold}",
+            cite=["agot2-rr/income", "agot2-rr/plot-value-modifiers", titles.TITLE_CARDS],
+            tag="income",
+            subject=name,
+        )
 
 
 def base_gold(state: State, player: str) -> int:
@@ -375,9 +385,20 @@ def dominance(state: State, trace: Trace) -> None:
         n: sum(state.strength(c) for c in state.in_play(n, "character") if not c.kneeling) + state.players[n].gold
         for n in remaining(state)
     }
+    regent = {n: titles.dominance_bonus(state, trace, n) for n in totals}  # the Crown Regent (melee)
+    totals = {n: v + regent[n] for n, v in totals.items()}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
-    text = "dominance: " + ", ".join(f"{n} {v} (standing STR + {state.players[n].gold} gold)" for n, v in totals.items()) + _gone(state)
+    text = (
+        "dominance: "
+        + ", ".join(
+            f"{n} {v} (standing STR + {state.players[n].gold} gold"
+            + (f" + {regent[n]} {state.players[n].title}" if regent[n] else "")
+            + ")"
+            for n, v in totals.items()
+        )
+        + _gone(state)
+    )
     cite = ["agot2-rr/appendix-i/dominance-phase/5.2"] + (["agot2-rr/winning-the-game"] if _gone(state) else [])
     if len(tied) > 1:
         state.facts["dominance"] = "none"
@@ -425,6 +446,7 @@ def taxation(state: State, trace: Trace, discards: dict[str, list[str]]) -> None
     trace.add("taxation.gold", "each player returns his or her unspent gold to the treasury", tag="return gold")
     for name in state.player_order():
         reserve(state, trace, name, discards.get(name))
+    titles.return_titles(state, trace)  # 7.4 (melee)
 
 
 @rule(
@@ -438,6 +460,9 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
     # modifiers)"; the modifiers are the cards' printed reserve icons (none on a blank card)
     modifiers = {c.key: state.modifier(c, "reserve") for c in state.in_play(player)}
     modifiers = {k: v for k, v in modifiers.items() if v}
+    by_title = titles.reserve(state, trace, player)  # the Master of Laws' printed +1 Reserve (melee)
+    if by_title:
+        modifiers[str(state.players[player].title)] = by_title
     printed = state.players[player].plot.reserve
     limit = max(0, printed + sum(modifiers.values()))
     cite = ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"]
@@ -545,6 +570,8 @@ def end_phase(state: State, trace: Trace, ctx: Context) -> None:
     end_period(state, trace, ctx, "phase")
     for p in state.players.values():
         p.challenges_this_round = []
+        p.challenge_opponents = []
+        p.title_challenge_used = False  # the Hand of the King's additional challenge: "during the challenges phase"
     state.facts.pop("additional_challenges", None)  # "this phase"
 
 
@@ -558,6 +585,8 @@ def _round_over(state: State, trace: Trace, ctx: Context) -> None:
     end_period(state, trace, ctx, "round")
     for p in state.players.values():
         p.limited_this_round = 0
+        p.redirect_used_this_round = False  # the Crown Regent: "a single challenge each round"
+        p.rival_bonuses_this_round = []  # RR Rivals: "a maximum of 1 rivals bonus per rival opponent ... each round"
     trace.add("round.end", "the round ended: Limited and other once-per-round counts reset", cite=["agot2-rr/limited"], tag="round ends")
     state.round += 1
 
@@ -581,11 +610,16 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     for p in state.players.values():
         if name == "challenges":
             p.challenges_this_round = []
+            p.challenge_opponents = []
+            p.title_challenge_used = False
     if name == "plot":
         revealing = {k: v for k, v in (options.get("reveal") or {}).items() if k != "__line__"}
         reveal(state, trace, revealing)
         initiative(state, trace, options.get("first_player"), options.get("random_winner"))
         when_revealed(state, trace, revealing)
+        if state.melee or options.get("titles"):
+            chosen = {k: str(v) for k, v in (options.get("titles") or {}).items() if k != "__line__"}
+            titles.select(state, trace, chosen)  # 1.4 (melee)
     elif name == "challenges":
         trace.add("phase.begin", "the challenges phase begins", tag="phase begins")
     elif name == "draw":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
+from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
 from judgekb.engine.agot2.board import Context, check_elimination, check_terminal, check_victory, run_reactions
 from judgekb.engine.agot2.effects import effect
 from judgekb.engine.core.registry import IllegalStep
@@ -40,6 +40,7 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
     # player's choice is the scenario's top-level victory_choice (no step can carry it: the game is over before step 1)
     choice = state.facts.pop("setup_victory_choice", None)
     state.facts["victory_choice"] = choice
+    titles.describe(state, trace)  # the melee titles the scenario gives, and where their relationships come from
     cards.check_attachments(state, trace)  # records each attachment's state as given: later changes are checked
     empty = [p for p in state.players if not state.deck(p) and board.deck_stated(state, p)]
     check_elimination(state, trace)
@@ -166,6 +167,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             dict(pairs(args.get("stealth"))),
             dict(pairs(args.get("assault"))),
         )
+    elif verb == "redirect":
+        if titles.redirect(state, trace, args["player"], args.get("to")) and args.get("stealth"):
+            challenges.declare_stealth(state, trace, dict(pairs(args["stealth"])))  # new targets, of the new defending player
     elif verb == "defend":
         challenge = state.challenge
         challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))

@@ -25,6 +25,7 @@ PER_NAME: dict[str, Reader] = {
     "hand_size": lambda state, player: len(state.zone(player, "hand")),
     "deck_size": lambda state, player: len(state.deck(player)),
     "traits": lambda state, card: sorted(state.traits(state.cards[card])),
+    "title": lambda state, player: state.players[player].title or "none",  # the melee title he or she bears
 }
 ZONE_WORDS = {"play": "in_play", "in play": "in_play", "used pile": "used", "dead pile": "dead", "discard pile": "discard"}
 

@@ -80,15 +80,24 @@ class Ruling:
         }
 
 
-def load_titles(corpus: Path) -> dict[str, dict[str, Any]]:
-    return (yamlio.safe_load((corpus / "titles.yaml").read_text(encoding="utf-8")) or {}).get("titles", {})
+TitleData = dict[int, dict[str, dict[str, Any]]]  # edition -> title -> its facts
+TITLE_FILES = {1: "titles.yaml", 2: "titles2.yaml"}  # corpus files: the melee titles of each edition, as facts
 
 
-def run(scenario: Scenario, title_data: dict[str, dict[str, Any]], deadline: float | None = None) -> Ruling:
+def load_titles(corpus: Path) -> TitleData:
+    """Each edition's melee titles (corpus/titles.yaml, corpus/titles2.yaml), by edition."""
+    return {
+        edition: (yamlio.safe_load((corpus / name).read_text(encoding="utf-8")) or {}).get("titles", {})
+        for edition, name in TITLE_FILES.items()
+        if (corpus / name).is_file()
+    }
+
+
+def run(scenario: Scenario, title_data: TitleData, deadline: float | None = None) -> Ruling:
     """Run every step; ``deadline`` (a time.monotonic() value) bounds the run time."""
     rules = ruleset(scenario.edition)
     state = copy.deepcopy(scenario.state)
-    state.title_data = title_data
+    state.title_data = title_data.get(scenario.edition, {})
     trace = Trace(rules.RULES)
     rules.setup(state, trace, scenario)
     for number, step in enumerate(scenario.steps, 1):

@@ -75,6 +75,16 @@ class Card:
 
 
 @dataclass
+class TitleTerms:
+    """A melee title's relationships as a second-edition scenario gives them (``title: {name, supports, rivals}``):
+    a field given replaces what the printed title card says (corpus/titles2.yaml); one left out keeps it."""
+
+    supports: str | None = None
+    supports_given: bool = False  # ``supports`` was given (``null``: the title supports none)
+    rivals: list[str] | None = None  # None: the printed rivals
+
+
+@dataclass
 class Player:
     name: str
     house: str
@@ -88,6 +98,10 @@ class Player:
     challenges_this_round: list[str] = field(default_factory=list)
     opposes_claimed_this_round: bool = False
     redirect_used_this_round: bool = False
+    title_terms: TitleTerms | None = None  # edition 2: the relationships the scenario gives for its title
+    rival_bonuses_this_round: list[str] = field(default_factory=list)  # edition 2: opponents who gave a rivals bonus
+    challenge_opponents: list[tuple[str, str]] = field(default_factory=list)  # this phase: (type, opponent initiated against)
+    title_challenge_used: bool = False  # edition 2: the Hand of the King's additional challenge this phase
     faction: str = "neutral"
     agendas: list[str] = field(default_factory=list)
 
@@ -127,6 +141,7 @@ class Challenge:
     defending_player: str | None = None  # who declared defenders (a supporting player, or the target)
     kingsguard: str | None = None  # the Lord Commander who redirected this challenge against himself
     redirected: bool = False  # a title moved it to another target (who has declared no defenders yet)
+    initiated_against: str | None = None  # edition 2: a redirected challenge is still considered initiated against him or her
     resolved: bool = False
     ended: bool = False
     initiated: bool = True  # a challenge counts as initiated even if it ends without a winner
@@ -164,7 +179,7 @@ class State:
     results: list[dict[str, Any]] = field(default_factory=list)  # challenge results in order
     facts: dict[str, Any] = field(default_factory=dict)  # initiative, dominance… for expectations
     melee: bool = False
-    title_data: dict[str, dict[str, Any]] = field(default_factory=dict)  # corpus/titles.yaml
+    title_data: dict[str, dict[str, Any]] = field(default_factory=dict)  # the edition's titles: corpus/titles.yaml, titles2.yaml
 
     # ---------------------------------------------------------------- queries
 
