@@ -74,6 +74,14 @@ REQUIRED_RR = [
     "agot2-rr/appendix-i/taxation-phase/7.3",
     "agot2-rr/winning-the-game",
     "agot2-rr/limited",
+    # melee titles (scenarios 200-220)
+    "agot2-rr/supports",
+    "agot2-rr/rivals",
+    "agot2-rr/redirect",
+    "agot2-rr/title-cards",
+    "agot2-rr/appendix-i/plot-phase/1.4",
+    "agot2-rr/appendix-i/taxation-phase/7.4",
+    "agot2-rr/appendix-i/challenges-phase/4.2.3",
 ]
 REQUIRED = REQUIRED_FAQ + REQUIRED_RR
 
