@@ -169,7 +169,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         )
     elif verb == "redirect":
         if titles.redirect(state, trace, args["player"], args.get("to")) and args.get("stealth"):
-            challenges.declare_stealth(state, trace, dict(pairs(args["stealth"])))  # new targets, of the new defending player
+            challenges.declare_stealth(state, trace, dict(pairs(args["stealth"])), redirected=True)  # of the new defending player
     elif verb == "defend":
         challenge = state.challenge
         challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))
