@@ -237,3 +237,15 @@ def test_a_message_quoting_a_mapping_never_shows_the_line_bookkeeping():
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert "must be a list; got {7: ['agot2-rr/stand']}" in str(caught.value) and "__line__" not in str(caught.value)
+
+
+def test_a_first_player_who_concedes_passes_the_first_player_token_to_the_left():
+    """RR First Player: "If the first player is eliminated from a game, the player to his or her left becomes the
+    first player."  A concession leaves the game as an elimination does; the token stayed with the conceded player."""
+    three = BASE2 + "  - name: C\n    faction: tyrell\n"
+    ruling = runner.run(load_scenario(Path("t.yaml"), three + "steps:\n  - concede: {player: A}\n"), TITLES)
+    assert ruling.state.first_player == "B", [e.text for e in ruling.trace.entries]
+    passed = [e for e in ruling.trace.entries if e.rule == "first player.eliminated"]
+    assert passed and passed[0].clauses == ("agot2-rr/first-player",)
+    ruling = runner.run(load_scenario(Path("t.yaml"), three + "steps:\n  - concede: {player: B}\n"), TITLES)
+    assert ruling.state.first_player == "A" and not [e for e in ruling.trace.entries if e.rule == "first player.eliminated"]

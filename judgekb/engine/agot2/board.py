@@ -855,6 +855,8 @@ def concede(state: State, trace: Trace, player: str) -> None:
     left = [p for p in state.players if p not in state.facts["eliminated"]]
     if len(left) != 1:
         trace.add("concede.plain", f"{player} concedes and leaves the game", tag="concede", subject=player)
+        if state.first_player == player:  # out of the game like an eliminated player: the token passes on (RR First Player)
+            pass_first_player(state, trace, state.facts["eliminated"])
         return
     state.winner = left[0]
     if _cannot_win(state, left[0]):
