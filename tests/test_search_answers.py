@@ -2051,3 +2051,26 @@ def test_a_query_that_is_only_a_cards_title_points_to_its_page(carded_index, ind
     assert notes == ['no second-edition clause uses "ghost": the clauses below answer players\' questions that use it'], notes
     _, notes = index.search("how much did the core set cost in 2008", 1, None, 5)  # a year is no name
     assert notes and notes[0].startswith('not in the corpus: "2008" is not a word the rules use'), notes
+
+
+class _TwoEditionTitles:
+    """The imported titles near_whole_title reads, without a database: one title printed in both editions."""
+
+    imported_editions = {1, 2}
+
+    def __init__(self, by_edition: dict[int, list[str]]) -> None:
+        self.by_edition = by_edition
+
+    def imported_titles(self, edition: int) -> dict[str, str]:
+        return {title.lower(): title for title in self.by_edition[edition]}
+
+
+def test_a_misspelled_title_is_offered_only_when_clearly_the_closest_whatever_the_editions():
+    """A title of both editions counted as two close candidates, so a different title 2 points behind it was
+    passed over ("clearly the closest": 5 ahead of the next title) when no edition was chosen."""
+    both = "The Things I Do For Love"
+    close = _TwoEditionTitles({1: [both, "The Things We Do For Love"], 2: [both]})
+    assert notices.near_whole_title(close, "the things i do for luv", None) == (both, 1)  # 93.6 against 87.5: clear
+    rival = _TwoEditionTitles({1: [both, "The Things I Do For Lovers"], 2: [both]})  # 93.6 against 89.8: not clear
+    assert notices.near_whole_title(rival, "the things i do for luv", None) is None
+    assert notices.near_whole_title(rival, "the things i do for luv", 2) == (both, 2)

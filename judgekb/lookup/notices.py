@@ -361,15 +361,15 @@ def near_whole_title(index: Index, text: str, edition: int | None) -> tuple[str,
     typed = bare_name(text)
     if len(typed) < 6:
         return None
-    found: list[tuple[float, str, int]] = []
+    best: dict[str, tuple[float, int]] = {}  # each title once, at its best score (a title of both editions is one title)
     for ed in sorted(index.imported_editions & ({edition} if edition else {1, 2})):
         titles = index.imported_titles(ed)
-        found += [(score, titles[key], ed) for key, score, _ in process.extract(
-            typed, list(titles), scorer=fuzz.ratio, score_cutoff=NEAR_WHOLE_TITLE - 5, limit=2
-        )]  # fmt: skip
-    found.sort(key=lambda f: -f[0])
-    if found and found[0][0] >= NEAR_WHOLE_TITLE and (len(found) == 1 or found[0][0] - found[1][0] >= 5 or found[1][1] == found[0][1]):
-        return found[0][1], found[0][2]
+        for key, score, _ in process.extract(typed, list(titles), scorer=fuzz.ratio, score_cutoff=NEAR_WHOLE_TITLE - 5, limit=2):
+            if score > best.get(titles[key], (-1.0, ed))[0]:
+                best[titles[key]] = (score, ed)
+    found = sorted(best.items(), key=lambda item: -item[1][0])
+    if found and found[0][1][0] >= NEAR_WHOLE_TITLE and (len(found) == 1 or found[0][1][0] - found[1][1][0] >= 5):
+        return found[0][0], found[0][1][1]
     return None
 
 
