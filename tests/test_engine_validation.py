@@ -249,3 +249,10 @@ def test_a_first_player_who_concedes_passes_the_first_player_token_to_the_left()
     assert passed and passed[0].clauses == ("agot2-rr/first-player",)
     ruling = runner.run(load_scenario(Path("t.yaml"), three + "steps:\n  - concede: {player: B}\n"), TITLES)
     assert ruling.state.first_player == "A" and not [e for e in ruling.trace.entries if e.rule == "first player.eliminated"]
+
+
+def test_a_plot_reveal_cites_only_the_clauses_that_decide_it():
+    """Winning the Game decides only a refused reveal (an eliminated player reveals no plot): every reveal cited it."""
+    ruling = runner.run(load_scenario(ROOT / "scenarios/agot2/214-rr-1.4-select-titles-in-the-plot-phase.yaml"), TITLES)
+    reveals = [e for e in ruling.trace.entries if e.rule == "plot.reveal" and e.outcome == "applied"]
+    assert reveals and {e.clauses for e in reveals} == {("agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card")}

@@ -74,6 +74,7 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
             "plot.reveal",
             f"{player} reveals {name} (income {card.plot.income}, initiative {card.plot.initiative}, claim "
             f"{card.plot.claim}, reserve {card.plot.reserve})" + (f"; {old} goes to the used pile" if old in state.cards else ""),
+            cite=["agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card"],  # (Winning the Game decides only a refusal)
             tag="reveal plot",
             subject=player,
         )
