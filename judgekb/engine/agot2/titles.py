@@ -63,10 +63,6 @@ def ability(state: State, player: str, name: str) -> Any:
     return (printed(state, player).get("ability") or {}).get(name)
 
 
-def bearer(state: State, title: str) -> str | None:
-    return next((p.name for p in state.players.values() if p.title == title), None)
-
-
 RULES.add("title.bears", [TITLE_CARDS], "a title is in play under its bearer's control while he or she bears it")
 
 
