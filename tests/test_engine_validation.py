@@ -119,6 +119,15 @@ players:
             + "steps: []\n",
             "t.yaml:8: field 'rivals' must be a list of titles; got 'Y'",
         ),
+        # marshaling into shadows reads none of the card-entering-play fields: given, they would be silently ignored
+        (
+            BASE2 + "steps:\n  - marshal:\n      player: A\n      card: Robb Stark\n      into: shadows\n      bestow: 1\n",
+            "t.yaml:16: field 'bestow' of 'marshal' cannot go with 'into: shadows'",
+        ),
+        (
+            BASE2 + "steps:\n  - marshal: {player: A, card: Robb Stark, into: shadows, from: attached}\n",
+            "t.yaml:12: field 'from' of 'marshal' cannot go with 'into: shadows'",
+        ),
         (BASE2 + "steps: []\nexpect:\n  deck_position: {Robb Stark: middle}\n", "field 'deck_position': must be top, bottom"),
         (BASE2 + "steps: []\nexpect:\n  cites: [{tag: claim}]\n", "t.yaml:13: cites is missing field 'clauses'"),
         # (a blind review: a top-level field's error named line 1, the mapping's first line, not its own)

@@ -279,6 +279,8 @@ END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
 # Fields of steps both editions take that only the second-edition rules read (bestow, gold on a card,
 # marshaling into shadows): refused in a first-edition scenario, not silently ignored.
 EDITION2_FIELDS = {"marshal": {"bestow", "spend_from", "into"}, "put_into_play": {"bestow"}, "redirect": {"stealth"}}
+# Fields of 'marshal' that marshaling a card into shadows (into: shadows) does not read.
+MARSHAL_NOT_INTO_SHADOWS = ("onto", "as_duplicate", "bestow", "from")
 STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     # verb: (required arguments, schema, editions: 1, 2 or 3 for both)
     "phase": ({"name"}, PHASE_STEP, 3),
@@ -852,6 +854,12 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
         if verb == "loop" and _whole(args.get("times")) and not 0 <= args["times"] <= MAX_LOOP:  # one limit, one message
             raise DataError(f"{where(path, step)}: field 'times' must be a whole number from 0 to {MAX_LOOP}; got {args['times']!r}")
         checker.mapping(args, schema, required, verb, step)
+        unread = [f for f in MARSHAL_NOT_INTO_SHADOWS if f in args and (f != "from" or args[f] != "hand")]
+        if verb == "marshal" and args.get("into") == "shadows" and unread:  # (taken and ignored, it would mislead)
+            raise DataError(
+                f"{where(path, args, unread[0])}: field '{unread[0]}' of 'marshal' cannot go with 'into: shadows': the card goes "
+                "facedown from hand into its owner's shadows area, attached to nothing and bestowing nothing"
+            )
         if verb == "loop":
             if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
                 raise DataError(f"{where(path, step)}: field 'steps': a loop repeats a non-empty list of steps (loops do not nest)")
