@@ -37,7 +37,8 @@ def printed(state: State, player: str) -> dict[str, Any]:
     return state.title_data.get(state.players[player].title or "", {})
 
 
-def _card(state: State, player: str) -> str:
+def _printed_source(state: State, player: str) -> str:
+    """Where a fact of the player's title comes from, as a trace entry says it (the printed card, as recorded)."""
     title = state.players[player].title
     return f"printed on the {title} title card, recorded in {DATA_FILE}"
 
@@ -47,7 +48,7 @@ def supports_of(state: State, player: str) -> tuple[str | None, str]:
     terms = state.players[player].title_terms
     if terms is not None and terms.supports_given:
         return terms.supports, "as the scenario gives it"
-    return printed(state, player).get("supports"), _card(state, player)
+    return printed(state, player).get("supports"), _printed_source(state, player)
 
 
 def rivals_of(state: State, player: str) -> tuple[list[str], str]:
@@ -55,7 +56,7 @@ def rivals_of(state: State, player: str) -> tuple[list[str], str]:
     terms = state.players[player].title_terms
     if terms is not None and terms.rivals is not None:
         return terms.rivals, "as the scenario gives it"
-    return list(printed(state, player).get("rivals") or []), _card(state, player)
+    return list(printed(state, player).get("rivals") or []), _printed_source(state, player)
 
 
 def ability(state: State, player: str, name: str) -> Any:
@@ -81,7 +82,7 @@ def describe(state: State, trace: Trace) -> None:
             facts = relations + (f"; {bonus}" if bonus else "") + f" ({s_from})"
         else:
             facts = f"supports {supports or 'no title'} ({s_from}); rivals {', '.join(rivals) or 'none'} ({r_from})"
-            facts += f"; {bonus} ({_card(state, name)})" if bonus else ""
+            facts += f"; {bonus} ({_printed_source(state, name)})" if bonus else ""
         if not known:
             facts += (
                 f"; {player.title} is not one of the six recorded titles ({DATA_FILE}): it has no STR bonus or ability "
@@ -231,7 +232,7 @@ def challenge_bonus(state: State, trace: Trace, challenge: Challenge, player: st
     trace.add(
         "title.strength",
         f"{player}'s {title} contributes {bonus} additional STR to {player}'s total in this {challenge.type} challenge "
-        f"({player} controls participating {', '.join(own)}; the +{bonus} STR [{challenge.type}] is {_card(state, player)})",
+        f"({player} controls participating {', '.join(own)}; the +{bonus} STR [{challenge.type}] is {_printed_source(state, player)})",
         cite=[TITLE_CARDS],
         tag="title strength",
         subject=player,
@@ -369,7 +370,7 @@ def redirect(state: State, trace: Trace, player: str, to: str | None) -> bool:
     trace.add(
         "title.redirect",
         f"{player} uses the Crown Regent to redirect the challenge ('redirect {times} challenge this round': "
-        f"{_card(state, player)}): {challenge.attacker} chooses {to}; the challenge is still considered initiated against "
+        f"{_printed_source(state, player)}): {challenge.attacker} chooses {to}; the challenge is still considered initiated against "
         f"{original}, resolves against {to}, and keeps its type ({challenge.type}) and attackers"
         + (f"; {', '.join(dropped)}, the stealth target(s) first chosen, are not bypassed" if dropped else ""),
         cite=[REDIRECT],
@@ -409,14 +410,14 @@ def additional_challenge(state: State, trace: Trace, attacker: str, kind: str, a
         raise IllegalStep(
             "title.challenge",
             f"{attacker} has initiated a {kind} challenge against {against} this phase; the {player.title}'s additional "
-            f"{kind} challenge ({_card(state, attacker)}) must be against a different opponent",
+            f"{kind} challenge ({_printed_source(state, attacker)}) must be against a different opponent",
             cite=[TITLE_CARDS],
         )
     player.title_challenge_used = True
     trace.add(
         "title.challenge",
         f"{attacker} initiates an additional {kind} challenge, against {against}, a different opponent from the first "
-        f"({', '.join(before)}): the {player.title}'s ability, {_card(state, attacker)}; the game permits one challenge of "
+        f"({', '.join(before)}): the {player.title}'s ability, {_printed_source(state, attacker)}; the game permits one challenge of "
         "each type, and a title's textual abilities add to it",
         cite=[DECLARE, TITLE_CARDS],
         tag="additional challenge",
@@ -434,7 +435,7 @@ def income(state: State, player: str) -> tuple[int, str]:
     """The gold modifier of the player's title, and the words for the income line."""
     amount = int(ability(state, player, "income") or 0)
     title = state.players[player].title
-    words = f"the {title}'s {amount:+d} Income ({_card(state, player)}; a title in play under {player}'s control)"
+    words = f"the {title}'s {amount:+d} Income ({_printed_source(state, player)}; a title in play under {player}'s control)"
     return amount, words if amount else ""
 
 
@@ -450,7 +451,7 @@ def reserve(state: State, trace: Trace, player: str) -> int:
         trace.add(
             "title.reserve",
             f"{player}'s reserve value incorporates the {amount:+d} Reserve of the {state.players[player].title} "
-            f"({_card(state, player)}), a title in play under {player}'s control",
+            f"({_printed_source(state, player)}), a title in play under {player}'s control",
             cite=["agot2-rr/reserve-value", "agot2-rr/plot-value-modifiers", TITLE_CARDS],
             tag="reserve",
             subject=player,
@@ -469,7 +470,7 @@ def draw_bonus(state: State, trace: Trace, player: str) -> int:
         trace.add(
             "title.draw",
             f"{player} draws {extra} more card in the draw phase: the ability of the {state.players[player].title}, "
-            f"{_card(state, player)}, increases the 2 cards of step 2.2",
+            f"{_printed_source(state, player)}, increases the 2 cards of step 2.2",
             cite=["agot2-rr/appendix-i/draw-phase/2.2", TITLE_CARDS],
             tag="draw bonus",
             subject=player,
@@ -495,8 +496,8 @@ def claim_raise(state: State, trace: Trace, challenge: Challenge) -> int:
         "title.claim",
         f"{challenge.attacker}'s {state.players[challenge.attacker].title} raises the claim value on {challenge.attacker}'s "
         f"revealed plot by {by}: a {challenge.type} challenge in which {challenge.attacker} attacks {challenge.defender}, who "
-        f"bears the {title}, a rival (the ability is {_card(state, challenge.attacker)}"
-        + ("" if source == _card(state, challenge.attacker) else f"; the rivals {source}")
+        f"bears the {title}, a rival (the ability is {_printed_source(state, challenge.attacker)}"
+        + ("" if source == _printed_source(state, challenge.attacker) else f"; the rivals {source}")
         + ")",
         cite=["agot2-rr/claim", TITLE_CARDS],
         tag="claim value",
@@ -515,7 +516,7 @@ def claim_not_modeled(state: State, trace: Trace, challenge: Challenge) -> None:
         trace.add(
             "title.not-modeled",
             f"{challenge.attacker}'s {state.players[challenge.attacker].title} lets {challenge.attacker} resolve the {kind} "
-            f"claim against any number of opponents of his or her choice ({_card(state, challenge.attacker)}): the engine "
+            f"claim against any number of opponents of his or her choice ({_printed_source(state, challenge.attacker)}): the engine "
             f"does not apply this; the claim is resolved against {challenge.defender} only (give any other opponent's "
             "discards as effect steps)",
             "not-applied",
