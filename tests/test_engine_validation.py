@@ -265,3 +265,15 @@ def test_a_plot_reveal_cites_only_the_clauses_that_decide_it():
     ruling = runner.run(load_scenario(ROOT / "scenarios/agot2/214-rr-1.4-select-titles-in-the-plot-phase.yaml"), TITLES)
     reveals = [e for e in ruling.trace.entries if e.rule == "plot.reveal" and e.outcome == "applied"]
     assert reveals and {e.clauses for e in reveals} == {("agot2-rr/appendix-i/plot-phase/1.3", "agot2-rr/plot-card")}
+
+
+def test_a_title_not_recorded_is_never_said_to_be_printed_as_recorded():
+    """A melee title outside the six, its rivals left out, was said to rival none "printed on the Small Council Seat
+    title card, recorded in corpus/titles2.yaml" and, in the same entry, to be none of the recorded titles."""
+    body = BASE2.replace("edition: 2", "edition: 2\nmelee: true").replace(
+        "first: true", "first: true\n    title: {name: Small Council Seat, supports: Crown Regent}"
+    )
+    ruling = runner.run(load_scenario(Path("t.yaml"), body + "steps: []\n"), TITLES)
+    said = next(e.text for e in ruling.trace.entries if e.rule == "title.bears")
+    assert "recorded in corpus/titles2.yaml)" not in said and "printed on the Small Council Seat" not in said, said
+    assert "rivals none (the Small Council Seat title card is not recorded in corpus/titles2.yaml, so none is taken)" in said, said

@@ -40,6 +40,8 @@ def printed(state: State, player: str) -> dict[str, Any]:
 def _printed_source(state: State, player: str) -> str:
     """Where a fact of the player's title comes from, as a trace entry says it (the printed card, as recorded)."""
     title = state.players[player].title
+    if title not in state.title_data:  # (a title the scenario names that is not one of the six: nothing is recorded)
+        return f"the {title} title card is not recorded in {DATA_FILE}, so none is taken"
     return f"printed on the {title} title card, recorded in {DATA_FILE}"
 
 
