@@ -331,3 +331,37 @@ def test_typing_in_one_field_then_tapping_the_next_keeps_the_next_focused(carded
     expect(page.locator("#p1-plot input").first).to_have_value("Confiscation")
     assert "A Noble Cause" in page.locator("#b-yaml").text_content()
     context.close()
+
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_value_typed_then_the_next_field_or_fold_tapped_keeps_both(carded_server, browser, size):
+    """Review 21: on a card's "values (override the printing)", typing STR then tapping Keywords re-rendered the form
+    and folded the values away: the Keywords field lost the focus and what was typed next went nowhere.  Typing the
+    power on the faction card then tapping "Hand, deck, discard and dead pile" left it folded (the tap landed on the
+    form the re-render had just replaced)."""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+
+    def tap(locator) -> None:
+        locator.tap() if size == "phone" else locator.click()
+
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    card = page.locator("#p0-in_play-0")
+    tap(card.locator("summary"))
+    tap(card.locator("label", has_text="STR").locator("input"))
+    page.keyboard.type("7")
+    tap(card.locator("label", has_text="Keywords").locator("input"))
+    page.keyboard.type("renown")
+    expect(page.locator("#p0-in_play-0 details")).to_have_attribute("open", "")
+    expect(page.locator("#b-yaml")).to_contain_text('str: 7, keywords: ["renown"]')
+    tap(page.locator("#p1 .p-power"))
+    page.keyboard.type("2")
+    tap(page.locator("#p1 details.zones summary"))
+    expect(page.locator("#p1 details.zones")).to_have_attribute("open", "")
+    expect(page.locator("#p1 [data-zone=hand] .add-card")).to_be_visible()
+    assert "power: 2" in page.text_content("#b-yaml")
+    context.close()

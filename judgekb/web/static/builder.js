@@ -27,7 +27,6 @@
   var state = blank();
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
   var cardCache = {};  // lower-case name -> suggestion from /api/cards
-  var openZones = {};  // player index -> the other-zones section is open
   var stepNames = [null];  // the ruling's step N (the YAML's) -> as the form numbers it ("step 3", "the resolution added after step 2")
   function asForm(text) { return String(text).replace(/\bstep (\d+)\b/g, function (m, n) { return stepNames[+n] || m; }); }
   var typing = {};  // "player:zone" -> a card name typed but not yet added (kept across re-renders)
@@ -96,10 +95,26 @@
     e.focus({ preventScroll: true });
     try { if (key.start !== undefined && key.start !== null) e.setSelectionRange(key.start, key.end); } catch (err) { /* not a text field */ }
   }
-  function renderSoon() { setTimeout(render, 0); }
+  // A tap on another part of the form fires the typed field's "change" at the pointer's press: rendering then would
+  // replace the tapped element before its click (a folded section did not open, a checkbox was not ticked), so while
+  // a pointer is down the render waits for the click (or the release, if no click follows).
+  var pointerDown = false, renderWaiting = false;
+  function flushRender() { pointerDown = false; if (renderWaiting) { renderWaiting = false; render(); } }
+  document.addEventListener("pointerdown", function () { pointerDown = true; }, true);
+  document.addEventListener("click", function () { setTimeout(flushRender, 0); }, true);  // after the click's own work
+  ["pointerup", "pointercancel"].forEach(function (t) { document.addEventListener(t, function () { setTimeout(flushRender, 120); }, true); });
+  function renderSoon() { if (pointerDown) renderWaiting = true; else setTimeout(render, 0); }
+  var openKeep = {};  // a folded section's key -> it is open: a re-render keeps what the judge opened
+  function keepOpen(details, key) {
+    details.dataset.keep = key;
+    if (openKeep[key]) details.open = true;
+    return details;
+  }
+
 
   function render() {
     var focused = focusKey();
+    Array.prototype.forEach.call(form.querySelectorAll("details[data-keep]"), function (d) { openKeep[d.dataset.keep] = d.open; });
     var box = document.getElementById("b-players");
     box.textContent = "";
     document.getElementById("b-edition").value = state.edition;
@@ -140,8 +155,8 @@
     fs.appendChild(renderZone(p, pi, "in_play", "In play"));
     var others = ZONES.slice(1), filled = others.filter(function (z) { return p.zones[z[0]].length; }).length;
     var more = el("details", { class: "zones" }, [el("summary", { text: "Hand, deck, discard and dead pile" + (filled ? " (" + others.map(function (z) { return p.zones[z[0]].length; }).reduce(function (a, b) { return a + b; }) + " cards)" : "") })]);
-    if (filled || openZones[pi]) more.open = true;
-    more.addEventListener("toggle", function () { openZones[pi] = more.open; });
+    keepOpen(more, "zones:" + pi);
+    if (filled) more.open = true;
     others.forEach(function (z) { more.appendChild(renderZone(p, pi, z[0], z[1])); });
     fs.appendChild(more);
     if (state.players.length > 2) fs.appendChild(el("button", { type: "button", class: "secondary", text: "Remove player", onclick: function () { state.players.splice(pi, 1); render(); } }));
@@ -209,7 +224,7 @@
       });
       li.appendChild(mean);
     }
-    var more = el("details", {}, [el("summary", { text: "values (override the printing)" })]);
+    var more = keepOpen(el("details", {}, [el("summary", { text: "values (override the printing)" })]), "values:" + id);
     var row = el("div", { class: "row" }, [
       labelled("STR", input(c.str, function (v) { setOrDrop(c, "str", v); }, { inputmode: "numeric", size: 2 })),
       labelled("Icons", input((c.icons || []).join(" "), function (v) { setList(c, "icons", v); }, { placeholder: "military intrigue power", size: 14 })),
