@@ -365,3 +365,38 @@ def test_a_value_typed_then_the_next_field_or_fold_tapped_keeps_both(carded_serv
     expect(page.locator("#p1 [data-zone=hand] .add-card")).to_be_visible()
     assert "power: 2" in page.text_content("#b-yaml")
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_phase_step_states_the_first_player_the_tie_break_and_the_reserve_discards(carded_server, browser, size):
+    """Review 21: a plot phase with initiative tied ruled "Player B chooses which player is the first player (state
+    first_player)" and a taxation phase over reserve "chooses 2 to discard (state 'discard')", and the builder had no
+    field for either choice.  RR Initiative: the winner "chooses which player is the 'first player'"; RR 7.3: a player
+    over reserve "chooses and discards cards from his or her hand"."""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    page.locator("#p0 .p-power").fill("3")
+    page.locator("#p1 .p-power").fill("1")  # initiative tied at 0: Player B, with less power, wins it
+    page.locator("#p1 details.zones summary").click()
+    for name in ("Winterfell Steward", "Eddard Stark", "Robb Stark"):
+        add_card(page, 1, "hand", name)
+    page.locator("#p1-plot label", has_text="Reserve").locator("input").fill("2")
+    add_step(page, "phase")
+    page.locator("#s0 select").first.select_option("plot")
+    page.locator("#s0 .s-first-player").select_option("Player A")
+    add_step(page, "phase")
+    page.locator("#s1 select").first.select_option("taxation")
+    page.locator("#s1 label.check", has_text="Robb Stark").locator("input").check()
+    yaml_text = page.text_content("#b-yaml")
+    assert 'phase: {name: "plot", first_player: "Player A"}' in yaml_text
+    assert 'phase: {name: "taxation", discard: {"Player B": ["Robb Stark"]}}' in yaml_text
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .trace")
+    trace = page.inner_text("#b-result .trace")
+    assert "Player B wins initiative" in trace and "Player B chooses Player A to be the first player" in trace
+    assert "reserve 2: discards Robb Stark" in trace and "state " not in trace  # no choice left unstated
+    no_horizontal_scroll(page)
+    context.close()

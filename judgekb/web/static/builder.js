@@ -111,7 +111,6 @@
     return details;
   }
 
-
   function render() {
     var focused = focusKey();
     Array.prototype.forEach.call(form.querySelectorAll("details[data-keep]"), function (d) { openKeep[d.dataset.keep] = d.open; });
@@ -267,6 +266,7 @@
         s.stealth = moved;
       }
       (s.reactions || []).forEach(function (r) { r.card = r.card && change(r.card); r.target = r.target && change(r.target); });
+      Object.keys(s.discard || {}).forEach(function (k) { s.discard[k] = s.discard[k].map(change).filter(Boolean); });
     });
   }
   function rename(from, to) { eachCardRef(function (k) { return k === from ? to : k; }); }  // a renamed card keeps its place
@@ -290,7 +290,8 @@
   function renamePlayer(p, v) {
     var old = p.name; p.name = v;
     state.steps.forEach(function (s) {
-      ["attacker", "against", "player"].forEach(function (k) { if (s[k] === old) s[k] = v; });
+      ["attacker", "against", "player", "first_player", "random_winner"].forEach(function (k) { if (s[k] === old) s[k] = v; });
+      if (s.discard && s.discard[old]) { s.discard[v] = s.discard[old]; delete s.discard[old]; }
       (s.reactions || []).forEach(function (r) { r.to = r.to.replace(new RegExp("^(win|lose): " + old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$"), "$1: " + v); });
     });
     ZONES.forEach(function (z) {  // "Robb Stark (Player B)" follows the player's new name, in the steps too
@@ -489,6 +490,28 @@
     } else if (s.kind === "phase") {
       row.appendChild(labelled("Phase", select(PHASES[state.edition], s.name, function (v) { s.name = v; })));
       li.appendChild(row);
+      // the choices the phase leaves to players, which the ruling otherwise asks for: who the initiative winner makes
+      // first player, who wins a random tie-break (RR Initiative), which cards a player over reserve discards (RR 7.3)
+      var others = [["", "— not stated —"]].concat(names);
+      if (s.name === "plot") {
+        ["first_player", "random_winner"].forEach(function (k) { if (s[k] && names.indexOf(s[k]) < 0) s[k] = ""; });  // a removed player
+        li.appendChild(el("p", { class: "muted", text: "The player who wins initiative chooses the first player; if initiative and power are both tied, a random method picks the winner:" }));
+        li.appendChild(el("div", { class: "row" }, [
+          labelled("First player", select(others, s.first_player || "", function (v) { s.first_player = v; }, { class: "s-first-player" })),
+          labelled("Random tie won by", select(others, s.random_winner || "", function (v) { s.random_winner = v; }, { class: "s-random-winner" }))
+        ]));
+      }
+      if (s.name === "taxation") {
+        s.discard = s.discard || {};
+        state.players.forEach(function (pl) {
+          var hand = allCards().filter(function (x) { return x.player === pl && x.zone === "hand"; });
+          var picks = s.discard[pl.name] = s.discard[pl.name] || [];
+          keepOnly(picks, hand);
+          if (!hand.length) { delete s.discard[pl.name]; return; }
+          li.appendChild(el("p", { class: "muted", text: pl.name + " discards from hand to reserve (if over it):" }));
+          li.appendChild(cardChecklist(hand, picks, function () {}, pl.name + " discards to reserve"));
+        });
+      }
     } else if (s.kind === "note") {
       row.appendChild(labelled("Note", input(s.text, function (v) { s.text = v; }, { size: 30 })));
       li.appendChild(row);
@@ -593,7 +616,13 @@
         var reacted = (s.reactions || []).filter(function (r) { return r.card && (TARGETED.indexOf(r.effect) < 0 || r.target); }).map(reactionYaml);
         choices.reactions = reacted.length ? reacted : undefined;
         return "resolve: " + flow(choices);
-      case "phase": return "phase: " + q(s.name);
+      case "phase":
+        var said = {};  // the players' choices for this phase, given only where this phase asks for them
+        if (s.name === "plot") { said.first_player = s.first_player || undefined; said.random_winner = s.random_winner || undefined; }
+        if (s.name === "taxation") Object.keys(s.discard || {}).forEach(function (k) { if (s.discard[k].length) (said.discard = said.discard || {})[k] = s.discard[k].slice(); });
+        if (!Object.keys(said).some(function (k) { return said[k] !== undefined; })) return "phase: " + q(s.name);
+        said = Object.assign({ name: s.name }, said);
+        return "phase: " + flow(said);
       case "end_phase": return "end_phase: {}";
       case "end_round": return "end_round: {}";
       case "note": return "note: " + q(s.text || "");
