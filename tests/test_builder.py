@@ -400,3 +400,28 @@ def test_the_phase_step_states_the_first_player_the_tie_break_and_the_reserve_di
     assert "reserve 2: discards Robb Stark" in trace and "state " not in trace  # no choice left unstated
     no_horizontal_scroll(page)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_plot_named_shows_its_printed_values_and_a_mistyped_one_is_said(carded_server, browser, size):
+    """Review 21: a plot typed 'Sneak Atack' ran with no word that no plot has that title (a blank plot's values, claim
+    1, where Sneak Attack's claim is 2), and a plot typed right showed none of the values it brings; the plot fields
+    stayed blank either way.  A card name that is not in the data is offered its nearest titles; now a plot's too."""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    plot = page.locator("#p0-plot label", has_text="Plot").locator("input")
+    plot.fill("Sneak Atack")
+    plot.press("Tab")
+    note = page.locator("#p0 .plot-note")
+    expect(note).to_contain_text("Not a plot in the card database")
+    note.locator("button", has_text="Sneak Attack").click()
+    expect(note).to_have_text(re.compile(r"Printed: income \d+ · initiative \d+ · claim 2 · reserve \d+"))
+    assert 'plot: {name: "Sneak Attack"}' in page.text_content("#b-yaml")
+    page.locator("#p1-plot label", has_text="Plot").locator("input").fill("Robb Stark")
+    page.locator("#p1-plot label", has_text="Plot").locator("input").press("Tab")
+    expect(page.locator("#p1 .plot-note")).to_have_text("Robb Stark is not a plot card (it is a character).")
+    no_horizontal_scroll(page)
+    context.close()

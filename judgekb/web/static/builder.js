@@ -151,6 +151,8 @@
     ]);
     if (state.edition === "2") plotRow.appendChild(labelled("Reserve", input(plot.reserve, function (v) { plot.reserve = v; }, { inputmode: "numeric", size: 2 })));
     fs.appendChild(plotRow);
+    var said = plotNote(p);
+    if (said) fs.appendChild(said);
     fs.appendChild(renderZone(p, pi, "in_play", "In play"));
     var others = ZONES.slice(1), filled = others.filter(function (z) { return p.zones[z[0]].length; }).length;
     var more = el("details", { class: "zones" }, [el("summary", { text: "Hand, deck, discard and dead pile" + (filled ? " (" + others.map(function (z) { return p.zones[z[0]].length; }).reduce(function (a, b) { return a + b; }) + " cards)" : "") })]);
@@ -248,6 +250,33 @@
     return li;
   }
 
+  // what the card data says of the plot named: its printed values (the plot fields stay blank, a value typed in one
+  // wins), or that no plot has that title, with the nearest titles (a typo ran silently with a blank plot's values)
+  var plotAsked = {};
+  function plotNote(p) {
+    var name = (p.plot.name || "").trim(), key = name.toLowerCase();
+    if (!name || form.dataset.cards !== "1") return null;
+    var known = cardCache[key];
+    if (known) {
+      var v = (known.printings[0] || {}).values || {};
+      if (v.type !== "plot") return el("p", { class: "error plot-note", text: known.name + " is not a plot card (it is a" + (/^[aeiou]/.test(v.type || "") ? "n " : " ") + (v.type || "card") + ")." });
+      var bits = [["income", v.income], ["initiative", v.initiative], ["claim", v.claim], ["reserve", v.reserve]].filter(function (b) { return b[1] !== undefined && b[1] !== null; });
+      return el("p", { class: "muted plot-note", text: "Printed: " + bits.map(function (b) { return b[0] + " " + b[1]; }).join(" · ") + " (a value typed above wins)" });
+    }
+    if (!plotAsked[key]) {
+      plotAsked[key] = true;
+      lookupCard(name).then(function (k) { if (!k) nearNames(name); render(); });
+      return null;
+    }
+    var note = el("p", { class: "near plot-note" }, ["Not a plot in the card database: its values are 0 (claim 1, reserve 6) unless typed above. "]);
+    var near = nearCache[key] || [];
+    if (near.length) note.appendChild(document.createTextNode("Did you mean: "));
+    near.forEach(function (title, i) {
+      if (i) note.appendChild(document.createTextNode(" "));
+      note.appendChild(el("button", { type: "button", class: "link", text: title, onclick: function () { p.plot.name = title; lookupCard(title).then(render); } }));
+    });
+    return note;
+  }
   var nearCache = {};  // lower-case typed name -> the nearest titles in the card data
   function nearNames(name) {
     fetch("/api/cards?edition=" + state.edition + "&near=1&prefix=" + encodeURIComponent(name)).then(function (r) { return r.ok ? r.json() : []; })
@@ -765,7 +794,7 @@
   // ------------------------------------------------------------------ wiring
   document.getElementById("b-edition").addEventListener("change", function (e) {
     state.edition = e.target.value;
-    cardCache = {}; nearCache = {};  // suggestions and printed values are one edition's: fetched again for this one
+    cardCache = {}; nearCache = {}; plotAsked = {};  // suggestions and printed values are one edition's: fetched again for this one
     learn(allCards().map(function (x) { return x.card.name; }));
     // a House or faction and a printing belong to one edition's cards: both are chosen again
     state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
