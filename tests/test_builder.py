@@ -425,3 +425,33 @@ def test_a_plot_named_shows_its_printed_values_and_a_mistyped_one_is_said(carded
     expect(page.locator("#p1 .plot-note")).to_have_text("Robb Stark is not a plot card (it is a character).")
     no_horizontal_scroll(page)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_an_attachment_is_put_on_the_card_it_is_attached_to(carded_server, browser, size):
+    """Review 21: an attachment added in play could not be attached to anything ('Longclaw' was written as a card of
+    its own and run as in play on no card, and a kill of its character left it there).  RR Attachment Cards: "If a
+    card to which an attachment is attached leaves play, return the attachment to its owner's hand.\""""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    add_card(page, 1, "in_play", "Jon Snow")
+    add_card(page, 1, "in_play", "Longclaw")
+    longclaw = page.locator("#p1 li.card", has_text="Longclaw")
+    expect(longclaw.locator(".attach-note")).to_contain_text("Choose the card it is attached to")
+    longclaw.locator("label", has_text="Attached to").locator("select").select_option("Jon Snow")
+    expect(page.locator("#p1 li.card", has_text="Jon Snow").locator(".attached")).to_have_text(re.compile("with Longclaw attached"))
+    assert 'attachments: [{name: "Longclaw"}]' in page.text_content("#b-yaml")
+    add_step(page, "challenge")
+    expect(page.locator("#s0 label.check")).to_have_count(1)  # Jaime attacks; no attachment is offered
+    page.locator("#s0 label.check", has_text="Ser Jaime Lannister").locator("input").check()
+    add_step(page, "claim")
+    assert "Longclaw" not in page.locator("#s1 [aria-label='claim choices']").inner_text()  # claim kills characters
+    page.locator("#s1 label.check", has_text="Jon Snow").locator("input").check()
+    page.click("#b-run")
+    expect(page.locator("#b-result .trace")).to_contain_text("Longclaw returns to its owner Player B's hand")
+    no_horizontal_scroll(page)
+    context.close()

@@ -242,6 +242,14 @@
     }
     if (!known && c.str === undefined && zone === "in_play") more.open = true;
     li.appendChild(more);
+    if (zone === "in_play" && isAttachment(c)) {  // an attachment is in play attached to a card (RR Attachment Cards)
+      if (c.attach_to && !hostOf(c)) delete c.attach_to;  // its card left play or is no longer a card it can go on
+      li.appendChild(el("div", { class: "row attach" }, [labelled("Attached to", cardSelect(c.attach_to || "", function (v) { if (v) c.attach_to = v; else delete c.attach_to; },
+        function (x) { return x.zone === "in_play" && x.card !== c && !isAttachment(x.card); }))]));
+      if (!c.attach_to) li.appendChild(el("p", { class: "error attach-note", text: "Choose the card it is attached to: an attachment is only in play attached to a card." }));
+    }
+    var carried = allCards().filter(function (x) { return x.card.attach_to === cardKey(c) && hostOf(x.card); }).map(function (x) { return cardKey(x.card); });
+    if (zone === "in_play" && carried.length) li.appendChild(el("span", { class: "muted attached", text: "with " + carried.join(", ") + " attached " }));
     if ((c.duplicates || []).length) {  // further copies of a unique card, under it (RR Duplicates)
       li.appendChild(el("span", { class: "muted dupes", text: "with " + c.duplicates.length + " duplicate" + (c.duplicates.length > 1 ? "s" : "") + " " }));
       li.appendChild(el("button", { type: "button", class: "link", text: "remove a duplicate", onclick: function () { c.duplicates.pop(); if (!c.duplicates.length) delete c.duplicates; render(); } }));
@@ -298,8 +306,9 @@
       Object.keys(s.discard || {}).forEach(function (k) { s.discard[k] = s.discard[k].map(change).filter(Boolean); });
     });
   }
-  function rename(from, to) { eachCardRef(function (k) { return k === from ? to : k; }); }  // a renamed card keeps its place
-  function forget(key) { eachCardRef(function (k) { return k === key ? "" : k; }); }  // a removed card leaves no step naming it
+  function rehost(change) { allCards().forEach(function (x) { if (x.card.attach_to) { var k = change(x.card.attach_to); if (k) x.card.attach_to = k; else delete x.card.attach_to; } }); }
+  function rename(from, to) { var f = function (k) { return k === from ? to : k; }; eachCardRef(f); rehost(f); }  // a renamed card keeps its place
+  function forget(key) { var f = function (k) { return k === key ? "" : k; }; eachCardRef(f); rehost(f); }  // a removed card leaves no step naming it
   function distinctPrintings(known) {
     var seen = {}; return known.printings.filter(function (p) { var k = JSON.stringify(p.values); if (seen[k]) return false; seen[k] = 1; return true; });
   }
@@ -420,6 +429,13 @@
     var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
     var type = c.type || (printed && printed.type);
     return !type || type === "character";
+  }
+  function isAttachment(c) {  // as typed, else as the card data prints it
+    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
+    return (c.type || (printed && printed.type)) === "attachment";
+  }
+  function hostOf(c) {  // the card in play an attachment in play is attached to, if it is still one it can be on
+    return c.attach_to ? allCards().filter(function (x) { return x.zone === "in_play" && cardKey(x.card) === c.attach_to && x.card !== c && !isAttachment(x.card); })[0] || null : null;
   }
   function inPlayOf(name) { return allCards().filter(function (x) { return x.player.name === name && x.zone === "in_play" && isCharacter(x.card); }); }
 
@@ -565,6 +581,10 @@
   // a number as typed: a short whole number is a number; anything else is sent as written, so the check names
   // what was typed ("99999999999999999999999", not the "1e+23" a float would print)
   function num(v) { v = v === undefined ? "" : String(v).trim(); return v === "" ? undefined : /^[+-]?\d{1,6}$/.test(v) ? parseInt(v, 10) : v; }
+  function cardSpec(c) {  // a card as the scenario writes it (the builder's own note of what it is attached to left out)
+    var spec = {}; Object.keys(c).forEach(function (k) { if (k !== "attach_to" && c[k] !== "" && c[k] !== undefined) spec[k] = c[k]; });
+    return spec;
+  }
   function toYaml() {
     var lines = []; lineOwner = [null];
     function put(text, owner) { lines.push(text); lineOwner.push(owner || null); }
@@ -581,11 +601,17 @@
       if (p.first) put("    first: true", "p" + pi);
       if (num(p.power) !== undefined) put("    power: " + num(p.power), "p" + pi);
       ZONES.forEach(function (z) {
-        var cards = p.zones[z[0]]; if (!cards.length) return;
+        // an attachment in play is written under the card it is attached to (with its owner and controller when that
+        // card is another player's), as the scenario format nests it
+        var cards = p.zones[z[0]].filter(function (c) { return z[0] !== "in_play" || !hostOf(c); }); if (!cards.length) return;
         put("    " + z[0] + ":", "p" + pi);
-        cards.forEach(function (c, ci) {
-          var spec = {}; Object.keys(c).forEach(function (k) { if (c[k] !== "" && c[k] !== undefined) spec[k] = c[k]; });
-          put("      - " + flow(spec), "p" + pi + "-" + z[0] + "-" + ci);
+        cards.forEach(function (c) {
+          var spec = cardSpec(c);
+          var carried = z[0] !== "in_play" ? [] : allCards().filter(function (x) { return x.card.attach_to === cardKey(c) && hostOf(x.card) && hostOf(x.card).card === c; });
+          if (carried.length) spec.attachments = carried.map(function (x) {
+            var a = cardSpec(x.card); if (x.player !== p) { a.owner = a.owner || x.player.name; a.controller = a.controller || x.player.name; } return a;
+          });
+          put("      - " + flow(spec), "p" + pi + "-" + z[0] + "-" + p.zones[z[0]].indexOf(c));
         });
       });
     });
