@@ -455,3 +455,31 @@ def test_an_attachment_is_put_on_the_card_it_is_attached_to(carded_server, brows
     expect(page.locator("#b-result .trace")).to_contain_text("Longclaw returns to its owner Player B's hand")
     no_horizontal_scroll(page)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_change_of_control_is_a_step(carded_server, browser, size):
+    """Review 21: no step could say that a player took control of a card (Ward, Take the Black…), though the scenario
+    format has one.  RR Ownership and Control: "If a participating character changes control during the resolution
+    of a challenge, it is immediately removed from the challenge.\""""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    add_card(page, 1, "in_play", "Eddard Stark")
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="Ser Jaime Lannister").locator("input").check()
+    add_step(page, "defend")
+    page.locator("#s1 label.check", has_text="Eddard Stark").locator("input").check()
+    add_step(page, "control")
+    page.locator("#s2 label", has_text="Card").locator("select").select_option("Eddard Stark")
+    page.locator("#s2 label", has_text="Taken by").locator("select").select_option("Player A")
+    page.locator("#s2 label", has_text="Until").locator("select").select_option("end of phase")
+    assert 'effect: {take_control: "Eddard Stark", player: "Player A", until: "end of phase"}' in page.text_content("#b-yaml")
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines")).to_contain_text("Player A wins (5–0), unopposed")
+    expect(page.locator("#b-result .trace")).to_contain_text("Eddard Stark is removed from the challenge")
+    no_horizontal_scroll(page)
+    context.close()

@@ -16,7 +16,7 @@
   var STEP_KINDS = [
     ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
     ["kill", "Card killed (effect)"], ["kneel", "Card knelt (effect)"], ["stand", "Card stood (effect)"],
-    ["remove", "Character removed from the challenge (effect)"],
+    ["remove", "Character removed from the challenge (effect)"], ["control", "Control taken (effect)"],
     ["claim", "Challenge resolved (claim and keyword choices)"], ["phase", "Phase begins"], ["end_phase", "Phase ends"],
     ["end_round", "Round ends"], ["note", "Note"]
   ];
@@ -388,6 +388,7 @@
       case "defend": return { kind: kind, player: other.name, defenders: [] };
       case "strength": return { kind: kind, target: "", amount: 1, until: "end of phase", source: "" };
       case "kill": case "kneel": case "stand": case "remove": return { kind: kind, target: "" };
+      case "control": return { kind: kind, target: "", player: first.name, until: "permanent" };
       case "claim": return { kind: kind, claim: "military", cards: [], decline: [], use: [], intimidate: "" };
       case "phase": return { kind: kind, name: "challenges" };
       case "note": return { kind: kind, text: "" };
@@ -469,6 +470,11 @@
       li.appendChild(row);
     } else if (s.kind === "kill" || s.kind === "kneel" || s.kind === "stand" || s.kind === "remove") {
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
+      li.appendChild(row);
+    } else if (s.kind === "control") {  // a card changes control (RR Ownership and Control; FAQ: Multiple "Take Control" Effects)
+      row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; }, function (x) { return x.zone === "in_play"; })));
+      row.appendChild(labelled("Taken by", select(names, s.player, function (v) { s.player = v; })));
+      row.appendChild(labelled("Until", select(UNTIL, s.until, function (v) { s.until = v; })));
       li.appendChild(row);
     } else if (s.kind === "claim") {
       // the challenge this step resolves sets the claim and whose cards can be chosen
@@ -660,6 +666,7 @@
       case "kill": return "effect: " + flow({ kill: s.target });
       case "kneel": return "effect: " + flow({ kneel: s.target });
       case "stand": return "effect: " + flow({ stand: s.target });
+      case "control": return "effect: " + flow({ take_control: s.target, player: s.player, until: s.until });
       case "remove": return "effect: " + flow({ remove_from_challenge: s.target ? [s.target] : [] });
       case "claim":
         var choices = (s.claim || "military") === "intrigue" ? { discard: s.cards.slice() } : { claim: (s.cards || []).slice() };
