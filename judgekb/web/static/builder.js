@@ -5,7 +5,9 @@
   var form = document.getElementById("builder");
   if (!form) return;
 
-  var ZONES = [["in_play", "In play"], ["hand", "Hand"], ["deck", "Deck (top first)"], ["discard", "Discard pile"], ["dead", "Dead pile"]];
+  var ZONES = [["in_play", "In play"], ["hand", "Hand"], ["deck", "Deck (top first)"], ["discard", "Discard pile"], ["dead", "Dead pile"],
+               ["shadows", "Shadows (facedown, 2nd edition)"]];
+  function zonesOf() { return state.edition === "1" ? ZONES.slice(0, 5) : ZONES; }  // shadows are a second-edition area
   var HOUSES = {
     "1": ["Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen", "neutral"],
     "2": [["baratheon", "Baratheon"], ["greyjoy", "Greyjoy"], ["lannister", "Lannister"], ["martell", "Martell"], ["thenightswatch", "The Night's Watch"],
@@ -17,6 +19,7 @@
     ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
     ["kill", "Card killed (effect)"], ["kneel", "Card knelt (effect)"], ["stand", "Card stood (effect)"],
     ["remove", "Character removed from the challenge (effect)"], ["control", "Control taken (effect)"],
+    ["enter", "Card put into play with ambush, or brought out of shadows"],
     ["claim", "Challenge resolved (claim and keyword choices)"], ["phase", "Phase begins"], ["end_phase", "Phase ends"],
     ["end_round", "Round ends"], ["note", "Note"]
   ];
@@ -36,7 +39,7 @@
   }
   function player(name, first) {
     return { name: name, house: "", plot: { name: "", income: "", initiative: "", claim: "", reserve: "" }, first: first, power: "",
-             zones: { in_play: [], hand: [], deck: [], discard: [], dead: [] } };
+             gold: "", zones: { in_play: [], hand: [], deck: [], discard: [], dead: [], shadows: [] } };
   }
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
@@ -67,7 +70,7 @@
   }
   function allCards() {
     var out = [];
-    state.players.forEach(function (p) { ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { out.push({ card: c, player: p, zone: z[0] }); }); }); });
+    state.players.forEach(function (p) { zonesOf().forEach(function (z) { (p.zones[z[0]] || []).forEach(function (c) { out.push({ card: c, player: p, zone: z[0] }); }); }); });
     return out;
   }
   function cardKey(c) { return c.id || c.name; }
@@ -140,7 +143,8 @@
         r.addEventListener("change", function () { state.players.forEach(function (q) { q.first = q === p; }); render(); });
         return r;
       })(), " first player"]),
-      labelled(state.edition === "1" ? "Power on House card" : "Power on faction card", input(p.power, function (v) { p.power = v; }, { inputmode: "numeric", size: 3, class: "p-power" }))
+      labelled(state.edition === "1" ? "Power on House card" : "Power on faction card", input(p.power, function (v) { p.power = v; }, { inputmode: "numeric", size: 3, class: "p-power" })),
+      labelled("Gold in pool", input(p.gold, function (v) { p.gold = v; }, { inputmode: "numeric", size: 3, class: "p-gold" }))
     ]));
     var plot = p.plot;
     var plotRow = el("div", { class: "row plot", id: "p" + pi + "-plot" }, [
@@ -154,8 +158,8 @@
     var said = plotNote(p);
     if (said) fs.appendChild(said);
     fs.appendChild(renderZone(p, pi, "in_play", "In play"));
-    var others = ZONES.slice(1), filled = others.filter(function (z) { return p.zones[z[0]].length; }).length;
-    var more = el("details", { class: "zones" }, [el("summary", { text: "Hand, deck, discard and dead pile" + (filled ? " (" + others.map(function (z) { return p.zones[z[0]].length; }).reduce(function (a, b) { return a + b; }) + " cards)" : "") })]);
+    var others = zonesOf().slice(1), filled = others.filter(function (z) { return p.zones[z[0]].length; }).length;
+    var more = el("details", { class: "zones" }, [el("summary", { text: "Hand, deck, discard and dead pile" + (state.edition === "2" ? ", shadows" : "") + (filled ? " (" + others.map(function (z) { return p.zones[z[0]].length; }).reduce(function (a, b) { return a + b; }) + " cards)" : "") })]);
     keepOpen(more, "zones:" + pi);
     if (filled) more.open = true;
     others.forEach(function (z) { more.appendChild(renderZone(p, pi, z[0], z[1])); });
@@ -296,7 +300,7 @@
       ["attackers", "defenders", "cards", "save"].forEach(function (f) {
         if (Array.isArray(s[f])) s[f] = s[f].map(change).filter(Boolean);
       });
-      ["target", "intimidate"].forEach(function (f) { if (s[f]) s[f] = change(s[f]); });
+      ["target", "intimidate", "card", "onto"].forEach(function (f) { if (s[f]) s[f] = change(s[f]); });
       if (s.stealth) {
         var moved = {};
         Object.keys(s.stealth).forEach(function (k) { var a = change(k), t = change(s.stealth[k]); if (a && t) moved[a] = t; });
@@ -389,6 +393,7 @@
       case "strength": return { kind: kind, target: "", amount: 1, until: "end of phase", source: "" };
       case "kill": case "kneel": case "stand": case "remove": return { kind: kind, target: "" };
       case "control": return { kind: kind, target: "", player: first.name, until: "permanent" };
+      case "enter": return { kind: kind, player: first.name, how: "ambush", card: "", onto: "" };
       case "claim": return { kind: kind, claim: "military", cards: [], decline: [], use: [], intimidate: "" };
       case "phase": return { kind: kind, name: "challenges" };
       case "note": return { kind: kind, text: "" };
@@ -431,6 +436,12 @@
     var type = c.type || (printed && printed.type);
     return !type || type === "character";
   }
+  function ambushCost(c) {  // the X of "ambush (X)", as typed on the card, else as its printed keyword line
+    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
+    var words = (c.keywords || []).concat(printed && printed.values.keywords || []);
+    for (var i = 0; i < words.length; i++) { var m = /^ambush\s*\((\d+)\)$/i.exec(String(words[i]).trim()); if (m) return parseInt(m[1], 10); }
+    return null;
+  }
   function isAttachment(c) {  // as typed, else as the card data prints it
     var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
     return (c.type || (printed && printed.type)) === "attachment";
@@ -471,6 +482,25 @@
     } else if (s.kind === "kill" || s.kind === "kneel" || s.kind === "stand" || s.kind === "remove") {
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
       li.appendChild(row);
+    } else if (s.kind === "enter") {  // RR Ambush (from hand, challenges phase); RR Shadows (a card's shadow (X) cost)
+      row.appendChild(labelled("Player", select(names, s.player, function (v) { s.player = v; s.card = ""; s.onto = ""; delete s.ambush; })));
+      row.appendChild(labelled("How", select([["ambush", "ambush, from hand"], ["shadows", "out of shadows"]], s.how, function (v) { s.how = v; s.card = ""; s.onto = ""; delete s.ambush; })));
+      var from = s.how === "ambush" ? "hand" : "shadows";
+      var mine = function (x) { return x.player.name === s.player && x.zone === from; };
+      if (s.card && !allCards().some(function (x) { return mine(x) && cardKey(x.card) === s.card; })) { s.card = ""; s.onto = ""; }
+      row.appendChild(labelled("Card", cardSelect(s.card, function (v) { s.card = v; s.onto = ""; delete s.ambush; }, mine)));
+      li.appendChild(row);
+      var entering = allCards().filter(function (x) { return cardKey(x.card) === s.card; })[0];
+      if (!allCards().some(mine)) li.appendChild(el("p", { class: "muted", text: s.player + " has no card " + (from === "hand" ? "in hand" : "in shadows") + " yet: add it under “Hand, deck, discard and dead pile, shadows”." }));
+      if (entering && s.how === "ambush") {
+        var x = ambushCost(entering.card);
+        if (x !== null) s.ambush = x;  // kept in the step: a share link runs before the card data is fetched again
+        else if (cardCache[entering.card.name.toLowerCase()] || (entering.card.keywords || []).length) delete s.ambush;
+        x = s.ambush === undefined ? null : s.ambush;
+        li.appendChild(el("p", { class: x === null ? "error" : "muted", text: x === null ? s.card + " has no ambush keyword (add it under the card's values)." : "Ambush (" + x + "): " + s.player + " pays " + x + " gold." }));
+      }
+      if (entering && isAttachment(entering.card)) li.appendChild(el("div", { class: "row" }, [labelled("Onto", cardSelect(s.onto || "", function (v) { s.onto = v; },
+        function (y) { return y.zone === "in_play" && !isAttachment(y.card); }))]));
     } else if (s.kind === "control") {  // a card changes control (RR Ownership and Control; FAQ: Multiple "Take Control" Effects)
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; }, function (x) { return x.zone === "in_play"; })));
       row.appendChild(labelled("Taken by", select(names, s.player, function (v) { s.player = v; })));
@@ -606,7 +636,8 @@
       if (Object.keys(plot).some(function (k) { return plot[k] !== undefined; })) put("    plot: " + flow(plot), "p" + pi + "-plot");
       if (p.first) put("    first: true", "p" + pi);
       if (num(p.power) !== undefined) put("    power: " + num(p.power), "p" + pi);
-      ZONES.forEach(function (z) {
+      if (num(p.gold) !== undefined) put("    gold: " + num(p.gold), "p" + pi);
+      zonesOf().forEach(function (z) {
         // an attachment in play is written under the card it is attached to (with its owner and controller when that
         // card is another player's), as the scenario format nests it
         var cards = p.zones[z[0]].filter(function (c) { return z[0] !== "in_play" || !hostOf(c); }); if (!cards.length) return;
@@ -666,6 +697,11 @@
       case "kill": return "effect: " + flow({ kill: s.target });
       case "kneel": return "effect: " + flow({ kneel: s.target });
       case "stand": return "effect: " + flow({ stand: s.target });
+      case "enter":
+        if (s.how === "ambush") {
+          return "put_into_play: " + flow({ player: s.player, card: s.card, onto: s.onto || undefined, from: "hand", ambush: s.ambush });
+        }
+        return "bring_out_of_shadows: " + flow({ player: s.player, card: s.card, onto: s.onto || undefined });
       case "control": return "effect: " + flow({ take_control: s.target, player: s.player, until: s.until });
       case "remove": return "effect: " + flow({ remove_from_challenge: s.target ? [s.target] : [] });
       case "claim":
@@ -846,6 +882,7 @@
   if (m) {
     Promise.resolve(m[1]).then(decodeState).then(function (loaded) {
       if (!loaded || !Array.isArray(loaded.players) || !Array.isArray(loaded.steps)) throw new Error("not a builder state");
+      loaded.players.forEach(function (p) { p.zones = p.zones || {}; ZONES.forEach(function (z) { p.zones[z[0]] = p.zones[z[0]] || []; }); });  // older links lack later zones
       state = loaded; render(); learn(allCards().map(function (x) { return x.card.name; })); run();
     }).catch(function () { render(); showError("This share link is damaged: it could not be read. Ask for the link again."); });
   } else {
