@@ -527,3 +527,27 @@ def test_ambush_and_shadows_are_steps_and_gold_is_given(carded_server, browser, 
     expect(other.locator("#b-result .trace")).to_contain_text("with ambush (5)")
     assert other.inner_text("#b-result .trace") == trace
     fresh.close()
+
+
+def test_a_choice_the_ruling_asks_for_names_the_builder_field_not_the_yaml_key(carded_server, browser):
+    """Review 21: the ruling asked a judge on the builder to "(state first_player)" and "(state 'discard')", the
+    scenario file's words; where the form has the field, the ruling now names it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    page.locator("#p1 details.zones summary").click()
+    for name in ("Winterfell Steward", "Eddard Stark"):
+        add_card(page, 1, "hand", name)
+    page.locator("#p1-plot label", has_text="Reserve").locator("input").fill("1")
+    page.locator("#p1 .p-power").fill("1")  # initiative tied at 0; Player A, with less power, wins it
+    add_step(page, "phase")
+    page.locator("#s0 select").first.select_option("plot")
+    add_step(page, "phase")
+    page.locator("#s1 select").first.select_option("taxation")
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .trace")
+    result = page.inner_text("#b-result")
+    assert "choose it in the plot step's \u201cFirst player\u201d menu" in result
+    assert "tick them under the taxation step" in result
+    assert "(state first_player)" not in result and "(state 'discard')" not in result
+    context.close()

@@ -31,7 +31,11 @@
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
   var cardCache = {};  // lower-case name -> suggestion from /api/cards
   var stepNames = [null];  // the ruling's step N (the YAML's) -> as the form numbers it ("step 3", "the resolution added after step 2")
-  function asForm(text) { return String(text).replace(/\bstep (\d+)\b/g, function (m, n) { return stepNames[+n] || m; }); }
+  // the ruling asks for a choice in the scenario format's words ("(state first_player)"): where the form has the field, it is named
+  var ASKED = { "first_player": "choose it in the plot step's \u201cFirst player\u201d menu", "random_winner": "choose it in the plot step's \u201cRandom tie won by\u201d menu",
+                "'discard'": "tick them under the taxation step" };
+  function inForm(text) { return String(text).replace(/\(state ([^)]+)\)/g, function (m, k) { return ASKED[k] ? "(" + ASKED[k] + ")" : m; }); }
+  function asForm(text) { return inForm(String(text).replace(/\bstep (\d+)\b/g, function (m, n) { return stepNames[+n] || m; })); }
   var typing = {};  // "player:zone" -> a card name typed but not yet added (kept across re-renders)
 
   function blank() {
@@ -805,7 +809,7 @@
     out.appendChild(ol);
     out.scrollIntoView({ block: "start" });
     function addEntry(g, s) {
-      var item = el("li", { class: s.outcome }, [s.text + (s.outcome !== "applied" ? " [" + s.outcome + "]" : "")]);
+      var item = el("li", { class: s.outcome }, [inForm(s.text) + (s.outcome !== "applied" ? " [" + s.outcome + "]" : "")]);
       (s.clauses || []).forEach(function (id) {
         var c = cited[id];
         // the citation without its page note, which every web-copy citation repeats; the full line one tap away
