@@ -551,3 +551,15 @@ def test_a_choice_the_ruling_asks_for_names_the_builder_field_not_the_yaml_key(c
     assert "tick them under the taxation step" in result
     assert "(state first_player)" not in result and "(state 'discard')" not in result
     context.close()
+
+
+def test_the_ambush_and_shadows_step_is_not_offered_in_the_first_edition(carded_server, browser):
+    """Ambush and shadows are second-edition keywords: the first edition's step menu does not offer them."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    assert page.locator("#b-step-kind option[value=enter]").is_enabled()
+    page.select_option("#b-edition", "1")
+    assert page.locator("#b-step-kind option[value=enter]").is_disabled()
+    assert "Shadows" not in page.locator("#p0").inner_text()
+    context.close()

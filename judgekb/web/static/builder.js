@@ -131,6 +131,9 @@
     state.steps.forEach(function (s, si) { steps.appendChild(renderStep(s, si)); });
     var kind = document.getElementById("b-step-kind");
     if (!kind.options.length) STEP_KINDS.forEach(function (k) { kind.appendChild(el("option", { value: k[0], text: k[1] })); });
+    Array.prototype.forEach.call(kind.options, function (o) {  // ambush and shadows are second-edition keywords
+      if (o.value === "enter") { o.disabled = o.hidden = state.edition === "1"; if (o.disabled && o.selected) kind.value = STEP_KINDS[0][0]; }
+    });
     refreshYaml();
     refocus(focused);
   }
