@@ -563,3 +563,28 @@ def test_the_ambush_and_shadows_step_is_not_offered_in_the_first_edition(carded_
     assert page.locator("#b-step-kind option[value=enter]").is_disabled()
     assert "Shadows" not in page.locator("#p0").inner_text()
     context.close()
+
+
+def test_a_character_ambushed_in_a_step_can_then_defend(carded_server, browser):
+    """Review 21: a character put into play by an earlier step (ambush) was not offered as a defender, nor for claim:
+    the checklists listed only the starting board.  RR Ambush puts the card into play from hand."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(carded_server + "/build")
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    page.locator("#p1 .p-gold").fill("5")
+    page.locator("#p1 details.zones summary").click()
+    add_card(page, 1, "hand", "Areo Hotah")
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="Ser Jaime Lannister").locator("input").check()
+    add_step(page, "enter")
+    page.locator("#s1 label", has_text="Player").locator("select").select_option("Player B")
+    page.locator("#s1 label", has_text="Card").locator("select").select_option("Areo Hotah")
+    add_step(page, "defend")
+    page.locator("#s2 label.check", has_text="Areo Hotah").locator("input").check()
+    add_step(page, "claim")
+    expect(page.locator("#s3 [aria-label='claim choices'] label.check", has_text="Areo Hotah")).to_have_count(1)
+    page.click("#b-run")
+    expect(page.locator("#b-result .trace")).to_contain_text("Player B kneels Areo Hotah to defend")
+    no_horizontal_scroll(page)
+    context.close()

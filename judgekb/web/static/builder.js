@@ -456,7 +456,16 @@
   function hostOf(c) {  // the card in play an attachment in play is attached to, if it is still one it can be on
     return c.attach_to ? allCards().filter(function (x) { return x.zone === "in_play" && cardKey(x.card) === c.attach_to && x.card !== c && !isAttachment(x.card); })[0] || null : null;
   }
-  function inPlayOf(name) { return allCards().filter(function (x) { return x.player.name === name && x.zone === "in_play" && isCharacter(x.card); }); }
+  // a player's characters in play when step si is taken: those on the starting board and those an earlier step put
+  // into play (ambush, out of shadows)
+  function enteredBefore(si) {
+    var keys = state.steps.slice(0, si === undefined ? state.steps.length : si).filter(function (k) { return k.kind === "enter" && k.card; }).map(function (k) { return k.card; });
+    return allCards().filter(function (x) { return x.zone !== "in_play" && keys.indexOf(cardKey(x.card)) >= 0; });
+  }
+  function inPlayOf(name, si) {
+    return allCards().filter(function (x) { return x.zone === "in_play"; }).concat(enteredBefore(si))
+      .filter(function (x) { return x.player.name === name && isCharacter(x.card); });
+  }
 
   function renderStep(s, si) {
     var li = el("li", { class: "step-item", id: "s" + si });
@@ -467,19 +476,19 @@
       row.appendChild(labelled("Type", select(["military", "intrigue", "power"], s.type, function (v) { s.type = v; })));
       row.appendChild(labelled("Against", select(names, s.against, function (v) { s.against = v; })));
       li.appendChild(row);
-      li.appendChild(cardChecklist(inPlayOf(s.attacker), s.attackers, function () {}, "attacking characters"));
+      li.appendChild(cardChecklist(inPlayOf(s.attacker, si), s.attackers, function () {}, "attacking characters"));
       // each attacker with stealth may choose a character that cannot defend (RR Stealth)
       s.stealth = s.stealth || {};
       s.attackers.filter(function (k) { return hasKeyword(k, "stealth"); }).forEach(function (k) {
-        li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(inPlayOf(s.against).map(function (x) { return cardKey(x.card); })),
+        li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); })),
           s.stealth[k] || "", function (v) { if (v) s.stealth[k] = v; else delete s.stealth[k]; }))]));
       });
-      var targets = inPlayOf(s.against).map(function (x) { return cardKey(x.card); });
+      var targets = inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); });
       Object.keys(s.stealth).forEach(function (k) { if (s.attackers.indexOf(k) < 0 || targets.indexOf(s.stealth[k]) < 0) delete s.stealth[k]; });
     } else if (s.kind === "defend") {
       row.appendChild(labelled("Defending player", select(names, s.player, function (v) { s.player = v; s.defenders = []; })));
       li.appendChild(row);
-      li.appendChild(cardChecklist(inPlayOf(s.player), s.defenders, function () {}, "defending characters"));
+      li.appendChild(cardChecklist(inPlayOf(s.player, si), s.defenders, function () {}, "defending characters"));
     } else if (s.kind === "strength") {
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
       row.appendChild(labelled("STR change", input(s.amount, function (v) { s.amount = num(v) === undefined ? 0 : num(v); }, { inputmode: "numeric", size: 3 })));
@@ -525,7 +534,9 @@
         li.appendChild(el("p", { class: "muted", text: type === "military" ? "If the attacker wins, the defender chooses characters to kill (claim):"
                                                                    : "If the attacker wins, the cards discarded at random from the defender's hand (claim):" }));
         var zone = type === "military" ? "in_play" : "hand";
-        var eligible = allCards().filter(function (x) { return x.zone === zone && (!loser || x.player.name === loser) && (zone === "hand" || isCharacter(x.card)); });
+        var entered = enteredBefore(si);  // a card put into play by an earlier step is in play, not in hand
+        var eligible = allCards().filter(function (x) { return x.zone === zone && (zone === "hand" ? entered.indexOf(x) < 0 : isCharacter(x.card)); }).concat(zone === "in_play" ? entered.filter(function (x) { return isCharacter(x.card); }) : [])
+          .filter(function (x) { return !loser || x.player.name === loser; });
         keepOnly(s.cards, eligible);  // a pick the form no longer shows (the challenge changed) is not written either
         li.appendChild(cardChecklist(eligible, s.cards, function () {}, "claim choices"));
       }
