@@ -277,3 +277,17 @@ def test_a_title_not_recorded_is_never_said_to_be_printed_as_recorded():
     said = next(e.text for e in ruling.trace.entries if e.rule == "title.bears")
     assert "recorded in corpus/titles2.yaml)" not in said and "printed on the Small Council Seat" not in said, said
     assert "rivals none (the Small Council Seat title card is not recorded in corpus/titles2.yaml, so none is taken)" in said, said
+
+
+def test_an_attachment_in_play_on_no_card_is_refused_with_its_line():
+    """(review 21) An attachment listed in play beside the characters, not under one's 'attachments', ran as in
+    play on nothing with no word (RR Attachment Cards: it "cannot enter play if there is no eligible card")."""
+    body = BASE2.replace(
+        "      - {name: Robb Stark, str: 5, icons: [military]}\n",
+        "      - {name: Robb Stark, str: 5, icons: [military]}\n      - {name: Longclaw, type: attachment}\n",
+    ) + "steps: []\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith("t.yaml:9: attachment 'Longclaw' is in play attached to nothing"), str(caught.value)
+    nested = BASE2.replace("icons: [military]}", "icons: [military], attachments: [{name: Longclaw, type: attachment}]}")
+    load_scenario(Path("t.yaml"), nested + "steps: []\n")  # under its card, it loads

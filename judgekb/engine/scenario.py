@@ -725,6 +725,12 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         for zone in ("in_play", "hand", "deck", "discard", "dead", "shadows"):
             for card_spec in _list_of(path, spec, zone):
                 card = _card(path, card_spec, name, zone, cards, edition, controller=name)
+                if zone == "in_play" and card.type == "attachment":  # (review 21: taken as in play on no card, no word)
+                    at = where(path, card_spec) if isinstance(card_spec, dict) else where(path, spec, zone)
+                    raise DataError(
+                        f"{at}: attachment '{card.key}' is in play attached to nothing: list it under the card it is attached "
+                        "to, in that card's 'attachments' (an attachment cannot enter play without an eligible card to attach to)"
+                    )
                 if card.owner not in players:
                     raise DataError(f"{where(path, card_spec)}: field 'owner': unknown player '{card.owner}'")
         revealed = [spec["plot"]] if edition == 2 and isinstance(spec.get("plot"), dict) and spec["plot"].get("name") else []
