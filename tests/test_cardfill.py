@@ -106,6 +106,26 @@ steps: []
     assert any(n.card == "plot A Noble Cause" for n in notes)
 
 
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        # (review 21) a mistyped plot, or a character's title, ran as a blank plot with no word
+        ("{name: Sneak Atack}", "t.yaml:5: field 'plot': no plot in the card data is called 'Sneak Atack' (nearest: Sneak Attack"),
+        ("{name: Robb Stark}", "t.yaml:5: field 'plot': 'Robb Stark' is a character, not a plot"),
+        ("{name: Sneak Atack, income: 3, initiative: 1, claim: 2}", None),  # the judge's own plot: as written
+    ],
+)
+def test_a_plot_the_card_data_does_not_know_is_said_not_run_blank(carded, plot: str, message: str | None):
+    text = f"edition: 2\nplayers:\n  - name: Anna\n    faction: baratheon\n    plot: {plot}" + REST_2
+    if message is None:
+        data, _ = fill(text, carded)
+        assert data["players"][0]["plot"]["claim"] == 2
+        return
+    with pytest.raises(DataError) as caught:
+        fill(text, carded)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
 def test_fields_written_in_the_scenario_win_and_the_note_says_so(carded):
     data, notes = fill(
         "edition: 2\nplayers:\n  - {name: A, faction: baratheon, in_play: [{name: Jon Arryn, str: 5}]}" + REST_2,

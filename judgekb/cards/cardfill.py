@@ -348,10 +348,21 @@ PLOT_FIELDS = {1: ("income", "initiative", "claim"), 2: ("income", "initiative",
 
 def fill_plot(plot: dict[str, Any], book: CardBook, path: Path) -> Note | None:
     """A player's revealed plot named but without its values: income, initiative, claim (and reserve)."""
-    matches = book.find(str(plot["name"]), plot.get("printing"), "plot")
-    matches = [p for p in _distinct(matches) if p.values.get("type") == "plot"]
+    found = book.find(str(plot["name"]), plot.get("printing"), "plot")
+    matches = [p for p in _distinct(found) if p.values.get("type") == "plot"]
     if not matches:
-        return None
+        if set(plot) & set(PLOT_FIELDS[book.edition]):  # a plot of the judge's own values: as written
+            return None
+        # (review 21: "Sneak Atack", or a character's title, ran as a blank plot with no word)
+        if found:
+            raise DataError(f"{where(path, plot)}: field 'plot': {plot['name']!r} is a {found[0].values.get('type')}, not a plot")
+        is_plot = lambda n: any(p.values.get("type") == "plot" for p in book.find(n, None, "plot"))  # noqa: E731
+        nearest = [n for n in book.nearest(str(plot["name"]), 12) if is_plot(n)]
+        raise DataError(
+            f"{where(path, plot)}: field 'plot': no plot in the card data is called {plot['name']!r}"
+            + (f" (nearest: {', '.join(nearest[:5])})" if nearest else "")
+            + "; or give its income, initiative and claim"
+        )
     if len(matches) > 1:
         listing = "; ".join(p.label for p in matches)
         raise DataError(f"{where(path, plot)}: field 'plot': {plot['name']!r} has printings that differ — add 'printing': {listing}")
