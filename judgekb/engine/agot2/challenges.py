@@ -695,7 +695,27 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
             why, cite = "it is already kneeling", ["agot2-rr/intimidate", "agot2-rr/target"]
         elif state.strength(card) > margin:
             why, cite = f"its STR is {state.strength(card)}, more than the {margin} the challenge was won by", ["agot2-rr/intimidate"]
-        raise IllegalStep("keyword.intimidate", f"{chosen} cannot be chosen for intimidate: {why}", cite=cite)
+        # the choice is refused, not the challenge's resolution: who won, claim and the other keywords stand (review 21)
+        trace.add(
+            "keyword.intimidate",
+            f"illegal: {chosen} cannot be chosen for intimidate: {why}",
+            "refused",
+            cite=cite,
+            tag="intimidate",
+            subject=chosen,
+        )
+        if able:
+            trace.add(
+                "keyword.intimidate",
+                f"intimidate: a legal choice is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
+                f"(STR {margin} or less) to kneel{note}, or none",
+                "choice-needed",
+                cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
+                tag="choice",
+                subject=keys[0],
+            )
+            return
+        chosen = None
     if not able:
         trace.add(
             "keyword.intimidate",
