@@ -129,11 +129,7 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     a challenge with no "claim choices" step was never resolved ("Nothing changed on the board"); a second copy of
     a unique character became a second character; a removed card stayed named in a step; a note vanished from
     the trace; keyword choices could not be given.  Each is what a judge would expect now."""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
     page.select_option("#b-edition", "2")
     page.locator("#p0 .p-house").select_option("stark")
     page.locator("#p1 .p-house").select_option("lannister")
@@ -180,6 +176,16 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"builder-first-taps-{size}.png"), full_page=True)
     context.close()
+
+
+def builder_at(browser, server: str, size: str):
+    """A fresh context (a touch phone, or a desktop) with the builder open."""
+    width, height = WIDTHS[size]
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
+    page = context.new_page()
+    page.goto(server + "/build")
+    return context, page
 
 
 def lannister_against_stark_on_a_phone(browser, server: str):
@@ -305,11 +311,7 @@ def test_typing_in_one_field_then_tapping_the_next_keeps_the_next_focused(carded
     """A judge types the plot's name, then taps the card-name field (or a player's name, then the plot): the first
     field's change re-renders the form, and the tapped field was replaced under the finger, so what was typed
     next went nowhere.  The tapped field keeps the focus and takes the typing."""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
 
     def tap(selector: str) -> None:
         field = page.locator(selector).first
@@ -340,11 +342,7 @@ def test_a_value_typed_then_the_next_field_or_fold_tapped_keeps_both(carded_serv
     and folded the values away: the Keywords field lost the focus and what was typed next went nowhere.  Typing the
     power on the faction card then tapping "Hand, deck, discard and dead pile" left it folded (the tap landed on the
     form the re-render had just replaced)."""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
 
     def tap(locator) -> None:
         locator.tap() if size == "phone" else locator.click()
@@ -373,11 +371,7 @@ def test_the_phase_step_states_the_first_player_the_tie_break_and_the_reserve_di
     first_player)" and a taxation phase over reserve "chooses 2 to discard (state 'discard')", and the builder had no
     field for either choice.  RR Initiative: the winner "chooses which player is the 'first player'"; RR 7.3: a player
     over reserve "chooses and discards cards from his or her hand"."""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
     page.locator("#p0 .p-power").fill("3")
     page.locator("#p1 .p-power").fill("1")  # initiative tied at 0: Player B, with less power, wins it
     page.locator("#p1 details.zones summary").click()
@@ -407,11 +401,7 @@ def test_a_plot_named_shows_its_printed_values_and_a_mistyped_one_is_said(carded
     """Review 21: a plot typed 'Sneak Atack' ran with no word that no plot has that title (a blank plot's values, claim
     1, where Sneak Attack's claim is 2), and a plot typed right showed none of the values it brings; the plot fields
     stayed blank either way.  A card name that is not in the data is offered its nearest titles; now a plot's too."""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
     plot = page.locator("#p0-plot label", has_text="Plot").locator("input")
     plot.fill("Sneak Atack")
     plot.press("Tab")
@@ -432,11 +422,7 @@ def test_an_attachment_is_put_on_the_card_it_is_attached_to(carded_server, brows
     """Review 21: an attachment added in play could not be attached to anything ('Longclaw' was written as a card of
     its own and run as in play on no card, and a kill of its character left it there).  RR Attachment Cards: "If a
     card to which an attachment is attached leaves play, return the attachment to its owner's hand.\""""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
     add_card(page, 0, "in_play", "Ser Jaime Lannister")
     add_card(page, 1, "in_play", "Jon Snow")
     add_card(page, 1, "in_play", "Longclaw")
@@ -462,11 +448,7 @@ def test_a_change_of_control_is_a_step(carded_server, browser, size):
     """Review 21: no step could say that a player took control of a card (Ward, Take the Black…), though the scenario
     format has one.  RR Ownership and Control: "If a participating character changes control during the resolution
     of a challenge, it is immediately removed from the challenge.\""""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
     add_card(page, 0, "in_play", "Ser Jaime Lannister")
     add_card(page, 1, "in_play", "Eddard Stark")
     add_step(page, "challenge")
@@ -491,11 +473,7 @@ def test_ambush_and_shadows_are_steps_and_gold_is_given(carded_server, browser, 
     shadows, so a judge could not ask whether a player can ambush with the gold left.  RR Ambush: "pay gold equal
     to the (X) value of a card with ambush to put that card into play from his or her hand"; RR Shadows: a card is
     brought out of shadows by paying its shadow (X) cost.  A share link reruns the same ambush."""
-    width, height = WIDTHS[size]
-    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
-    page = context.new_page()
-    page.goto(carded_server + "/build")
+    context, page = builder_at(browser, carded_server, size)
     add_card(page, 0, "in_play", "Ser Jaime Lannister")
     page.locator("#p1 .p-gold").fill("4")
     page.locator("#p1 details.zones summary").click()
@@ -521,6 +499,7 @@ def test_ambush_and_shadows_are_steps_and_gold_is_given(carded_server, browser, 
     link = page.input_value("#b-link")
     trace = page.inner_text("#b-result .trace")
     context.close()
+    width, height = WIDTHS[size]
     fresh = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
     other = fresh.new_page()
     other.goto(link)

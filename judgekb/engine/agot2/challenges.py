@@ -676,6 +676,18 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
     able = [c for c in standing if can_be(state, c, "knelt")]  # FAQ 2.1: one that cannot be knelt cannot be chosen
     shielded = [c.key for c in standing if c not in able]
     note = f" ({', '.join(shielded)} cannot be knelt, so cannot be chosen)" if shielded else ""
+
+    def ask(what: str, tail: str) -> None:
+        trace.add(
+            "keyword.intimidate",
+            f"intimidate: {what} is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
+            f"(STR {margin} or less) to kneel{note}{tail}",
+            "choice-needed",
+            cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
+            tag="choice",
+            subject=keys[0],
+        )
+
     if chosen is not None and chosen not in state.cards:
         raise IllegalStep("keyword.intimidate", f"{chosen} is not a card in this scenario", cite=["agot2-rr/intimidate"])
     if len(keys) > 1:
@@ -705,15 +717,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
             subject=chosen,
         )
         if able:
-            trace.add(
-                "keyword.intimidate",
-                f"intimidate: a legal choice is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
-                f"(STR {margin} or less) to kneel{note}, or none",
-                "choice-needed",
-                cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
-                tag="choice",
-                subject=keys[0],
-            )
+            ask("a legal choice", ", or none")
             return
         chosen = None
     if not able:
@@ -729,15 +733,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
         return
     if chosen is None:
         if len(able) > 1:
-            trace.add(
-                "keyword.intimidate",
-                f"intimidate: a choice is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
-                f"(STR {margin} or less) to kneel{note}",
-                "choice-needed",
-                cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
-                tag="choice",
-                subject=keys[0],
-            )
+            ask("a choice", "")
             return
         chosen = able[0].key
         trace.add(
