@@ -258,6 +258,11 @@ def test_a_first_player_who_concedes_passes_the_first_player_token_to_the_left()
     assert passed and passed[0].clauses == ("agot2-rr/first-player",)
     ruling = runner.run(load_scenario(Path("t.yaml"), three + "steps:\n  - concede: {player: B}\n"), TITLES)
     assert ruling.state.first_player == "A" and not [e for e in ruling.trace.entries if e.rule == "first player.eliminated"]
+    # a player out of the game cannot concede it again (review 22: the second concession was taken)
+    ruling = runner.run(load_scenario(Path("t.yaml"), three + "steps:\n  - concede: {player: B}\n  - concede: {player: B}\n"), TITLES)
+    refused = [e for e in ruling.trace.entries if e.outcome == "refused"]
+    assert [e.step for e in refused] == [2] and "already out of the game" in refused[0].text, [e.text for e in ruling.trace.entries]
+    assert ruling.state.facts["eliminated"] == ["B"]
 
 
 def test_a_plot_reveal_cites_only_the_clauses_that_decide_it():

@@ -851,6 +851,8 @@ RULES.add("concede.plain", [], "a player who concedes leaves the game")
 
 
 def concede(state: State, trace: Trace, player: str) -> None:
+    if player in state.facts.get("eliminated", []):  # (review 22: a player out of the game conceded again)
+        raise IllegalStep("concede.plain", f"{player} is already out of the game, so cannot concede it", cite=[])
     state.facts.setdefault("eliminated", []).append(player)
     left = [p for p in state.players if p not in state.facts["eliminated"]]
     if len(left) != 1:
