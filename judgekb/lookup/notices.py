@@ -269,10 +269,11 @@ def _unknown_words(
         unknown = [
             w for w in analysis["content"]
             if len(w) >= 4 and w not in explained and (base := w.removesuffix("'s")) and index.name(base) and not index.english(base)
-            and (base in nicknamed or (base not in terms and index.rules_df(base, edition) <= NAME_RULES_DF))
-            # an everyday word the searched edition's rules write only capitalised is their term, not a name
-            # ("store" of the Tournament Regulations' "Store Championship")
-            and not (base not in nicknamed and index.rules_df(base, edition) and index.everyday(base))
+            # (an everyday word the searched edition's rules write only capitalised is their term, not a name:
+            # "store" of the Tournament Regulations' "Store Championship")
+            and (base in nicknamed or (
+                base not in terms and (df := index.rules_df(base, edition)) <= NAME_RULES_DF and not (df and index.everyday(base))
+            ))
         ]  # fmt: skip
     return unknown
 

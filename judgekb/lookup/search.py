@@ -294,7 +294,7 @@ class Index:
         self._stem_df: dict[str, tuple[int, int]] = {}
         self._rules_df: dict[str, tuple[int, int]] = {}
         self._names: set[str] = set()  # words of the texts written only capitalised, no English word
-        self._everyday_names: set[str] = set()  # words of the texts written only capitalised that are English words ("store")
+        self._everyday: dict[str, bool] = {}  # Index.everyday, asked only by notices
         self._capitalised: set[str] = set()  # words of the texts written only capitalised ("jon", "snow")
         self._corrections: dict[tuple[str, int | None], str | None] = {}
         self._counts: dict[str, tuple[Counter[str], int]] = {}
@@ -592,7 +592,6 @@ class Index:
         sql = f"select word, df1, df2, rules1, rules2, named from vocab where word in ({marks})"
         found = {w: rest for w, *rest in self.rows(sql, missing)}
         english = {w for (w,) in self._rows_if(f"select word from english where word in ({marks})", missing)}
-        self._everyday_names |= {w for (w,) in self._rows_if(f"select word from english_capitalised where word in ({marks})", missing)}
         for word in missing:
             d1, d2, r1, r2, named = found.get(word, (0, 0, 0, 0, 0))
             self._word_facts[word] = (d1, d2, word in english)
@@ -943,8 +942,11 @@ class Index:
 
     def everyday(self, word: str) -> bool:
         """Is the word an English word, with the everyday words the texts write only capitalised ("store" of "Store Championship")?"""
-        self._facts([word])
-        return self._word_facts[word][2] or word in self._everyday_names
+        if word not in self._everyday:  # (read here, not with every lookup's word facts: only a notice asks)
+            self._facts([word])
+            capitalised = self._rows_if("select 1 from english_capitalised where word = ?", [word])
+            self._everyday[word] = self._word_facts[word][2] or bool(capitalised)
+        return self._everyday[word]
 
     def english(self, word: str) -> bool:
         """Is the word in the English word list (the corpus's own names aside)?"""
