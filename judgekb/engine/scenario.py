@@ -31,7 +31,7 @@ from typing import Any
 
 from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State, TitleTerms
-from judgekb.yamlio import DataError, check_fields, load, loads, strip_lines, where
+from judgekb.yamlio import DataError, check_fields, load, loads, where
 
 KEYWORDS2 = (
     "stealth",
@@ -572,11 +572,11 @@ def _list_of(path: Path, spec: dict[str, Any], key: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise DataError(f"{where(path, spec, key)}: field '{key}' must be a list; got {strip_lines(value)!r}")
+        raise DataError(f"{where(path, spec, key)}: field '{key}' must be a list; got {value!r}")
     for item in value:
         if not isinstance(item, (dict, str)) and not (key == "duplicates" and item is True):
             raise DataError(
-                f"{where(path, spec, key)}: field '{key}' lists {strip_lines(item)!r}: each entry is a name or a mapping with 'name'"
+                f"{where(path, spec, key)}: field '{key}' lists {item!r}: each entry is a name or a mapping with 'name'"
             )
     return value
 
@@ -886,7 +886,7 @@ class _Checker:
         if isinstance(schema, str):
             schema = SCHEMAS[schema]
         if not isinstance(item, dict):
-            self.fail(line_of, what, f"must be a mapping; got {strip_lines(item)!r}")
+            self.fail(line_of, what, f"must be a mapping; got {item!r}")
         here = item if "__line__" in item else line_of
         checked = item if here is item else {**item, "__line__": here.get("__line__") if isinstance(here, dict) else None}
         check_fields(self.path, checked, required, set(schema), what)
@@ -905,7 +905,7 @@ class _Checker:
                 self.mapping(value, kind[1], REQUIRED.get(key, set()), key, line_of)
             elif head == "list":
                 if not isinstance(value, list):
-                    self.fail(line_of, key, f"must be a list; got {strip_lines(value)!r}")
+                    self.fail(line_of, key, f"must be a list; got {value!r}")
                 for item in value:
                     if key == "saves" and isinstance(item, str):
                         self.value(item, "card", key, line_of)
@@ -913,7 +913,7 @@ class _Checker:
                     self.mapping(item, kind[1], REQUIRED.get(key, set()), key, line_of)
             elif head in ("cardmap", "playermap", "intmap"):
                 if not isinstance(value, dict):
-                    self.fail(line_of, key, f"must be a mapping; got {strip_lines(value)!r}")
+                    self.fail(line_of, key, f"must be a mapping; got {value!r}")
                 here = value if "__line__" in value else line_of
                 for name, inner in value.items():
                     if name == "__line__":
