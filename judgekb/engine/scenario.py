@@ -670,6 +670,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     cards: dict[str, Card] = {}
     first = None
     needs = "faction" if edition == 2 else "house"
+    melee = bool(data.get("melee", len(data["players"]) > 2))  # (three or more players: a melee game, unless said)
     for spec in data["players"]:
         check_fields(path, spec, {"name", needs}, PLAYER_FIELDS, "player")
         for key in ("name", "house", "faction", "title"):
@@ -683,7 +684,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if "first" in spec and not isinstance(spec["first"], bool):
             raise DataError(f"{where(path, spec, 'first')}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
-        if edition == 2 and spec.get("title") is not None and not data.get("melee", len(data["players"]) > 2):
+        if edition == 2 and spec.get("title") is not None and not melee:
             raise DataError(
                 f"{where(path, spec, 'title')}: field 'title': title cards are used only in the melee game (RR Title Cards); "
                 "this scenario is a joust (two players, or melee: false)"
@@ -780,7 +781,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         first_player=first or next(iter(players)),
         phase="marshalling" if phase == "marshaling" else phase,
         round=int(data.get("round", 1)),
-        melee=bool(data.get("melee", len(players) > 2)),
+        melee=melee,
     )
     state.facts["first_player_stated"] = first is not None
     if data.get("victory_choice") is not None:

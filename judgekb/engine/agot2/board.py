@@ -689,17 +689,24 @@ def _cannot_win(state: State, player: str) -> bool:
     "a player whose draw deck has no cards remaining is eliminated at once; the last player left wins; if all remaining "
     "players are eliminated at once, the first player decides (in the draw phase: which of them wins)",
 )
+def remaining(state: State, in_order: bool = False) -> list[str]:
+    """The players still in the game (an eliminated player takes no part: RR Winning the Game), in seating order or,
+    ``in_order``, in player order from the first player."""
+    out = state.facts.get("eliminated", [])
+    return [n for n in (state.player_order() if in_order else state.players) if n not in out]
+
+
 def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | None = None, draw_phase: bool = False) -> None:
     """Eliminate every player whose draw deck now has no cards: one that had cards before (``had_cards``), or one whose
     deck the scenario gives (``deck: []`` included). A deck the scenario leaves out is unknown, never read as empty.
     ``draw_phase``: the players drew simultaneously in framework step 2.2, whose note decides a total elimination."""
     out = state.facts.setdefault("eliminated", [])
-    remaining = [p for p in state.player_order() if p not in out]
-    newly = [p for p in remaining if not state.deck(p) and ((had_cards or {}).get(p) or deck_stated(state, p))]
+    playing = remaining(state, in_order=True)
+    newly = [p for p in playing if not state.deck(p) and ((had_cards or {}).get(p) or deck_stated(state, p))]
     if not newly:
         return
     cite = ["agot2-rr/appendix-i/draw-phase/2.2"] if draw_phase else ["agot2-rr/winning-the-game"]
-    if len(newly) > 1 and len(newly) == len(remaining) and not state.winner:
+    if len(newly) > 1 and len(newly) == len(playing) and not state.winner:
         _all_eliminated(state, trace, newly, draw_phase)
         return
     for player in newly:
@@ -716,7 +723,7 @@ def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | No
             tag="eliminated",
             subject=player,
         )
-    left = [p for p in state.players if p not in out]
+    left = remaining(state)
     if len(left) > 1 and state.first_player in newly:
         pass_first_player(state, trace, out)
     if len(left) == 1 and not state.winner:
@@ -749,9 +756,7 @@ def pass_first_player(state: State, trace: Trace, out: list[str]) -> None:
     """The first player is eliminated: the player to his or her left (the next player clockwise, seating order, who is
     still in the game) becomes the first player."""
     gone = state.first_player
-    names = list(state.players)
-    start = names.index(gone)
-    new = next(p for p in names[start + 1 :] + names[:start] if p not in out)
+    new = next(p for p in state.player_order()[1:] if p not in out)
     state.first_player = new
     state.facts["first_player"] = new
     trace.add(
@@ -854,7 +859,7 @@ def concede(state: State, trace: Trace, player: str) -> None:
     if player in state.facts.get("eliminated", []):  # (review 22: a player out of the game conceded again)
         raise IllegalStep("concede.plain", f"{player} is already out of the game, so cannot concede it", cite=[])
     state.facts.setdefault("eliminated", []).append(player)
-    left = [p for p in state.players if p not in state.facts["eliminated"]]
+    left = remaining(state)
     if len(left) != 1:
         trace.add("concede.plain", f"{player} concedes and leaves the game", tag="concede", subject=player)
         if state.first_player == player:  # out of the game like an eliminated player: the token passes on (RR First Player)

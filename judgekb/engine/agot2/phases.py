@@ -16,21 +16,17 @@ from judgekb.engine.agot2.board import (
     gain_power,
     interrupts,
     queue_reactions,
+    remaining,
     revert_control,
     run_reactions,
     seq,
     total_power,
 )
 from judgekb.engine.core.registry import IllegalStep
-from judgekb.engine.core.state import State
+from judgekb.engine.core.state import Player, State
 from judgekb.engine.core.trace import Trace
 
 END = "agot2-faq41/timing/end-of-phase"
-
-
-def remaining(state: State) -> list[str]:
-    """The players still in the game, in seating order (an eliminated player takes no part: RR Winning the Game)."""
-    return [n for n in state.players if n not in state.facts.get("eliminated", [])]
 
 
 def _gone(state: State) -> str:
@@ -135,19 +131,20 @@ RULES.add(
     "highest initiative wins; tie: lowest power total; then random; the winner chooses the first player",
 )
 def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> None:
-    if chooses is not None and chooses not in remaining(state):
+    players = remaining(state)
+    if chooses is not None and chooses not in players:
         raise IllegalStep(
             "plot.initiative",
             f"{chooses} has been eliminated from the game and cannot be the first player",
             cite=["agot2-rr/winning-the-game"],
         )
-    players = remaining(state)
     modified = {n: sum(state.modifier(c, "initiative") for c in state.in_play(n)) for n in players}
     totals = {n: state.players[n].plot.initiative + modified[n] for n in players}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
-    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items()) + _gone(state)
-    cite = ["agot2-rr/initiative", "agot2-rr/appendix-i/plot-phase/1.3"] + (["agot2-rr/winning-the-game"] if _gone(state) else [])
+    gone = _gone(state)
+    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items()) + gone
+    cite = ["agot2-rr/initiative", "agot2-rr/appendix-i/plot-phase/1.3"] + (["agot2-rr/winning-the-game"] if gone else [])
     if any(modified.values()):  # the Rules Reference erratum: initiative incorporates initiative (not reserve) modifiers
         text += " (counting initiative modifiers: " + ", ".join(f"{n} {v:+d}" for n, v in modified.items() if v) + ")"
         cite.append("agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9")
@@ -200,8 +197,7 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
 )
 def draw_phase(state: State, trace: Trace) -> None:
     before = deck_counts(state)
-    eliminated = state.facts.get("eliminated", [])
-    for name in [n for n in state.player_order() if n not in eliminated]:
+    for name in remaining(state, in_order=True):
         extra = draw_phase_bonus(state, name)
         by_title = titles.draw_bonus(state, trace, name)  # the Master of Laws (melee)
         _take(state, trace, name, 2 + extra + by_title, "draw.phase")
@@ -294,13 +290,9 @@ def _take(state: State, trace: Trace, player: str, count: int, rule_id: str) -> 
 def income(state: State, trace: Trace) -> None:
     """The marshaling phase begins: the first player is the first active player and collects income (3.2)."""
     state.facts["income_collected"] = []
-    order = _marshal_order(state)
+    order = remaining(state, in_order=True)
     if order:
         collect(state, trace, order[0], "the first player, is the first active player and")
-
-
-def _marshal_order(state: State) -> list[str]:
-    return [n for n in state.player_order() if n not in state.facts.get("eliminated", [])]
 
 
 def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
@@ -318,7 +310,7 @@ def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
                 cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
             )
         return
-    for name in _marshal_order(state):
+    for name in remaining(state, in_order=True):
         if name not in collected:
             active = collected[-1] if collected else None
             trace.add(
@@ -390,6 +382,7 @@ def dominance(state: State, trace: Trace) -> None:
     totals = {n: v + regent[n] for n, v in totals.items()}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
+    gone = _gone(state)
     text = (
         "dominance: "
         + ", ".join(
@@ -398,9 +391,9 @@ def dominance(state: State, trace: Trace) -> None:
             + ")"
             for n, v in totals.items()
         )
-        + _gone(state)
+        + gone
     )
-    cite = ["agot2-rr/appendix-i/dominance-phase/5.2"] + (["agot2-rr/winning-the-game"] if _gone(state) else [])
+    cite = ["agot2-rr/appendix-i/dominance-phase/5.2"] + (["agot2-rr/winning-the-game"] if gone else [])
     if len(tied) > 1:
         state.facts["dominance"] = "none"
         trace.add("dominance", text + "; tied for the highest: no one wins dominance", "not-applied", cite=cite, tag="dominance")
@@ -570,10 +563,16 @@ def end_phase(state: State, trace: Trace, ctx: Context) -> None:
     end_challenge(state, trace, ctx, quiet=True)
     end_period(state, trace, ctx, "phase")
     for p in state.players.values():
-        p.challenges_this_round = []
-        p.challenge_opponents = []
-        p.title_challenge_used = False  # the Hand of the King's additional challenge: "during the challenges phase"
+        _reset_challenge_counts(p)
     state.facts.pop("additional_challenges", None)  # "this phase"
+
+
+def _reset_challenge_counts(player: Player) -> None:
+    """A new challenges phase, or the end of a phase: the challenges declared, their opponents and the Hand of the
+    King's additional challenge ("during the challenges phase") are counted afresh."""
+    player.challenges_this_round = []
+    player.challenge_opponents = []
+    player.title_challenge_used = False
 
 
 @rule("round.end", ["agot2-rr/limited", END], "at the end of the round, round limits (Limited) reset")
@@ -610,9 +609,7 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     state.facts["ended_periods"] = []  # a new phase (and round, after a round's end) has begun
     for p in state.players.values():
         if name == "challenges":
-            p.challenges_this_round = []
-            p.challenge_opponents = []
-            p.title_challenge_used = False
+            _reset_challenge_counts(p)
     if name == "plot":
         revealing = {k: v for k, v in (options.get("reveal") or {}).items() if k != "__line__"}
         reveal(state, trace, revealing)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule
-from judgekb.engine.agot2.board import gain_power
+from judgekb.engine.agot2.board import gain_power, remaining
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Challenge, State
 from judgekb.engine.core.trace import Trace
@@ -113,7 +113,7 @@ def select(state: State, trace: Trace, chosen: dict[str, str]) -> None:
         trace.unused("title.select", "titles", list(chosen.values()), "in a joust game, step 1.4 is skipped", SELECT)
         return
     eliminated = state.facts.get("eliminated", [])
-    order = [n for n in state.player_order() if n not in eliminated]
+    order = remaining(state, in_order=True)
     taken: dict[str, str] = {}
     for player, title in chosen.items():
         if player in eliminated:
