@@ -259,8 +259,8 @@
         function (x) { return x.zone === "in_play" && x.card !== c && !isAttachment(x.card); }))]));
       if (!c.attach_to) li.appendChild(el("p", { class: "error attach-note", text: "Choose the card it is attached to: an attachment is only in play attached to a card." }));
     }
-    var carried = allCards().filter(function (x) { return x.card.attach_to === cardKey(c) && hostOf(x.card); }).map(function (x) { return cardKey(x.card); });
-    if (zone === "in_play" && carried.length) li.appendChild(el("span", { class: "muted attached", text: "with " + carried.join(", ") + " attached " }));
+    var carried = zone === "in_play" ? attachedTo(c).map(function (x) { return cardKey(x.card); }) : [];
+    if (carried.length) li.appendChild(el("span", { class: "muted attached", text: "with " + carried.join(", ") + " attached " }));
     if ((c.duplicates || []).length) {  // further copies of a unique card, under it (RR Duplicates)
       li.appendChild(el("span", { class: "muted dupes", text: "with " + c.duplicates.length + " duplicate" + (c.duplicates.length > 1 ? "s" : "") + " " }));
       li.appendChild(el("button", { type: "button", class: "link", text: "remove a duplicate", onclick: function () { c.duplicates.pop(); if (!c.duplicates.length) delete c.duplicates; render(); } }));
@@ -432,29 +432,30 @@
   function challengeBefore(si) {  // the challenge a step belongs to: the last one declared before it and not resolved
     var i = openChallenge(si - 1); return i === null ? null : state.steps[i];
   }
-  function hasKeyword(key, word) {  // as typed on the card, else as its printed keyword line
-    var x = allCards().filter(function (y) { return cardKey(y.card) === key; })[0]; if (!x) return false;
-    var known = cardCache[x.card.name.toLowerCase()], printed = known && (known.printings.filter(function (pr) { return pr.code === x.card.printing; })[0] || known.printings[0]);
-    var words = (x.card.keywords || []).concat(printed && printed.values.keywords || []);
-    return words.some(function (w) { return String(w).toLowerCase() === word; });
-  }
-  function isCharacter(c) {  // as typed, else as the card data prints it; a card of unknown type may be one
-    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
-    var type = c.type || (printed && printed.type);
-    return !type || type === "character";
-  }
-  function ambushCost(c) {  // the X of "ambush (X)", as typed on the card, else as its printed keyword line
+  function keywordsOf(c) {  // as typed on the card, then as its chosen printing's keyword line
     var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
-    var words = (c.keywords || []).concat(printed && printed.values.keywords || []);
+    return (c.keywords || []).concat(printed && printed.values.keywords || []);
+  }
+  function typeOf(c) {  // as typed, else as the card data prints it (undefined when neither says)
+    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
+    return c.type || (printed && printed.type);
+  }
+  function hasKeyword(key, word) {
+    var x = allCards().filter(function (y) { return cardKey(y.card) === key; })[0]; if (!x) return false;
+    return keywordsOf(x.card).some(function (w) { return String(w).toLowerCase() === word; });
+  }
+  function isCharacter(c) { var type = typeOf(c); return !type || type === "character"; }  // a card of unknown type may be one
+  function ambushCost(c) {  // the X of "ambush (X)"
+    var words = keywordsOf(c);
     for (var i = 0; i < words.length; i++) { var m = /^ambush\s*\((\d+)\)$/i.exec(String(words[i]).trim()); if (m) return parseInt(m[1], 10); }
     return null;
   }
-  function isAttachment(c) {  // as typed, else as the card data prints it
-    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
-    return (c.type || (printed && printed.type)) === "attachment";
-  }
+  function isAttachment(c) { return typeOf(c) === "attachment"; }
   function hostOf(c) {  // the card in play an attachment in play is attached to, if it is still one it can be on
     return c.attach_to ? allCards().filter(function (x) { return x.zone === "in_play" && cardKey(x.card) === c.attach_to && x.card !== c && !isAttachment(x.card); })[0] || null : null;
+  }
+  function attachedTo(c) {  // the attachments in play on card c (each with its player)
+    return allCards().filter(function (x) { if (x.card.attach_to !== cardKey(c)) return false; var host = hostOf(x.card); return !!host && host.card === c; });
   }
   // a player's characters in play when step si is taken: those on the starting board and those an earlier step put
   // into play (ambush, out of shadows)
@@ -662,7 +663,7 @@
         put("    " + z[0] + ":", "p" + pi);
         cards.forEach(function (c) {
           var spec = cardSpec(c);
-          var carried = z[0] !== "in_play" ? [] : allCards().filter(function (x) { return x.card.attach_to === cardKey(c) && hostOf(x.card) && hostOf(x.card).card === c; });
+          var carried = z[0] !== "in_play" ? [] : attachedTo(c);
           if (carried.length) spec.attachments = carried.map(function (x) {
             var a = cardSpec(x.card); if (x.player !== p) { a.owner = a.owner || x.player.name; a.controller = a.controller || x.player.name; } return a;
           });
