@@ -696,19 +696,20 @@ def remaining(state: State, in_order: bool = False) -> list[str]:
     return [n for n in (state.player_order() if in_order else state.players) if n not in out]
 
 
-def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | None = None, draw_phase: bool = False) -> None:
+def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | None = None, draw_phase: bool = False) -> bool:
     """Eliminate every player whose draw deck now has no cards: one that had cards before (``had_cards``), or one whose
     deck the scenario gives (``deck: []`` included). A deck the scenario leaves out is unknown, never read as empty.
-    ``draw_phase``: the players drew simultaneously in framework step 2.2, whose note decides a total elimination."""
+    ``draw_phase``: the players drew simultaneously in framework step 2.2, whose note decides a total elimination.
+    Returns whether every player still in the game was eliminated at once (the first player's choice decides)."""
     out = state.facts.setdefault("eliminated", [])
     playing = remaining(state, in_order=True)
     newly = [p for p in playing if not state.deck(p) and ((had_cards or {}).get(p) or deck_stated(state, p))]
     if not newly:
-        return
+        return False
     cite = ["agot2-rr/appendix-i/draw-phase/2.2"] if draw_phase else ["agot2-rr/winning-the-game"]
     if len(newly) > 1 and len(newly) == len(playing) and not state.winner:
         _all_eliminated(state, trace, newly, draw_phase)
-        return
+        return True
     for player in newly:
         out.append(player)
         trace.add(
@@ -743,6 +744,7 @@ def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | No
                 tag="victory",
                 subject=left[0],
             )
+    return False
 
 
 RULES.add(

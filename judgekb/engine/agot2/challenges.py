@@ -88,16 +88,12 @@ def declare(
             )
     titles.check_may_challenge(state, attacker, against)  # RR Supports (melee)
     extra = state.facts.setdefault("additional_challenges", {}).setdefault(attacker, {})
-    by_title = (
-        kind in player.challenges_this_round
-        and extra.get(kind, 0) <= 0
-        and titles.additional_challenge(state, trace, attacker, kind, against)  # the Hand of the King (melee)
-    )
-    if kind in player.challenges_this_round and extra.get(kind, 0) <= 0 and not by_title:
-        raise IllegalStep(
-            "challenge.declare", f"{attacker} has already initiated a {kind} challenge this phase (one of each type)", cite=[DECLARE]
-        )
-    if kind in player.challenges_this_round and not by_title:
+    if kind in player.challenges_this_round and extra.get(kind, 0) <= 0:
+        if not titles.additional_challenge(state, trace, attacker, kind, against):  # the Hand of the King (melee)
+            raise IllegalStep(
+                "challenge.declare", f"{attacker} has already initiated a {kind} challenge this phase (one of each type)", cite=[DECLARE]
+            )
+    elif kind in player.challenges_this_round:
         extra[kind] -= 1
         trace.add(
             "challenge.additional",

@@ -42,9 +42,8 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
     state.facts["victory_choice"] = choice
     titles.describe(state, trace)  # the melee titles the scenario gives, and where their relationships come from
     cards.check_attachments(state, trace)  # records each attachment's state as given: later changes are checked
-    empty = [p for p in state.players if not state.deck(p) and board.deck_stated(state, p)]
-    check_elimination(state, trace)
-    if choice is not None and not (len(empty) > 1 and len(empty) == len(state.players)):
+    everyone_out = check_elimination(state, trace)
+    if choice is not None and not everyone_out:
         trace.unused(
             "eliminated",
             "victory_choice",
