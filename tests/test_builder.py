@@ -290,6 +290,40 @@ def test_switching_edition_and_back_keeps_the_board_runnable(carded_server, brow
     context.close()
 
 
+def test_a_late_reply_for_the_other_edition_is_not_taken_as_this_editions_cards(carded_server, browser):
+    """The flake behind the test above, made certain: on venue wifi the first-edition card data asked for on the
+    switch can arrive after the judge has switched back, before the second edition's.  It was cached as
+    second-edition cards, a first-edition printing of Robb Stark was chosen, and Run was refused on it."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "Robb Stark")
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="Robb Stark").locator("input").check()
+    held: dict[str, list] = {"1": [], "2": []}
+    page.route(re.compile(r".*/api/cards\?edition=[12]&.*"), lambda route: held[route.request.url.split("edition=")[1][0]].append(route))
+
+    def wait_for(edition: str) -> None:
+        for _ in range(50):
+            if held[edition]:
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"the switch did not ask for edition {edition}'s cards")
+
+    page.select_option("#b-edition", "1")
+    wait_for("1")
+    page.select_option("#b-edition", "2")
+    wait_for("2")
+    for edition in ("1", "2"):  # the first-edition answer arrives late, before the second edition's
+        for route in held[edition]:
+            route.continue_()
+        page.wait_for_timeout(400)
+    page.unroute(re.compile(r".*/api/cards\?edition=[12]&.*"))
+    expect(page.locator("#p0 .card-printing")).to_have_count(1)
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines")).to_contain_text("Player A wins")
+    assert page.locator(".field-error").count() == 0
+    context.close()
+
+
 def test_a_character_removed_from_the_challenge_no_longer_counts(carded_server, browser):
     """A review could not say a character was removed from the challenge (the engine can).  RR 4.2.2: a side with no
     participating characters when STR is compared does not win; removed, the attacker no longer participates."""

@@ -297,9 +297,18 @@
     return note;
   }
   var nearCache = {};  // lower-case typed name -> the nearest titles in the card data
+  // The card data's answer for this edition.  A reply that arrives after the judge switched edition is the
+  // other edition's (on venue wifi it can come late): it is dropped, not cached as this edition's cards,
+  // or a printing code of the other edition would be chosen and the run refused.
+  function cards(query) {
+    var asked = state.edition;
+    return fetch("/api/cards?edition=" + asked + query)
+      .then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (found) { return asked === state.edition ? found : null; });  // null: a stale reply, ignored
+  }
   function nearNames(name) {
-    fetch("/api/cards?edition=" + state.edition + "&near=1&prefix=" + encodeURIComponent(name)).then(function (r) { return r.ok ? r.json() : []; })
-      .then(function (found) { nearCache[name.toLowerCase()] = found; if (found.length) render(); }).catch(function () {});
+    cards("&near=1&prefix=" + encodeURIComponent(name))
+      .then(function (found) { if (!found) return; nearCache[name.toLowerCase()] = found; if (found.length) render(); }).catch(function () {});
   }
   // every place a step names a card: its lists, single fields, stealth choices (attacker -> target), reactions
   function eachCardRef(change) {  // change(key) -> the key to keep, or "" to drop it
@@ -361,9 +370,9 @@
     suggestTimer = setTimeout(function () {
       var key = state.edition + "|" + prefix.trim().toLowerCase();
       if (!prefix.trim() || key === lastSuggest) return; lastSuggest = key;
-      fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(prefix.trim()))
-        .then(function (r) { return r.ok ? r.json() : []; })
+      cards("&prefix=" + encodeURIComponent(prefix.trim()))
         .then(function (found) {
+          if (!found) return;
           var dl = document.getElementById("b-card-names"); dl.textContent = "";
           found.forEach(function (f) {
             cardCache[f.name.toLowerCase()] = f;
@@ -376,16 +385,15 @@
   function lookupCard(name) {  // the suggestion for exactly this name, asking the server if needed
     var key = name.replace(/#\d+$/, "").toLowerCase();
     if (cardCache[key]) return Promise.resolve(cardCache[key]);
-    return fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(key))
-      .then(function (r) { return r.ok ? r.json() : []; })
-      .then(function (found) { found.forEach(function (f) { cardCache[f.name.toLowerCase()] = f; }); return cardCache[key] || null; })
+    return cards("&prefix=" + encodeURIComponent(key))
+      .then(function (found) { (found || []).forEach(function (f) { cardCache[f.name.toLowerCase()] = f; }); return cardCache[key] || null; })
       .catch(function () { return null; });
   }
   function learn(names) {  // fetch printed values for cards typed before suggestions arrived (share links)
     names.forEach(function (n) {
       var base = n.replace(/#\d+$/, ""); if (cardCache[base.toLowerCase()]) return;
-      fetch("/api/cards?edition=" + state.edition + "&prefix=" + encodeURIComponent(base)).then(function (r) { return r.ok ? r.json() : []; })
-        .then(function (found) { var hit = false; found.forEach(function (f) { cardCache[f.name.toLowerCase()] = f; if (f.name.toLowerCase() === base.toLowerCase()) hit = true; }); if (hit) render(); })
+      cards("&prefix=" + encodeURIComponent(base))
+        .then(function (found) { var hit = false; (found || []).forEach(function (f) { cardCache[f.name.toLowerCase()] = f; if (f.name.toLowerCase() === base.toLowerCase()) hit = true; }); if (hit) render(); })
         .catch(function () {});
     });
   }
