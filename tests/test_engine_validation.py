@@ -296,3 +296,23 @@ def test_an_attachment_in_play_on_no_card_is_refused_with_its_line():
     assert str(caught.value).startswith("t.yaml:9: attachment 'Longclaw' is in play attached to nothing"), str(caught.value)
     nested = BASE2.replace("icons: [military]}", "icons: [military], attachments: [{name: Longclaw, type: attachment}]}")
     load_scenario(Path("t.yaml"), nested + "steps: []\n")  # under its card, it loads
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_onto_with_no_attachment_entering_play_is_refused_with_its_line(edition: int):
+    """'onto' names the card an attachment enters play attached to (or the copy a duplicate goes under).  Given for a
+    character, second edition took it and ignored it while the trace said "marshals Arya Stark onto Robb Stark", and
+    first edition attached the character to the other character."""
+    body = BASE2.replace("edition: 2", f"edition: {edition}").replace("faction:", "house:" if edition == 1 else "faction:")
+    hand = "    hand:\n      - {name: Arya Stark, type: character, cost: 2}\n      - {name: Needle, type: attachment}\n"
+    body = body.replace("    in_play:\n", hand + "    in_play:\n")
+    bad = body + "steps:\n  - marshal:\n      player: A\n      card: Arya Stark\n      onto: Robb Stark\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), bad)
+    assert str(caught.value).startswith("t.yaml:18: field 'onto': 'Arya Stark' is a character: only an attachment"), str(caught.value)
+    for step in ("marshal: {player: A, card: Needle, onto: Robb Stark}", "put_into_play: {player: A, card: Needle, onto: Robb Stark}"):
+        load_scenario(Path("t.yaml"), body + f"steps:\n  - {step}\n")  # an attachment goes onto a card
+    effect = body + "steps:\n  - effect: {put_into_play: [Arya Stark], onto: Robb Stark}\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), effect)
+    assert "field 'onto': 'Arya Stark' is a character" in str(caught.value), str(caught.value)

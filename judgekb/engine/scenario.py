@@ -894,6 +894,26 @@ class _Checker:
         for key, value in item.items():
             if key != "__line__":
                 self.value(value, schema[key], key, here)
+        if "onto" in item:
+            self.onto(item, here)
+
+    def onto(self, item: dict[str, Any], line_of: Any) -> None:
+        """'onto' names the card an attachment enters play attached to, or the copy a duplicate goes under; with
+        no attachment or duplicate entering it would be taken and ignored (or attach a character), so it is refused."""
+        entering = item.get("card", item.get("put_into_play"))
+        names = [entering] if isinstance(entering, str) else entering if isinstance(entering, list) else []
+        cards = [self.state.cards[n] for n in names if n in self.state.cards]
+        host = self.state.cards.get(item["onto"])
+        if not cards or host is None or item.get("as_duplicate"):
+            return
+        if not any(c.type == "attachment" or c.name == host.name for c in cards):
+            entered = cards[0]
+            self.fail(
+                line_of,
+                "onto",
+                f"'{entered.key}' is a{'n' if entered.type[:1] in 'aeiou' else ''} {entered.type}: only an attachment enters play "
+                f"onto a card (or a duplicate under a copy of the same title); '{host.key}' is not a copy of it",
+            )
 
     def value(self, value: Any, kind: Any, key: str, line_of: Any) -> None:  # noqa: C901 - one branch per field type
         state = self.state
