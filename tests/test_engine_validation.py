@@ -316,3 +316,45 @@ def test_onto_with_no_attachment_entering_play_is_refused_with_its_line(edition:
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), effect)
     assert "field 'onto': 'Arya Stark' is a character" in str(caught.value), str(caught.value)
+
+
+MELEE = """title: t
+edition: EDITION
+melee: true
+players:
+  - name: A
+    HOUSE: stark
+    first: true
+    title: TITLE
+  - name: B
+    HOUSE: lannister
+  - name: C
+    HOUSE: greyjoy
+steps: []
+"""
+
+
+@pytest.mark.parametrize(
+    ("edition", "title", "message"),
+    [
+        (1, "Crown Regnt", "t.yaml:8: field 'title': 'Crown Regnt' is not one of the six titles; did you mean 'Crown Regent'?"),
+        (1, "Bishop", "t.yaml:8: field 'title': 'Bishop' is not one of the six titles (titles: Crown Regent, "),
+        (2, "master of whisper", "t.yaml:8: field 'title': 'master of whisper' is not one of the six titles; did you mean 'Master of W"),
+    ],
+)
+def test_a_mistyped_title_is_refused_with_the_nearest_title(edition: int, title: str, message: str):
+    """A title the scenario misspells had no effect, with no word in first edition ('Crown Regnt' gave no STR bonus)
+    and a note in second edition that it is not recorded: the ruling changed silently on a typo."""
+    body = MELEE.replace("EDITION", str(edition)).replace("HOUSE", "house" if edition == 1 else "faction").replace("TITLE", title)
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_a_title_in_other_capitals_is_the_recorded_title(edition: int):
+    body = MELEE.replace("EDITION", str(edition)).replace("HOUSE", "house" if edition == 1 else "faction")
+    scenario = load_scenario(Path("t.yaml"), body.replace("TITLE", "the crown regent"))
+    assert scenario.state.players["A"].title == "Crown Regent"
+    own = load_scenario(Path("t.yaml"), MELEE.replace("EDITION", "2").replace("HOUSE", "faction").replace("TITLE", "Lord of the Crossing"))
+    assert own.state.players["A"].title == "Lord of the Crossing"  # second edition: a title of the scenario's own stays

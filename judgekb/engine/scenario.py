@@ -24,6 +24,7 @@ line and field.  The full reference is in docs/scenarios.md.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State, TitleTerms
-from judgekb.yamlio import DataError, check_fields, load, loads, where
+from judgekb.yamlio import DataError, check_fields, load, loads, safe_load, where
 
 KEYWORDS2 = (
     "stealth",
@@ -611,6 +612,42 @@ def _when_revealed(path: Path, spec: dict[str, Any], what: str) -> str:
 TITLE_FIELDS = {"name", "supports", "rivals"}
 
 
+TITLE_FILES = {1: "titles.yaml", 2: "titles2.yaml"}  # corpus files: the melee titles of each edition, as facts
+
+
+@functools.cache
+def recorded_titles(edition: int) -> tuple[str, ...]:
+    """The edition's six title cards, as recorded in the corpus (a typo in a player's title is caught against them)."""
+    from judgekb.corpus.sources import default_corpus
+
+    try:
+        data = safe_load((default_corpus() / TITLE_FILES[edition]).read_text(encoding="utf-8")) or {}
+    except OSError:
+        return ()
+    return tuple(data.get("titles", {}))
+
+
+def _title_named(path: Path, at: Any, key: str, name: str, edition: int, own_allowed: bool) -> str:
+    """A title as recorded ('crown regent' is the Crown Regent).  A name that is none of them is refused in first
+    edition (its six titles are all there is), and in second edition when it reads as a typo of one (a title of the
+    scenario's own, given as a mapping, is kept): taken as written it would silently have no effect."""
+    recorded = recorded_titles(edition)
+    folded = {re.sub(r"^the\s+", "", t.casefold()): t for t in recorded}
+    plain = re.sub(r"^the\s+", "", " ".join(name.split()).casefold())
+    if not recorded or name in recorded:
+        return name
+    if plain in folded:
+        return folded[plain]
+    from rapidfuzz import fuzz, process
+
+    near = process.extractOne(plain, list(folded), scorer=fuzz.WRatio, score_cutoff=80)
+    if edition == 2 and (own_allowed or near is None):
+        return name
+    said = f"; did you mean '{folded[near[0]]}'?" if near else f" (titles: {', '.join(recorded)})"
+    own = " (a title of the scenario's own: give it as a mapping with name, supports and rivals)" if edition == 2 else ""
+    raise DataError(f"{where(path, at, key)}: field '{key}': '{name}' is not one of the six titles{said}{own}")
+
+
 def _title_terms(path: Path, spec: dict[str, Any]) -> tuple[str | None, TitleTerms | None]:
     """A second-edition player's title: a name (the printed card's relationships), or ``{name, supports, rivals}``
     (relationships the scenario gives, each replacing the printed one)."""
@@ -697,6 +734,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
             raise DataError(f"{at_faction}: field 'faction' must be one of {', '.join(FACTIONS)}; got {faction!r}")
         plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
         title, terms = _title_terms(path, spec) if edition == 2 else (spec.get("title"), None)
+        if title is not None:
+            title = _title_named(path, spec, "title", title, edition, own_allowed=terms is not None)
         player = Player(name, str(spec.get("house", faction)), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
         player.title_terms = terms
         player.faction = faction.lower()

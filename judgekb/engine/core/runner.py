@@ -16,7 +16,7 @@ from judgekb.engine.core import expectations
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
-from judgekb.engine.scenario import Scenario
+from judgekb.engine.scenario import TITLE_FILES, Scenario
 from judgekb.yamlio import DataError, where
 
 EDITIONS = (1, 2)
@@ -81,7 +81,6 @@ class Ruling:
 
 
 TitleData = dict[int, dict[str, dict[str, Any]]]  # edition -> title -> its facts
-TITLE_FILES = {1: "titles.yaml", 2: "titles2.yaml"}  # corpus files: the melee titles of each edition, as facts
 
 
 def load_titles(corpus: Path) -> TitleData:
