@@ -358,3 +358,23 @@ def test_a_title_in_other_capitals_is_the_recorded_title(edition: int):
     assert scenario.state.players["A"].title == "Crown Regent"
     own = load_scenario(Path("t.yaml"), MELEE.replace("EDITION", "2").replace("HOUSE", "faction").replace("TITLE", "Lord of the Crossing"))
     assert own.state.players["A"].title == "Lord of the Crossing"  # second edition: a title of the scenario's own stays
+
+
+def test_an_engine_fault_on_a_step_is_reported_as_judgekb_s_with_the_step_line_not_as_a_bad_file(monkeypatch):
+    """A step the format check let through and the engine failed on read "step 1 (marshal) could not be run:
+    KeyError('x')" and counted as a malformed file: internals shown, and the judge told their file was wrong."""
+    from judgekb.engine import guard
+
+    body = BASE2 + "steps:\n  - note: a\n  - marshal: {player: A, card: Robb Stark}\n"
+    rules = runner.ruleset(2)
+
+    def broken(state: Any, trace: Any, verb: str, *args: Any) -> None:
+        raise KeyError("x")
+
+    monkeypatch.setattr(rules, "apply", broken)
+    with pytest.raises(guard.ScenarioError) as caught:
+        guard.run(Path("t.yaml"), body, TITLES, guard.CLI)
+    message = str(caught.value)
+    assert not caught.value.malformed
+    assert message.startswith("t.yaml:13: step 2 (marshal): judgekb's engine failed on this step (KeyError at "), message
+    assert "KeyError('x')" not in message and "please report it" in message

@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -225,8 +226,9 @@ def test_the_scenario_loader_refuses_or_runs_every_mutation(data):
         except guard.ScenarioError as exc:
             assert str(exc).startswith("fuzz.yaml")
             if not exc.malformed:  # caught by guard's last boundary: the site is for the scenario/engine owners
-                kind = str(exc).split("(", 1)[1].split(":", 1)[0]
-                ENGINE_CRASHES[f"{kind} at {str(exc).rsplit(' at ', 1)[1].split(')', 1)[0]}"] += 1
+                found = re.findall(r"\((\w+)(?::[^()]*)? at ([\w./:-]+)\)", str(exc))  # (Kind[: message] at dir/file.py:N)
+                assert found, str(exc)
+                ENGINE_CRASHES[f"{found[-1][0]} at {found[-1][1]}"] += 1
         assert time.monotonic() - started < SECONDS
 
     _counted("scenario loader", check)

@@ -128,6 +128,8 @@ def run(
         raise ScenarioError(f"{path}: the scenario took longer than {limits.seconds:g}s (parse, run and checks); stopped") from None
     except DataError as exc:
         raise ScenarioError(str(exc)) from None
+    except runner.StepFault as exc:  # (the engine's fault on a step the format check let through: named, and reported)
+        raise ScenarioError(str(exc), malformed=False) from None
     except RecursionError:
         raise ScenarioError(f"{path}: the scenario is nested too deeply") from None
     except MemoryError:

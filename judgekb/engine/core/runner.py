@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import importlib
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -92,6 +93,19 @@ def load_titles(corpus: Path) -> TitleData:
     }
 
 
+class StepFault(Exception):
+    """The engine failed on one step: its fault, not the file's (the format check let the step through, so it should
+    be refused there or handled here).  The message names the step's line and where in judgekb, for the report."""
+
+    def __init__(self, at: str, number: int, verb: str, exc: BaseException) -> None:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if "judgekb" in f.filename]
+        site = f"{Path(frames[-1].filename).parent.name}/{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "unknown"
+        super().__init__(
+            f"{at}: step {number} ({verb}): judgekb's engine failed on this step ({type(exc).__name__} at {site}); "
+            "this is a fault in judgekb, not necessarily in the file: please report it with the file"
+        )
+
+
 def run(scenario: Scenario, title_data: TitleData, deadline: float | None = None) -> Ruling:
     """Run every step; ``deadline`` (a time.monotonic() value) bounds the run time."""
     rules = ruleset(scenario.edition)
@@ -130,8 +144,8 @@ def run(scenario: Scenario, title_data: TitleData, deadline: float | None = None
             state.facts.setdefault("refused_steps", {})[number] = verb  # what later steps may need to say (a refused defend)
             del trace.entries[logged:]
             trace.add(exc.rule_id, f"illegal: {exc.reason}", "refused", cite=exc.cite, tag="refused", line=step.get("__line__"))
-        except (KeyError, ValueError, TypeError, AttributeError) as exc:  # never a traceback at the judge's table
-            raise DataError(f"{where(scenario.path, step)}: step {number} ({verb}) could not be run: {exc!r}") from None
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, StopIteration) as exc:  # never a traceback
+            raise StepFault(where(scenario.path, step), number, verb, exc) from None
     ruling = Ruling(scenario, trace, state)
     ruling.checks = expectations.check(scenario, state, trace, rules.READERS)
     return ruling
