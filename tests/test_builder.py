@@ -601,3 +601,30 @@ def test_a_character_ambushed_in_a_step_can_then_defend(carded_server, browser):
     expect(page.locator("#b-result .trace")).to_contain_text("Player B kneels Areo Hotah to defend")
     no_horizontal_scroll(page)
     context.close()
+
+
+def test_a_character_taken_over_by_an_earlier_step_is_its_new_controller_s(carded_server, browser):
+    """The builder listed a character under the player whose board it started on even after a step took control of
+    it: Player A could not attack with Eddard Stark after taking him, and he was offered as Player B's claim.  RR
+    Ownership and Control: the controller of a card is the player who uses it; control ends with its effect."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    add_card(page, 1, "in_play", "Eddard Stark")
+    add_card(page, 1, "in_play", "Catelyn Stark")
+    add_step(page, "control")
+    page.locator("#s0 label", has_text="Card").locator("select").select_option("Eddard Stark")
+    page.locator("#s0 label", has_text="Taken by").locator("select").select_option("Player A")
+    page.locator("#s0 label", has_text="Until").locator("select").select_option("end of phase")
+    add_step(page, "challenge")
+    attackers = page.locator("#s1 .checks").first
+    expect(attackers).to_contain_text("Eddard Stark")  # Player A's now
+    attackers.locator("label.check", has_text="Eddard Stark").locator("input").check()
+    add_step(page, "defend")
+    add_step(page, "claim")
+    claim = page.locator("#s3").get_by_role("group", name="claim choices")
+    expect(claim).to_contain_text("Catelyn Stark")
+    expect(claim).not_to_contain_text("Eddard Stark")  # not Player B's to choose for claim
+    add_step(page, "end_phase")
+    add_step(page, "challenge")
+    expect(page.locator("#s5 .checks").first).not_to_contain_text("Eddard Stark")  # control ended with the phase
+    context.close()

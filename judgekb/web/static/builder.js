@@ -471,9 +471,21 @@
     var keys = state.steps.slice(0, si === undefined ? state.steps.length : si).filter(function (k) { return k.kind === "enter" && k.card; }).map(function (k) { return k.card; });
     return allCards().filter(function (x) { return x.zone !== "in_play" && keys.indexOf(cardKey(x.card)) >= 0; });
   }
+  // who controls card x when step si is taken: the player whose board lists it, unless an earlier step took control
+  // of it and that effect has not yet expired (RR Ownership and Control; a 'phase' step begins the next phase)
+  function controllerAt(x, si) {
+    var who = x.player.name, key = cardKey(x.card), until = null;
+    state.steps.slice(0, si === undefined ? state.steps.length : si).forEach(function (k) {
+      if (until === "end of phase" && k.kind === "phase") { who = x.player.name; until = null; }
+      if (k.kind === "control" && k.target === key && k.player) { who = k.player; until = k.until === "permanent" ? null : k.until; return; }
+      var ends = { "end of challenge": ["claim", "end_phase", "end_round"], "end of phase": ["end_phase", "end_round"], "end of round": ["end_round"] }[until] || [];
+      if (ends.indexOf(k.kind) >= 0) { who = x.player.name; until = null; }
+    });
+    return who;
+  }
   function inPlayOf(name, si) {
     return allCards().filter(function (x) { return x.zone === "in_play"; }).concat(enteredBefore(si))
-      .filter(function (x) { return x.player.name === name && isCharacter(x.card); });
+      .filter(function (x) { return controllerAt(x, si) === name && isCharacter(x.card); });
   }
 
   function renderStep(s, si) {
@@ -545,7 +557,7 @@
         var zone = type === "military" ? "in_play" : "hand";
         var entered = enteredBefore(si);  // a card put into play by an earlier step is in play, not in hand
         var eligible = allCards().filter(function (x) { return x.zone === zone && (zone === "hand" ? entered.indexOf(x) < 0 : isCharacter(x.card)); }).concat(zone === "in_play" ? entered.filter(function (x) { return isCharacter(x.card); }) : [])
-          .filter(function (x) { return !loser || x.player.name === loser; });
+          .filter(function (x) { return !loser || (zone === "in_play" ? controllerAt(x, si) : x.player.name) === loser; });
         keepOnly(s.cards, eligible);  // a pick the form no longer shows (the challenge changed) is not written either
         li.appendChild(cardChecklist(eligible, s.cards, function () {}, "claim choices"));
       }
@@ -560,7 +572,7 @@
         var last = el("input", { type: "checkbox" }); last.checked = s.use.indexOf("insight") >= 0;
         last.addEventListener("change", function () { s.use = last.checked ? ["insight"] : []; render(); });
         li.appendChild(el("label", { class: "check" }, [last, " insight draws even the last card of the deck (which eliminates the player)"]));
-        var kneelable = function (x) { return x.zone === "in_play" && (!loser || x.player.name === loser) && isCharacter(x.card); };
+        var kneelable = function (x) { return x.zone === "in_play" && (!loser || controllerAt(x, si) === loser) && isCharacter(x.card); };
         if (s.intimidate && !allCards().filter(kneelable).some(function (x) { return cardKey(x.card) === s.intimidate; })) s.intimidate = "";
         li.appendChild(el("div", { class: "row" }, [labelled("Intimidate kneels", cardSelect(s.intimidate || "", function (v) { s.intimidate = v; }, kneelable))]));
         // the first player orders the keyword types (RR 4.2.5); the rest follow in the Rules Reference's order
@@ -588,7 +600,7 @@
         } }));
         li.appendChild(rx);
         // a character chosen for claim may be saved by discarding a duplicate (RR Duplicates, Save)
-        var dupes = allCards().filter(function (x) { return x.zone === "in_play" && (!loser || x.player.name === loser) && (x.card.duplicates || []).length; });
+        var dupes = allCards().filter(function (x) { return x.zone === "in_play" && (!loser || controllerAt(x, si) === loser) && (x.card.duplicates || []).length; });
         keepOnly(s.save = s.save || [], dupes);
         if (dupes.length) {
           li.appendChild(el("p", { class: "muted", text: "Saved by discarding a duplicate:" }));
