@@ -378,3 +378,29 @@ def test_an_engine_fault_on_a_step_is_reported_as_judgekb_s_with_the_step_line_n
     assert not caught.value.malformed
     assert message.startswith("t.yaml:13: step 2 (marshal): judgekb's engine failed on this step (KeyError at "), message
     assert "KeyError('x')" not in message and "please report it" in message
+
+
+JOUST1 = BASE2.replace("edition: 2", "edition: 1").replace("faction:", "house:")
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (JOUST1.replace("first: true", "first: true\n    title: Crown Regent") + "steps: []\n", "t.yaml:7: field 'title': titles are not"),
+        (
+            JOUST1 + "steps:\n  - phase: {name: plot, titles: {A: Crown Regent, B: Master of Coin}}\n",
+            "t.yaml:12: field 'titles': titles are not used in a two-player game (Rules of Play, Two Players",
+        ),
+        (
+            JOUST1.replace("edition: 1", "edition: 1\nmelee: true") + "steps:\n  - phase: {name: plot, titles: {A: Crown Regnt}}\n",
+            "t.yaml:13: field 'titles': 'Crown Regnt' is not one of the six titles; did you mean 'Crown Regent'?",
+        ),
+    ],
+)
+def test_first_edition_titles_only_in_a_melee_game_and_only_the_six(body: str, message: str):
+    """Review 23: a two-player first-edition scenario took 'title: Crown Regent' and added its 3 STR, flipping the
+    challenge (Rules of Play, Game Variants, Two Players: "played in the same manner as the four player game, but
+    without the use of the titles"); the plot step's titles were taken silently, a misspelt one with no effect."""
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)

@@ -612,6 +612,11 @@ def _when_revealed(path: Path, spec: dict[str, Any], what: str) -> str:
 TITLE_FIELDS = {"name", "supports", "rivals"}
 
 
+_JOUST_TITLES = {  # why a title in a two-player game is refused, by edition
+    1: "titles are not used in a two-player game (Rules of Play, Two Players: \"played in the same manner as the four "
+    "player game, but without the use of the titles\"); this scenario is a joust (two players, or melee: false)",
+    2: "title cards are used only in the melee game (RR Title Cards); this scenario is a joust (two players, or melee: false)",
+}
 TITLE_FILES = {1: "titles.yaml", 2: "titles2.yaml"}  # corpus files: the melee titles of each edition, as facts
 
 
@@ -721,11 +726,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if "first" in spec and not isinstance(spec["first"], bool):
             raise DataError(f"{where(path, spec, 'first')}: field 'first' must be true or false; got {spec['first']!r}")
         name = str(spec["name"])
-        if edition == 2 and spec.get("title") is not None and not melee:
-            raise DataError(
-                f"{where(path, spec, 'title')}: field 'title': title cards are used only in the melee game (RR Title Cards); "
-                "this scenario is a joust (two players, or melee: false)"
-            )
+        if spec.get("title") is not None and not melee:
+            raise DataError(f"{where(path, spec, 'title')}: field 'title': {_JOUST_TITLES[edition]}")
         if name in players:
             raise DataError(f"{where(path, spec)}: player '{name}' appears twice")
         faction = str(spec.get("faction", spec.get("house", "neutral")))
@@ -900,6 +902,8 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
         if verb == "loop" and _whole(args.get("times")) and not 0 <= args["times"] <= MAX_LOOP:  # one limit, one message
             raise DataError(f"{where(path, step)}: field 'times' must be a whole number from 0 to {MAX_LOOP}; got {args['times']!r}")
         checker.mapping(args, schema, required, verb, step)
+        if verb == "phase" and isinstance(args.get("titles"), dict):
+            _check_titles_chosen(path, args, edition, checker.state)
         unread = [f for f in MARSHAL_NOT_INTO_SHADOWS if f in args and (f != "from" or args[f] != "hand")]
         if verb == "marshal" and args.get("into") == "shadows" and unread:  # (taken and ignored, it would mislead)
             raise DataError(
@@ -910,6 +914,15 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
             if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
                 raise DataError(f"{where(path, step)}: field 'steps': a loop repeats a non-empty list of steps (loops do not nest)")
             _check_steps(path, args["steps"], edition, checker, depth + 1)
+
+
+def _check_titles_chosen(path: Path, args: dict[str, Any], edition: int, state: State) -> None:
+    """The plot phase's title choices: a melee game's only, each one of the edition's titles (as recorded)."""
+    if not state.melee:
+        raise DataError(f"{where(path, args, 'titles')}: field 'titles': {_JOUST_TITLES[edition]}")
+    for player, title in list(args["titles"].items()):
+        if player != "__line__":
+            args["titles"][player] = _title_named(path, args, "titles", str(title), edition, own_allowed=False)
 
 
 class _Checker:

@@ -36,9 +36,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         state.phase = str(name)
         if name == "plot":
             phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))
-            for player, title in (options.get("titles") or {}).items():
-                if player != "__line__":
-                    state.players[player].title = title
+            chosen = {player: str(title) for player, title in (options.get("titles") or {}).items() if player != "__line__"}
+            if chosen:
+                titles.select(state, trace, chosen)
         elif name == "draw":
             phases.draw_phase(state, trace)
         elif name == "marshalling":

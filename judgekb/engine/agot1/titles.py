@@ -170,3 +170,22 @@ def kingsguard_win(state: State, trace: Trace, winner: str, loser: str | None, c
             f"{winner} won the redirected challenge: {moved} power moves from {loser}'s House to {winner}'s",
             cite=["agot1-rules/lord-commander-of-the-kingsguard"],
         )
+
+
+@rule(
+    "title.select",
+    ["agot1-rules/plot-step-2-select-titles"],
+    "in the plot phase, from the first player clockwise, each player chooses one of the remaining titles for the round",
+)
+def select(state: State, trace: Trace, chosen: dict[str, str]) -> None:
+    """The plot phase's Step 2: each player's title for the round, in the order the scenario gives them."""
+    taken: dict[str, str] = {}
+    for player, title in chosen.items():
+        if title in taken:
+            raise IllegalStep(
+                "title.select", f"{taken[title]} has already chosen the {title}: {player} chooses one of the remaining titles"
+            )
+        taken[title] = player
+    for player, title in chosen.items():
+        state.players[player].title = title
+        trace.add("title.select", f"{player} chooses the {title} for the rest of the round")
