@@ -103,27 +103,81 @@ def draw(state: State, trace: Trace, player: str, count: int) -> None:
 
 @rule(
     "phase.income",
-    ["agot1-rules/phase-3-marshalling", "agot1-rules/master-of-coin", "agot1-faq/qa/heavy-taxes-black-raven"],
-    "income is the plot's income plus income bonuses (Master of Coin +2), counted at the start of the player's marshalling",
+    [
+        "agot1-rules/phase-3-marshalling",
+        "agot1-rules/master-of-coin",
+        "agot1-faq/qa/heavy-taxes-black-raven",
+        "agot1-faq/qa/income-locations-lost-before-marshalling",
+        "agot1-faq/qa/kneeling-location-income",
+    ],
+    "income is the plot's income plus income bonuses (Master of Coin +2), counted by each player at the beginning of "
+    "his or her own turn to marshal, the first player first, then the next player in turn",
 )
 def income(state: State, trace: Trace, cap: int | None, extra: int) -> None:
+    """The marshalling phase begins: the first player is the active player and counts income; each other player counts
+    when his or her turn comes (FAQ: "Income is counted at the beginning of each 'Active Player's' portion")."""
+    state.facts["income_collected"] = []
+    state.facts["income_terms"] = (cap, extra)
+    order = state.player_order()
+    if order:
+        _count_income(state, trace, order[0], "the first player, is the active player first and")
+
+
+def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
+    """Players take their marshalling turns in order, each counting income as the turn begins: every player before
+    ``player`` (or, with None, every player left: the phase ends) whose turn has not come yet takes it now."""
+    if state.phase != "marshalling" or "income_collected" not in state.facts:
+        return
+    collected: list[str] = state.facts["income_collected"]
+    if player is not None and player in collected:
+        if player != collected[-1]:
+            raise IllegalStep(
+                "phase.income",
+                f"{player} has already had a marshalling turn this phase and {collected[-1]} is the active player now: "
+                "only the active player marshals cards",
+                cite=["agot1-rules/phase-3-marshalling"],
+            )
+        return
     for name in state.player_order():
-        p = state.players[name]
-        bonus = sum(c.income for c in state.in_play(name))
-        coin = state.title_data.get(p.title or "", {}).get("extra_income", 0)
-        counted = p.plot.income + bonus + coin
-        text = f"{name} counts income: plot {p.plot.income} + bonuses {bonus}" + (f" + Master of Coin {coin}" if coin else "")
-        total = counted
-        if cap is not None and counted > cap:
-            total = cap
-            text += f" = {counted}, more than {cap}: the rest is disregarded"
-        if extra:
-            total += extra
-            text += f"; then takes {extra} additional gold token(s) from the treasury"
-        p.gold += total
-        cite = ["agot1-rules/phase-3-marshalling"] + (["agot1-rules/master-of-coin"] if coin else [])
-        cite += ["agot1-faq/qa/heavy-taxes-black-raven"] if cap is not None or extra else []
-        trace.add("phase.income", text + f" → {total} gold (gold pool {p.gold})", cite=cite)
+        if name not in collected:
+            active = collected[-1] if collected else None
+            trace.add(
+                "phase.income",
+                (f"{active}'s marshalling turn is over" if active else "no player has been active yet")
+                + f" ({why}): it is {name}'s turn, and {name} counts income now, not when the phase began",
+                cite=["agot1-rules/phase-3-marshalling", "agot1-faq/qa/income-locations-lost-before-marshalling"],
+            )
+            _count_income(state, trace, name, "")
+        if name == player:
+            return
+
+
+def _count_income(state: State, trace: Trace, name: str, lead: str) -> None:
+    cap, extra = state.facts.get("income_terms") or (None, 0)
+    p = state.players[name]
+    locations = state.in_play(name)
+    bonus = sum(c.income for c in locations)
+    kneeling = [c.key for c in locations if c.income and c.kneeling]
+    coin = state.title_data.get(p.title or "", {}).get("extra_income", 0)
+    counted = p.plot.income + bonus + coin
+    text = (
+        f"{name}" + (f", {lead}" if lead else "") + f" counts income: plot {p.plot.income} + bonuses {bonus}"
+        + (f" ({', '.join(kneeling)} kneeling: its bonus counts all the same)" if kneeling else "")
+        + (f" + Master of Coin {coin}" if coin else "")
+    )
+    total = counted
+    if cap is not None and counted > cap:
+        total = cap
+        text += f" = {counted}, more than {cap}: the rest is disregarded"
+    if extra:
+        total += extra
+        text += f"; then takes {extra} additional gold token(s) from the treasury"
+    p.gold += total
+    state.facts.setdefault("income_collected", []).append(name)
+    cite = ["agot1-rules/phase-3-marshalling"] + (["agot1-rules/master-of-coin"] if coin else [])
+    cite += ["agot1-faq/qa/kneeling-location-income"] if kneeling else []
+    cite += ["agot1-faq/qa/heavy-taxes-black-raven"] if cap is not None or extra else []
+    trace.add("phase.income", text + f" → {total} gold (gold pool {p.gold})", cite=cite)
 
 
 @rule(
@@ -173,6 +227,8 @@ def taxation(state: State, trace: Trace) -> None:
 def end_phase(state: State, trace: Trace) -> None:
     from judgekb.engine.agot1.effects import expire
 
+    activate(state, trace, None, "the marshalling phase ends, and no marshalling step is given for the players left")
+    state.facts.pop("income_collected", None)
     expire(state, trace, "phase")
     for p in state.players.values():
         p.copies_this_phase.clear()

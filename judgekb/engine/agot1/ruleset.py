@@ -33,6 +33,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     if verb == "phase":
         name = args if isinstance(args, str) else args.get("name")
         options = args if isinstance(args, dict) else {}
+        phases.activate(state, trace, None, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
+        state.facts.pop("income_collected", None)
         state.phase = str(name)
         if name == "plot":
             phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))
@@ -62,6 +64,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         phases.end_round(state, trace)
         return
     if verb == "marshal":
+        phases.activate(state, trace, args["player"], f"{args['player']} marshals")
         marshal.marshal(state, trace, args["player"], args["card"], args.get("onto"))
         return
     if verb == "put_into_play":
