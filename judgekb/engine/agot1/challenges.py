@@ -589,11 +589,15 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
             for field in ("claim", "discard"):
                 why = "a power claim moves power from the House card; it kills or discards no card"
                 trace.unused("claim.power", field, choices.get(field), why, "agot1-rules/challenge-step-3-resolve")
+        if _game_over(state, trace):  # (a power claim can reach 15: the unopposed bonus never comes)
+            return
         if defence == 0:
             trace.add("challenge.unopposed", f"the defending STR was 0: {winner} claims 1 bonus power for an unopposed challenge")
             give_power(state, trace, winner, 1, choices.get("infamy"))
         else:
             trace.add("challenge.unopposed", f"the defending STR was {defence}, not 0: no bonus power for an unopposed challenge")
+        if _game_over(state, trace):
+            return
     elif winner:
         trace.add("challenge.no-claim", f"the defender, {winner}, won: no claim and no unopposed bonus")
     if winner != challenge.attacker:
@@ -603,7 +607,11 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
     if winner:
         give_power(state, trace, winner, titles.opposes(state, trace, winner, loser), choices.get("infamy"))
         titles.kingsguard_win(state, trace, winner, loser, challenge)
+        if _game_over(state, trace):
+            return
         renown(state, trace, winner, challenge.attackers if winner == challenge.attacker else challenge.defenders)
+        if _game_over(state, trace):
+            return
     deadly(state, trace, challenge, choices.get("deadly"))
     if winner == challenge.attacker and choices.get("vigilant"):
         vigilant(state, trace, winner, choices["vigilant"])
@@ -623,6 +631,18 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         why = "no such card was about to be killed by the claim or deadly"
         trace.unused("duplicate.save", "save", unoffered, why, "agot1-rules/duplicates")
     victory.check(state, trace)
+
+
+def _game_over(state: State, trace: Trace) -> bool:
+    """Rules of Play, Power and Victory: "The game is immediately over when one player has claimed 15 or more total
+    power": a player who reaches 15 during the resolution ends it there; what would follow (renown, deadly…) never happens."""
+    from judgekb.engine.agot1 import victory
+
+    if not any(state.total_power(p) >= victory.VICTORY for p in state.player_order()):
+        return False
+    victory.check(state, trace)
+    trace.add("victory", "the game is immediately over: the rest of the challenge's resolution does not happen")
+    return True
 
 
 def _offer_save(state: State, key: str) -> None:
