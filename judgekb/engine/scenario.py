@@ -401,9 +401,6 @@ ED2_ONLY_EXPECT = {
     "hand_size",
     "deck_size",
     "trace_order",
-    "cites",
-    "refused_cites",
-    "not_cited",
 }
 REQUIRED = {"cites": {"step", "clauses"}, "limit": {"times", "per"}, "max": {"times", "per"}}
 

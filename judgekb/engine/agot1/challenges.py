@@ -77,7 +77,7 @@ def _check_participant(state: State, rule_id: str, key: str, player: str, kind: 
 
 @rule(
     "keyword.stealth",
-    ["agot1-rules/stealth", "agot1-faq/3.17", "agot1-faq/qa/cat-o-the-canals-stealth"],
+    ["agot1-rules/stealth", "agot1-faq/3.17", "agot1-faq/qa/cat-o-the-canals-stealth", "agot1-rules/supports"],
     "each attacker with Stealth may choose a character without Stealth on the defending side; it may not defend",
 )
 def stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
@@ -89,11 +89,12 @@ def stealth(state: State, trace: Trace, choices: dict[str, str]) -> None:
         if attacker_key not in challenge.attackers or "stealth" not in state.keywords(attacker):
             raise IllegalStep("keyword.stealth", f"{attacker_key} is not an attacking character with Stealth", cite=plain)
         if target.controller != challenge.defender or target.zone != "in_play":
+            supporter = target.zone == "in_play" and target.controller != challenge.attacker and state.melee
             raise IllegalStep(
                 "keyword.stealth",
-                f"{target_key} is not a character on the defending side "
-                f"(stealth is declared against the original target, {challenge.defender})",
-                cite=plain,
+                f"{target_key} is not a character on the defending side"
+                + (f" (stealth is declared against the original target, {challenge.defender})" if supporter else ""),
+                cite=plain + (["agot1-rules/supports"] if supporter else []),
             )
         if "stealth" in state.keywords(target):
             raise IllegalStep("keyword.stealth", f"{target_key} has Stealth itself, so it cannot be chosen", cite=plain)
@@ -487,7 +488,7 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
         cite=["agot1-rules/deadly", "agot1-faq/qa/deadly-timing"],
     )
     _offer_save(state, chosen)
-    leaving.remove(state, trace, chosen, "kill", save=chosen in state.facts.get("pending_saves", set()))
+    leaving.remove(state, trace, chosen, "kill", save=chosen in state.facts.get("pending_saves", set()), keyword="deadly")
 
 
 def _stand_keyword(state: State, trace: Trace, player: str, chosen: list[str], keyword: str) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from judgekb.engine.agot1 import rule
+from judgekb.engine.agot1 import RULES, rule
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Lasting, State
 from judgekb.engine.core.trace import Trace
@@ -58,6 +58,17 @@ def add_lasting(state: State, trace: Trace, effect: Lasting) -> None:
     else:
         text = f"{effect.target} {effect.kind.replace('gain', 'gains').replace('lose', 'loses')} {effect.value} {until}"
     trace.add("lasting.sum", text)
+    challenge = state.challenge
+    if effect.kind in ("gain icon", "lose icon") and challenge and card.key in challenge.attackers + challenge.defenders:
+        side = "attacking" if card.key in challenge.attackers else "defending"
+        trace.add("icon.mid-challenge", f"{card.key} is still {side}: gaining or losing an icon mid-challenge does not change that")
+
+
+RULES.add(
+    "icon.mid-challenge",
+    ["agot1-faq/qa/losing-icon-mid-challenge"],
+    "a participating character that gains or loses an icon stays attacking or defending",
+)
 
 
 @rule(

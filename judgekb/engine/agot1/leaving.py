@@ -23,10 +23,10 @@ def check_cannot(state: State, card: Card, what: str) -> None:
 
 @rule(
     "duplicate.save",
-    ["agot1-faq/4.2", "agot1-rules/duplicates"],
-    "a unique card about to leave play may be saved by discarding an attached duplicate",
+    ["agot1-faq/4.2", "agot1-rules/duplicates", "agot1-faq/4.14"],
+    "a unique card about to leave play may be saved by discarding an attached duplicate, from a keyword's kill too",
 )
-def save_with_duplicate(state: State, trace: Trace, card: Card, how: str, cannot_be_saved: bool) -> bool:
+def save_with_duplicate(state: State, trace: Trace, card: Card, how: str, cannot_be_saved: bool, keyword: str | None = None) -> bool:
     duplicates = [c for c in state.attachments(card) if c.duplicate]
     if cannot_be_saved or "be saved" in card.cannot:
         trace.add("cannot.absolute", f"{card.key} cannot be saved, so no duplicate may even attempt to save it", "refused")
@@ -35,7 +35,13 @@ def save_with_duplicate(state: State, trace: Trace, card: Card, how: str, cannot
         raise IllegalStep("duplicate.save", f"{card.key} has no duplicate attached to discard")
     duplicate = duplicates[0]
     duplicate.zone, duplicate.attached_to, duplicate.duplicate = "discard", None, False
-    trace.add("duplicate.save", f"{card.owner} discards a duplicate of {card.key} to save it from being {how}; {card.key} stays in play")
+    trace.add(
+        "duplicate.save",
+        f"{card.owner} discards a duplicate of {card.key} to save it from being {how}"
+        + (f" by {keyword} (a keyword's effect can be saved from)" if keyword else "")
+        + f"; {card.key} stays in play",
+        cite=["agot1-faq/4.2", "agot1-rules/duplicates"] + (["agot1-faq/4.14"] if keyword else []),
+    )
     return True
 
 
@@ -108,13 +114,15 @@ def _deathbound() -> None:
     """Applied inside leave_play."""
 
 
-def remove(state: State, trace: Trace, key: str, how: str, cannot_be_saved: bool = False, save: bool = False) -> bool:
+def remove(
+    state: State, trace: Trace, key: str, how: str, cannot_be_saved: bool = False, save: bool = False, keyword: str | None = None
+) -> bool:
     """Kill, discard or return a card; True if it left play."""
     card = state.cards[key]
     if card.zone != "in_play" or card.duplicate:
         raise IllegalStep("leave.play", f"{key} is not in play")
     check_cannot(state, card, VERBS[how])
-    if save and save_with_duplicate(state, trace, card, VERBS[how], cannot_be_saved):
+    if save and save_with_duplicate(state, trace, card, VERBS[how], cannot_be_saved, keyword):
         return False
     leave_play(state, trace, card, how)
     return True

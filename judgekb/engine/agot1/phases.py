@@ -12,14 +12,20 @@ from judgekb.engine.core.trace import Trace
 
 @rule(
     "phase.initiative",
-    ["agot1-rules/plot-step-1-choose-and-reveal"],
+    ["agot1-rules/plot-step-1-choose-and-reveal", "agot1-rules/initiative-bonuses"],
     "highest total initiative wins; ties go to the least claimed power, then random; the winner picks the first player",
 )
 def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> str:
-    totals = {name: p.plot.initiative + sum(c.initiative for c in state.in_play(name)) for name, p in state.players.items()}
+    bonuses = {name: [c for c in state.in_play(name) if c.initiative] for name in state.players}
+    totals = {name: p.plot.initiative + sum(c.initiative for c in bonuses[name]) for name, p in state.players.items()}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
-    text = "initiative: " + ", ".join(f"{n} {v}" for n, v in totals.items())
+
+    def said(name: str) -> str:
+        parts = [f"{c.key} {c.initiative:+d}" + (", kneeling" if c.kneeling else "") for c in bonuses[name]]
+        return f"{name} {totals[name]}" + (f" (plot {state.players[name].plot.initiative}; {'; '.join(parts)})" if parts else "")
+
+    text = "initiative: " + ", ".join(said(n) for n in totals)
     if len(tied) > 1:
         power = {n: state.claimed_power(n) for n in tied}
         least = min(power.values())
@@ -38,7 +44,12 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
             text += f"; still tied, {winner} wins the random determination"
     else:
         winner = tied[0]
-    trace.add("phase.initiative", text + f"; {winner} wins initiative")
+    by_cards = any(bonuses.values())  # (Initiative Bonuses: "raise the initiative value on your revealed plot, even when kneeling")
+    trace.add(
+        "phase.initiative",
+        text + f"; {winner} wins initiative",
+        cite=["agot1-rules/plot-step-1-choose-and-reveal"] + (["agot1-rules/initiative-bonuses"] if by_cards else []),
+    )
     state.facts["initiative"] = winner
     if chooses is None:  # the winner's choice is asked for, never assumed
         trace.add(
