@@ -280,3 +280,36 @@ steps:
     assert "Winterfell Steward has no Lord or Lady trait" in refused[0].text
     unread = [e for e in ruling.trace.entries if e.tag == "restriction not checked"]
     assert [e.step for e in unread] == [2] and ruling.state.cards["The Viper's Spear"].attached_to == "Viper Host"
+
+
+def test_a_multi_house_card_is_affiliated_with_each_of_its_houses(carded):
+    """Review 23: a multi-house card had no House from the card data, so it counted as neutral and never paid a gold
+    penalty.  Rules of Play, Multi-house Cards: "considered to be affiliated with two or more Houses, as indicated by
+    their shields, for all game purposes"; Phase 3: a card of another House costs 2 more (the gold penalty)."""
+    from judgekb.engine.core import runner
+    from judgekb.engine.scenario import load_scenario
+
+    text = """
+edition: 1
+phase: marshalling
+players:
+  - name: Anna
+    house: Greyjoy
+    first: true
+    gold: 10
+    hand: [{name: Joffrey Baratheon, printing: pots_36}, {name: Theon Greyjoy, printing: pots_38}]
+  - {name: Ben, house: Stark}
+steps:
+  - marshal: {player: Anna, card: Joffrey Baratheon}
+  - marshal: {player: Anna, card: Theon Greyjoy}
+"""
+    data, _ = fill(text, carded)
+    hand = zone(data, 0, "hand")
+    assert sorted(hand[0]["house"]) == ["Baratheon", "Lannister"] and sorted(hand[1]["house"]) == ["Greyjoy", "Stark"]
+    scenario = load_scenario(Path("t.yaml"), text, prepare=cardfill.preparer(carded, CORPUS))
+    ruling = runner.run(scenario, runner.load_titles(CORPUS))
+    joffrey, theon = hand[0]["cost"], hand[1]["cost"]
+    assert ruling.state.players["Anna"].gold == 10 - (joffrey + 2) - theon  # Joffrey: neither of his Houses is Greyjoy
+    paid = [e for e in ruling.trace.entries if e.rule == "marshal.cost" and "pays" in e.text]
+    assert "2 gold penalty: Lannister/Baratheon card in a Greyjoy deck" in paid[0].text
+    assert "agot1-rules/multi-house-cards" in paid[1].clauses and "Greyjoy is one" in paid[1].text

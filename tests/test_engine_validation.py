@@ -404,3 +404,25 @@ def test_first_edition_titles_only_in_a_melee_game_and_only_the_six(body: str, m
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("house: lannister", "t.yaml:10: field 'house': 'Lannistr' is not a House"),  # (the second player's, below)
+        ("{name: Robb Stark, str: 5, icons: [military], house: Starkk}", "t.yaml:8: field 'house': 'Starkk' is not a House"),
+        ("{name: Robb Stark, str: 5, icons: [military], house: [Stark, 3]}", "t.yaml:8: field 'house' must be a House, or a list"),
+    ],
+)
+def test_a_first_edition_house_that_is_no_house_is_refused_with_the_nearest(change: str, message: str):
+    """Review 23: 'house: Strak' on a player, or 'Starkk' on a card, loaded and silently cost a 2-gold penalty (Rules of
+    Play, Phase 3: the gold penalty for a card not of your House)."""
+    body = JOUST1.replace("house: lannister", "house: Lannistr") if change == "house: lannister" else JOUST1
+    body = body.replace("{name: Robb Stark, str: 5, icons: [military]}", change) if change.startswith("{") else body
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body + "steps: []\n")
+    assert str(caught.value).startswith(message), str(caught.value)
+    if "Lannistr" in message:
+        assert "did you mean 'Lannister'?" in str(caught.value)
+    fine = load_scenario(Path("t.yaml"), JOUST1.replace("house: stark", "house: STARK") + "steps: []\n")
+    assert fine.state.players["A"].house == "Stark"

@@ -153,9 +153,10 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
     values["unique"] = bool(row.get("unique"))
     houses = _words(row.get("house"))
     if edition == 1:
-        house = houses[0] if len(houses) == 1 else ("neutral" if not houses else None)
-        if house:
-            values["house"] = "neutral" if house.lower() == "neutral" else house
+        if len(houses) > 1:  # a multi-house card: affiliated with each of its Houses (Rules of Play, Multi-house Cards)
+            values["house"] = houses
+        elif houses:
+            values["house"] = "neutral" if houses[0].lower() == "neutral" else houses[0]
         if extra.get("crest"):
             values["crests"] = list(extra["crest"])
         for name in ("income", "initiative", "influence", "claim"):

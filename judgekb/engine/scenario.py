@@ -50,6 +50,7 @@ KEYWORDS2 = (
     "shadow",
 )
 VALUED = ("ambush", "bestow", "shadow", "prized")
+HOUSES = ("Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen")  # 1st ed.: the six Great Houses
 FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral")
 PHASES = ("setup", "plot", "draw", "marshalling", "marshaling", "challenges", "dominance", "standing", "taxation")
 ICON_ALIASES = {"mil": "military", "int": "intrigue", "pow": "power", "military": "military", "intrigue": "intrigue", "power": "power"}
@@ -456,6 +457,35 @@ def _keywords(path: Path, spec: dict[str, Any], edition: int) -> tuple[set[str],
     return words, values
 
 
+def _houses(path: Path, spec: dict[str, Any], edition: int, several: bool) -> tuple[str, ...]:
+    """A first-edition House as the rules name it ('stark' is Stark; neutral is 'neutral'), or a multi-house card's
+    Houses (a list).  A name that is no House is refused, the nearest named: taken as written it would silently
+    count as another House and cost a gold penalty (Rules of Play, Phase 3)."""
+    if edition != 1 or spec.get("house") is None:
+        return ()
+    given = spec["house"]
+    names = given if several and isinstance(given, list) and given else [given]
+    known = {h.casefold(): h for h in (*HOUSES, "neutral")}
+    out: list[str] = []
+    for name in names:
+        if not isinstance(name, str):
+            what = "a House, or a list of Houses for a multi-house card" if several else "a House"
+            raise DataError(f"{where(path, spec, 'house')}: field 'house' must be {what}; got {given!r}")
+        house = known.get(" ".join(name.split()).casefold().removeprefix("house "))
+        if house is None:
+            from rapidfuzz import fuzz, process
+
+            near = process.extractOne(name.casefold(), list(known), scorer=fuzz.WRatio, score_cutoff=70)
+            hint = f"; did you mean '{known[near[0]]}'?" if near else ""
+            raise DataError(
+                f"{where(path, spec, 'house')}: field 'house': '{name}' is not a House ({', '.join(HOUSES)} or neutral){hint}"
+            )
+        out.append(house)
+    if len(out) > 1 and "neutral" in out:
+        raise DataError(f"{where(path, spec, 'house')}: field 'house': a multi-house card lists Houses, not neutral; got {given!r}")
+    return tuple(dict.fromkeys(out))
+
+
 def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], edition: int, controller: str | None = None) -> Card:
     if isinstance(spec, str):
         spec = {"name": spec, "__line__": None}
@@ -463,7 +493,10 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     at = where(path, spec)
     if spec["name"] is None:
         raise DataError(f"{at}: field 'name' of a card must be given; got nothing")
+    houses = _houses(path, spec, edition, several=True)
     for field_name in ("name", "id", "house", "faction", "restriction", "owner", "controller"):
+        if field_name == "house" and edition == 1:
+            continue  # (read by _houses: one House, or a multi-house card's list)
         if field_name in spec and spec[field_name] is not None and not isinstance(spec[field_name], str):
             raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be text; got {spec[field_name]!r}")
     key = str(spec.get("id") or spec["name"])
@@ -520,7 +553,8 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
         cannot={c.lower() if c.lower().startswith("be ") else f"be {c.lower()}" for c in _text_list(path, spec, "cannot")},
         unique=bool(spec.get("unique", False)),
         cost=int(spec.get("cost", 0)),
-        house=str(spec.get("house", "neutral")),
+        house=houses[0] if houses else str(spec.get("house", "neutral")),
+        houses=houses if len(houses) > 1 else (),
         kneeling=bool(spec.get("kneeling", False)),
         power=int(spec.get("power", 0)),
         restriction=spec.get("restriction"),
@@ -735,7 +769,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         title, terms = _title_terms(path, spec) if edition == 2 else (spec.get("title"), None)
         if title is not None:
             title = _title_named(path, spec, "title", title, edition, own_allowed=terms is not None)
-        player = Player(name, str(spec.get("house", faction)), plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
+        house = (_houses(path, spec, edition, several=False) or (str(spec.get("house", faction)),))[0]
+        player = Player(name, house, plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
         player.title_terms = terms
         player.faction = faction.lower()
         agendas = spec.get("agenda")

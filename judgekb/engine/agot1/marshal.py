@@ -41,14 +41,19 @@ def check_unique(state: State, player: str, card: Card, taking_control: bool = F
     raise IllegalStep("unique.in-play", f"{player} already owns or controls a copy of the unique card {card.name} in play")
 
 
+PHASE_3 = ["agot1-rules/phase-3-marshalling"]
+
+
 @rule(
     "marshal.cost",
-    ["agot1-rules/phase-3-marshalling"],
-    "pay the printed cost from the gold pool; +2 gold penalty for a card of another House (not neutral)",
+    ["agot1-rules/phase-3-marshalling", "agot1-rules/multi-house-cards"],
+    "pay the printed cost from the gold pool; +2 gold penalty for a card of another House (not neutral); a multi-house "
+    "card is affiliated with each of its Houses",
 )
 def pay(state: State, trace: Trace, player: str, card: Card) -> int:
     p = state.players[player]
-    penalty = 2 if card.house not in ("neutral", p.house) else 0
+    affiliated = card.houses or (card.house,)
+    penalty = 2 if "neutral" not in affiliated and p.house not in affiliated else 0
     cost = card.cost + penalty
     if cost > p.gold:
         raise IllegalStep(
@@ -56,13 +61,16 @@ def pay(state: State, trace: Trace, player: str, card: Card) -> int:
             f"{card.key} costs {card.cost}"
             + (f" + {penalty} gold penalty" if penalty else "")
             + f" = {cost} gold, but {player} has {p.gold}",
+            cite=["agot1-rules/phase-3-marshalling"] + (["agot1-rules/multi-house-cards"] if card.houses else []),
         )
     p.gold -= cost
     trace.add(
         "marshal.cost",
         f"{player} pays {cost} gold for {card.key}"
-        + (f" ({card.cost} + 2 gold penalty: {card.house} card in a {p.house} deck)" if penalty else "")
+        + (f" ({card.cost} + 2 gold penalty: {'/'.join(affiliated)} card in a {p.house} deck)" if penalty else "")
+        + (f" (a multi-house card, affiliated with {', '.join(card.houses)}: {p.house} is one)" if card.houses and not penalty else "")
         + f"; {p.gold} gold left",
+        cite=["agot1-rules/phase-3-marshalling"] + (["agot1-rules/multi-house-cards"] if card.houses else []),
     )
     return cost
 
@@ -136,11 +144,13 @@ def marshal(state: State, trace: Trace, player: str, key: str, onto_key: str | N
     """Play a card from hand during marshalling, checking every restriction before paying."""
     card = state.cards[key]
     if state.phase != "marshalling":
-        raise IllegalStep("marshal.cost", f"cards are marshalled only in the marshalling phase (the game is in the {state.phase} phase)")
+        raise IllegalStep(
+            "marshal.cost", f"cards are marshalled only in the marshalling phase (the game is in the {state.phase} phase)", cite=PHASE_3
+        )
     if card.zone != "hand" or card.owner != player:
-        raise IllegalStep("marshal.cost", f"{key} is not in {player}'s hand")
+        raise IllegalStep("marshal.cost", f"{key} is not in {player}'s hand", cite=PHASE_3)
     if card.type in ("event", "plot", "agenda"):
-        raise IllegalStep("marshal.cost", f"{key} is not a character, location or attachment")
+        raise IllegalStep("marshal.cost", f"{key} is not a character, location or attachment", cite=PHASE_3)
     onto = state.cards[onto_key] if onto_key else None
     mode = check_unique(state, player, card)
     if mode == "duplicate" or (onto is not None and onto.name == card.name):
@@ -189,8 +199,11 @@ def _enter(state: State, trace: Trace, player: str, card: Card, onto: Card | Non
     card.zone, card.controller, card.kneeling = "in_play", player, False
     if onto is not None:
         card.attached_to = onto.key
+    marshals = verb == "marshals"
     trace.add(
-        "marshal.cost" if verb == "marshals" else "put-into-play", f"{player} {verb} {card.key}" + (f" onto {onto.key}" if onto else "")
+        "marshal.cost" if marshals else "put-into-play",
+        f"{player} {verb} {card.key}" + (f" onto {onto.key}" if onto else ""),
+        cite=["agot1-rules/phase-3-marshalling"] if marshals else None,
     )
 
 

@@ -55,6 +55,7 @@ class Card:
     unique: bool = False
     cost: int = 0
     house: str = "neutral"
+    houses: tuple[str, ...] = ()  # a multi-house card's Houses (1st ed. Rules of Play, Multi-house Cards); house is the first
     kneeling: bool = False
     power: int = 0
     attached_to: str | None = None  # attachments and duplicates: the card they are on
