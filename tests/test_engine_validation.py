@@ -426,3 +426,11 @@ def test_a_first_edition_house_that_is_no_house_is_refused_with_the_nearest(chan
         assert "did you mean 'Lannister'?" in str(caught.value)
     fine = load_scenario(Path("t.yaml"), JOUST1.replace("house: stark", "house: STARK") + "steps: []\n")
     assert fine.state.players["A"].house == "Stark"
+
+
+def test_a_first_edition_control_change_names_who_takes_control():
+    """The long fuzz run: an effect 'take_control' without 'player' was an engine fault (KeyError at agot1/ruleset.py)."""
+    body = JOUST1 + "steps:\n  - effect: {take_control: Robb Stark}\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith("t.yaml:12: field 'take_control': say which player takes control ('player')"), str(caught.value)

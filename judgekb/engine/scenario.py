@@ -934,6 +934,8 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
         if verb == "loop" and _whole(args.get("times")) and not 0 <= args["times"] <= MAX_LOOP:  # one limit, one message
             raise DataError(f"{where(path, step)}: field 'times' must be a whole number from 0 to {MAX_LOOP}; got {args['times']!r}")
         checker.mapping(args, schema, required, verb, step)
+        if verb == "effect" and edition == 1 and args.get("take_control") and not args.get("player"):
+            raise DataError(f"{where(path, args, 'take_control')}: field 'take_control': say which player takes control ('player')")
         if verb == "phase" and isinstance(args.get("titles"), dict):
             _check_titles_chosen(path, args, edition, checker.state)
         unread = [f for f in MARSHAL_NOT_INTO_SHADOWS if f in args and (f != "from" or args[f] != "hand")]
