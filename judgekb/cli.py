@@ -426,6 +426,8 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
         deck = decklists.parse(*decklists.read_source(str(path)))
         report = checker.check(obj.db(), deck, int(edition) if edition else None, fmt, list_name, as_of)
     except DataError as exc:
+        if as_json:  # a script reading stdout gets JSON too: the verdict and why (the message also goes to stderr)
+            click.echo(json.dumps({"verdict": "cannot be checked", "error": str(exc)}, ensure_ascii=False, indent=2))
         fail(str(exc))
     click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if as_json else checker.render(report), nl=as_json)
     if report.verdict == "cannot be checked":

@@ -392,11 +392,12 @@ def test_bad_input_on_the_command_line_exits_2_with_a_message(kb, tmp_path: Path
     assert result.stdout.startswith("CANNOT BE CHECKED")
     assert f"judgekb: {typo}:17: no card named 'Direwolf Pupp'; nearest: Direwolf Pup" in result.stderr
     ambiguous = tmp_path / "plain.txt"
-    ambiguous.write_text("House Greyjoy\n3 Raider from Pyke\n", encoding="utf-8")
+    # (both printings in the card pool of the list in force: either could legally be in the deck, so the pack is asked)
+    ambiguous.write_text("House Baratheon\n3 Maester Cressen\n", encoding="utf-8")
     result = run_cli("deckcheck", str(ambiguous), db=kb)
     assert result.returncode == 2
     assert (
-        "'Raider from Pyke' names 2 different cards; write the pack in parentheses: Raider from Pyke (Calm over Westeros, 91); "
+        "'Maester Cressen' names 2 different cards; write the pack in parentheses: Maester Cressen (Core Set, 46); "
         in result.stderr
     )
     binary = tmp_path / "deck.png"
@@ -454,3 +455,60 @@ def test_a_json_export_s_problem_lines_name_the_card_not_only_its_code(db):
         '2x Robb Stark (Core Set, 146) — "01146": 2,',
         "1x Passing the Black Gate (Oberyn's Revenge, 82) — \"06082\": 1",
     ]
+
+
+# ---------------------------------------------------------------------------- review 26 (a head judge's deck checks)
+
+
+def test_a_misspelt_agenda_in_an_export_is_not_ignored(db):
+    """The export names the agendas right after the faction; a misspelt one ("Fealtyy") was 'ignored (not a card line)'
+    and the deck called LEGAL, so an agenda's pod or deckbuilding rule was never checked."""
+    report = check(db, swap(STARK, "Fealty\n\nPacks", "Fealtyy\n\nPacks"))
+    assert report.verdict == "cannot be checked"
+    unknown = by_check(report)[deckcheck.UNKNOWN.name][0]
+    assert unknown.lines == [4] and "Fealty" in unknown.suggestions
+
+
+def test_an_export_whose_title_starts_with_a_number_is_still_an_export(db):
+    """A deck titled "59 draw, 8 plots" was read as a plain list whose first line is 59 copies of a card."""
+    plain = check(db, STARK)
+    numbered = check(db, swap(STARK, "Winter Wolves", "59 draw, 8 plots"))
+    assert numbered.verdict == plain.verdict == "legal" and numbered.deck_title == "59 draw, 8 plots"
+    assert numbered.counts == plain.counts
+
+
+def test_a_draft_set_card_is_named_and_ruled_outside_the_pool(db):
+    """Feast or Famine (Valyrian Draft Set) was 'no card named', so the plot deck counted 6; Treaty as the agenda too.
+    Both cards' text says "Draft format only."; the deck is not legal, and its counts are whole."""
+    report = check(db, swap(STARK, "1x Building Orders (Core Set)", "1x Feast or Famine (Valyrian Draft Set)"))
+    assert report.verdict == "not legal" and report.counts["plots"] == 7
+    outside = by_check(report)[deckcheck.OUTSIDE_POOL.name]
+    assert "Feast or Famine" in outside[0].cards and 'its text says "Draft format only."' in outside[0].message
+    assert any("Draft format only." in c.text for c in outside[0].cite)
+    treaty = check(db, swap(STARK, "Fealty\n\nPacks", "Treaty\n\nPacks"))
+    assert [p.cards for p in by_check(treaty)[deckcheck.OUTSIDE_POOL.name]] == [["Treaty"]]
+
+
+def test_a_title_two_cards_share_is_the_one_the_list_allows(db):
+    """ThronesDB's export writes the agenda's name alone; with the original Sea of Blood outside the card pool of the
+    list in force, only the Redesigns card "could legally be in the deck" (TR Deck Lists), so it is the one meant,
+    and the note says so; under a list whose pool has both, the pack is still asked for."""
+    report = check(db, swap(STARK, "Fealty\n\nPacks", "Sea of Blood\n\nPacks"))
+    assert deckcheck.AMBIGUOUS.name not in by_check(report)
+    assert any("'Sea of Blood' is read as Sea of Blood (Redesigns" in n and "TR Deck Lists" in n for n in report.notes)
+    assert report.agendas == ["Sea of Blood"]
+
+
+def test_an_agenda_s_refusal_quotes_the_sentence_of_its_text_that_decides(db):
+    report = check(db, swap(STARK, "Fealty\n\nPacks", "The Many-Faced God\n\nPacks"))
+    forbids = [p.message for p in by_check(report)[deckcheck.AGENDA_TEXT.name]]
+    assert forbids and all(m.endswith(': "Your plot deck cannot include Kingdom plot cards."') for m in forbids), forbids
+
+
+def test_deckcheck_json_on_bad_input_still_prints_json(kb, tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"slots": {"01001": 1,\n', encoding="utf-8")
+    result = run_cli("deckcheck", str(broken), "--json", db=kb)
+    assert result.returncode == 2
+    out = json.loads(result.stdout)
+    assert out["verdict"] == "cannot be checked" and "broken.json" in out["error"] and "not valid JSON" in out["error"]

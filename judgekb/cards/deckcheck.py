@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -90,6 +91,9 @@ RESTRICTED = _check("restricted", 2, ["agot2-faq/joust-restricted-list/introduct
 POD = _check("pod", 2, [], "cards of one pod of the list cannot share a deck")
 BANNED = _check("banned", 2, [], "no card the list bans")
 CARD_POOL = _check("card-pool", 2, [], "no printing outside the list's card pool (its bannedCards)")
+OUTSIDE_POOL = _check(
+    "draft-or-variant", 2, [], "no card of a draft set or variant format (codes 00…: Tower of Joy, Valyrian Draft Set, Kingsmoot…)"
+)
 UNRELEASED = _check(
     "released-after-list",
     2,
@@ -202,11 +206,13 @@ class CardPool:
         self.edition = edition
         self.by_key: dict[str, list[Card]] = defaultdict(list)
         self.by_code: dict[str, Card] = {}
+        # draft sets and variant formats' cards (codes 00…) are not part of the joust/melee pool: kept apart, so that a
+        # list naming one is told so rather than that no such card exists
+        self.outside: dict[str, list[Card]] = defaultdict(list)
+        self.outside_by_code: dict[str, Card] = {}
         if not db["imported_cards"].exists():
             return
         for row in db.query("select * from imported_cards where edition = ? order by code", [edition]):
-            if edition == 2 and str(row["code"]).startswith("00"):
-                continue  # draft sets and alternate-art variants are not part of the joust/melee pool
             card = Card(
                 code=str(row["code"]),
                 name=row["name"],
@@ -222,6 +228,10 @@ class CardPool:
                 deck_limit=row.get("deck_limit"),
                 released=row.get("released"),
             )
+            if edition == 2 and card.code.startswith("00"):
+                self.outside[card.key].append(card)
+                self.outside_by_code[card.code] = card
+                continue
             self.by_key[card.key].append(card)
             self.by_code[card.code] = card
 
@@ -254,16 +264,46 @@ def _pack_matches(card: Card, pack: str) -> bool:
 class Resolved:
     cards: list[DeckCard]
     problems: list[Problem]
+    notes: list[str] = field(default_factory=list)
 
 
 def _suggest(pool: CardPool, name: str) -> list[str]:
     return [m[0] for m in process.extract(name, pool.names(), scorer=fuzz.WRatio, limit=3)]
 
 
-def resolve(pool: CardPool, entries: list[Entry]) -> Resolved:
-    """Each entry's printing, or a problem naming the line and the nearest names."""
+def _outside(pool: CardPool, entry: Entry) -> Card | None:
+    """The draft-set or variant printing an entry names (by code, or by name and the pack if given), if any."""
+    if entry.code:
+        return pool.outside_by_code.get(entry.code)
+    printings = pool.outside.get(normalise_name(entry.name), [])
+    if entry.pack:
+        printings = [c for c in printings if _pack_matches(c, entry.pack)]
+    return printings[0] if printings else None
+
+
+def _outside_problem(card: Card, dc: DeckCard) -> Problem:
+    only = "draft format only" in html.unescape(re.sub(r"<[^>]+>", "", card.text)).casefold()
+    return _problem(
+        OUTSIDE_POOL,
+        f"{card.printing} is a card of the {card.pack_name} (a draft set or variant format, card code {card.code}), not of the "
+        "joust and melee card pool" + (": its text says \"Draft format only.\"" if only else ""),
+        [dc],
+        [card_text(card)] if only else [],
+    )
+
+
+def resolve(pool: CardPool, entries: list[Entry], allowed: Callable[[Card], bool] | None = None) -> Resolved:
+    """Each entry's printing, or a problem naming the line and the nearest names.  ``allowed`` (the list in force's card
+    pool) settles a title two cards share when only one of them could legally be in the deck (TR Deck Lists)."""
     out = Resolved([], [])
     for entry in entries:
+        outside = _outside(pool, entry)
+        in_pool = pool.by_code.get(entry.code) if entry.code else pool.by_key.get(normalise_name(entry.name))
+        if outside and (not in_pool or (entry.pack and not any(_pack_matches(c, entry.pack) for c in pool.by_key[outside.key]))):
+            dc = DeckCard(outside, entry.count, entry, (outside.code,))
+            out.cards.append(dc)
+            out.problems.append(_outside_problem(outside, dc))
+            continue
         if entry.code:
             card = pool.by_code.get(entry.code)
             if card is None:
@@ -311,6 +351,17 @@ def resolve(pool: CardPool, entries: list[Entry]) -> Resolved:
         groups: dict[tuple[Any, ...], list[Card]] = defaultdict(list)
         for card in printings:
             groups[_identity(card)].append(card)
+        legal = [g for g in groups.values() if allowed and any(allowed(c) for c in g)]
+        if len(groups) > 1 and len(legal) == 1:  # only one of the cards could legally be in the deck: that one is meant
+            group = legal[0]
+            others = [c.printing for c in printings if c not in group]
+            out.notes.append(
+                f"line {entry.line}: '{group[0].name}' is read as {group[0].printing}: the other card of that title "
+                f"({'; '.join(others)}) is outside the list's card pool, so it could not legally be in the deck (TR Deck Lists)"
+            )
+            same = [c.code for c in pool.by_key[group[0].key] if _identity(c) == _identity(group[0])]
+            out.cards.append(DeckCard(group[0], entry.count, entry, tuple(same)))
+            continue
         if len(groups) > 1:
             choices = [c.printing for c in printings]
             out.problems.append(
@@ -465,7 +516,8 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
             problems.append(
                 _problem(
                     AGENDA_TEXT,
-                    f"{host.card.name} allows only {spec['where']} agendas beside it, not " + ", ".join(dc.card.name for dc in wrong),
+                    f"{host.card.name} allows only {_describe(spec['where'])} agendas beside it, not "
+                    + ", ".join(dc.card.name for dc in wrong),
                     wrong,
                     [card_text(host.card)],
                 )
@@ -532,7 +584,7 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
                     _problem(
                         AGENDA_TEXT,
                         f"{dc.card.name}: the plot deck must include exactly {spec['count']} different "
-                        f"{spec['where']} plots; it has {sum(p.count for p in hits)} ({n} different)",
+                        f"{_describe(spec['where'])} plots; it has {sum(p.count for p in hits)} ({n} different)",
                         hits or [dc],
                         [card_text(dc.card)],
                     )
@@ -607,7 +659,8 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
                 part = spec.get("deck", "both")
                 in_part = part == "both" or (part == "plot") == (dc in deck.plots)
                 if in_part and matches(card, spec["where"]) and not (spec.get("unless") and matches(card, spec["unless"])):
-                    problems.append(_problem(AGENDA_TEXT, f"{host.card.name} forbids {card.name}", [dc], [card_text(host.card)]))
+                    why = _saying(host.card, ("cannot include", "only include", "can only", "may only"))
+                    problems.append(_problem(AGENDA_TEXT, f"{host.card.name} forbids {card.name}{why}", [dc], [card_text(host.card)]))
     for host, rule in active:
         for spec in rule.get("at_least", []):
             hits = [dc for dc in deck.draw if matches(dc.card, spec["where"])]
@@ -652,6 +705,15 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
                         )
                     )
     return problems
+
+
+def _saying(card: Card, phrases: tuple[str, ...]) -> str:
+    """': "the sentence of the card's text that states the rule"', for a message that says why; '' when none does."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", card.text))
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if any(p in sentence.casefold() for p in phrases):
+            return f': "{sentence.strip()}"'
+    return ""
 
 
 def _describe(where: dict[str, Any]) -> str:
@@ -983,15 +1045,20 @@ def check(
     house = None
     title = deck.title
     entries = list(deck.entries)
+    after_faction = False  # ThronesDB's export names the agendas right after the faction: a line there is one
     for bare in deck.bare:
         code = _faction_from_name(bare.name) if edition == 2 else None
         house_name = bare.name.removeprefix("House ").strip() if edition == 1 else None
         if code:
-            faction = code
+            faction, after_faction = code, True
         elif edition == 1 and house_name in HOUSES1:
-            house = house_name
-        elif any(c.type == "agenda" for c in pool.by_key.get(normalise_name(bare.name), [])) or bare.section == "agenda":
-            entries.append(bare)
+            house, after_faction = house_name, True
+        elif (
+            any(c.type == "agenda" for c in pool.by_key.get(normalise_name(bare.name), []))
+            or bare.section == "agenda"
+            or (after_faction and deck.shape == "thronesdb-text")
+        ):
+            entries.append(bare)  # (a misspelt agenda is then a name no card has: the check says so, nearest named)
         elif title is None:
             title = bare.name
         else:
@@ -1003,14 +1070,18 @@ def check(
             if code:
                 faction = code
                 entries.remove(entry)
-    resolved = resolve(pool, entries)
+    in_force = rl
+    allowed = (lambda c: c.code not in in_force.banned_cards and (c.released or "") <= in_force.date) if in_force else None
+    resolved = resolve(pool, entries, allowed)
+    notes += resolved.notes
     if edition == 1:
         houses = [dc for dc in resolved.cards if dc.card.type == "house"]
         house = houses[0].card.name.removeprefix("House ") if houses else house
     cards = resolved.cards
     problems = list(resolved.problems)
     for p in problems:
-        p.cite = citer.check(AMBIGUOUS) if p.check == AMBIGUOUS.name and edition == 2 else []
+        if p.check == AMBIGUOUS.name and edition == 2:
+            p.cite = citer.check(AMBIGUOUS)
     if edition == 2:
         agendas, plots, draw = _split2(cards)
         if faction is None:

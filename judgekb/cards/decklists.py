@@ -95,11 +95,22 @@ def parse_text(text: str, source: str) -> Decklist:
     deck = Decklist(source, "plain")
     section: str | None = None
     typed = False  # under a header that lists cards of one kind (plots, characters…), where no heading line stands
+    # ThronesDB's export heads the list with the deck's title, the faction and the agendas, then "Packs: …": a line
+    # above "Packs:" is a heading line even when it reads like a card line (a title such as "59 draw, 8 plots")
+    packs_line = next((n for n, raw in enumerate(lines, start=1) if re.match(r"^\s*packs?\s*:", raw, re.IGNORECASE)), 0)
     for number, raw in enumerate(lines, start=1):
         stripped = re.sub(r"^[•*–-]\s+", "", raw.strip())
         if not stripped or SKIP.match(stripped):
             if stripped.lower().startswith("packs"):
                 deck.shape = "thronesdb-text"
+            continue
+        if number < packs_line:  # the export's heading (title, faction, agendas): never a card line
+            labelled = LABELLED.match(stripped)
+            name = labelled["value"].strip() if labelled else stripped
+            agenda = bool(labelled and labelled["label"].lower().startswith("agenda"))
+            bare = PACK.match(name)
+            name, pack = (bare["name"], bare["pack"]) if bare else (name, None)
+            deck.bare.append(Entry(1, name.strip(), number, raw.strip(), pack, "agenda" if agenda else None, bare=True))
             continue
         header = SECTION.match(stripped)
         if header and header["word"].strip().lower() in SECTIONS:
