@@ -8,6 +8,7 @@ from judgekb.engine.agot1 import rule
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
+from judgekb.engine.core.turns import turns_until
 
 
 @rule(
@@ -140,27 +141,23 @@ def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
     if state.phase != "marshalling" or "income_collected" not in state.facts:
         return
     collected: list[str] = state.facts["income_collected"]
-    if player is not None and player in collected:
-        if player != collected[-1]:
-            raise IllegalStep(
-                "phase.income",
-                f"{player} has already had a marshalling turn this phase and {collected[-1]} is the active player now: "
-                "only the active player marshals cards",
-                cite=["agot1-rules/phase-3-marshalling"],
-            )
-        return
-    for name in state.player_order():
-        if name not in collected:
-            active = collected[-1] if collected else None
-            trace.add(
-                "phase.income",
-                (f"{active}'s marshalling turn is over" if active else "no player has been active yet")
-                + f" ({why}): it is {name}'s turn, and {name} counts income now, not when the phase began",
-                cite=["agot1-rules/phase-3-marshalling", "agot1-faq/qa/income-locations-lost-before-marshalling"],
-            )
-            _count_income(state, trace, name, "")
-        if name == player:
-            return
+    coming = turns_until(state.player_order(), collected, player)
+    if coming is None:
+        raise IllegalStep(
+            "phase.income",
+            f"{player} has already had a marshalling turn this phase and {collected[-1]} is the active player now: "
+            "only the active player marshals cards",
+            cite=["agot1-rules/phase-3-marshalling"],
+        )
+    for name in coming:
+        active = collected[-1] if collected else None
+        trace.add(
+            "phase.income",
+            (f"{active}'s marshalling turn is over" if active else "no player has been active yet")
+            + f" ({why}): it is {name}'s turn, and {name} counts income now, not when the phase began",
+            cite=["agot1-rules/phase-3-marshalling", "agot1-faq/qa/income-locations-lost-before-marshalling"],
+        )
+        _count_income(state, trace, name, "")
 
 
 def _count_income(state: State, trace: Trace, name: str, lead: str) -> None:

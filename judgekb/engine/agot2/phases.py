@@ -25,6 +25,7 @@ from judgekb.engine.agot2.board import (
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Player, State
 from judgekb.engine.core.trace import Trace
+from judgekb.engine.core.turns import turns_until
 
 END = "agot2-faq41/timing/end-of-phase"
 
@@ -301,29 +302,25 @@ def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
     if state.phase != "marshalling" or "income_collected" not in state.facts:
         return
     collected: list[str] = state.facts["income_collected"]
-    if player is not None and player in collected:
-        if player != collected[-1]:
-            raise IllegalStep(
-                "marshal",
-                f"{player} has already been the active player this phase and {collected[-1]} is the active player now: "
-                f"only the active player marshals cards",
-                cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
-            )
-        return
-    for name in remaining(state, in_order=True):
-        if name not in collected:
-            active = collected[-1] if collected else None
-            trace.add(
-                "marshaling.income",
-                (f"{active} has finished marshaling" if active else "no player has been active yet")
-                + f" ({why}): {name}, the next player in player order, becomes the active player",
-                cite=["agot2-rr/appendix-i/marshaling-phase/3.3"],
-                tag="active player",
-                subject=name,
-            )
-            collect(state, trace, name, "")
-        if name == player:
-            return
+    coming = turns_until(remaining(state, in_order=True), collected, player)
+    if coming is None:
+        raise IllegalStep(
+            "marshal",
+            f"{player} has already been the active player this phase and {collected[-1]} is the active player now: "
+            f"only the active player marshals cards",
+            cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
+        )
+    for name in coming:
+        active = collected[-1] if collected else None
+        trace.add(
+            "marshaling.income",
+            (f"{active} has finished marshaling" if active else "no player has been active yet")
+            + f" ({why}): {name}, the next player in player order, becomes the active player",
+            cite=["agot2-rr/appendix-i/marshaling-phase/3.3"],
+            tag="active player",
+            subject=name,
+        )
+        collect(state, trace, name, "")
 
 
 def collect(state: State, trace: Trace, name: str, lead: str) -> None:
