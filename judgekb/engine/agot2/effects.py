@@ -208,6 +208,8 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     cards.check_attachments(state, trace)
     check_terminal(state, trace, ctx)
     check_victory(state, trace)
+    if r.incomplete:  # (RR The word "Then": "If the pre-then aspect ... does not successfully resolve in full")
+        return False
     return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
 
 
@@ -258,6 +260,7 @@ class Resolving:
     targets: list[str] = field(default_factory=list)
     until: str = "phase"
     holder: str | None = None
+    incomplete: bool = False  # a card it would move out of play stayed (saved, or 'cannot'): not resolved in full
 
 
 def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | None:
@@ -622,7 +625,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             args = {**args, "return_to_hand": [k for k in names(args["return_to_hand"]) if k != key]}
     for how in LEAVE:
         for key in names(args.get(how)):
-            leave_play(
+            left = leave_play(
                 state,
                 trace,
                 ctx,
@@ -632,6 +635,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 cannot_be_saved=bool(args.get("cannot_be_saved")),
                 position=str(args.get("position") or "top"),
             )
+            r.incomplete = r.incomplete or not left
     for key in names(args.get("place_in_dead_pile")):
         card = state.cards[key]
         if card.zone == "in_play":
