@@ -510,6 +510,7 @@ def leave_play(
         check_victory(state, trace)
     ended = [e for e in state.effects if e.target == key or e.while_in_play == key]
     state.effects = [e for e in state.effects if e not in ended]
+    _end_delayed_on(state, trace, key)
     for effect in ended:
         if effect.kind == "control" and effect.target != key:
             revert_control(state, trace, state.cards[effect.target], f"{key} left play")
@@ -519,6 +520,29 @@ def leave_play(
     queue_reactions(ctx, event)
     queue_reactions(ctx, f"leave play: {key}")
     return True
+
+
+def _end_delayed_on(state: State, trace: Trace, key: str) -> None:
+    """RR Leaves Play: "All lasting effects and/or delayed effects affecting the card while it is in play expire for
+    that card": a delayed effect no longer touches it, even if it comes back into play before the effect resolves."""
+    for delayed in [d for d in state.delayed if key in d.cards]:
+        delayed.cards = tuple(c for c in delayed.cards if c != key)
+        kept: dict[str, Any] = {}
+        for field_name, value in delayed.effect.items():
+            if value == key:
+                continue
+            kept[field_name] = [v for v in value if v != key] if isinstance(value, list) else value
+        delayed.effect = kept
+        if not any(v not in (None, []) for k, v in kept.items() if k not in ("source", "source_type", "__line__")):
+            state.delayed.remove(delayed)  # (nothing left for it to do)
+        trace.add(
+            "leave-play",
+            f"the 'at the end of the {delayed.period}' delayed effect from {delayed.source or 'a card'} on {key} expires "
+            f"for {key}: it left play (if it comes back, it is a new card)",
+            cite=["agot2-rr/leaves-play"],
+            tag="delayed expires",
+            subject=key,
+        )
 
 
 # ------------------------------------------------------------------ terminal conditions

@@ -753,9 +753,10 @@ def _lasting_rules(state: State, trace: Trace, ctx: Context, r: Resolving) -> No
                 trace.add("effect.cannot", f"{key} cannot {what}", cite=["agot2-rr/cannot"], tag="cannot", subject=key)
     if args.get("at_end_of"):
         delayed = args["at_end_of"]
-        state.delayed.append(
-            Delayed(str(delayed["period"]), {**delayed.get("effect", {}), "source": source, "source_type": source_type}, source)
-        )
+        then = delayed.get("effect", {})
+        named = [n for v in then.values() for n in (v if isinstance(v, list) else [v]) if isinstance(n, str) and n in state.cards]
+        affects = tuple(dict.fromkeys(n for n in named if state.cards[n].zone == "in_play"))
+        state.delayed.append(Delayed(str(delayed["period"]), {**then, "source": source, "source_type": source_type}, source, affects))
         trace.add(
             "effect.delayed",
             f"{source or 'an effect'} creates a delayed effect that resolves at the end of the {delayed['period']}",

@@ -129,6 +129,7 @@ class Delayed:
     period: str  # "phase", "challenge", "round"
     effect: dict[str, Any]
     source: str = ""
+    cards: tuple[str, ...] = ()  # the cards in play it affects: one that leaves play is no longer affected (2nd ed. RR Leaves Play)
 
 
 @dataclass
