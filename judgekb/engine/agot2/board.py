@@ -472,8 +472,20 @@ def leave_play(
     interrupts(state, trace, ctx, f"leave play: {key}")
     if card.zone != "in_play":
         return False
+    events = (event, f"leave play: {key}")
     if try_saves(state, trace, ctx, card, how, as_cost, cannot_be_saved):
+        ctx.replacements = [r for r in ctx.replacements if r.get("_event") not in events]  # nothing left to replace
         return False
+    if not as_cost and any(replacement(state, trace, ctx, e) for e in events):
+        trace.add(
+            "replacement",
+            f"{key} being {PAST[how]} is still considered to have occurred, resolved by other means: reactions to it may be used",
+            cite=["agot2-rr/replacement-effects"],
+            tag="replaced",
+            subject=key,
+        )
+        queue_reactions(ctx, event)
+        return True
     controller = card.controller
     extras: list[str] = []
     cite = {"kill": ["agot2-rr/kill-killed"], "sacrifice": ["agot2-rr/sacrifice"]}.get(how, ["agot2-rr/leaves-play"])
