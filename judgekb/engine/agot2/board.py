@@ -39,6 +39,7 @@ class Context:
     pending_reactions: list[dict[str, Any]] = field(default_factory=list)
     replacements: list[dict[str, Any]] = field(default_factory=list)  # "instead" effects initiated against ``event``
     occurred: dict[str, int] = field(default_factory=dict)  # how many times each event has happened (the state's record)
+    open_windows: list[str] = field(default_factory=list)  # events of the last step other than a reaction: still reactable
     event: str = ""  # the imminent event interrupts are answering
     apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
 
@@ -134,6 +135,8 @@ def _names(value: Any) -> list[str]:
 def queue_reactions(ctx: Context, event: str, times: int = 1) -> None:
     """Reactions wait until the effect that caused the event has fully resolved (RR Reactions, FAQ 1.8)."""
     ctx.occurred[event] = ctx.occurred.get(event, 0) + times
+    if event not in ctx.open_windows:
+        ctx.open_windows.append(event)
     for spec in ctx.reactions:
         if not spec.get("_used") and event_matches(spec, event):
             spec["_used"] = True
@@ -147,6 +150,13 @@ RULES.add(
 )
 
 
+RULES.add(
+    "reaction.window",
+    ["agot2-rr/reactions"],
+    "a reaction is initiated in the reaction window its triggering condition opens; once it closes, no further reaction to it",
+)
+
+
 def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     """A reaction used as a step: one use per occurrence of its triggering condition (when the engine recorded it)."""
     event = str(spec.get("to") or "")
@@ -154,6 +164,13 @@ def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[s
     key = next((e for e in ctx.occurred if e.lower() == event.lower()), None)
     if key is None:
         return
+    if key not in ctx.open_windows:
+        raise IllegalStep(
+            "reaction.window",
+            f"{key} happened before another step was taken: its reaction window closed when that step began, so "
+            "further reactions to it cannot be initiated",
+            cite=["agot2-rr/reactions"],
+        )
     replaced = key in state.facts.get("replaced", {})
     used = state.facts.setdefault("reacted", {})
     card = str(spec.get("card") or "")
