@@ -101,3 +101,51 @@ def test_a_misprint_reading_a_number_into_an_entry_with_no_printing_fails_the_bu
     assert "misprints.yaml:" in result.stderr
     assert "agot1-faq/qa/art-of-seduction-outside-plot-reveal names no card printing" in result.stderr
     assert not (tmp_path / "kb.sqlite").exists()
+
+
+ICONS = glyphs.load_icons(CORPUS)
+HTML_SOURCES = sorted((CORPUS / "sources").glob("*.html.twig"))
+ICON_ELEMENT = re.compile(r'<span class="icon icon-(\w+)"></span>')
+
+
+def test_every_icon_a_web_page_draws_is_placed_in_a_clause_and_named(clauses):
+    """The pages draw icons as empty elements, so no text carries them: each one must reach a note."""
+    drawn = sorted(m.group(1) for path in HTML_SOURCES for m in ICON_ELEMENT.finditer(path.read_text(encoding="utf-8")))
+    placed = sorted(p["icon"] for c in clauses for p in c["data"].get("icons") or [])
+    assert drawn and placed == drawn
+    for clause in (c for c in clauses if c["data"].get("icons")):
+        for place in clause["data"]["icons"]:
+            assert place["means"] == ICONS[place["icon"]]["means"]
+            if "before" in place:  # the words quoted on either side are the text's own, meeting where the icon stood
+                assert clause["text"][: place["at"]].endswith(place["before"].lstrip("…"))
+                assert clause["text"][place["at"] :].lstrip().startswith(place["after"].rstrip("…"))
+
+
+@pytest.mark.parametrize("icon", sorted(ICONS))
+def test_icon_evidence_quotes_the_rules_reference_chart(icon):
+    source = (CORPUS / "sources" / "agot2-rules-reference.thronesdb.html.twig").read_text(encoding="utf-8")
+    written = re.search(r'"In Text":\s*"(\[\w+\])"', ICONS[icon]["evidence"])
+    assert written and written.group(1) == f"[{icon}]"
+    assert re.search(rf'<span class="icon icon-{icon}"></span></td>\s*<td>\[{icon}\]</td>', source)
+
+
+def test_the_assault_example_says_the_wall_boosts_night_s_watch_characters(db_path):
+    """The seed: "+1 STR to each <span class="icon icon-thenightswatch"></span> character Magnus controls."""
+    shown = run_cli("show", "agot2-rr/assault", db=db_path).stdout
+    assert "it no longer provides +1 STR to each character Magnus controls." in shown  # the text as the page has it
+    assert (
+        "Note: An icon the text cannot show: the page draws the faction icon of The Night's Watch between"
+        " “…longer provides +1 STR to each” and “character Magnus controls." in shown
+    )
+    client = web.create_app(db_path, CORPUS).test_client()
+    page = client.get("/c/agot2-rr/assault").get_data(as_text=True)
+    assert "judgekb's notes (not the document's text)" in page and "faction icon of The Night&#39;s Watch" in page
+    chart = run_cli("show", "agot2-rr/challenge-icons", db=db_path).stdout
+    assert "the page draws the Military challenge icon in the chart's row “Military”, column “Graphic Icon”." in chart
+
+
+def test_an_icon_no_entry_names_fails_the_build(corpus_copy, tmp_path: Path):
+    path = corpus_copy / "icons.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("- class: thenightswatch", "- class: nightswatch"), encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "no entry for the icon 'icon-thenightswatch'" in result.stderr

@@ -4,7 +4,9 @@ The flattened 1st-edition FAQ shows game icons as stray characters ("the claim o
 challenge", "unique _ Warship").  The text is served as printed; ``corpus/glyphs.yaml`` says,
 with evidence, what each glyph stands for, and ``corpus/misprints.yaml`` notes printings that
 are evidently wrong.  Both are attached to the clauses they concern (``data["glyphs"]``,
-``data["misprints"]``) when the corpus is parsed.
+``data["misprints"]``) when the corpus is parsed.  The second-edition web pages draw icons as
+pictures with no text at all: their parser records where each stands (``data["icons"]``) and
+``corpus/icons.yaml`` says what each is.
 """
 
 from __future__ import annotations
@@ -35,6 +37,20 @@ def load_glyphs(corpus: Path) -> dict[str, list[dict[str, Any]]]:
     return {str(data["document"]): entries}
 
 
+def load_icons(corpus: Path) -> dict[str, dict[str, Any]]:
+    """What each icon class a web page draws is (``corpus/icons.yaml``), by class."""
+    path = corpus / "icons.yaml"
+    if not path.is_file():
+        return {}
+    data = load(path)
+    check_fields(path, data, {"html"}, set(), "icon file")
+    out: dict[str, dict[str, Any]] = {}
+    for item in data["html"]:
+        check_fields(path, item, {"class", "means", "evidence"}, set(), "icon")
+        out[str(item["class"])] = {"means": str(item["means"]), "evidence": " ".join(str(item["evidence"]).split())}
+    return out
+
+
 def load_misprints(corpus: Path) -> dict[str, list[dict[str, Any]]]:
     path = corpus / "misprints.yaml"
     if not path.is_file():
@@ -52,7 +68,12 @@ def annotate(doc_id: str, clauses: list[Clause], corpus: Path) -> None:
     """Attach glyph meanings and misprint notes to the clauses of one document."""
     glyphs = load_glyphs(corpus).get(doc_id, [])
     misprints = load_misprints(corpus)
+    icons = load_icons(corpus) if any(c.data.get("icons") for c in clauses) else {}
     for clause in clauses:
+        for place in clause.data.get("icons") or []:
+            if place["icon"] not in icons:
+                raise DataError(f"corpus/icons.yaml: no entry for the icon 'icon-{place['icon']}' drawn in {clause.id}")
+            place |= icons[place["icon"]]
         found = []
         for g in glyphs:
             if g["compiled"].search(clause.text) or g["compiled"].search(clause.heading):
@@ -83,6 +104,7 @@ def annotate(doc_id: str, clauses: list[Clause], corpus: Path) -> None:
 def reader_notes(data: dict[str, Any]) -> list[str]:
     """Plain-language notes shown under a clause: glyphs, misprints, undetermined pages, boundaries."""
     notes = [f"“{g['glyph']}” in this text is {g['means']} (the flattened PDF's icon)." for g in data.get("glyphs") or []]
+    notes += [icon_note(place) for place in data.get("icons") or []]
     notes += [f"Printed “{m['printed']}”: {m['note']}" for m in data.get("misprints") or []]
     if data.get("page_unknown"):
         notes.append(f"Page not determined: {data['page_unknown']}")
@@ -93,3 +115,12 @@ def reader_notes(data: dict[str, Any]) -> list[str]:
     if data.get("changelog"):
         notes.append(f"Printed with an earlier version tag, but new in v{data['changelog']['version']} by the {data['changelog']['says']}")
     return notes
+
+
+def icon_note(place: dict[str, Any]) -> str:
+    """Where a picture the text cannot carry stands, and what it is (``data["icons"]``)."""
+    if place.get("row") or place.get("column"):
+        where_ = f"in the chart's row “{place.get('row', '')}”, column “{place.get('column', '')}”"
+    else:
+        where_ = f"between “{place['before']}” and “{place['after']}”"
+    return f"An icon the text cannot show: the page draws {place['means']} {where_}."

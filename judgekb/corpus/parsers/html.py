@@ -146,6 +146,16 @@ def tokens(source: str) -> list[Token]:
 
 
 @dataclass
+class Icon:
+    """An icon the page draws (``<span class="icon icon-thenightswatch"></span>``): a picture with no text."""
+
+    name: str  # the class after "icon-": "thenightswatch", "military"
+    offset: int  # where its tag starts in the source
+    row: str = ""  # in a table cell with nothing else: the text of its row's first cell ("Military")
+    column: str = ""  # ...and its column's heading cell ("Graphic Icon")
+
+
+@dataclass
 class Run:
     """The inline content of one block: one source span and its text."""
 
@@ -162,6 +172,7 @@ class Run:
     listed: str = ""  # "ul" or "ol" when it is (in) a list item: the page sets it apart, the joined text cannot
     depth: int = 0  # how many lists hold that item (2: a list inside a list item, as Setup's step 8)
     cell: tuple[str, int, int] | None = None  # ("th" | "td", row, column) when it is (in) a table cell
+    icons: list[Icon] = field(default_factory=list)  # icons drawn in it (or in an empty cell just before it)
 
 
 @dataclass
@@ -229,9 +240,10 @@ def walk(source: str) -> list[Heading | Run]:
         return new, struck, hidden
 
     new_pieces: list[Token] = []
+    icons: list[Icon] = []  # icons not yet given to a run: an icon alone in a cell goes with the next run
 
     def close_run() -> None:
-        nonlocal pieces, links, new_pieces
+        nonlocal pieces, links, new_pieces, icons
         texts = [p for p in pieces if blank_twig(source[p.start : p.end]).strip()]
         if texts:
             first, last = texts[0], texts[-1]
@@ -253,12 +265,22 @@ def walk(source: str) -> list[Heading | Run]:
                 cell = next((t for t in reversed(stack) if t.tag in ("td", "th")), None)
                 if cell is not None and cell.attrs.get("__column"):
                     run.cell = (cell.tag, int(cell.attrs["__row"]), int(cell.attrs["__column"]))
+                run.icons, icons = icons, []
                 if heading is not None:
                     run.anchor = heading.id
                     heading.runs.append(run)
                 else:
                     items.append(run)
         pieces, links, new_pieces = [], [], []
+
+    def cell_text(row: int, column: int) -> str:
+        """The text of a cell already read in the table being read (its last such cell)."""
+        for item in reversed(items):
+            if isinstance(item, Heading):
+                break
+            if item.cell and item.cell[1:] == (row, column):
+                return item.text
+        return ""
 
     for tok in tokens(source):
         if tok.kind == "text":
@@ -297,6 +319,14 @@ def walk(source: str) -> list[Heading | Run]:
             if tok.tag == "span" and "icon" in tok.attrs.get("class", "").split():
                 icon = [c.removeprefix("icon-") for c in tok.attrs["class"].split() if c.startswith("icon-")]
                 links += [{"icon": i} for i in icon]
+                cell = next((t for t in reversed(stack) if t.tag in ("td", "th")), None)
+                alone = cell is not None and not pieces and cell.attrs.get("__column")
+                for name in icon:
+                    found = Icon(name, tok.start)
+                    if alone and cell is not None:  # a chart's picture column: say which row and column
+                        row, column = int(cell.attrs["__row"]), int(cell.attrs["__column"])
+                        found.row, found.column = cell_text(row, 1), cell_text(1, column)
+                    icons.append(found)
             if tok.tag == "li":
                 parent = next((t for t in reversed(stack) if t.tag in ("ol", "ul")), None)
                 if parent is not None:
@@ -330,7 +360,41 @@ def walk(source: str) -> list[Heading | Run]:
             if tok.tag in BLOCK:
                 block = next((t for t in reversed(stack) if t.tag in BLOCK), None)
     close_run()
+    if icons:
+        raise DataError(f"an icon at offset {icons[0].offset} is followed by no text: nothing to place it in")
     return items
+
+
+def icon_places(source: str, runs: list[Run]) -> list[dict[str, Any]]:
+    """Where each icon drawn in a clause's runs stands in its joined text (``at``), with the words on
+    either side or, for an icon alone in a chart's cell, its row and column: the text cannot carry
+    the picture, so a note must say where it was."""
+    places: list[dict[str, Any]] = []
+    text = join(source, [r.span for r in runs])
+    for i, run in enumerate(runs):
+        for icon in run.icons:
+            spans = [r.span for r in runs[:i]]
+            if icon.offset > run.span.start:
+                spans.append(Span(run.span.start, icon.offset))
+            before = join(source, spans)
+            at = len(before)
+            place: dict[str, Any] = {"icon": icon.name, "at": at}
+            if icon.row or icon.column:
+                place |= {"row": icon.row, "column": icon.column}
+            else:
+                place |= {"before": _words(text[:at], ICON_WORDS, last=True), "after": _words(text[at:], ICON_WORDS)}
+            places.append(place)
+    return places
+
+
+ICON_WORDS = 6  # the words quoted on each side of an icon in a note
+
+
+def _words(text: str, count: int, last: bool = False) -> str:
+    parts = text.split()
+    if last:
+        return ("…" if len(parts) > count else "") + " ".join(parts[-count:])
+    return " ".join(parts[:count]) + ("…" if len(parts) > count else "")
 
 
 def _blocks(source: str, runs: list[Run], text: str) -> list[list[Any]]:
@@ -595,6 +659,9 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         links = [lk for r in unit.head + served for lk in r.links]
         if links:
             data["links"] = links
+        icons = icon_places(source, served)
+        if icons:
+            data["icons"] = icons  # pictures the text cannot carry: corpus/icons.yaml says what each is
         numbered = [{"n": r.item, "starts": opening(r.text, STARTS_WORDS)} for r in served if r.item]
         if numbered:
             data["numbered_items"] = numbered  # an <ol>'s numbers, which the text ("after Step 3") may refer to
