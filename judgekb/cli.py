@@ -212,6 +212,12 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(row["text"])
     if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
+    for passage in info["struck"]:  # the document's own words, struck through: never its text, shown marked
+        state = "overruled, not in force" if passage["overruled_by"] else "not in force"
+        click.echo(f"Struck through on the page ({state}), before “{passage['before']}”:")
+        click.echo(f"  [struck] {passage['text']}")
+        for by in passage["overruled_by"]:
+            click.echo(f"  Overruled by {by['citation']}  [{by['id']}]")
     if info["parts"]:
         click.echo("In this section:")
         for part in info["parts"]:
@@ -296,7 +302,9 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo(json.dumps(info, ensure_ascii=False, indent=2))
         return
     click.echo(f"{row['citation']}  [{row['id']}]")
-    if [g["id"] for g in info["governing"]] == [row["id"]]:
+    if [g["id"] for g in info["governing"]] == [row["id"]] and info["overruled"]:
+        click.echo("This text governs: nothing in the corpus replaces the text it serves.")
+    elif [g["id"] for g in info["governing"]] == [row["id"]]:
         click.echo("This text governs: nothing in the corpus replaces it.")
     else:
         click.echo("Governed by:")
@@ -314,10 +322,21 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
                 paragraph = (step.get("data") or {}).get("paragraph")
                 if paragraph:
                     click.echo(f"     replaced paragraph begins: “{paragraph}”")
+    for passage in info["overruled"]:
+        click.echo(f"\nOverruled: a passage the page strikes through (not part of the text served), before “{passage['before']}”:")
+        click.echo(f"   [struck] {passage['text']}")
+        for by in passage["overruled_by"]:
+            click.echo(f"   · overruled by {by['citation']}  [{by['id']}]: {by['reason']}")
+            if by.get("rule"):
+                rule = list(db.query("select reason from precedence where id = ?", [by["rule"]]))
+                if rule:
+                    click.echo(f"     precedence ({by['rule']}): {rule[0]['reason']}")
     if info["supersedes"]:
         click.echo("\nThis text supersedes:")
         for item in info["supersedes"]:
-            click.echo(f"  · {views.node_label(db, item['id'])}  [{item['id']}] — {item['reason']}")
+            struck = (item.get("data") or {}).get("struck")
+            part = f" (only the passage it strikes through: “{struck}…”)" if struck else ""
+            click.echo(f"  · {views.node_label(db, item['id'])}  [{item['id']}]{part} — {item['reason']}")
 
 
 @main.command()

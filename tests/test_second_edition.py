@@ -312,3 +312,48 @@ def test_a_v23_entry_that_v41_drops_must_say_where_it_went(tmp_path, corpus_copy
     versions_file.write_text("removed: []\n", encoding="utf-8")
     result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
     assert result.returncode == 2 and "no successor for 'agot2-faq/" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_struck_passage_is_shown_struck_with_what_overrules_it(db_path):
+    """The RR strikes its own bullet: "<s>At the time targets are chosen, any currently valid targets are
+    eligible to be chosen. (…)</s> Overruled by FAQ (3.2)."  `show` gives the struck words, marked, in
+    their place; `governing` says that passage (and only it) is overruled, and by which v4.1 entry: the
+    page's link goes to "Player Choices While Initiating Abilities", (3.3) in v4.1 as in v2.3."""
+    struck = "At the time targets are chosen, any currently valid targets are eligible to be chosen."
+    source_struck = re.search(r"<s>(.*?)</s>", RR, re.S)
+    assert source_struck and source_struck.group(1).startswith(struck)  # the seed's own words
+    heading = re.search(r'<h4 id="Player_Choices_While_Initiating_Abilities">\((\d\.\d)\)', FAQ)
+    assert heading and heading.group(1) == "3.3"
+    shown = run_cli("show", "agot2-rr/target", db=db_path).stdout
+    assert "Struck through on the page (overruled, not in force), before “Overruled by FAQ (3.2). If multiple" in shown
+    assert f"  [struck] {source_struck.group(1)}" in shown
+    assert "  Overruled by AGoT 2.0 FAQ v4.1 (2024-01-22) §3.3 Player Choices While Initiating Abilities" in shown
+    governing = run_cli("governing", "agot2-rr/target", db=db_path).stdout
+    assert "This text governs: nothing in the corpus replaces the text it serves." in governing
+    assert "Overruled: a passage the page strikes through (not part of the text served)" in governing
+    assert f"[struck] {source_struck.group(1)}" in governing
+    assert "· overruled by AGoT 2.0 FAQ v4.1 (2024-01-22) §3.3 Player Choices While Initiating Abilities" in governing
+    assert "[agot2-faq41/3.3]" in governing and "nothing in the corpus replaces it." not in governing
+    data = json.loads(run_cli("governing", "agot2-rr/target", "--json", db=db_path).stdout)
+    assert [g["id"] for g in data["governing"]] == ["agot2-rr/target"]  # the text served still governs
+    assert [[b["id"] for b in p["overruled_by"]] for p in data["overruled"]] == [["agot2-faq41/3.3"]]
+    faq = run_cli("governing", "agot2-faq41/3.3", db=db_path).stdout
+    assert f"[agot2-rr/target] (only the passage it strikes through: “{struck}…”)" in faq
+
+
+def test_every_struck_passage_of_the_pages_is_shown_on_its_clause_page(db_path, clauses):
+    """The FAQ v4.1's only <s> is its legend ("strikethrough for removals"), which is text; every other
+    struck passage of the three pages is on its clause's page, struck, with where it stood."""
+    from judgekb.web import app as web
+
+    struck = [c for c in clauses if c["doc"] in SOURCES and c["data"].get("struck")]
+    count = sum(len(re.findall(r"<s>", source)) for source in SOURCES.values())
+    assert count == 1 + sum(len(c["data"]["struck"]) for c in struck)
+    client = web.create_app(db_path, CORPUS).test_client()
+    for clause in struck:
+        page = client.get(f"/c/{clause['id']}").get_data(as_text=True)
+        for passage in clause["data"]["struck"]:
+            assert f"<s>{passage}</s>" in page.replace("&#39;", "'")
+    page = client.get("/c/agot2-rr/target").get_data(as_text=True)
+    assert 'Overruled by <a href="/c/agot2-faq41/3.3">' in page
+    assert "nothing in the corpus replaces the text it serves (the passage it strikes through is overruled, above)" in page

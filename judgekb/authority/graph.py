@@ -3,7 +3,10 @@
 Nodes are clause ids, cards (``card:1:val``) and absent documents (``absent:rules-reference``).
 Edges are the ``links`` table.  A clause is *governed by* another when that other supersedes
 it, or when it (unofficial) restates that other (official); governance follows those edges
-to the texts nothing replaces.  Functions take the graph as their first argument.
+to the texts nothing replaces.  A link that overrules only a passage the clause itself strikes
+through (``data.struck``: the Rules Reference's "Overruled by FAQ (3.2)") leaves the clause
+governing: what it serves is still in force, and :func:`overruled` lists the struck passages.
+Functions take the graph as their first argument.
 """
 
 from __future__ import annotations
@@ -72,6 +75,8 @@ def governance(graph: nx.MultiDiGraph) -> nx.DiGraph:
     out.add_nodes_from(graph.nodes(data=True))
     for src, dst, attrs in graph.edges(data=True):
         direction = GOVERNANCE.get(attrs["type"])
+        if (attrs.get("data") or {}).get("struck"):
+            continue  # it overrules a passage the text already strikes and never serves: the text served still governs
         if direction == "reverse":
             out.add_edge(dst, src, **attrs)
         elif direction == "forward":
@@ -105,6 +110,17 @@ def governed_by(graph: nx.MultiDiGraph, node: str) -> list[str] | None:
     found = governing(graph, node)
     ids = sorted({r["id"] for r in found if r["id"] != node})
     return ids or None
+
+
+def overruled(graph: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
+    """The links that overrule a passage ``node`` strikes through: ``{id, struck, reason, rule}``."""
+    if node not in graph:
+        return []
+    return [
+        {"id": src, "struck": attrs["data"]["struck"], "reason": attrs["reason"], "rule": attrs.get("rule")}
+        for src, _, attrs in graph.in_edges(node, data=True)
+        if attrs["type"] == "supersedes" and (attrs.get("data") or {}).get("struck")
+    ]
 
 
 def supersession_cycles(graph: nx.MultiDiGraph) -> list[list[str]]:

@@ -1,6 +1,7 @@
 """Links between clauses, cards and absent documents — each with a type and a reason.
 
-Types: ``supersedes`` (text that replaces other text), ``clarifies`` (an FAQ clause → the rules
+Types: ``supersedes`` (text that replaces other text — or, with ``data.struck``, a passage the
+target itself strikes through and no longer serves), ``clarifies`` (an FAQ clause → the rules
 section it clarifies), ``cites`` (an explicit reference in the text), ``mentions`` (clause →
 card), ``restates`` (unofficial text → the official clause it restates, with the alignment
 score) and ``same-topic`` (the matching rule in the other edition).  Hand-reviewed links come
@@ -50,21 +51,15 @@ def curated(links_file: Path, precedence: dict[str, dict[str, Any]], known: set[
     absent = {str(k): str(v) for k, v in data["absent"].items() if k != "__line__"}
     rows = []
     for item in data["supersedes"]:
-        check_fields(links_file, item, {"from", "to", "rule", "reason"}, {"paragraph", "page"}, "supersedes link")
+        check_fields(links_file, item, {"from", "to", "rule", "reason"}, {"paragraph", "page", "struck"}, "supersedes link")
         for node in (item["from"], item["to"]):
             _check_node(node, known, absent, where(links_file, item))
         if item["rule"] not in precedence:
             raise DataError(f"{where(links_file, item)}: unknown precedence rule '{item['rule']}'")
-        rows.append(
-            link(
-                item["from"],
-                item["to"],
-                "supersedes",
-                item["reason"],
-                rule=item["rule"],
-                data={k: item[k] for k in ("paragraph", "page") if k in item},
-            )
-        )
+        extra = {k: item[k] for k in ("paragraph", "page") if k in item}
+        if "struck" in item:  # only a passage the target strikes through (graph.governance leaves the target governing)
+            extra["struck"] = " ".join(str(item["struck"]).split())
+        rows.append(link(item["from"], item["to"], "supersedes", item["reason"], rule=item["rule"], data=extra))
     for item in data["clarifies"]:
         check_fields(links_file, item, {"from", "to"}, {"reason"}, "clarifies link")
         for node in (item["from"], item["to"]):
@@ -289,6 +284,11 @@ def build(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> dic
             if source and source not in known:
                 raise DataError(f"{corpus / 'precedence.yaml'}: rule '{rule['id']}' cites unknown clause '{source}'")
     curated_rows, absent = curated(corpus / "links.yaml", precedence, known)
+    by_id = {c.id: c for c in clauses}
+    for row in curated_rows:  # a link that overrules struck text names a passage the target really strikes
+        struck = (row.get("data") or {}).get("struck")
+        if struck and not any(t.startswith(struck) for t in by_id[row["dst"]].data.get("struck") or []):
+            raise DataError(f"{corpus / 'links.yaml'}: {row['dst']} strikes no passage beginning “{struck}”")
     cites, references = explicit_references(corpus / "references.yaml", clauses, known, absent)
     cards, printings, mentions, named = card_table.collect(clauses, corpus / "sets.yaml", corpus / "card-aliases.yaml")
     for rule_id in ("errata-over-printed-card", "later-version-over-earlier"):

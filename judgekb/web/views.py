@@ -7,6 +7,7 @@ from typing import Any
 from judgekb import store
 from judgekb.authority import graph as authority
 from judgekb.authority import versions
+from judgekb.corpus.model import opening
 
 CLAUSE_KEYS = ("id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text")
 
@@ -44,7 +45,30 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
         "part_of": store.part_of(db, row["id"]),
         "governed_by": sorted({r["id"] for r in found if r["id"] != row["id"]}) or None,
         "versions": versions.trail(db, row["id"]),
+        "struck": struck_passages(db, graph, row),
     }
+    return out
+
+
+STRUCK_NEXT_WORDS = 8  # the served words a struck passage stood before, to find its place
+
+
+def struck_passages(db: Any, graph: Any, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """Passages the document strikes through (never served as its text), each with the words it stood
+    before and the clauses that overrule it: a judge sees what was struck, where, and by what."""
+    data = row.get("data") or {}
+    texts: list[str] = data.get("struck") or []
+    places: list[int] = data.get("struck_at") or []
+    overruling = authority.overruled(graph, row["id"])
+    out = []
+    for i, text in enumerate(texts):
+        at = places[i] if i < len(places) else len(row["text"])
+        by = [
+            {"id": o["id"], "citation": node_label(db, o["id"]), "reason": o["reason"], "rule": o["rule"]}
+            for o in overruling
+            if text.startswith(o["struck"])
+        ]
+        out.append({"text": text, "before": opening(row["text"][at:].strip(), STRUCK_NEXT_WORDS), "overruled_by": by})
     return out
 
 
@@ -55,6 +79,8 @@ def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) 
         "citation": row["citation"],
         "governing": [],
         "supersedes": [i for i in authority.links_of(graph, row["id"]) if i["type"] == "supersedes" and i["direction"] == "out"],
+        # struck passages another text overrules: not part of the text served, which still governs
+        "overruled": [p for p in struck_passages(db, graph, row) if p["overruled_by"]],
     }
     for result in authority.governing(graph, row["id"], gov):
         target = None if result["id"].startswith(("card:", "absent:")) else store.clause(db, result["id"])

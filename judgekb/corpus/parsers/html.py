@@ -10,7 +10,8 @@ cell, heading) between block boundaries, and is one span of the source.  Its ser
 normalised — so every sentence can be checked against the bytes it came from.
 
 Change marks are data, never served text: text inside ``<s>`` (struck out in the latest
-version) is left out of the clause and kept in ``data["struck"]``; text inside an element of
+version) is left out of the clause and kept in ``data["struck"]`` (with where it stood in the served
+text, ``data["struck_at"]``, so a page can show it, struck, in its place); text inside an element of
 class ``new`` is served and listed in ``data["new_text"]``.  The one exception is the
 document's own legend in its front matter ("marked in red (strikethrough for removals)"),
 which is ordinary text.
@@ -653,6 +654,12 @@ def parse(doc: Document, source: str, map_path: Path | None = None, structure: s
         head_is_body = bool(data.pop("head_is_body", False))
         if struck:
             data["struck"] = struck
+            # where each struck passage stood in the served text: what a page that shows it must say
+            data["struck_at"] = [
+                len(join(source, [r.span for r in body[:i] if unit.legend or not r.struck]))
+                for i, r in enumerate(body)
+                if r.struck and not unit.legend
+            ]
         new_text = [t for r in served for t in r.new] if not unit.legend else []
         if new_text:
             data["new_text"] = new_text
