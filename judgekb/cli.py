@@ -322,6 +322,10 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
                 paragraph = (step.get("data") or {}).get("paragraph")
                 if paragraph:
                     click.echo(f"     replaced paragraph begins: “{paragraph}”")
+    if info["clarifies"]:
+        click.echo("\nThis text clarifies (a ruling on how the printed card works; the printed text stands):")
+        for item in info["clarifies"]:
+            click.echo(f"  · {views.node_label(db, item['id'])}  [{item['id']}] — {item['reason']}")
     for passage in info["overruled"]:
         click.echo(f"\nOverruled: a passage the page strikes through (not part of the text served), before “{passage['before']}”:")
         click.echo(f"   [struck] {passage['text']}")

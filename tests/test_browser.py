@@ -57,7 +57,7 @@ def test_card_page(server, browser, size):
     context, page = _page(browser, size)
     open_card_page(page, server, "Val", "1")
     body = page.inner_text("main")
-    assert "Errata (governs the printed text)" in body and "draw cap" in body
+    assert "Card clarifications (rule on how the printed text works; the printed text stands)" in body and "draw cap" in body
     assert "Joust restricted list" in body and "Melee restricted list" in body
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"card-{size}.png"), full_page=True)

@@ -129,7 +129,7 @@ def test_show_json_has_the_contract_fields(db_path):
     for key in ("id", "doc", "edition", "kind", "section", "heading", "page", "version", "citation", "text"):
         assert key in data
     assert data["kind"] == "errata" and data["version"] == "4.2" and data["edition"] == 1
-    assert data["citation"].startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) Card errata: Val (DotN F117) (v4.2)")
+    assert data["citation"].startswith("AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) Card clarification: Val (DotN F117) (v4.2)")
 
 
 def test_cite_prints_only_the_citation_line(db_path):

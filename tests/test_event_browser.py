@@ -491,7 +491,7 @@ def test_exported_site_opens_from_files(exported, db_path, chromium, tmp_path):
     page.click("#card-form button")
     page.wait_for_selector(".status-line")
     assert "Joust: restricted" in page.inner_text(".status-line") and page.url.endswith("card/1/val.html")
-    page.locator("a", has_text="Card errata").first.click()
+    page.locator("a", has_text="Card clarification").first.click()
     page.wait_for_selector("#citation")
     page.goto((out / "changes.html").as_uri())
     page.select_option("#since", "v5.4")

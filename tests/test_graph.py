@@ -39,9 +39,16 @@ def test_no_dangling_links(db):
 
 
 def test_every_errata_entry_is_linked_to_its_card(db):
+    """An entry with new wording supersedes the printed card; a clarification only clarifies it."""
     for row in db.query("select id, data from clauses where kind = 'errata'"):
-        sql = "select dst from links where src = ? and type = 'supersedes' and rule = 'errata-over-printed-card'"
+        clarifies = json.loads(row["data"])["errata_effect"]["effect"] == "clarifies"
+        if clarifies:
+            sql = "select dst from links where src = ? and type = 'clarifies'"
+        else:
+            sql = "select dst from links where src = ? and type = 'supersedes' and rule = 'errata-over-printed-card'"
         targets = [r["dst"] for r in db.query(sql, [row["id"]])]
+        other = "supersedes" if clarifies else "clarifies"
+        assert not list(db.query(f"select 1 from links where src = ? and type = '{other}' and dst like 'card:%'", [row["id"]]))
         names = json.loads(row["data"]).get("cards") or [[json.loads(row["data"])["card"], None]]
         assert len(targets) == len(names) and all(t.startswith("card:") for t in targets), row["id"]
 
@@ -164,7 +171,8 @@ def test_card_table_normalises_sets_and_spellings(db):
 
 def test_card_val_first_edition(db):
     [page] = cardpage.find(db, "Val", 1)
-    assert page["errata"][0]["id"] == "agot1-faq/errata/val-dotn-f117" and page["errata"][0]["version"] == "4.2"
+    clarification = page["clarifications"][0]  # "A player who has reached his or her draw cap may not trigger…"
+    assert clarification["id"] == "agot1-faq/errata/val-dotn-f117" and clarification["version"] == "4.2" and not page["errata"]
     assert page["status"] == {"joust": "restricted", "melee": "restricted", "banned": "not banned"}
     assert [e["id"] for e in page["restricted"]["joust"]] == ["agot1-faq/restricted/joust/val-dotn-f117"]
     assert "agot1-faq/qa/val-timing" in [e["id"] for e in page["faq"]]
@@ -267,3 +275,46 @@ def test_a_printed_section_number_that_is_not_the_entry_meant_says_so(db):
     rows = db.query("select id, heading from clauses where id in ('agot2-faq41/3.2', 'agot2-faq41/3.3')")
     headings = {r["id"]: r["heading"] for r in rows}
     assert f'(3.2), which is "{headings["agot2-faq41/3.2"]}"' in reason and f'(3.3) "{headings["agot2-faq41/3.3"]}"' in reason
+
+
+ERRATA_EFFECTS = yaml.safe_load((CORPUS / "errata-effects.yaml").read_text(encoding="utf-8"))["errata"]
+
+
+def test_every_errata_entry_is_classified_with_the_words_that_show_it(db):
+    """The 1st-edition section is "Card Clarification and Errata": each entry replaces the printed text
+    (it gives new wording: "Should read", "should have the text", a title, trait, number, "should be
+    unique") or only rules on it; the quoted words are the entry's own."""
+    texts = {r["id"]: r["text"] for r in db.query("select id, text from clauses where kind = 'errata'")}
+    assert sorted(e["clause"] for e in ERRATA_EFFECTS) == sorted(texts)
+    for entry in ERRATA_EFFECTS:
+        assert entry["says"] in texts[entry["clause"]], entry["clause"]
+        gives_wording = bool(re.search(r"(?i)\bshould (?:read|have|be|state|not)\b", texts[entry["clause"]]))
+        assert gives_wording == (entry["effect"] == "replaces"), entry["clause"]
+
+
+def test_a_card_clarification_does_not_claim_to_replace_the_printed_text(db_path):
+    """(v4.2) Val F117 "A player who has reached his or her draw cap may not trigger Val's "reveal and
+    draw" effect." is a ruling: cited as a clarification, clarifying the card, listed apart from errata."""
+    cite = run_cli("cite", "agot1-faq/errata/val-dotn-f117", db=db_path).stdout.strip()
+    assert cite == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) Card clarification: Val (DotN F117) (v4.2), p. 6"
+    governing = run_cli("governing", "agot1-faq/errata/val-dotn-f117", db=db_path).stdout
+    assert "replaces the printed text" not in governing and "This text supersedes" not in governing
+    assert "This text clarifies (a ruling on how the printed card works; the printed text stands):" in governing
+    assert "card: Val  [card:1:val] — card clarification (v4.2): a ruling on when the printed ability may be triggered" in governing
+    card = run_cli("card", "Val", "--edition", "1", db=db_path).stdout
+    assert "Errata (governs the printed text)" not in card
+    assert "Card clarifications (rule on how the printed text works; the printed text stands):" in card
+    assert "DotN F117: joust restricted, melee restricted, not banned; clarification agot1-faq/errata/val-dotn-f117" in card
+    for clause in ("lord-commander-of-the-kingsguard-titles", "magister-illyrio-core-t152"):
+        assert "Card clarification: " in run_cli("cite", f"agot1-faq/errata/{clause}", db=db_path).stdout
+    errata = run_cli("governing", "agot1-faq/errata/jhogo-core-t117", db=db_path).stdout  # "Its traits should read: …"
+    assert "Card errata: Jhogo (Core T117)" in errata and "card errata (v3.3.1) replaces the printed text of Jhogo" in errata
+
+
+def test_an_errata_entry_left_unclassified_fails_the_build(corpus_copy, tmp_path: Path):
+    path = corpus_copy / "errata-effects.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("- {clause: agot1-faq/errata/val-dotn-f117")
+    path.write_text(text[:start] + text[text.index("- {clause:", start + 1) :], encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "agot1-faq/errata/val-dotn-f117 is not classified" in result.stderr

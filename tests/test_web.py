@@ -59,7 +59,7 @@ def test_api_mirrors_the_command_line(client, db_path):
     governing = client.get("/api/governing/agot1-rules/duplicates").get_json()
     assert {g["id"] for g in governing["governing"]} == {"agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"}
     card = client.get("/api/card?name=Val&edition=1").get_json()
-    assert card[0]["errata"][0]["id"] == "agot1-faq/errata/val-dotn-f117"
+    assert card[0]["clarifications"][0]["id"] == "agot1-faq/errata/val-dotn-f117"  # a ruling, not new wording
     changes = client.get("/api/changes/agot1-faq?since=v5.4").get_json()
     assert "agot1-faq/errata/naval-escort-dotn-f48" in [r["id"] for r in changes]
 

@@ -66,8 +66,9 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
     if row.get("section"):
         return f"§{row['section']} {heading}"
     card = card_reference(data, sets_file)
-    if kind == "errata":
-        return f"Card errata: {card or heading}{version}"
+    if kind == "errata":  # the 1st-edition section is "Card Clarification and Errata": an entry is one or the other
+        said = "Card clarification" if (data.get("errata_effect") or {}).get("effect") == "clarifies" else "Card errata"
+        return f"{said}: {card or heading}{version}"
     if kind == "rulebook-errata":
         return f"Rulebook errata: {heading}{version}"
     if kind == "qa":

@@ -18,6 +18,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from judgekb.cards import corpus_cards as card_table
+from judgekb.corpus import errata
 from judgekb.corpus.model import Clause, Document, opening
 from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 
@@ -234,12 +235,17 @@ def restatements(clauses: list[Clause], docs: dict[str, Document]) -> list[dict[
 
 
 def card_links(clauses: list[Clause], named: dict[str, list[str]], cards: dict[str, str]) -> list[dict[str, Any]]:
-    """Errata supersede the printed card; list changes supersede the card's earlier list entry."""
+    """Errata that give new wording supersede the printed card, errata entries that only rule on it clarify
+    it (``corpus/errata-effects.yaml``); list changes supersede the card's earlier list entry."""
     rows = []
     lists = {"joust": "Joust Restricted List", "melee": "Melee Restricted List", "banned": "Banned List"}
     for clause in clauses:
         for card in named.get(clause.id, []):
-            if clause.kind == "errata":
+            if clause.kind == "errata" and errata.effect(clause.data) == "clarifies":
+                # a ruling on how the printed card works: it governs play, and the printed text stands
+                said = f"{clause.data['errata_effect']['reason']}; it gives no new wording, so the printed text of {cards[card]} stands"
+                rows.append(link(clause.id, card, "clarifies", f"card clarification (v{clause.version}): {said}", version=clause.version))
+            elif clause.kind == "errata":
                 rows.append(
                     link(
                         clause.id,

@@ -10,6 +10,7 @@ from typing import Any
 from judgekb.authority.citation import document_part
 from judgekb.cards import cardnames, restricted_lists
 from judgekb.cards.corpus_cards import card_id, printing_number
+from judgekb.corpus import errata
 from judgekb.corpus.parsers.linemap import slug
 from judgekb.web.webtext import plain_card_text
 
@@ -34,6 +35,8 @@ def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
 
 
 LIST_KINDS = ("restricted", "banned", "list-change")
+# an entry of the errata section that gives no new wording (corpus/errata-effects.yaml)
+CLARIFICATIONS = "Card clarifications (rule on how the printed text works; the printed text stands)"
 
 
 def _imported_keys(row: dict[str, Any]) -> set[tuple[str, int]]:
@@ -119,7 +122,9 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
         "printings": (printings := _printings(db, card, rows, printed, withdrawn)),
         "status": _summary(printings) if printings else _status([]),
         "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
-        "errata": [entry(r) for r in rows if r["kind"] == "errata"],
+        # errata that give new wording replace the printed text; clarifications rule on it, and it stands
+        "errata": [entry(r) for r in rows if r["kind"] == "errata" and errata.effect(r["data"]) == "replaces"],
+        "clarifications": [entry(r) for r in rows if r["kind"] == "errata" and errata.effect(r["data"]) == "clarifies"],
         "restricted": restricted,
         "list_changes": changes,
         "banned": banned,
@@ -179,7 +184,9 @@ def _printings(
         item["status"] = _status(on, item["was"])
         item["lists"] = on
         item["removed"] = [_ref(r, r["data"].get("list")) for r in listed if r["kind"] == "list-change"]
-        item["errata"] = [c for c in item["clauses"] if by_id[c]["kind"] == "errata"]
+        kinds = [(c, by_id[c]["kind"], errata.effect(by_id[c]["data"])) for c in item["clauses"]]
+        item["errata"] = [c for c, kind, does in kinds if kind == "errata" and does == "replaces"]
+        item["clarifications"] = [c for c, kind, does in kinds if kind == "errata" and does == "clarifies"]
         # the title was imported, yet no imported card sits at this printing: say so rather than guess
         item["unmatched"] = bool(printed) and item["imported"] is None
     return out
@@ -253,9 +260,10 @@ def render(p: dict[str, Any]) -> str:
         where += " (no imported card at this printing)" if item["unmatched"] else ""
         st = item["status"]
         extra = "; errata " + ", ".join(item["errata"]) if item["errata"] else ""
+        extra += "; clarification " + ", ".join(item["clarifications"]) if item["clarifications"] else ""
         where += f" (also cited as {', '.join(item['also'])})" if item.get("also") else ""
         lines.append(f"  {item['code']}{where}: joust {st['joust']}, melee {st['melee']}, {st['banned']}{extra}")
-    if not (p["errata"] or p["faq"] or p["rules"] or any(p["restricted"].values()) or p["list_changes"]):
+    if not (p["errata"] or p["clarifications"] or p["faq"] or p["rules"] or any(p["restricted"].values()) or p["list_changes"]):
         lines.append("The corpus says nothing else about this card (no errata, FAQ answer or rule names it).")
     for item in p["printed"]:
         lines.append(f"\nPrinted ({item['set']} {item['number']}, imported from {item['source']}):")
@@ -280,6 +288,7 @@ def render(p: dict[str, Any]) -> str:
                 lines.append(f"    (not in force: v{gone['version']} of the FAQ no longer carries it; see {gone['see']})")
 
     section("Errata (governs the printed text)", p["errata"])
+    section(CLARIFICATIONS, p["clarifications"])
     section("Joust restricted list", p["restricted"]["joust"])
     section("Melee restricted list", p["restricted"]["melee"])
     section("List changes", p["list_changes"])

@@ -140,7 +140,7 @@ def read_source(doc: Document, corpus: Path) -> str:
 
 def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     """Cut one document into clauses with its parser, numbering them in document order."""
-    from judgekb.corpus import glyphs
+    from judgekb.corpus import errata, glyphs
     from judgekb.corpus.parsers import html, linemap, markdown2, paragraphs, spanmap
     from judgekb.yamlio import DataError
 
@@ -161,6 +161,7 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     for seq, clause in enumerate(clauses, 1):
         clause.seq = seq
     glyphs.annotate(doc.id, clauses, corpus)  # icon glyphs explained, misprints noted
+    errata.annotate(doc.id, clauses, corpus)  # each errata entry: replaces the printed text, or clarifies it
     return clauses
 
 

@@ -377,6 +377,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
 
     app.register_blueprint(deck_pages)
     app.jinja_env.globals["zip"] = zip
+    app.jinja_env.globals["clarifications_title"] = cardpage.CLARIFICATIONS  # the card page's section, as the CLI names it
 
     @app.after_request
     def headers(response: Response) -> Response:

@@ -79,6 +79,12 @@ def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) 
         "citation": row["citation"],
         "governing": [],
         "supersedes": [i for i in authority.links_of(graph, row["id"]) if i["type"] == "supersedes" and i["direction"] == "out"],
+        # the cards it rules on without replacing their text (a card clarification: errata-effects.yaml)
+        "clarifies": [
+            i
+            for i in authority.links_of(graph, row["id"])
+            if i["type"] == "clarifies" and i["direction"] == "out" and i["id"].startswith("card:")
+        ],
         # struck passages another text overrules: not part of the text served, which still governs
         "overruled": [p for p in struck_passages(db, graph, row) if p["overruled_by"]],
     }
