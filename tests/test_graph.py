@@ -80,6 +80,18 @@ def test_rules_of_play_duplicates_are_governed_by_the_faq_and_the_page_19_errata
     assert summary == {"agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"}
 
 
+def test_the_rulebook_draw_cap_is_governed_by_the_faq_s_restatement(graph, db_path):
+    """The FAQ's "The Draw Cap" restates the rulebook's section and says more ("Cards drawn through an
+    effect that modifies the framework draw … do count against the cap"): it governs, and the rulebook
+    and the unofficial summary of it are governed alike (the summary already named the FAQ first)."""
+    rulebook = {r["id"] for r in authority.governing(graph, "agot1-rules/the-draw-cap")}
+    assert rulebook == {"agot1-faq/draw-cap"}
+    assert {r["id"] for r in authority.governing(graph, "agot1-summary/the-draw-cap")} == rulebook
+    out = run_cli("governing", "agot1-rules/the-draw-cap", db=db_path).stdout
+    assert "nothing in the corpus replaces it" not in out
+    assert "agot1-rules/the-draw-cap is superseded by agot1-faq/draw-cap" in out and "precedence (faq-over-rulebook-1)" in out
+
+
 def test_governing_command_prints_the_governing_text_and_reasons(db_path):
     result = run_cli("governing", "agot1-rules/duplicates", db=db_path)
     assert result.returncode == 0, result.stderr
