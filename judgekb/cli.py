@@ -306,8 +306,15 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo("This text governs: nothing in the corpus replaces the text it serves.")
     elif [g["id"] for g in info["governing"]] == [row["id"]]:
         click.echo("This text governs: nothing in the corpus replaces it.")
+    elif info["superseded"] == "part":  # as the clause page's banner says it
+        click.echo(f"Partly superseded: {len(info['replaced'])} of its paragraphs are replaced; the rest of this text governs.")
+        click.echo("The paragraphs replaced, and by what:")
+        for item in info["replaced"]:
+            click.echo(f"  · the paragraph beginning “{item['paragraph']}” — by {item['citation']}  [{item['id']}]")
+        click.echo("\nGoverned by (those paragraphs):")
     else:
         click.echo("Governed by:")
+    if [g["id"] for g in info["governing"]] != [row["id"]]:
         for number, result in enumerate(info["governing"], 1):
             click.echo(f"\n{number}. {result['citation']}  [{result['id']}]")
             if result["text"]:

@@ -177,15 +177,34 @@ def test_superseded_and_unofficial_banners(cards_server, chromium, size):
     from judgekb.authority.citation import LOST_PAGES
 
     context, page = _context(chromium, size)
-    page.goto(cards_server + "/c/agot1-rules/duplicates")
+    page.goto(cards_server + "/c/agot1-rules/the-draw-cap")  # wholly restated by the FAQ's "The Draw Cap"
     banner = page.locator("#banner")
     assert "Superseded — this text does not govern." in banner.inner_text()
-    first = banner.locator("a.citation").first
-    assert first.inner_text() == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) §4.2 Duplicates, p. 13"
-    assert first.get_attribute("href") == "/c/agot1-faq/4.2"
-    assert banner.bounding_box()["y"] < page.locator("#citation").bounding_box()["y"]  # the banner opens the page
+    assert banner.locator("a.citation").first.get_attribute("href") == "/c/agot1-faq/draw-cap"
     assert page.inner_text("#copy") == "Copy citation (superseded text)"
     page.screenshot(path=str(SHOTS / f"superseded-{size}.png"), full_page=False)
+
+    # two of the rulebook's five Duplicates paragraphs are replaced (FAQ 4.2, the page-19 errata): the banner
+    # says so and names them, as `judgekb governing agot1-rules/duplicates` does
+    page.goto(cards_server + "/c/agot1-rules/duplicates")
+    banner = page.locator("#banner")
+    said = banner.inner_text()
+    assert "Partly superseded — some of its paragraphs are replaced; the rest of this text governs." in said
+    assert "Superseded — this text does not govern." not in said
+    replaced = page.locator("#replaced li").all_inner_texts()
+    assert replaced == [
+        "the paragraph beginning “If one of your unique cards is about to be killed, discarded from play, or returned to"
+        " your hand or deck” — by AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) §4.2 Duplicates, p. 13",
+        "the paragraph beginning “Duplicates have no text, titles, or traits.” — by AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17)"
+        " Rulebook errata: Core Set Rulebook Page 19 (v2.0), p. 4",
+    ]
+    first = banner.locator("a.citation").first
+    assert first.get_attribute("href") == "/c/agot1-faq/4.2"
+    assert banner.bounding_box()["y"] < page.locator("#citation").bounding_box()["y"]  # the banner opens the page
+    assert page.inner_text("#copy") == "Copy citation (partly superseded text)"
+    assert "What replaces parts of this text" in page.inner_text("main")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways scroll
+    page.screenshot(path=str(SHOTS / f"partly-superseded-{size}.png"), full_page=False)
     first.click()
     page.wait_for_url("**/c/agot1-faq/4.2")
     assert page.locator("#banner").count() == 0 and "This text governs" in page.inner_text("main")

@@ -330,3 +330,20 @@ def test_an_errata_entry_left_unclassified_fails_the_build(corpus_copy, tmp_path
     path.write_text(text[:start] + text[text.index("- {clause:", start + 1) :], encoding="utf-8")
     result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
     assert result.returncode == 2 and "agot1-faq/errata/val-dotn-f117 is not classified" in result.stderr
+
+
+def test_governing_says_which_paragraphs_of_a_partly_superseded_clause_are_replaced(db_path):
+    """The rulebook's Duplicates: FAQ (4.2) and the page-19 errata each replace one paragraph; the CLI and
+    the page's banner say so alike, and name the paragraphs."""
+    out = run_cli("governing", "agot1-rules/duplicates", db=db_path).stdout
+    assert "Partly superseded: 2 of its paragraphs are replaced; the rest of this text governs." in out
+    assert "  · the paragraph beginning “Duplicates have no text, titles, or traits.” — by AGoT LCG 1.0 FAQ" in out
+    data = json.loads(run_cli("governing", "agot1-rules/duplicates", "--json", db=db_path).stdout)
+    assert data["superseded"] == "part" and [r["id"] for r in data["replaced"]] == ["agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"]
+    whole = json.loads(run_cli("governing", "agot2-faq/2.6", "--json", db=db_path).stdout)  # v4.1 carries the whole entry
+    assert whole["superseded"] == "whole" and whole["replaced"] == []
+    from judgekb.web import app as web
+
+    page = web.create_app(db_path, CORPUS).test_client().get("/c/agot1-rules/duplicates").get_data(as_text=True)
+    assert "Partly superseded — some of its paragraphs are replaced; the rest of this text governs." in page
+    assert "Superseded — this text does not govern." not in page

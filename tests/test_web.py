@@ -44,7 +44,7 @@ def test_pages_render_with_security_headers(client, url):
 def test_clause_page_shows_citation_governing_and_links(client):
     page = client.get("/c/agot1-rules/duplicates").get_data(as_text=True)
     assert "AGoT LCG 1.0 Rules of Play (Core Set) “Duplicates”" in page
-    assert "What governs this text" in page and "/c/agot1-faq/4.2" in page and "/c/agot1-faq/errata/rulebook-page-19" in page
+    assert "What replaces parts of this text" in page and "/c/agot1-faq/4.2" in page and "/c/agot1-faq/errata/rulebook-page-19" in page
     governing = client.get("/c/agot1-faq/3.30").get_data(as_text=True)
     assert 'id="copy"' in governing and "This text governs" in governing
 

@@ -98,7 +98,23 @@ def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) 
                 "chain": result["chain"],
             }
         )
+    out |= superseded_extent(out["governing"], row["id"])
     return out
+
+
+def superseded_extent(governing: list[dict[str, Any]], clause_id: str) -> dict[str, Any]:
+    """How much of a clause the texts superseding it replace: ``superseded`` is "whole", "part" (every
+    link superseding it names the paragraph it replaces: the rulebook's Duplicates, two of five
+    paragraphs) or None; ``replaced`` lists those paragraphs with the text replacing each."""
+    direct = [(g, g["chain"][0]) for g in governing if g["chain"] and g["chain"][0]["type"] == "supersedes"]
+    if not direct or any(step["from"] != clause_id for _, step in direct):
+        whole = any(step["type"] == "supersedes" for g in governing for step in g["chain"])
+        return {"superseded": "whole" if whole else None, "replaced": []}
+    paragraphs = [((step.get("data") or {}).get("paragraph"), g) for g, step in direct]
+    if not all(paragraph for paragraph, _ in paragraphs):
+        return {"superseded": "whole", "replaced": []}
+    replaced = [{"paragraph": paragraph, "id": g["id"], "citation": g["citation"]} for paragraph, g in paragraphs]
+    return {"superseded": "part", "replaced": replaced}
 
 
 def trail_line(trail: list[dict[str, Any]], current: str) -> str:
