@@ -247,9 +247,13 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
 @click.argument("clause_id", type=TEXT)
 @click.pass_obj
 def cite(obj: Context, clause_id: str) -> None:
-    """Print only the citation line, ready to read out."""
+    """Print the citation line, ready to read out (and the note on a misprint it quotes, which goes with it)."""
+    from judgekb.corpus.glyphs import citation_notes
+
     _, row = _lookup(obj, clause_id)
     click.echo(row["citation"])
+    for note in citation_notes(row["data"]):
+        click.echo(f"Note: {note}")
 
 
 @main.command(name="list")

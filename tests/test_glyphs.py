@@ -149,3 +149,23 @@ def test_an_icon_no_entry_names_fails_the_build(corpus_copy, tmp_path: Path):
     path.write_text(path.read_text(encoding="utf-8").replace("- class: thenightswatch", "- class: nightswatch"), encoding="utf-8")
     result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
     assert result.returncode == 2 and "no entry for the icon 'icon-thenightswatch'" in result.stderr
+
+
+def test_a_misprinted_list_entry_is_cited_as_printed_and_its_note_goes_with_the_citation(db_path, clauses):
+    """The seed prints "• (F76) THE ART OF SEDUCTION" under the joust list; no F76 printing of the card
+    exists (it is LotR F52).  The citation read out named "The Art of Seduction (LotR F76)", a set and
+    number the page never prints together: it now quotes the entry as printed, and the note travels."""
+    entry = "agot1-faq/restricted/joust/the-art-of-seduction-lotr-f76"
+    lines = run_cli("cite", entry, db=db_path).stdout.splitlines()
+    assert lines[0] == "AGoT LCG 1.0 FAQ v5.5.1 (2015-07-17) Joust Restricted List: “(F76) THE ART OF SEDUCTION” [sic], p. 7"
+    assert lines[1].startswith("Note: Printed “(F76) THE ART OF SEDUCTION”: No F76 printing of The Art of Seduction exists")
+    assert len(lines) == 2 and "LotR F76" not in "\n".join(lines)
+    # every citation's quoted entry is printed in the source as quoted
+    for clause in (c for c in clauses if "[sic]" in c["citation"]):
+        quoted = re.search(r"“([^”]+)” \[sic\]", clause["citation"])
+        assert quoted and quoted.group(1) in SOURCE and quoted.group(1) in clause["text"]
+    assert run_cli("cite", "agot1-faq/restricted/joust/val-dotn-f117", db=db_path).stdout.count("\n") == 1  # no misprint, one line
+    client = web.create_app(db_path, CORPUS).test_client()
+    page = client.get(f"/c/{entry}").get_data(as_text=True)
+    copy = re.search(r'id="copy" class="copy" data-copy="([^"]*)"', page)
+    assert copy and "[sic], p. 7&#10;Note (judgekb): Printed “(F76) THE ART OF SEDUCTION”: No F76 printing" in copy.group(1)

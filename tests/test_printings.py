@@ -61,13 +61,13 @@ def test_a_misprinted_list_entry_counts_for_the_printing_it_means(imported_db, t
     """A judge's review: FAQ v5.5.1's joust list prints "(F76) THE ART OF SEDUCTION"; no F76 printing
     exists and corpus/misprints.yaml says it is LotR F52.  The note was only shown: the card page said
     LotR F52 was not joust restricted and a joust deck with it and Wheels within Wheels passed.  The
-    misprint's `number` now decides the printing; the citation still prints F76, as on the page."""
+    misprint's `number` now decides the printing; the citation quotes the entry as printed, "[sic]"."""
     db = store.connect(imported_db)
     [page] = cardpage.find(db, "The Art of Seduction", 1)
     assert _by_code(page)["LotR F52"]["status"] == {"joust": "restricted", "melee": "restricted", "banned": "not banned"}
     assert "LotR F76" not in _by_code(page)
     entry = "agot1-faq/restricted/joust/the-art-of-seduction-lotr-f76"
-    assert "(LotR F76)" in store.clause(db, entry)["citation"]
+    assert "“(F76) THE ART OF SEDUCTION” [sic]" in store.clause(db, entry)["citation"]  # never "(LotR F76)": no such printing
     deck = tmp_path / "deck.txt"
     deck.write_text("1x The Art of Seduction (Lions of the Rock)\n1x Wheels within Wheels (A Dire Message)\n", encoding="utf-8")
     result = run_cli("deckcheck", "--edition", "1", "--format", "joust", str(deck), db=imported_db)

@@ -23,10 +23,18 @@ def _set_abbreviations(path: Path) -> dict[str, str]:
 
 
 def card_reference(data: dict[str, Any], sets_file: Path | None = None) -> str:
-    """``Val (DotN F117)`` for the 1st edition's set slugs, ``Dorne (Sands of Dorne, 17)`` otherwise; a
-    misprinted number as printed (``printed_number``: a citation finds the entry on its page, and the
-    misprint's note says which printing it means)."""
-    number = data.get("printed_number") or data.get("number")
+    """``Val (DotN F117)`` for the 1st edition's set slugs, ``Dorne (Sands of Dorne, 17)`` otherwise.
+
+    A misprinted printing (``printed_number``: the joust list's "(F76) THE ART OF SEDUCTION", a printing
+    that does not exist) is quoted as the document prints it, marked [sic]: joining the set judgekb
+    assigned to the misprinted number would read out "LotR F76" as if the page said so.  The misprint's
+    note, which says the printing meant, goes with the citation (``judgekb cite``, the copy buttons).
+    """
+    if data.get("printed_number"):
+        printed = [m["printed"] for m in data.get("misprints") or [] if str(data["printed_number"]) in m["printed"]]
+        if printed:
+            return f"“{printed[0]}” [sic]"
+    number = data.get("number")
     cards = data.get("cards") or ([[data["card"], number]] if data.get("card") else [])
     if not cards:
         return ""
@@ -74,7 +82,7 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
     if kind == "qa":
         return f"FAQ: {quoted(heading)}"
     if kind == "restricted":
-        return f"{LIST_NAMES[data.get('format', 'joust')]}: {card or heading}{version}"
+        return f"{LIST_NAMES[data.get('format', 'joust')]}: {card or heading}{version}"  # (a misprint as printed)
     if kind == "list-change":
         listed = LIST_NAMES.get(data.get("list", ""), "list")
         return f"Removed from the {listed}: {card or heading}{version}"

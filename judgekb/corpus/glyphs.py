@@ -101,11 +101,17 @@ def annotate(doc_id: str, clauses: list[Clause], corpus: Path) -> None:
             raise DataError(f"corpus/misprints.yaml:{notes[0]['__line__']}: no clause '{clause_id}'")
 
 
+def citation_notes(data: dict[str, Any]) -> list[str]:
+    """The notes that go with a clause's citation wherever it is read out or copied: its misprints (the
+    citation quotes a misprinted entry as printed, "“(F76) THE ART OF SEDUCTION” [sic]")."""
+    return [f"Printed “{m['printed']}”: {m['note']}" for m in data.get("misprints") or []]
+
+
 def reader_notes(data: dict[str, Any]) -> list[str]:
     """Plain-language notes shown under a clause: glyphs, misprints, undetermined pages, boundaries."""
     notes = [f"“{g['glyph']}” in this text is {g['means']} (the flattened PDF's icon)." for g in data.get("glyphs") or []]
     notes += [icon_note(place) for place in data.get("icons") or []]
-    notes += [f"Printed “{m['printed']}”: {m['note']}" for m in data.get("misprints") or []]
+    notes += citation_notes(data)
     if data.get("page_unknown"):
         notes.append(f"Page not determined: {data['page_unknown']}")
     if data.get("boundary"):

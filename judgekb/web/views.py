@@ -32,10 +32,11 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
     out["data"] = row.get("data") or {}
     found = authority.governing(graph, row["id"], gov)
     from judgekb.authority.verify import checksum, permalink
-    from judgekb.corpus.glyphs import reader_notes
+    from judgekb.corpus.glyphs import citation_notes, reader_notes
 
     out |= {
         "notes": reader_notes(out["data"]),  # glyphs explained, misprints, undetermined pages
+        "citation_notes": citation_notes(out["data"]),  # copied with the citation: a misprint it quotes
         "permalink": permalink(row["id"]),
         "sha256": checksum(row["text"]),
         "authority": doc["authority"],
