@@ -53,6 +53,24 @@ def test_glyph_evidence_from_printed_cards_matches_the_card_database():
     assert checked >= 5
 
 
+# what the flattened FAQ prints as text: punctuation, list bullets, "C&D", the footnote asterisks of its
+# flowcharts, "[email protected]" and the copyright sign; any other symbol is an icon font's letter
+PRINTED_SYMBOLS = set(".,()\"':?•/-“”…’+–;&©‘—*[]")
+
+
+def test_every_symbol_of_the_flattened_faq_that_is_not_punctuation_is_an_explained_glyph():
+    symbols = {ch for ch in SOURCE if not ch.isalnum() and not ch.isspace()}
+    assert symbols - PRINTED_SYMBOLS == {g["glyph"] for g in GLYPHS}
+
+
+def test_the_then_example_s_icon_is_the_noble_crest(db):
+    """(4.9) quotes You've Killed the Wrong Dwarf (CORE L167) as "Choose and kneel a non{character"; the card
+    (core_167) reads "Choose and kneel a non-Noble character": "{" is the Noble crest."""
+    then = store.clause(db, "agot1-faq/4.9")
+    assert "a non{character, Then" in then["text"]
+    assert [(g["glyph"], g["means"]) for g in then["data"]["glyphs"]] == [("{", "the Noble crest")]
+
+
 def test_clauses_carry_their_glyph_meanings(db):
     doran = store.clause(db, "agot1-faq/errata/doran-martell-pots-f3")
     assert "lost $ challenge" in doran["text"]  # provenance: the text is served as printed
