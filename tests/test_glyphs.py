@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from judgekb import store
 from judgekb.corpus import glyphs
@@ -187,3 +188,63 @@ def test_a_misprinted_list_entry_is_cited_as_printed_and_its_note_goes_with_the_
     page = client.get(f"/c/{entry}").get_data(as_text=True)
     copy = re.search(r'id="copy" class="copy" data-copy="([^"]*)"', page)
     assert copy and "[sic], p. 7&#10;Note (judgekb): Printed “(F76) THE ART OF SEDUCTION”: No F76 printing" in copy.group(1)
+
+
+RULES_SOURCE = (CORPUS / "sources" / "001_6071a0b254b100b3.txt").read_text(encoding="utf-8")
+LOST_DOCUMENT, LOST = glyphs.load_lost_icons(CORPUS)
+
+
+def test_every_icon_the_rulebook_extraction_lost_is_noted_where_it_stood(clauses):
+    """The seed keeps two spaces where each icon was ("in any  challenge"); the served text, whitespace
+    normalised, kept no trace of it.  Every such place is now a note on its clause."""
+    assert LOST_DOCUMENT == "agot1-rules"
+    places = [(c["id"], p) for c in clauses for p in c["data"].get("lost_icons") or []]
+    assert len(places) == len(glyphs.LOST_ICON.findall(RULES_SOURCE)) == len(LOST) == 7
+    by_id = {c["id"]: c for c in clauses}
+    for clause_id, place in places:
+        text = by_id[clause_id]["text"]
+        assert text[: place["at"]].endswith(place["before"].lstrip("…"))
+        assert text[place["at"] :].lstrip().startswith(place["after"].rstrip("…"))
+    for entry in LOST:
+        assert entry["printed"] in RULES_SOURCE
+
+
+@pytest.mark.skipif(not CARDS.is_file(), reason="the 1st-edition card database (shared/cards) is not beside the checkout")
+def test_lost_icons_read_from_cards_and_titles_match_the_data():
+    cards = {c["id"]: c for c in json.loads(CARDS.read_text(encoding="utf-8"))}
+    titles = yaml.safe_load((CORPUS / "titles.yaml").read_text(encoding="utf-8"))["titles"]
+    checked = 0
+    for entry in LOST:
+        if m := re.search(r"\((\w+_\d+)\) reads \"([^\"]+)\"", entry["evidence"]):
+            assert m.group(2) in cards[m.group(1)]["rules_text"]
+            checked += 1
+        if m := re.search(r"str_bonus: (\w+)", entry["evidence"]):
+            title = next(t for t, v in titles.items() if v.get("clause") == entry["clause"])
+            assert titles[title]["str_bonus"] == m.group(1) and m.group(1).capitalize() in entry["means"]
+            checked += 1
+        if entry["means"] is None:
+            assert "no document or card data in the corpus says which" in entry["evidence"]
+    assert checked == 5
+
+
+def test_show_and_the_page_tell_the_judge_an_icon_was_lost(db_path):
+    shown = run_cli("show", "agot1-rules/crown-regent", db=db_path).stdout
+    assert "you add 3 to your side's total STR in any challenge in which" in shown  # the text as extracted
+    assert (
+        "Note: An icon was lost here when this text was extracted: the Power challenge icon stood between"
+        " “…your side's total STR in any” and “challenge in which you have at…”." in shown
+    )
+    lck = run_cli("show", "agot1-rules/lord-commander-of-the-kingsguard", db=db_path).stdout
+    assert "between “…to redirect against yourself one undefended” and “challenge each round. When an opponent…”;" in lck
+    assert "the corpus does not say which icon." in lck
+    page = web.create_app(db_path, CORPUS).test_client().get("/c/agot1-rules/master-of-whispers").get_data(as_text=True)
+    assert "the Intrigue challenge icon stood between" in page
+
+
+def test_a_double_space_no_entry_explains_fails_the_build(corpus_copy, tmp_path: Path):
+    path = corpus_copy / "icons.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  - clause: agot1-rules/master-of-whispers")
+    path.write_text(text[:start], encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "no 'lost' entry for the double space in agot1-rules/master-of-whispers" in result.stderr

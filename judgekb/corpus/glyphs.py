@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.corpus.model import Clause
+from judgekb.corpus.spans import normalise
 from judgekb.yamlio import DataError, check_fields, load, where
 
 
@@ -43,12 +44,90 @@ def load_icons(corpus: Path) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
     data = load(path)
-    check_fields(path, data, {"html"}, set(), "icon file")
+    check_fields(path, data, {"html"}, {"lost"}, "icon file")
     out: dict[str, dict[str, Any]] = {}
     for item in data["html"]:
         check_fields(path, item, {"class", "means", "evidence"}, set(), "icon")
         out[str(item["class"])] = {"means": str(item["means"]), "evidence": " ".join(str(item["evidence"]).split())}
     return out
+
+
+LOST_ICON = re.compile(r"(?<=\S)  (?=\S)")  # two spaces between words: where the extraction dropped an icon
+
+
+def load_lost_icons(corpus: Path) -> tuple[str, list[dict[str, Any]]]:
+    """The document whose extraction lost icons and each icon lost (``corpus/icons.yaml``, ``lost``)."""
+    path = corpus / "icons.yaml"
+    if not path.is_file():
+        return "", []
+    lost = load(path).get("lost")
+    if not lost:
+        return "", []
+    check_fields(path, lost, {"document", "icons"}, set(), "lost icons")
+    for item in lost["icons"]:
+        check_fields(path, item, {"clause", "printed", "means", "evidence"}, set(), "lost icon")
+        if "  " not in str(item["printed"]):
+            raise DataError(f"{where(path, item)}: field 'printed' must hold the double space where the icon stood")
+    return str(lost["document"]), list(lost["icons"])
+
+
+def annotate_lost_icons(doc_id: str, clauses: list[Clause], source: str, corpus: Path) -> None:
+    """Note each icon lost from a clause's text: every double space between words in its source spans must
+    be listed, and every listed one found (``data["lost_icons"]``: where it stood, and what it was)."""
+    document, entries = load_lost_icons(corpus)
+    if document != doc_id:
+        return
+    path = corpus / "icons.yaml"
+    used: set[int] = set()
+    for clause in clauses:
+        places = []
+        searched = 0  # where in the served text the next lost icon's words are looked for
+        for span in clause.spans:
+            raw = source[span.start : span.end]
+            for m in LOST_ICON.finditer(raw):
+                found = [
+                    i
+                    for i, e in enumerate(entries)
+                    if e["clause"] == clause.id and raw.startswith(e["printed"], m.start() - e["printed"].index("  "))
+                ]
+                if not found:
+                    around = normalise(raw[max(0, m.start() - 30) : m.end() + 20])
+                    raise DataError(f"{path}: no 'lost' entry for the double space in {clause.id} (…{around}…): an icon lost there?")
+                used.update(found)
+                entry = entries[found[0]]
+                # the served text has the words without the double space (and without the source's markup)
+                words, before = normalise(entry["printed"]), normalise(entry["printed"].split("  ")[0])
+                if clause.text.find(words, searched) < 0:
+                    raise DataError(f"{where(path, entry)}: '{words}' is not in the served text of {clause.id}")
+                at = clause.text.find(words, searched) + len(before)
+                searched = at
+                places.append(
+                    {
+                        "at": at,
+                        "means": entry["means"],
+                        "evidence": " ".join(str(entry["evidence"]).split()),
+                        "before": _last_words(clause.text[:at]),
+                        "after": _first_words(clause.text[at:]),
+                    }
+                )
+        if places:
+            clause.data["lost_icons"] = places
+    for i, entry in enumerate(entries):
+        if i not in used:
+            raise DataError(f"{where(path, entry)}: '{entry['printed']}' is not a double space in {entry['clause']}")
+
+
+NOTE_WORDS = 6  # the words a note quotes on each side of where an icon stood
+
+
+def _last_words(text: str) -> str:
+    parts = text.split()
+    return ("…" if len(parts) > NOTE_WORDS else "") + " ".join(parts[-NOTE_WORDS:])
+
+
+def _first_words(text: str) -> str:
+    parts = text.split()
+    return " ".join(parts[:NOTE_WORDS]) + ("…" if len(parts) > NOTE_WORDS else "")
 
 
 def load_misprints(corpus: Path) -> dict[str, list[dict[str, Any]]]:
@@ -111,6 +190,7 @@ def reader_notes(data: dict[str, Any]) -> list[str]:
     """Plain-language notes shown under a clause: glyphs, misprints, undetermined pages, boundaries."""
     notes = [f"“{g['glyph']}” in this text is {g['means']} (the flattened PDF's icon)." for g in data.get("glyphs") or []]
     notes += [icon_note(place) for place in data.get("icons") or []]
+    notes += [lost_icon_note(place) for place in data.get("lost_icons") or []]
     notes += citation_notes(data)
     if data.get("page_unknown"):
         notes.append(f"Page not determined: {data['page_unknown']}")
@@ -130,3 +210,11 @@ def icon_note(place: dict[str, Any]) -> str:
     else:
         where_ = f"between “{place['before']}” and “{place['after']}”"
     return f"An icon the text cannot show: the page draws {place['means']} {where_}."
+
+
+def lost_icon_note(place: dict[str, Any]) -> str:
+    """An icon the text extraction dropped (``data["lost_icons"]``): where, and what it was if known."""
+    where_ = f"between “{place['before']}” and “{place['after']}”"
+    if not place.get("means"):
+        return f"An icon was lost here when this text was extracted, {where_}; the corpus does not say which icon."
+    return f"An icon was lost here when this text was extracted: {place['means']} stood {where_}."

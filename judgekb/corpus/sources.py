@@ -161,6 +161,7 @@ def parse_document(doc: Document, corpus: Path) -> list[Clause]:
     for seq, clause in enumerate(clauses, 1):
         clause.seq = seq
     glyphs.annotate(doc.id, clauses, corpus)  # icon glyphs explained, misprints noted
+    glyphs.annotate_lost_icons(doc.id, clauses, source, corpus)  # icons the text extraction dropped, noted
     errata.annotate(doc.id, clauses, corpus)  # each errata entry: replaces the printed text, or clarifies it
     return clauses
 
