@@ -70,13 +70,23 @@ def event_matches(spec: dict[str, Any], event: str) -> bool:
     return want_verb.strip() == verb.strip().lower() and (not want_subject.strip() or want_subject.strip() == subject.strip().lower())
 
 
-def interrupts(state: State, trace: Trace, ctx: Context, event: str) -> None:
-    """Interrupts to an imminent event resolve before it (RR Interrupts)."""
+def _offers_save(spec: dict[str, Any]) -> bool:
+    effect = spec.get("effect") or {}
+    return bool(effect.get("saves") or effect.get("save"))
+
+
+def interrupts(state: State, trace: Trace, ctx: Context, event: str, saving: bool | None = None) -> None:
+    """Interrupts to an imminent event resolve before it (RR Interrupts).  ``saving``: only those that offer a save
+    (True: "would" interrupts, eligible first), or only the others (False)."""
     from judgekb.engine.agot2.cards import triggered
 
     answering, ctx.event = ctx.event, event  # nested windows (a cost's own interrupts) restore it after
     try:
-        for spec in [s for s in ctx.interrupts if not s.get("_used") and event_matches(s, event)]:
+        for spec in [
+            s
+            for s in ctx.interrupts
+            if not s.get("_used") and event_matches(s, event) and (saving is None or _offers_save(s) == saving)
+        ]:
             spec["_used"] = True
             effect = dict(spec.get("effect") or {})
             saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in _names(effect.pop("save", None))]
@@ -345,6 +355,39 @@ def _terminal_on(state: State, card: Card) -> list[Lasting]:
     return [e for e in state.effects if e.target == card.key and e.kind == "terminal"]
 
 
+RULES.add(
+    "save.ends-trigger",
+    ["agot2-rr/the-word-would", "agot2-rr/save"],
+    "once a card is saved, no further interrupt to the removal may be used, and it never happened: no reaction to it",
+)
+
+
+def _no_longer_imminent(trace: Trace, ctx: Context, key: str, events: tuple[str, ...]) -> None:
+    """The interrupts and reactions the step names for a removal a save prevented are said unused, never dropped."""
+    for spec in [s for s in ctx.interrupts if not s.get("_used") and any(event_matches(s, e) for e in events)]:
+        spec["_used"] = True
+        trace.add(
+            "save.ends-trigger",
+            f"{spec.get('card') or 'an interrupt'} (interrupt to {spec.get('to')}) cannot be used: {key} was saved, so what "
+            "was about to happen is no longer imminent",
+            "not-applied",
+            cite=["agot2-rr/the-word-would"],
+            tag="not used",
+            subject=str(spec.get("card") or ""),
+        )
+    for spec in [s for s in ctx.reactions if not s.get("_used") and any(event_matches(s, e) for e in events)]:
+        spec["_used"] = True
+        trace.add(
+            "save.ends-trigger",
+            f"{spec.get('card') or 'a reaction'} (reaction to {spec.get('to')}) cannot be used: {key} was saved and is not "
+            "considered to have left play",
+            "not-applied",
+            cite=["agot2-rr/save"],
+            tag="not used",
+            subject=str(spec.get("card") or ""),
+        )
+
+
 def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as_cost: bool, cannot_be_saved: bool) -> bool:
     """Offer the step's saves for this card; True if one saved it."""
     for spec in [s for s in ctx.saves if s.get("card") == card.key and not s.get("_used")]:
@@ -485,13 +528,18 @@ def leave_play(
     if not as_cost and not cannot(state, trace, card, PAST[how], chosen):
         return False
     event = f"{TAG[how]}: {key}"
-    interrupts(state, trace, ctx, event)
-    interrupts(state, trace, ctx, f"leave play: {key}")
+    events = (event, f"leave play: {key}")
+    for name in events:  # a save is a "would leave play" interrupt: eligible before the "is killed" ones (RR The word "Would")
+        interrupts(state, trace, ctx, name, saving=True)
     if card.zone != "in_play":
         return False
-    events = (event, f"leave play: {key}")
     if try_saves(state, trace, ctx, card, how, as_cost, cannot_be_saved):
         ctx.replacements = [r for r in ctx.replacements if r.get("_event") not in events]  # nothing left to replace
+        _no_longer_imminent(trace, ctx, key, events)
+        return False
+    for name in events:
+        interrupts(state, trace, ctx, name, saving=False)
+    if card.zone != "in_play":
         return False
     if not as_cost and any(replacement(state, trace, ctx, e) for e in events):
         trace.add(
