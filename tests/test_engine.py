@@ -723,6 +723,35 @@ expect:
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
 
 
+def test_a_post_then_choose_and_kneel_of_a_kneeling_character_fails_only_that_aspect(tmp_path):
+    """Review 27 (r27-03): RR Target: "a kneeling character cannot be chosen as the target for an effect that reads,
+    'choose and kneel a character.'" Initiated with one, the ability is refused (library scenario 222); a post-then
+    part chooses its target later: "If there are no valid targets at the time such targets would be chosen, that
+    aspect of the effect fails to resolve" - the pre-then part stands."""
+    body = ED2_CHALLENGES_A + """    gold: 0
+    in_play: [{name: Horn, type: location}]
+  - name: B
+    faction: lannister
+    in_play: [{name: Down, str: 1, icons: [mil], kneeling: true}]
+steps:
+  - ability:
+      player: A
+      card: Horn
+      trigger: action
+      effect: {source: Horn, source_type: location, gold: {A: 1}}
+      then: {source: Horn, source_type: location, target: Down, choose: true, kneel: Down}
+expect:
+  refused: []
+  gold: {A: 1}
+  cites:
+    - {step: 1, tag: unsuccessful, clauses: [agot2-rr/target]}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    failed = [e for e in ruling.trace.entries if e.tag == "unsuccessful"]
+    assert len(failed) == 1 and failed[0].outcome == "not-applied" and "Down is already kneeling" in failed[0].text
+
+
 def test_smaller_trace_faults_from_review_14(tmp_path):
     """Review 14: a challenges-phase step left no trace entry; after a refused defend the resolve said no defend step
     was given; the same character named twice for claim was called a count problem; both players reaching 15 at once

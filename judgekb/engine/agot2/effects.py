@@ -394,10 +394,52 @@ def _choose_targets(state: State, trace: Trace, ctx: Context, r: Resolving) -> b
             targets.append(key)
     if args.get("target") and not targets:
         return False
+    if chosen and not args.get("all") and not _could_affect(state, trace, r, targets):
+        return False
     if args.get("target"):  # a card that ignored the effect is not moved by it either
         args = {k: ([n for n in names(v) if n in targets] if k in LEAVE + ("kneel", "stand") else v) for k, v in args.items()}
     r.args, r.chosen, r.targets = args, chosen, targets
     return True
+
+
+# parts of an effect that act on its target other than kneeling or standing it
+AFFECTS_TARGET = LASTING_PARTS + LEAVE + ("contribute", "participate", "remove_from_challenge", "power", "move_power")
+
+
+@rule(
+    "target.eligible",
+    ["agot2-rr/target"],
+    "a card is not an eligible target for an ability if the resolution of its effect could not affect the target at all",
+)
+def _could_affect(state: State, trace: Trace, r: Resolving, targets: list[str]) -> bool:
+    """A chosen target whose only change from the effect is a kneel (stand) it already is in: not an eligible target.
+
+    RR Target: "a kneeling character cannot be chosen as the target for an effect that reads, 'choose and kneel a
+    character.'"  Raises IllegalStep when the ability is initiated with one; a post-then or delayed part chooses its
+    targets later, so there only that aspect fails to resolve (False)."""
+    args = r.args
+    if any(k in args and args[k] not in (None, False) for k in AFFECTS_TARGET):
+        return True
+    kneel, stand = names(args.get("kneel")), names(args.get("stand"))
+    idle = [
+        k
+        for k in targets
+        if (k in kneel or k in stand) and not ((k in kneel and not state.cards[k].kneeling) or (k in stand and state.cards[k].kneeling))
+    ]
+    if not idle:
+        return True
+    why = "; ".join(f"{k} is already {'kneeling' if state.cards[k].kneeling else 'standing'}" for k in idle)
+    verb = "kneel" if idle[0] in kneel else "stand"
+    text = (
+        f"{why}: the effect could not affect it at all, so it is not an eligible target for "
+        f"{r.source or 'the ability'} ('choose and {verb}')"
+    )
+    if args.get("_post_then") or args.get("_delayed"):
+        trace.add(
+            "target.eligible", f"{text}: that aspect of the effect fails to resolve", "not-applied", tag="unsuccessful", subject=idle[0]
+        )
+        return False
+    raise IllegalStep("target.eligible", text, cite=["agot2-rr/target"])
 
 
 def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
