@@ -752,6 +752,30 @@ expect:
     assert len(failed) == 1 and failed[0].outcome == "not-applied" and "Down is already kneeling" in failed[0].text
 
 
+def test_a_canceling_event_that_costs_x_cannot_cancel_an_ability_that_is_no_event(tmp_path):
+    """Review 27 (r27-06): canceled_by in an ability's effect now plays the canceling event from hand (library scenario
+    223). Its X cost is "the printed cost of the event canceled" (The Hand's Judgment): with no event canceled, the
+    step is refused rather than X guessed."""
+    body = ED2_CHALLENGES_A + """    in_play: [{name: Horn, type: location}]
+  - name: B
+    faction: lannister
+    gold: 3
+    hand: [{name: Judgment, type: event, cost: X}]
+steps:
+  - ability:
+      player: A
+      card: Horn
+      trigger: action
+      effect: {source: Horn, source_type: location, gold: {A: 1}, canceled_by: Judgment}
+expect:
+  refused: [1]
+  zones: {Judgment: hand}
+  refused_cites: {1: [agot2-rr/the-letter-x]}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+
+
 def test_smaller_trace_faults_from_review_14(tmp_path):
     """Review 14: a challenges-phase step left no trace entry; after a refused defend the resolve said no defend step
     was given; the same character named twice for claim was called a count problem; both players reaching 15 at once

@@ -836,32 +836,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     )
     pay_costs(state, trace, ctx, player, {k: v for k, v in extra.items() if k != "__line__"})
     if spec.get("canceled_by"):
-        canceler = state.cards.get(str(spec["canceled_by"]))
-        if canceler is not None and canceler.type == "event" and canceler.zone == "hand":
-            other = state.players[canceler.owner]
-            price = canceler.cost
-            if canceler.values.get("cost is X"):  # X = the printed cost of the event canceled
-                undefined = bool(card.values.get("no printed cost"))
-                price = 0 if undefined else card.cost
-                trace.add(
-                    "event.x-cost",
-                    f"{canceler.key} costs X, the printed cost of {key}: "
-                    + ("it has no printed cost ('-'), so X is undefined and defaults to 0" if undefined else f"X = {price}"),
-                    cite=["agot2-faq41/qa/the-hand-s-judgment-shadow-events"] if undefined else ["agot2-rr/the-letter-x"],
-                    tag="cost",
-                    subject=canceler.key,
-                )
-            if other.gold < price:
-                raise IllegalStep("event.play", f"{canceler.key} costs {price} gold and {canceler.owner} has {other.gold}")
-            other.gold -= price
-            canceler.zone, canceler.order = "discard", seq(state)
-            trace.add(
-                "event.play",
-                f"{canceler.owner} plays {canceler.key} ({price} gold) to cancel {key}; it goes to its owner's discard pile",
-                cite=["agot2-faq41/1.5", "agot2-rr/cancel"],
-                tag="play",
-                subject=canceler.key,
-            )
+        play_canceler(state, trace, str(spec["canceled_by"]), key)
         trace.add(
             "event.play",
             f"{key}'s effects are canceled by {spec['canceled_by']}: its costs stay paid",
@@ -891,6 +866,46 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
             subject=key,
         )
     run_reactions(state, trace, ctx)
+
+
+def play_canceler(state: State, trace: Trace, canceler_key: str, canceled: str) -> None:
+    """The card that cancels ``canceled``: when it is an event in a player's hand, that player plays it — its cost is
+    paid and it goes to its owner's discard pile (RR Cancel: "If the effects of an event card are canceled, the card is
+    still considered to have been played"; the canceling event is played like any other, FAQ 1.5)."""
+    canceler = state.cards.get(canceler_key)
+    if canceler is None or canceler.type != "event" or canceler.zone != "hand":
+        return
+    other = state.players[canceler.owner]
+    price = canceler.cost
+    if canceler.values.get("cost is X"):  # X = the printed cost of the event canceled
+        card = state.cards.get(canceled)
+        if card is None or card.type != "event":
+            raise IllegalStep(
+                "event.x-cost",
+                f"{canceler.key} costs X, the printed cost of the event it cancels, and {canceled} is not an event card",
+                cite=["agot2-rr/the-letter-x"],
+            )
+        undefined = bool(card.values.get("no printed cost"))
+        price = 0 if undefined else card.cost
+        trace.add(
+            "event.x-cost",
+            f"{canceler.key} costs X, the printed cost of {canceled}: "
+            + ("it has no printed cost ('-'), so X is undefined and defaults to 0" if undefined else f"X = {price}"),
+            cite=["agot2-faq41/qa/the-hand-s-judgment-shadow-events"] if undefined else ["agot2-rr/the-letter-x"],
+            tag="cost",
+            subject=canceler.key,
+        )
+    if other.gold < price:
+        raise IllegalStep("event.play", f"{canceler.key} costs {price} gold and {canceler.owner} has {other.gold}")
+    other.gold -= price
+    canceler.zone, canceler.order = "discard", seq(state)
+    trace.add(
+        "event.play",
+        f"{canceler.owner} plays {canceler.key} ({price} gold) to cancel {canceled}; it goes to its owner's discard pile",
+        cite=["agot2-faq41/1.5", "agot2-rr/cancel"],
+        tag="play",
+        subject=canceler.key,
+    )
 
 
 RULES.add(

@@ -280,6 +280,7 @@ def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | 
     if source_type == "event" and source:
         board.interrupts(state, trace, ctx, f"play: {source}")
     if args.get("canceled_by"):
+        cards.play_canceler(state, trace, str(args["canceled_by"]), source or "the effect")
         trace.add(
             "effect.canceled",
             f"{source or 'the effect'} is canceled by {args['canceled_by']}: it does not resolve",
