@@ -19,7 +19,8 @@ ZONE_NAMES = {
     "discard": "discard pile",
     "dead": "dead pile",
     "shadows": "shadows",
-    "plot": "plot",
+    "plot": "plot deck",
+    "revealed": "revealed",
     "used": "used pile",
     "removed": "removed from the game",
 }

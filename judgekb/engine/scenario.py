@@ -67,7 +67,22 @@ UNTILS = (
     "end of the challenge",
     "permanent",
 )
-ZONE_NAMES = ("in_play", "play", "in play", "hand", "deck", "discard", "dead", "duplicate", "shadows", "used", "removed")
+ZONE_NAMES = (
+    "in_play",
+    "play",
+    "in play",
+    "hand",
+    "deck",
+    "discard",
+    "dead",
+    "duplicate",
+    "shadows",
+    "used",
+    "removed",
+    "revealed",  # edition 2: a player's revealed plot (in play: `in_play` matches it too)
+    "plot_deck",  # edition 2: a plot not yet revealed
+    "plot deck",
+)
 
 PLAYER_FIELDS = {
     "name",

@@ -459,6 +459,7 @@ def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             "again and the first player does not change",
             tag="no new initiative",
         )
+        phases.recycle_used(state, trace, [player for player, _ in pairs(args["reveal_plot"])])
     if args.get("referential") is not None:
         kept = names(args["referential"])
         rest = [

@@ -77,6 +77,38 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
         )
 
 
+@rule(
+    "plot.recycle",
+    ["agot2-rr/plot-card"],
+    "a player who reveals the final card of his or her plot deck returns each plot card in the used pile to the plot deck",
+)
+def recycle_used(state: State, trace: Trace, players: list[str]) -> None:
+    """RR Plot Card: "When a player reveals the final card of his or her plot deck, after all just revealed plot cards
+    have entered play and all necessary "When Revealed" abilities have resolved, each plot card in that player's used
+    pile is returned to his or her plot deck. The just revealed plot card is not yet in the used pile, and remains
+    revealed."  A plot deck the scenario gives is the whole plot deck, as a draw deck is."""
+    for player in players:
+        mine = [c for c in state.cards.values() if c.type == "plot" and c.owner == player]
+        if any(c.zone == "plot" for c in mine):
+            continue
+        used = sorted((c for c in mine if c.zone == "used"), key=lambda c: c.order)
+        if not used:
+            continue  # nothing to return
+        revealed = next((c.key for c in mine if c.zone == "revealed"), "its plot")
+        for card in used:
+            card.zone = "plot"
+        when = state.players[player].plot.when_revealed
+        trace.add(
+            "plot.recycle",
+            f"{player} revealed {revealed}, the final card of {player}'s plot deck: "
+            + ("once its When Revealed ability has resolved, " if when else "")
+            + f"each plot card in the used pile ({', '.join(c.key for c in used)}) returns to the plot deck"
+            + f"; {revealed}, just revealed, is not in the used pile and remains revealed",
+            tag="used pile returns",
+            subject=player,
+        )
+
+
 RULES.add("phase.begin", ["agot2-rr/appendix-i/challenges-phase/4.1"], "a phase begins")
 
 
@@ -612,6 +644,7 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
         reveal(state, trace, revealing)
         initiative(state, trace, options.get("first_player"), options.get("random_winner"))
         when_revealed(state, trace, revealing)
+        recycle_used(state, trace, list(revealing))
         if state.melee or options.get("titles"):
             chosen = {k: str(v) for k, v in (options.get("titles") or {}).items() if k != "__line__"}
             titles.select(state, trace, chosen)  # 1.4 (melee)

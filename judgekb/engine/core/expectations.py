@@ -27,7 +27,15 @@ PER_NAME: dict[str, Reader] = {
     "traits": lambda state, card: sorted(state.traits(state.cards[card])),
     "title": lambda state, player: state.players[player].title or "none",  # the melee title he or she bears
 }
-ZONE_WORDS = {"play": "in_play", "in play": "in_play", "used pile": "used", "dead pile": "dead", "discard pile": "discard"}
+ZONE_WORDS = {
+    "play": "in_play",
+    "in play": "in_play",
+    "used pile": "used",
+    "dead pile": "dead",
+    "discard pile": "discard",
+    "plot_deck": "plot",  # edition 2: the state's zone for a plot not yet revealed
+    "plot deck": "plot",
+}
 
 
 def _pairs(mapping: Any) -> list[tuple[Any, Any]]:
@@ -58,7 +66,10 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
     for key, zone in _pairs(expect.get("zones")):
         card = state.cards[key]
         actual = "duplicate" if card.duplicate else card.zone
-        record(f"zones.{key}", ZONE_WORDS.get(zone, zone), actual)
+        wanted = ZONE_WORDS.get(zone, zone)
+        if wanted == "in_play" and actual == "revealed":  # 2nd ed. RR Plot Card: "A player's revealed plot card is considered in play"
+            actual = "in_play"
+        record(f"zones.{key}", wanted, actual)
     for key, read in {**PER_NAME, **readers}.items():
         for name, value in _pairs(expect.get(key)):
             record(f"{key}.{name}", sorted(value) if key == "traits" else value, read(state, name))
