@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 from judgekb.corpus.sources import default_corpus
+from judgekb.engine.agot2.board import SOURCE_WORDS
 from judgekb.engine.core import runner
-from judgekb.engine.scenario import load_scenario
+from judgekb.engine.scenario import IMMUNE_TO2, load_scenario
 from judgekb.yamlio import DataError
 from tests.conftest import ROOT
 
@@ -404,6 +405,43 @@ def test_first_edition_titles_only_in_a_melee_game_and_only_the_six(body: str, m
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("edition", "field", "message"),
+    [
+        (
+            2,
+            'gain: "immune: events"',
+            "t.yaml:12: field 'gain': 'immune: events' is not a keyword: a card gains immunity with 'gain: \"immune to X\"' (X one "
+            "of events, character abilities, location abilities, attachment abilities, plots, agendas, card effects, opponent's "
+            "card effects)",
+        ),
+        (2, "gain: flying", "t.yaml:12: field 'gain': unknown keyword 'flying' (known: stealth, renown, insight, intimidate, pillage, "
+         "limited, no attachments, assault, prized, terminal, ambush, bestow, shadow; also 'trait: NAME', 'immune to X')"),
+        (2, "lose: immune to events", "t.yaml:12: field 'lose': 'immune to events' is not a keyword"),
+        (2, "gain: all keywords", "t.yaml:12: field 'gain': 'all keywords' can only be lost ('lose: all keywords')"),
+        (2, "lose: deadly", "t.yaml:12: field 'lose': unknown keyword 'deadly' (known: stealth, renown, insight"),
+        (1, "gain: insight", "t.yaml:12: field 'gain': unknown keyword 'insight' (known: stealth, renown, deadly"),
+        (1, "gain: immune to events", "t.yaml:12: field 'gain': unknown keyword 'immune to events'"),
+        (1, 'gain: "trait: Knight"', "t.yaml:12: field 'gain': unknown keyword 'trait: Knight'"),
+    ],
+)
+def test_an_effect_gaining_or_losing_an_unknown_keyword_is_refused_with_the_known_ones(edition: int, field: str, message: str):
+    """Review 27 (r27-05): 'gain: "immune: events"' or 'gain: flying' loaded and was traced as a keyword gained, granting
+    nothing, while a card's 'keywords' refuses an unknown one. Immunity is gained as 'immune to X' (RR Immune), which
+    the engine honours as it honours a card's 'immune'."""
+    base = BASE2 if edition == 2 else JOUST1
+    body = base + "steps:\n  - effect: {target: Robb Stark, " + field + "}\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)
+    fine = {2: ["gain: renown", 'gain: "immune to events"', 'gain: "trait: Knight"', "lose: all traits", "lose: All Keywords"],
+            1: ["gain: deadly", "lose: all keywords"]}[edition]
+    for ok in fine:
+        load_scenario(Path("t.yaml"), base + "steps:\n  - effect: {target: Robb Stark, " + ok + "}\n")
+    # the immunities the loader accepts are those the engine checks (engine/agot2/board.check_immune)
+    assert set(IMMUNE_TO2) == set(SOURCE_WORDS.values()) | {"card effects", "opponent's card effects"}
 
 
 @pytest.mark.parametrize(

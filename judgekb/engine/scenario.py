@@ -50,6 +50,18 @@ KEYWORDS2 = (
     "shadow",
 )
 VALUED = ("ambush", "bestow", "shadow", "prized")
+# what a second-edition card can be immune to (engine/agot2/board.check_immune: the effect's source, or every card
+# effect, or an opponent's): an effect's `gain: "immune to events"` grants it as the card's `immune` field does
+IMMUNE_TO2 = (
+    "events",
+    "character abilities",
+    "location abilities",
+    "attachment abilities",
+    "plots",
+    "agendas",
+    "card effects",
+    "opponent's card effects",
+)
 HOUSES = ("Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen")  # 1st ed.: the six Great Houses
 FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral")
 PHASES = ("setup", "plot", "draw", "marshalling", "marshaling", "challenges", "dominance", "standing", "taxation")
@@ -162,8 +174,9 @@ EFFECT: dict[str, Any] = {
     "choose": "bool",
     "all": "bool",
     "str": "int",
-    "gain": "text",
-    "lose": "text",
+    "gain": "gained",  # a keyword, 'trait: NAME' or (edition 2) 'immune to X'
+    "lose": "lost",  # a keyword, 'trait: NAME', 'all keywords' or 'all traits'
+
     "gain_icon": ("enum", tuple(ICON_ALIASES)),
     "lose_icon": ("enum", tuple(ICON_ALIASES)),
     "until": "until",
@@ -882,7 +895,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     steps = data["steps"] if data["steps"] is not None else []
     if not isinstance(steps, list):
         raise DataError(f"{top('steps')}: field 'steps' must be a list")
-    checker = _Checker(path, state)
+    checker = _Checker(path, state, edition)
     _check_steps(path, steps, edition, checker)
     expect = data.get("expect") or {}
     if expect:
@@ -977,9 +990,35 @@ def _check_titles_chosen(path: Path, args: dict[str, Any], edition: int, state: 
 class _Checker:
     """Check a mapping against a schema; every problem names file, line and field."""
 
-    def __init__(self, path: Path, state: State) -> None:
+    def __init__(self, path: Path, state: State, edition: int = 1) -> None:
         self.path = path
         self.state = state
+        self.edition = edition
+
+    def gained(self, value: Any, key: str, line_of: Any) -> None:
+        """An effect's gain/lose: a keyword the edition knows, 'all keywords' (lose), and in edition 2 a trait, 'all
+        traits' (lose) or an immunity (gain); anything else would be traced as gained and grant nothing."""
+        if not isinstance(value, str) or not value.strip():
+            self.fail(line_of, key, f"must be text; got {value!r}")
+        word = value.strip().lower()
+        two = self.edition == 2
+        known = KEYWORDS2 if two else KEYWORDS
+        alls = ("all keywords", "all traits") if two else ("all keywords",)
+        if word in known or (key == "lose" and word in alls) or (two and word.startswith("trait:") and word[6:].strip()):
+            return
+        if two and key == "gain" and word.startswith("immune to ") and word[10:].strip() in IMMUNE_TO2:
+            return
+        if word in alls:
+            self.fail(line_of, key, f"'{word}' can only be lost ('lose: {word}'); got {value!r}")
+        if two and word.startswith("immune"):
+            self.fail(
+                line_of,
+                key,
+                f"{value!r} is not a keyword: a card gains immunity with 'gain: \"immune to X\"' (X one of "
+                f"{', '.join(IMMUNE_TO2)}), as a card's own 'immune' field gives it",
+            )
+        forms = (["'trait: NAME'"] if two else []) + (list(alls) if key == "lose" else (["'immune to X'"] if two else []))
+        self.fail(line_of, key, f"unknown keyword {value!r} (known: {', '.join(known)}; also {', '.join(forms)})")
 
     def fail(self, line_of: Any, key: str, problem: str) -> None:
         raise DataError(f"{where(self.path, line_of, key)}: field '{key}': {problem}")
@@ -1062,6 +1101,9 @@ class _Checker:
                     self.fail(line_of, key, f"must be a list of step numbers; got {value!r}")
             return
         if kind == "any":
+            return
+        if kind in ("gained", "lost"):
+            self.gained(value, key, line_of)
             return
         if kind.endswith("?"):
             if value is None or value in ("none", "nobody"):

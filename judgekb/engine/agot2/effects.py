@@ -35,6 +35,7 @@ def _until(value: Any) -> tuple[str, str | None]:
         "agot2-rr/traits",
         "agot2-faq41/3.4",
         "agot2-faq41/2.9",
+        "agot2-rr/immune",
     ],
     "a lasting effect modifies a card for its duration; STR is never below 0; a card has an icon or keyword once or not at all",
 )
@@ -121,6 +122,15 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
             f"{effect_.target} loses all keywords {until}: every instance of each",
             cite=["agot2-faq41/2.9"],
             tag="keyword",
+            subject=card.key,
+        )
+    elif effect_.kind == "gain keyword" and str(effect_.value).startswith("immune to "):
+        trace.add(
+            "lasting",
+            f"{effect_.target} gains immunity to {str(effect_.value).removeprefix('immune to ')} {until}: it cannot be targeted "
+            "or affected by those effects; lasting effects already applied to it are not removed",
+            cite=["agot2-rr/immune"],
+            tag="immune",
             subject=card.key,
         )
     else:
