@@ -479,7 +479,32 @@ def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spe
     limit = card.values.get("bestow", 0) if "bestow" in state.keywords(card) else 0
     if amount > limit:
         raise IllegalStep("bestow", f"{card.key} has bestow ({limit}): at most {limit} gold can be placed on it", cite=["agot2-rr/bestow"])
-    pay_gold(state, trace, player, amount, spend_from, f"bestow on {card.key}", "bestow", ["agot2-rr/bestow"])
+    have = state.players[player].gold
+    try:
+        pay_gold(state, trace, player, amount, spend_from, f"bestow on {card.key}", "bestow", ["agot2-rr/bestow"])
+    except IllegalStep as exc:
+        if exc.rule_id != "bestow":
+            raise
+        # bestow is no cost: the card has entered play; only the amount chosen is refused, and a legal one asked for
+        trace.add(
+            "bestow",
+            f"{player} cannot move {amount} gold onto {card.key}: bestow moves gold from the gold pool, which "
+            f"holds {have} once {card.key} has entered play ({card.key} stays in play: bestow is not a cost)",
+            "refused",
+            cite=["agot2-rr/bestow"],
+            tag="bestow",
+            subject=card.key,
+        )
+        trace.add(
+            "bestow",
+            f"bestow ({limit}): {player} may move 0 to {min(limit, have)} gold from the gold pool onto {card.key}, a decision "
+            "made immediately upon its entering play: a legal choice is needed",
+            "choice-needed",
+            cite=["agot2-rr/bestow"],
+            tag="choice",
+            subject=card.key,
+        )
+        return
     card.gold_tokens += amount
     trace.add(
         "bestow",
