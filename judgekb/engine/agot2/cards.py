@@ -557,9 +557,27 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         card.zone = "discard"
         paid.append(f"discards {key}")
     trace.add("cost", f"{player} pays the cost: {', '.join(paid) or 'see below'}", cite=["agot2-rr/costs"], tag="cost", subject=player)
+    for verb in ("kneel", "sacrifice", "return_to_hand"):
+        for key in _names(cost.get(verb)):
+            immune_cost(state, trace, state.cards[key])
     for verb in ("sacrifice", "return_to_hand"):
         for key in _names(cost.get(verb)):
             leave_play(state, trace, ctx, key, verb, as_cost=True)
+
+
+@rule("cost.immune", ["agot2-rr/immune"], "immunity protects a card from effects only: an immune card can still pay a cost")
+def immune_cost(state: State, trace: Trace, card: Card) -> None:
+    """RR Immune: 'Immunity only protects a card from effects. It does not prevent a card from being used to pay costs.'"""
+    immune = sorted(set(card.immune) | {k.removeprefix("immune to ") for k in state.keywords(card) if k.startswith("immune to ")})
+    if not immune:
+        return
+    trace.add(
+        "cost.immune",
+        f"{card.key} is immune to {', '.join(immune)}, but immunity only protects a card from effects: it can still be used "
+        "to pay a cost",
+        tag="immune",
+        subject=card.key,
+    )
 
 
 def _names(value: Any) -> list[str]:
