@@ -907,7 +907,7 @@ def keywords(state: State, trace: Trace, ctx: Context, challenge: Challenge, res
 
 @rule(
     "claim.value",
-    ["agot2-rr/claim", "agot2-rr/plot-value-modifiers", "agot2-faq41/2.5"],
+    ["agot2-rr/claim", "agot2-faq41/2.5"],
     "the claim value is the one on the attacker's revealed plot, with every active claim modifier",
 )
 def claim_value(state: State, trace: Trace, player: str) -> int:
@@ -924,7 +924,7 @@ def claim_value(state: State, trace: Trace, player: str) -> int:
         + " ".join(f"{int(e.value):+d} ({e.source or 'an effect'})" for e in modifiers)
         + f" = {total}"
         + ("; the modifier applies to whichever plot is now the revealed plot, including one revealed after it began" if carried else ""),
-        cite=["agot2-rr/plot-value-modifiers"] + (["agot2-faq41/2.5"] if carried else []),
+        cite=["agot2-rr/claim"] + (["agot2-faq41/2.5"] if carried else []),  # RR Claim: "(which incorporates all relevant claim modifiers)"
         tag="claim value",
         subject=player,
     )

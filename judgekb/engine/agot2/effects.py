@@ -183,7 +183,7 @@ RULES.add("attacking-alone", ["agot2-faq41/qa/attacking-alone"], "'attacking alo
 RULES.add("power.onto-plot", ["agot2-faq41/qa/a-cask-of-ale"], "a revealed plot is in play under its player's control; an agenda is not")
 RULES.add(
     "claim.modifier",
-    ["agot2-rr/plot-value-modifiers", "agot2-faq41/2.5"],
+    ["agot2-rr/claim", "agot2-faq41/2.5"],
     "a claim modifier applies to the card in the revealed-plot position",
 )
 RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
@@ -771,6 +771,7 @@ def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             "claim.modifier",
             f"the claim value on {player}'s revealed plot card changes by {int(args['claim']):+d} "
             + ("until the end of the " + until if until != "permanent" else "while the effect lasts"),
+            cite=["agot2-rr/claim"],  # "The claim value on a player's revealed plot card (which incorporates all relevant claim modifiers)"
             tag="claim modifier",
             subject=player,
         )

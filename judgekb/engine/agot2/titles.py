@@ -482,7 +482,7 @@ def draw_bonus(state: State, trace: Trace, player: str) -> int:
 
 @rule(
     "title.claim",
-    ["agot2-rr/claim", "agot2-rr/plot-value-modifiers", TITLE_CARDS],
+    ["agot2-rr/claim", TITLE_CARDS],
     "the Master of Ships raises its bearer's claim by 1 in [military] challenges in which he or she attacks a rival",
 )
 def claim_raise(state: State, trace: Trace, challenge: Challenge) -> int:
