@@ -7,6 +7,7 @@ Screenshots (phone 390 px and desktop 1280 px, light and dark) go to test-artifa
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -527,6 +528,30 @@ def test_exported_site_opens_from_files(exported, db_path, chromium, tmp_path):
     refused = subprocess.run([sys.executable, "-m", "judgekb", "export-site", str(mine)], cwd=ROOT, env=env, capture_output=True, text=True)
     assert refused.returncode == 2 and "not an earlier judgekb export" in refused.stderr
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~umask  # (review 24: the copy's folder was private, 0700)
+
+
+def test_an_earlier_export_holding_a_users_file_is_not_replaced(tmp_path):
+    """Review 24: re-exporting into an earlier export deleted a file the user had put there (site/my-notes.txt)."""
+    from judgekb.web import exportsite
+    from judgekb.yamlio import DataError
+
+    out = tmp_path / "site"
+    (out / "c").mkdir(parents=True)
+    (out / exportsite.MARKER).write_text("judgekb export\n", encoding="utf-8")
+    (out / "c" / "x.html").write_text("<p>page</p>", encoding="utf-8")
+    (out / "offline-files.json").write_text(json.dumps({"version": "v", "files": ["c/x.html"]}), encoding="utf-8")
+    exportsite._check_target(out)  # only its own files: it may be replaced
+    (out / "my-notes.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        exportsite._check_target(out)
+    assert "also holds files judgekb did not write (my-notes.txt)" in str(caught.value) and "nothing was written" in str(caught.value)
+    (out / "offline-files.json").unlink()
+    with pytest.raises(DataError) as caught:
+        exportsite._check_target(out)
+    assert "offline-files.json) is missing or damaged" in str(caught.value)
 
 
 def _searched(page, query: str, heading: str):

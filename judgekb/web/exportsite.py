@@ -9,7 +9,7 @@ rewritten to relative file paths (``c/agot1-faq/3.30.html``, ``card/1/val.html``
 exactly like the live site.  Search runs in the browser over ``search-index.js`` (a script, not a
 JSON fetch, because browsers refuse fetches from file:// pages).  The copy is written to a
 temporary folder beside DIR and renamed into place; an existing folder is replaced only when it
-is an earlier export.
+is an earlier export that holds no file judgekb did not write.
 """
 
 from __future__ import annotations
@@ -121,6 +121,22 @@ def _check_target(out: Path) -> None:
         raise DataError(f"{out}: exists and is not a folder; choose another DIR")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise DataError(f"{out}: folder is not empty and is not an earlier judgekb export; nothing was written (choose a new DIR)")
+    if (out / MARKER).is_file():  # an earlier export is replaced whole: never with a file the user put there
+        try:
+            listed = set(json.loads((out / "offline-files.json").read_text(encoding="utf-8"))["files"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise DataError(
+                f"{out}: an earlier judgekb export whose file list (offline-files.json) is missing or damaged, so the files "
+                "judgekb did not write cannot be told apart; nothing was written (choose a new DIR)"
+            ) from None
+        ours = listed | {"sw.js", "offline-files.json", MARKER}
+        extra = sorted(str(f.relative_to(out)) for f in out.rglob("*") if f.is_file() and str(f.relative_to(out)) not in ours)
+        if extra:
+            raise DataError(
+                f"{out}: an earlier judgekb export that now also holds files judgekb did not write ({', '.join(extra[:5])}"
+                f"{'…' if len(extra) > 5 else ''}); replacing it would delete them, so nothing was written (move them out, "
+                "or choose a new DIR)"
+            )
 
 
 def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
@@ -136,6 +152,9 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
     site = Site(db)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # (mkdtemp makes it private: the copy is for others to open, as a folder made by hand)
     pages = 0
     try:
 
