@@ -456,9 +456,11 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
     from judgekb.cards import decklists
     from judgekb.yamlio import DataError
 
+    db = obj.db()
     try:
-        deck = decklists.parse(*decklists.read_source(str(path)))
-        report = checker.check(obj.db(), deck, int(edition) if edition else None, fmt, list_name, as_of)
+        text, source = decklists.read_source(str(path))
+        with checker.bounded(source, checker.CLI_SECONDS) as deadline:
+            report = checker.check(db, decklists.parse(text, source), int(edition) if edition else None, fmt, list_name, as_of, deadline)
     except DataError as exc:
         if as_json:  # a script reading stdout gets JSON too: the verdict and why (the message also goes to stderr)
             click.echo(json.dumps({"verdict": "cannot be checked", "error": str(exc)}, ensure_ascii=False, indent=2))

@@ -70,14 +70,16 @@ def db_copy(db_path: Path, tmp_path: Path) -> Path:
     return target
 
 
-def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None) -> subprocess.CompletedProcess:
-    """Run ``python -m judgekb`` as a judge would, capturing output."""
+def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m judgekb`` as a judge would, capturing output (``stdin``: what is typed or piped in)."""
     env = dict(os.environ)
     if db is not None:
         env["JUDGEKB_DB"] = str(db)
     if corpus is not None:
         env["JUDGEKB_CORPUS"] = str(corpus)
-    return subprocess.run([sys.executable, "-m", "judgekb", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "judgekb", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, input=stdin
+    )
 
 
 @pytest.fixture(scope="session")

@@ -7,11 +7,12 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
 
-from judgekb.cards import decklists
+from judgekb.cards import deckcheck, decklists
 from judgekb.web.app import MAX_REQUEST_BYTES, create_app
 from tests.conftest import CORPUS, ROOT, run_cli
 from tests.test_browser import SHOTS, _no_horizontal_scroll, _page  # (browser, server: conftest fixtures)
@@ -182,3 +183,65 @@ def test_the_page_names_its_own_fields_not_the_command_line_s_options(client):
     notes = page.get_data(as_text=True).split('class="notes"')[1].split("</ul>")[0]
     assert "this looks like a first-edition list; check it with Edition “1st” (or with Edition “detect”, which detects it)" in notes
     assert "--edition" not in notes
+
+
+# ---------------------------------------------------------------------------- bounded work (hostile-input review)
+
+
+def test_a_very_long_card_name_is_refused_before_fuzzy_matching(client, db_path):
+    """A 100,000-character name took 15 s to fuzzy-match and came back in a 206 KB body; 100 lines of
+    2,000-character names took 27 s.  A name longer than guard.MAX_NAME_CHARS is refused at once, naming its line."""
+    started = time.monotonic()
+    api = client.post("/api/deckcheck", data=("3x " + "A" * 100_000 + "\n").encode())
+    assert api.status_code == 422 and len(api.get_data()) < 1000
+    assert api.get_json()["error"].startswith("posted decklist:1: a card name has at most 200 characters; got '3x AAA")
+    lines = "\n".join(f"3x {chr(65 + n % 26) * 2000}" for n in range(100))
+    page = client.post("/deckcheck", data={"decklist": lines})
+    assert page.status_code == 422 and "pasted decklist:1: a card name has at most 200 characters" in page.get_data(as_text=True)
+    assert time.monotonic() - started < 3
+    cli = run_cli("deckcheck", "-", db=db_path, stdin="3x " + "A" * 100_000)
+    assert cli.returncode == 2 and "<stdin>:1: a card name has at most 200 characters" in cli.stderr and "Traceback" not in cli.stderr
+
+
+def test_only_the_first_unknown_names_are_fuzzy_matched(client):
+    names = "\n".join(f"3x Zzqx {'Card ' * 38}{n}" for n in range(1200))  # 1,200 unknown 200-character names: 40 s before
+    started = time.monotonic()
+    report = client.post("/api/deckcheck?edition=2", data=names.encode())
+    assert time.monotonic() - started < 3
+    got = report.get_json()
+    assert report.status_code == 422 and got["verdict"] == "cannot be checked"
+    suggested = [p for p in got["problems"] if p["suggestions"]]
+    assert len(suggested) == deckcheck.MAX_SUGGESTED and got["problems"][deckcheck.MAX_SUGGESTED]["suggestions"] == []
+    assert f"nearest names are given for the first {deckcheck.MAX_SUGGESTED} of the 1200 names no card has" in got["notes"]
+
+
+def _spin(*args, **kwargs):
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        pass
+
+
+def test_a_deck_check_has_a_deadline(client, monkeypatch):
+    monkeypatch.setattr(deckcheck, "WEB_SECONDS", 0.5)
+    monkeypatch.setattr(deckcheck, "resolve", _spin)
+    started = time.monotonic()
+    api = client.post("/api/deckcheck", data=(DECKS / "agot2-stark-fealty.txt").read_bytes())
+    assert api.status_code == 422 and api.get_json()["error"] == "posted decklist: the deck check took longer than 0.5s; stopped"
+    page = client.post("/deckcheck", data={"decklist": "3x Hodor\n"})
+    assert page.status_code == 422 and "the deck check took longer than 0.5s" in page.get_data(as_text=True)
+    assert time.monotonic() - started < 5
+
+
+def test_deck_checks_take_a_busy_slot_so_searches_still_answer(client):
+    slots = client.application.config["JUDGEKB"].scenario_slots
+    held = [slots.take() for _ in range(slots.count)]
+    try:
+        assert all(h.__enter__() for h in held)  # every slot busy, as under a burst of costly lists
+        busy = client.post("/api/deckcheck", data=(DECKS / "agot2-stark-fealty.txt").read_bytes())
+        assert busy.status_code == 429 and "try again" in busy.get_json()["error"]
+        assert client.post("/deckcheck", data={"decklist": "3x Hodor\n"}).status_code == 429
+        assert client.get("/api/search?q=claim").status_code == 200
+    finally:
+        for h in held:
+            h.__exit__(None, None, None)
+    assert client.post("/api/deckcheck", data=(DECKS / "agot2-stark-fealty.txt").read_bytes()).status_code == 200

@@ -18,10 +18,12 @@ with the card, its printing, the decklist line and the citation lines.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +34,7 @@ from judgekb import store, yamlio
 from judgekb.cards import restricted_lists
 from judgekb.cards.corpus_cards import normalise_name
 from judgekb.cards.decklists import Decklist, Entry
+from judgekb.engine import guard
 from judgekb.yamlio import DataError
 
 Verdict = Literal["legal", "not legal", "cannot be checked"]
@@ -49,6 +52,23 @@ FACTIONS2 = {
 }
 HOUSES1 = ("Stark", "Lannister", "Baratheon", "Greyjoy", "Martell", "Targaryen")
 FAQ23_LIST = "FFG FAQ v2.3"  # the list the corpus's FAQ v2.3 prints: its clauses are cited beside it
+MAX_SUGGESTED = 20  # unknown names given their nearest names: fuzzy matching is a deck check's costly part
+WEB_SECONDS = guard.WEB.seconds  # one deck check, parse to report, as one scenario run is bounded
+CLI_SECONDS = guard.CLI.seconds
+
+
+@contextlib.contextmanager
+def bounded(source: str, seconds: float | None) -> Iterator[float | None]:
+    """Parse and check a decklist under one deadline (``guard.deadline``, as scenario runs are); yields it for ``check``.
+
+    Raises DataError naming the list when the deadline passes.
+    """
+    end = None if seconds is None else time.monotonic() + seconds
+    try:
+        with guard.deadline(seconds):
+            yield end
+    except guard.Timeout:
+        raise DataError(f"{source}: the deck check took longer than {seconds:g}s; stopped") from None
 
 
 @dataclass(frozen=True)
@@ -210,6 +230,7 @@ class CardPool:
         # list naming one is told so rather than that no such card exists
         self.outside: dict[str, list[Card]] = defaultdict(list)
         self.outside_by_code: dict[str, Card] = {}
+        self._names: list[str] | None = None
         if not db["imported_cards"].exists():
             return
         for row in db.query("select * from imported_cards where edition = ? order by code", [edition]):
@@ -239,7 +260,9 @@ class CardPool:
         return bool(self.by_code)
 
     def names(self) -> list[str]:
-        return sorted({cards[0].name for cards in self.by_key.values()})
+        if self._names is None:
+            self._names = sorted({cards[0].name for cards in self.by_key.values()})
+        return self._names
 
 
 def _identity(card: Card) -> tuple[Any, ...]:
@@ -292,11 +315,17 @@ def _outside_problem(card: Card, dc: DeckCard) -> Problem:
     )
 
 
-def resolve(pool: CardPool, entries: list[Entry], allowed: Callable[[Card], bool] | None = None) -> Resolved:
-    """Each entry's printing, or a problem naming the line and the nearest names.  ``allowed`` (the list in force's card
-    pool) settles a title two cards share when only one of them could legally be in the deck (TR Deck Lists)."""
+def resolve(
+    pool: CardPool, entries: list[Entry], allowed: Callable[[Card], bool] | None = None, deadline: float | None = None
+) -> Resolved:
+    """Each entry's printing, or a problem naming the line and the nearest names (for the first ``MAX_SUGGESTED``).
+    ``allowed`` (the list in force's card pool) settles a title two cards share when only one of them could legally be
+    in the deck (TR Deck Lists).  Raises guard.Timeout when ``deadline`` (time.monotonic) passes."""
     out = Resolved([], [])
+    suggested = 0
     for entry in entries:
+        if deadline is not None and time.monotonic() > deadline:  # (where no alarm can be set: a thread)
+            raise guard.Timeout
         outside = _outside(pool, entry)
         in_pool = pool.by_code.get(entry.code) if entry.code else pool.by_key.get(normalise_name(entry.name))
         if outside and (not in_pool or (entry.pack and not any(_pack_matches(c, entry.pack) for c in pool.by_key[outside.key]))):
@@ -322,7 +351,8 @@ def resolve(pool: CardPool, entries: list[Entry], allowed: Callable[[Card], bool
             continue
         printings = pool.by_key.get(normalise_name(entry.name), [])
         if not printings:
-            near = _suggest(pool, entry.name)
+            near = _suggest(pool, entry.name) if suggested < MAX_SUGGESTED else []
+            suggested += 1
             out.problems.append(
                 Problem(
                     UNKNOWN.name,
@@ -379,6 +409,8 @@ def resolve(pool: CardPool, entries: list[Entry], allowed: Callable[[Card], bool
         group = next(iter(groups.values()))
         same = [c.code for c in pool.by_key[group[0].key] if _identity(c) == _identity(group[0])]
         out.cards.append(DeckCard(group[0], entry.count, entry, tuple(same)))
+    if suggested > MAX_SUGGESTED:
+        out.notes.append(f"nearest names are given for the first {MAX_SUGGESTED} of the {suggested} names no card has")
     return out
 
 
@@ -1012,9 +1044,16 @@ def _other_edition_note(db: Any, deck: Decklist, here: CardPool) -> list[str]:
 
 
 def check(
-    db: Any, deck: Decklist, edition: int | None = None, fmt: str = "joust", list_name: str | None = None, as_of: str | None = None
+    db: Any,
+    deck: Decklist,
+    edition: int | None = None,
+    fmt: str = "joust",
+    list_name: str | None = None,
+    as_of: str | None = None,
+    deadline: float | None = None,
 ) -> Report:
-    """Check a parsed decklist.  Raises DataError for a choice that cannot be honoured (no card data, unknown list)."""
+    """Check a parsed decklist.  Raises DataError for a choice that cannot be honoured (no card data, unknown list);
+    guard.Timeout when ``deadline`` (``bounded``'s) passes."""
     if fmt not in ("joust", "melee"):
         raise DataError(f"format must be joust or melee; got {fmt!r}")
     pools = {ed: CardPool(db, ed) for ed in ((edition,) if edition else (1, 2))}
@@ -1072,7 +1111,7 @@ def check(
                 entries.remove(entry)
     in_force = rl
     allowed = (lambda c: c.code not in in_force.banned_cards and (c.released or "") <= in_force.date) if in_force else None
-    resolved = resolve(pool, entries, allowed)
+    resolved = resolve(pool, entries, allowed, deadline)
     notes += resolved.notes
     if edition == 1:
         houses = [dc for dc in resolved.cards if dc.card.type == "house"]

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from judgekb.engine.guard import MAX_NAME_CHARS
 from judgekb.yamlio import DataError
 
-MAX_LINES = 2000
+MAX_LINES = 2000  # also the most card codes a JSON list's slots may hold
 MAX_COUNT = 99
 Shape = Literal["thronesdb-text", "thronesdb-json", "plain"]
 
@@ -67,7 +68,16 @@ class Decklist:
 
 
 def _bad(source: str, line: int, problem: str, text: str) -> DataError:
+    if len(text) > 80:  # a long line is shown by its start: the message stays one line
+        return DataError(f"{source}:{line}: {problem}; got {text[:80]!r}… ({len(text):,} characters)")
     return DataError(f"{source}:{line}: {problem}; got {text!r}")
+
+
+def _name_checked(source: str, line: int, name: str, raw: str) -> str:
+    """A card name within ``MAX_NAME_CHARS``: longer only costs fuzzy-matching time (a 100,000-character line took 15 s)."""
+    if len(name) > MAX_NAME_CHARS:
+        raise _bad(source, line, f"a card name has at most {MAX_NAME_CHARS} characters", raw.strip())
+    return name
 
 
 def _card_line(source: str, number: int, raw: str, text: str, section: str | None) -> Entry | None:
@@ -84,7 +94,7 @@ def _card_line(source: str, number: int, raw: str, text: str, section: str | Non
         rest, pack = with_pack["name"].strip(), with_pack["pack"].strip()
     if not re.search(r"[A-Za-z]", rest):
         raise _bad(source, number, "no card name after the count", raw)
-    return Entry(count, rest, number, raw.strip(), pack, section)
+    return Entry(count, _name_checked(source, number, rest, raw), number, raw.strip(), pack, section)
 
 
 def parse_text(text: str, source: str) -> Decklist:
@@ -110,7 +120,8 @@ def parse_text(text: str, source: str) -> Decklist:
             agenda = bool(labelled and labelled["label"].lower().startswith("agenda"))
             bare = PACK.match(name)
             name, pack = (bare["name"], bare["pack"]) if bare else (name, None)
-            deck.bare.append(Entry(1, name.strip(), number, raw.strip(), pack, "agenda" if agenda else None, bare=True))
+            name = _name_checked(source, number, name.strip(), raw)
+            deck.bare.append(Entry(1, name, number, raw.strip(), pack, "agenda" if agenda else None, bare=True))
             continue
         header = SECTION.match(stripped)
         if header and header["word"].strip().lower() in SECTIONS:
@@ -130,7 +141,7 @@ def parse_text(text: str, source: str) -> Decklist:
             stripped, section = labelled["value"].strip(), ("agenda" if labelled["label"].lower().startswith("agenda") else section)
         bare = PACK.match(stripped)
         name, pack = (bare["name"], bare["pack"]) if bare else (stripped, None)
-        deck.bare.append(Entry(1, name.strip(), number, raw.strip(), pack, section, bare=True))
+        deck.bare.append(Entry(1, _name_checked(source, number, name.strip(), raw), number, raw.strip(), pack, section, bare=True))
     if not deck.entries:
         raise DataError(f"{source}: no card lines found: expected lines such as '3x Card Name (Pack)' or '3 Card Name'")
     return deck
@@ -160,16 +171,23 @@ def parse_json(text: str, source: str) -> Decklist:
     agendas = data.get("agendas") or ([data["agenda_code"]] if data.get("agenda_code") else [])
     if not isinstance(agendas, list):
         raise DataError(f"{source}: field 'agendas': expected a list of card codes")
+    if len(agendas) > MAX_LINES:
+        raise DataError(f"{source}: field 'agendas': a decklist may name at most {MAX_LINES} cards; got {len(agendas):,}")
     for agenda in agendas:
         code = agenda.get("code") if isinstance(agenda, dict) else agenda
         if not isinstance(code, str):
             raise DataError(f"{source}: field 'agendas': expected card codes; got {agenda!r}")
         deck.agenda_codes.append(code)
+    if len(slots) > MAX_LINES:
+        raise DataError(f"{source}: field 'slots': a decklist may name at most {MAX_LINES} cards; got {len(slots):,}")
+    lines = text.splitlines()
     for code, count in slots.items():
         line = _line_of(text, f'"{code}"')
+        if len(code) > MAX_NAME_CHARS:
+            raise DataError(f"{source}:{line}: field 'slots': a card code has at most {MAX_NAME_CHARS} characters; got {len(code):,}")
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
             raise DataError(f"{source}:{line}: field 'slots.{code}': count must be a whole number 1 to {MAX_COUNT}; got {count!r}")
-        raw = text.splitlines()[line - 1].strip() if text.splitlines() else ""
+        raw = lines[line - 1].strip() if line <= len(lines) else ""
         deck.entries.append(Entry(count, code, line, raw, code=code))
     return deck
 

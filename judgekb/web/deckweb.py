@@ -3,7 +3,8 @@
 ``/deckcheck`` (GET form, POST check) renders ``deckcheck.html``, which prints as a one-page
 deck-check sheet; ``POST /api/deckcheck`` takes the decklist as the request body and returns
 the same report ``judgekb deckcheck --json`` prints.  Requests are bounded by the app's
-``MAX_CONTENT_LENGTH`` and the parser's ``decklists.MAX_LINES``.
+``MAX_CONTENT_LENGTH``, the parser's ``decklists.MAX_LINES`` and name length, a deadline
+(``deckcheck.WEB_SECONDS``) and the scenario slots (429 when all are busy).
 """
 
 from __future__ import annotations
@@ -59,11 +60,15 @@ def _options(values: Any) -> dict[str, Any]:
 
 
 def _check(text: str, source: str, options: dict[str, Any]) -> deckcheck.Report:
-    try:
-        deck = decklists.parse(text, source)
-        return deckcheck.check(_db(), deck, **options)
-    except DataError as exc:
-        abort(422, description=str(exc))
+    """Parse and check one list within the web's bounds: a deadline, and one of the few slots scenario runs share
+    (429 when all are busy), so a burst of costly lists cannot take every worker from searches.
+
+    Raises DataError when the list cannot be read or the deadline passes."""
+    with current_app.config["JUDGEKB"].scenario_slots.take() as free:
+        if not free:
+            abort(429, description="the server is checking other decklists or running scenarios; try again in a moment")
+        with deckcheck.bounded(source, deckcheck.WEB_SECONDS) as deadline:
+            return deckcheck.check(_db(), decklists.parse(text, source), **options, deadline=deadline)
 
 
 @deck_pages.route("/deckcheck", methods=["GET", "POST"])
@@ -84,7 +89,7 @@ def deckcheck_page() -> Any:
                     )
                 source = Path(upload.filename).name
                 text = decklists.decode(upload.read(), source)
-            report = deckcheck.check(_db(), decklists.parse(text, source), **options)
+            report = _check(text, source, options)
         except DataError as exc:
             error = str(exc)
     lists = [rl.name for rl in reversed(restricted_lists.load(_db()))]
@@ -98,5 +103,8 @@ def api_deckcheck() -> Any:
     from judgekb.web.app import MAX_REQUEST_BYTES
 
     text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8", "replace")  # chunked or not: 413 over the cap
-    report = _check(text, "posted decklist", _options(request.args))
+    try:
+        report = _check(text, "posted decklist", _options(request.args))
+    except DataError as exc:
+        abort(422, description=str(exc))
     return jsonify(report.as_json()), (422 if report.verdict == "cannot be checked" else 200)
