@@ -496,3 +496,33 @@ def test_the_remembered_fingerprint_notices_a_file_written_back_to_its_old_size_
     sidecar.write_text(f"not-a-fingerprint\n{stamp}", encoding="utf-8")
     assert store.remembered_fingerprint(corpus_copy, db) == changed
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".judgekb-")]
+
+
+# ---------------------------------------------------------------------------- hostile-input review: files and bounds
+
+
+DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
+DEEP_LIST = "[" * 5000 + "]" * 5000
+
+
+def test_deeply_nested_json_decklists_are_a_422_not_a_500(client):
+    api = client.post("/api/deckcheck", data=DEEP_OBJECT.encode())
+    assert api.status_code == 422 and api.get_json()["error"] == "posted decklist: not a deck export: the JSON is nested too deeply"
+    page = client.post("/deckcheck", data={"decklist": DEEP_OBJECT})
+    assert page.status_code == 422 and "pasted decklist: not a deck export: the JSON is nested too deeply" in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("command", "text", "said"),
+    [
+        ("lock", DEEP_LIST, "r.json: not a saved ruling (the JSON is nested too deeply)"),
+        ("verify", DEEP_LIST, "r.json: not a judgekb lock file (the JSON is nested too deeply)"),
+        ("deckcheck", '{"slots":' + DEEP_LIST + "}", "r.json: not a deck export: the JSON is nested too deeply"),
+    ],
+)
+def test_deeply_nested_json_files_get_a_message_on_the_command_line(tmp_path, db_path, command, text, said):
+    deep = tmp_path / "r.json"
+    deep.write_text(text, encoding="ascii")
+    result = run_cli(command, str(deep), db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and said in result.stderr

@@ -132,6 +132,8 @@ def read_lock(path: Path) -> dict[str, Any]:
         raise DataError(f"{path}: no such lock file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: not a judgekb lock file ({exc})") from None
+    except RecursionError:
+        raise DataError(f"{path}: not a judgekb lock file (the JSON is nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != LOCK_FORMAT:
         raise DataError(f"{path}: not a judgekb lock file (no \"format\": \"{LOCK_FORMAT}\")")
     citations = data.get("citations")
@@ -140,6 +142,9 @@ def read_lock(path: Path) -> dict[str, Any]:
     for n, item in enumerate(citations):
         if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("id", "text", "sha256", "citation")):
             raise DataError(f"{path}: citation {n + 1} needs the string fields id, citation, text and sha256")
+        governed = item.get("governed_by") or []
+        if not isinstance(governed, list) or not all(isinstance(g, str) for g in governed):
+            raise DataError(f"{path}: citation {n + 1}: field 'governed_by' must be a list of clause ids")
     return data
 
 
@@ -260,6 +265,8 @@ def _ids_from_file(obj: Any, path: Path) -> list[str]:
             return cited_ids(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise DataError(f"{path}: not a saved ruling ({exc})") from None
+        except RecursionError:  # (in the parser, or in cited_ids' walk of what it returned)
+            raise DataError(f"{path}: not a saved ruling (the JSON is nested too deeply)") from None
     raise DataError(f"{path}: give a scenario (.yaml) or a saved ruling from `judgekb run --json` (.json)")
 
 

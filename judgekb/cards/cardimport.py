@@ -130,7 +130,7 @@ def _cycles(folder: Path) -> dict[str, str]:
     """Pack code -> cycle name ("NMG" -> "Westeros Cycle"): the FAQ cites chapter-pack cards by cycle."""
     try:
         data = json.loads((folder / "cycles.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return {}
     return {pack: str(c.get("name") or "") for c in data if isinstance(c, dict) for pack in c.get("packs") or []}
 

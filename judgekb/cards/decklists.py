@@ -158,6 +158,8 @@ def parse_json(text: str, source: str) -> Decklist:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:  # '{"a":' 5,000 times: a deck export is two levels deep
+        raise DataError(f"{source}: not a deck export: the JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise DataError(f"{source}: expected a JSON object (ThronesDB deck export)")
     slots = data.get("slots")

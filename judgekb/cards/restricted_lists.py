@@ -83,6 +83,8 @@ def read(path: Path) -> list[RestrictedList]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: not a readable JSON restricted list: {exc}") from None
+    except RecursionError:
+        raise DataError(f"{path}: not a readable JSON restricted list: nested too deeply") from None
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of lists")
     out = []
