@@ -1,4 +1,5 @@
-"""Writing a text file the safe way: a temporary file beside it, then a rename; and a file's stamp.
+"""Writing a text file the safe way: a temporary file beside it, then a rename; a file's stamp; and
+reading a file a user names, bounded (``read_input``: a regular file only, within a size cap).
 
 A reader never sees half a file, an error leaves the old one as it was (the temporary file is
 removed), an unchanged file is not rewritten, and the file keeps its permissions (a new one gets
@@ -10,6 +11,8 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+
+from judgekb.errors import DataError
 
 
 def default_mode() -> int:
@@ -52,3 +55,43 @@ def write_text_atomic(path: Path, text: str) -> bool:
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def read_input(path: Path, cap: int | None) -> bytes:
+    """The bytes of a file a user names: a regular file (a FIFO would block, a device never ends), at most ``cap`` bytes.
+
+    Opened without blocking and checked on the open file, so nothing swapped in after a look can hang the read.
+    Raises DataError naming the file.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DataError(f"{path}: not a regular file (a FIFO, device or folder)")
+        try:
+            data = handle.read() if cap is None else handle.read(cap + 1)
+        except OSError as exc:
+            raise DataError(f"{path}: cannot read: {exc.strerror}") from None
+    if cap is not None and len(data) > cap:
+        raise DataError(f"{path}: larger than {_size(cap)}")
+    return data
+
+
+def _size(count: int) -> str:
+    return f"{count >> 20} MB" if count >= 1 << 20 else f"{count >> 10} KB"
+
+
+def refuse_special(path: Path) -> None:
+    """Refuse to write over anything but a regular file (a FIFO would block, /dev/full never takes it).  Raises DataError."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise DataError(f"{path}: cannot write: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError(f"{path}: not a regular file (a FIFO, device or folder); not writing to it")

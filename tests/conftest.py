@@ -70,7 +70,9 @@ def db_copy(db_path: Path, tmp_path: Path) -> Path:
     return target
 
 
-def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, db: Path | None = None, corpus: Path | None = None, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess:
     """Run ``python -m judgekb`` as a judge would, capturing output (``stdin``: what is typed or piped in)."""
     env = dict(os.environ)
     if db is not None:
@@ -78,7 +80,7 @@ def run_cli(*args: str, db: Path | None = None, corpus: Path | None = None, stdi
     if corpus is not None:
         env["JUDGEKB_CORPUS"] = str(corpus)
     return subprocess.run(
-        [sys.executable, "-m", "judgekb", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, input=stdin
+        [sys.executable, "-m", "judgekb", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout, input=stdin
     )
 
 

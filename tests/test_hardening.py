@@ -526,3 +526,42 @@ def test_deeply_nested_json_files_get_a_message_on_the_command_line(tmp_path, db
     result = run_cli(command, str(deep), db=db_path)
     _clean(result)
     assert result.returncode == 2 and said in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("deckcheck", "{fifo}"),
+        ("deckcheck", "/dev/zero"),
+        ("verify", "{fifo}"),
+        ("verify", "/dev/zero"),
+        ("lock", "{fifo}"),
+        ("lock", "/dev/zero"),
+        ("lock", "{scenario}", "-o", "{fifo}"),
+        ("lock", "{scenario}", "-o", "/dev/full"),
+    ],
+)
+def test_fifos_and_devices_are_refused_not_read_or_written(tmp_path, db_path, args):
+    """`deckcheck /dev/zero` read 5 GB in 8 s; `deckcheck FIFO`, `verify FIFO`, `verify /dev/zero`, `lock S -o FIFO` and
+    `lock S -o /dev/full` hung (write_lock read the file it was about to replace); `lock /dev/zero` said "no such file"."""
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    scenario = tmp_path / "s.yaml"
+    shutil.copyfile(SCENARIO, scenario)
+    named = [a.format(fifo=fifo, scenario=scenario) for a in args]
+    result = run_cli(*named, db=db_path, timeout=30)
+    _clean(result)
+    refused = named[-1]
+    assert result.returncode == 2 and f"{refused}: not a regular file (a FIFO, device or folder)" in result.stderr
+
+
+def test_large_decklists_are_refused_from_files_and_stdin(tmp_path, db_path):
+    big = tmp_path / "big.txt"
+    big.write_text("3x Hodor\n" * 40_000, encoding="ascii")  # 360 KB
+    result = run_cli("deckcheck", str(big), db=db_path)
+    _clean(result)
+    assert result.returncode == 2 and f"{big}: larger than 256 KB" in result.stderr
+    piped = run_cli("deckcheck", "-", db=db_path, stdin="3x Hodor\n" * 40_000)
+    _clean(piped)
+    assert piped.returncode == 2 and "<stdin>: larger than 256 KB" in piped.stderr
+

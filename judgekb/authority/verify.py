@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgekb.files import write_text_atomic
+from judgekb.files import read_input, refuse_special, write_text_atomic
 from judgekb.yamlio import DataError
 
 LOCK_FORMAT = "judgekb-lock/1"
+MAX_JSON_BYTES = 64 << 20  # a lock or a saved ruling: `run scenarios/ --json` for the 64 library scenarios is 5 MB
 STALE = ("changed", "gone", "superseded", "moved")  # a renamed id with the same text still holds
 
 
@@ -126,11 +127,10 @@ def make_lock(db: Any, clause_ids: list[str], source: str) -> dict[str, Any]:
 
 def read_lock(path: Path) -> dict[str, Any]:
     """A lock file, validated; a clear message for anything else."""
+    raw = read_input(path, MAX_JSON_BYTES)  # a regular file, bounded: a FIFO or /dev/zero hung `verify`
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such lock file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: not a judgekb lock file ({exc})") from None
     except RecursionError:
         raise DataError(f"{path}: not a judgekb lock file (the JSON is nested too deeply)") from None
@@ -149,7 +149,8 @@ def read_lock(path: Path) -> dict[str, Any]:
 
 
 def write_lock(path: Path, lock: dict[str, Any]) -> None:
-    """Write atomically; refuse to replace a file that is not itself a judgekb lock."""
+    """Write atomically; refuse to replace a file that is not itself a judgekb lock (nor a FIFO or device)."""
+    refuse_special(path)
     if path.exists():
         try:
             read_lock(path)
@@ -253,17 +254,21 @@ def _fail(message: str, code: int = 2) -> None:
 
 
 def _ids_from_file(obj: Any, path: Path) -> list[str]:
-    """Clause ids a scenario (run now) or a saved ``run --json`` ruling cites."""
+    """Clause ids a scenario (run now, within the limits `judgekb run` has) or a saved ``run --json`` ruling cites."""
     if path.suffix in (".yaml", ".yml"):
+        from judgekb.engine import guard
         from judgekb.engine.core import runner
-        from judgekb.engine.scenario import load_scenario
 
-        ruling = runner.run(load_scenario(path), runner.load_titles(obj.corpus))
-        return cited_ids(ruling.as_json())
-    if path.suffix == ".json":
         try:
-            return cited_ids(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            _, view = guard.run(path, guard.read_file(path, guard.CLI), runner.load_titles(obj.corpus), guard.CLI)
+        except guard.ScenarioError as exc:
+            raise DataError(str(exc)) from None
+        return cited_ids(view)
+    if path.suffix == ".json":
+        raw = read_input(path, MAX_JSON_BYTES)
+        try:
+            return cited_ids(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise DataError(f"{path}: not a saved ruling ({exc})") from None
         except RecursionError:  # (in the parser, or in cited_ids' walk of what it returned)
             raise DataError(f"{path}: not a saved ruling (the JSON is nested too deeply)") from None
@@ -287,8 +292,10 @@ def lock_command(obj: Any, files: tuple[Path, ...], ids: tuple[str, ...], output
     cited: list[str] = []
     try:
         for path in files:
-            if not path.is_file():
+            if not path.exists():
                 raise DataError(f"{path}: no such file")
+            if not path.is_file():
+                raise DataError(f"{path}: not a regular file (a FIFO, device or folder)")
             cited += _ids_from_file(obj, path)
         cited = list(dict.fromkeys(cited + [i.strip() for i in ids]))
         if not cited:

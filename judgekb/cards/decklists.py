@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from judgekb.engine.guard import MAX_NAME_CHARS
+from judgekb.files import read_input
 from judgekb.yamlio import DataError
 
 MAX_LINES = 2000  # also the most card codes a JSON list's slots may hold
+MAX_BYTES = 256 * 1024  # a decklist file or stdin: the web's request cap (a real list is under 4 KB)
 MAX_COUNT = 99
 Shape = Literal["thronesdb-text", "thronesdb-json", "plain"]
 
@@ -204,15 +207,17 @@ def parse(text: str, source: str) -> Decklist:
 
 
 def read_source(path: str) -> tuple[str, str]:
-    """(text, source name) of a decklist file, or of stdin for ``-``.  Raises DataError when unreadable."""
-    import sys
-
-    source = "<stdin>" if path == "-" else path
+    """(text, source name) of a decklist file (a regular file: never a FIFO or device), or of stdin for ``-``, at most
+    ``MAX_BYTES``.  Raises DataError when unreadable or larger."""
+    if path != "-":
+        return decode(read_input(Path(path), MAX_BYTES), path), path
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise DataError(f"{source}: cannot read: {exc.strerror}") from None
-    return decode(data, source), source
+        raise DataError(f"<stdin>: cannot read: {exc.strerror}") from None
+    if len(data) > MAX_BYTES:
+        raise DataError(f"<stdin>: larger than {MAX_BYTES // 1024} KB: a decklist is a few KB")
+    return decode(data, "<stdin>"), "<stdin>"
 
 
 def decode(data: bytes, source: str) -> str:
