@@ -565,3 +565,15 @@ def test_large_decklists_are_refused_from_files_and_stdin(tmp_path, db_path):
     _clean(piped)
     assert piped.returncode == 2 and "<stdin>: larger than 256 KB" in piped.stderr
 
+
+
+def test_a_very_long_query_is_shortened_with_a_note_not_blamed_on_the_database(imported_db_path):
+    """50,001 characters in one word reached SQLite's LIKE ("pattern too complex"), and the command said the
+    database could not be read and that `judgekb build` would repair it."""
+    result = run_cli("search", "x" * 50_001, db=imported_db_path)
+    _clean(result)
+    assert result.returncode == 0 and "query shortened to its first 500 characters" in result.stderr
+    assert "could not be read" not in result.stderr
+    client = web.create_app(imported_db_path, CORPUS).test_client()
+    response = client.get("/api/search", query_string={"q": "x" * 50_001, "notes": "1"})
+    assert response.status_code == 200 and "query shortened to its first 500 characters" in response.get_json()["notes"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MAX_WORDS = 64
+MAX_QUERY_CHARS = 500  # a typed question is under 300; a longer one only costs matching time (and 50,000 broke SQLite's LIKE)
 # A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
 # edition becomes the search's filter (when none was chosen), not words to match (they would find
 # the "Iron Throne Edition" blurbs).  A document's version ("FAQ 1.0", "version 2.0") names no edition.
@@ -109,7 +110,11 @@ def clean(query: str) -> tuple[str, list[str]]:
     if len(words) > MAX_WORDS:
         notes.append(f"query shortened to its first {MAX_WORDS} words")
         text = " ".join(words[:MAX_WORDS])
-    return " ".join(text.split()), notes
+    text = " ".join(text.split())
+    if len(text) > MAX_QUERY_CHARS:
+        notes.append(f"query shortened to its first {MAX_QUERY_CHARS} characters")
+        text = text[:MAX_QUERY_CHARS].rstrip()
+    return text, notes
 
 
 TOKEN = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)?")
