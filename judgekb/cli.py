@@ -141,10 +141,16 @@ class Commands(click.Group):
 @click.pass_context
 def main(ctx: click.Context, corpus: Path | None, db: Path | None) -> None:
     """judgekb: rules-judge knowledge base for A Game of Thrones: The Card Game (1st and 2nd edition)."""
-    from judgekb.corpus.sources import default_corpus
+    from judgekb.corpus.sources import check_corpus, default_corpus
+    from judgekb.errors import DataError
     from judgekb.store import default_db
 
-    ctx.obj = Context(corpus or default_corpus(), db or default_db())
+    folder = corpus or default_corpus()
+    try:
+        check_corpus(folder)
+    except DataError as exc:
+        fail(str(exc))
+    ctx.obj = Context(folder, db or default_db())
 
 
 @main.command()

@@ -32,7 +32,7 @@ from urllib.parse import quote
 if TYPE_CHECKING:  # sqlite-utils is imported where it is used: a lookup starts without it
     import sqlite_utils
 
-from judgekb.corpus.sources import corpus_fingerprint, corpus_stamp, default_corpus
+from judgekb.corpus.sources import check_corpus, corpus_fingerprint, corpus_stamp, default_corpus
 from judgekb.files import (
     default_mode,  # noqa: F401 - re-exported: the database's own files use it
     stamp_of,
@@ -70,6 +70,7 @@ def build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> dic
     Any error leaves an existing database untouched; a file that is not a judgekb database is
     never replaced (StoreError).  Returns counts for the report.
     """
+    check_corpus(corpus)
     target = _target(db_path)
     refuse_foreign(target)
     with build_lock(target):
@@ -465,6 +466,7 @@ def ensure(corpus: Path, db_path: Path) -> bool:
     A damaged database (``PRAGMA quick_check`` fails, or a stale journal makes it unreadable) is
     rebuilt once; a file judgekb did not build is refused with StoreError.
     """
+    check_corpus(corpus)
     target = _target(db_path)
     fingerprint = remembered_fingerprint(corpus, target)
     if _current(corpus, target, fingerprint):

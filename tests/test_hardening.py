@@ -577,3 +577,20 @@ def test_a_very_long_query_is_shortened_with_a_note_not_blamed_on_the_database(i
     client = web.create_app(imported_db_path, CORPUS).test_client()
     response = client.get("/api/search", query_string={"q": "x" * 50_001, "notes": "1"})
     assert response.status_code == 200 and "query shortened to its first 500 characters" in response.get_json()["notes"]
+
+
+@pytest.mark.parametrize("how", ["flag", "env"])
+@pytest.mark.parametrize("folder", ["missing", "not-a-corpus"])
+def test_a_corpus_folder_is_checked_before_it_is_read(tmp_path, how, folder):
+    """`--corpus /nonexistent stats` (or JUDGEKB_CORPUS) was a FileNotFoundError traceback; `--corpus /tmp` hashed
+    every file under /tmp for 25 s, then a traceback."""
+    corpus = tmp_path / "nothing-here" if folder == "missing" else tmp_path / "notes"
+    if folder == "not-a-corpus":
+        (corpus / "sub").mkdir(parents=True)
+        (corpus / "sub" / "file.txt").write_text("x", encoding="ascii")
+    db = tmp_path / "kb.sqlite"
+    result = run_cli(*(["--corpus", str(corpus)] if how == "flag" else []), "stats", db=db, corpus=corpus if how == "env" else None)
+    _clean(result)
+    said = "no such folder" if folder == "missing" else "not a judgekb corpus folder (no manifests/*.yaml)"
+    assert result.returncode == 2 and f"judgekb: {corpus}: {said}" in result.stderr and "JUDGEKB_CORPUS" in result.stderr
+    assert not list(tmp_path.glob("kb.sqlite*"))  # nothing written beside the database either

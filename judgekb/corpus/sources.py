@@ -45,6 +45,25 @@ def default_corpus() -> Path:
     return Path(__file__).resolve().parents[2] / "corpus"
 
 
+def check_corpus(corpus: Path) -> None:
+    """A corpus folder is a folder with ``manifests/*.yaml``: checked before anything lists or hashes it
+    (``--corpus /tmp`` walked all of /tmp).  Raises DataError naming the folder."""
+    from judgekb.errors import DataError  # (not yamlio's: a lookup's start-up does not load the YAML reader)
+
+    if not corpus.is_dir():
+        problem = "not a folder" if corpus.exists() else "no such folder"
+        raise DataError(f"{corpus}: {problem}; --corpus (or JUDGEKB_CORPUS) names a judgekb corpus folder, the one holding manifests/")
+    try:
+        with os.scandir(corpus / "manifests") as entries:
+            found = any(e.name.endswith(".yaml") and e.is_file() for e in entries)
+    except OSError:
+        found = False
+    if not found:
+        raise DataError(
+            f"{corpus}: not a judgekb corpus folder (no manifests/*.yaml); --corpus (or JUDGEKB_CORPUS) names the folder holding manifests/"
+        )
+
+
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
     from judgekb.corpus.model import Document
