@@ -468,11 +468,11 @@ def ensure(corpus: Path, db_path: Path) -> bool:
     """
     check_corpus(corpus)
     target = _target(db_path)
+    refuse_foreign(target)  # first: nothing is written beside a file judgekb refuses (a .fingerprint beside notes.txt)
     fingerprint = remembered_fingerprint(corpus, target)
     if _current(corpus, target, fingerprint):
         tidy(target)
         return False
-    refuse_foreign(target)
     with build_lock(target):
         if _current(corpus, target, fingerprint):  # another process built it while we waited
             return False

@@ -90,6 +90,7 @@ def test_a_file_that_is_not_a_judgekb_database_is_never_replaced(tmp_path, kind,
         assert stat.S_ISFIFO(os.lstat(target).st_mode)
     else:
         assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["precious"]  # and nothing beside it (a precious.fingerprint was written)
 
 
 def test_databases_get_normal_permissions_for_a_service_account(tmp_path):
@@ -594,3 +595,13 @@ def test_a_corpus_folder_is_checked_before_it_is_read(tmp_path, how, folder):
     said = "no such folder" if folder == "missing" else "not a judgekb corpus folder (no manifests/*.yaml)"
     assert result.returncode == 2 and f"judgekb: {corpus}: {said}" in result.stderr and "JUDGEKB_CORPUS" in result.stderr
     assert not list(tmp_path.glob("kb.sqlite*"))  # nothing written beside the database either
+
+
+def test_a_refused_db_path_gets_nothing_written_beside_it(tmp_path, monkeypatch):
+    """`--db notes.txt stats` was refused (exit 2) but left notes.txt.fingerprint; `--db /dev/null` made /dev/null.fingerprint."""
+    monkeypatch.setattr(store, "SETTLED_NS", 0)  # the corpus counts as settled: its fingerprint would be remembered
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my tournament notes\n", encoding="utf-8")
+    with pytest.raises(store.StoreError, match="is not a judgekb database"):
+        store.ensure(CORPUS, notes)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
