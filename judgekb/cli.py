@@ -5,7 +5,10 @@ Exit status: 0 success, 2 bad input (unknown id, malformed corpus file), 1 anyth
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -121,6 +124,21 @@ class Commands(click.Group):
             obj = ctx.obj
             where = obj.db_path if obj else "the database"
             fail(f"the database {where} could not be read ({exc}); if it is damaged, `judgekb build` rebuilds it", 1)
+        except OSError as exc:
+            if exc.errno not in WRITE_ERRORS:
+                raise
+            output_failed(exc)
+
+
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}  # a full disk or /dev/full, a quota, a failing device
+
+
+def output_failed(exc: OSError) -> NoReturn:
+    """Output that could not be written (``search claim > /dev/full``): one line on stderr, exit 1, and no second
+    error when the interpreter flushes stdout at exit (it is pointed at the null device first)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    fail(f"cannot write {exc.filename or 'the output'}: {exc.strerror}", 1)
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -654,8 +672,6 @@ def _warm_worker(worker: Any) -> None:
 @click.pass_obj
 def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) -> None:
     """Serve the web app with gunicorn (a production WSGI server), the database opened read-only."""
-    import os
-
     if lan:
         from judgekb.web import lan as venue
 

@@ -605,3 +605,15 @@ def test_a_refused_db_path_gets_nothing_written_beside_it(tmp_path, monkeypatch)
     with pytest.raises(store.StoreError, match="is not a judgekb database"):
         store.ensure(CORPUS, notes)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("search", "claim"), ("run", str(SCENARIO)), ("show", "agot1-faq/3.30", "--json")])
+def test_output_that_cannot_be_written_is_one_line_not_a_traceback(db_path, args):
+    """`judgekb search claim > /dev/full` and `run scenarios/ > /dev/full` ended in an OSError (ENOSPC) traceback."""
+    env = dict(os.environ, JUDGEKB_DB=str(db_path))
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "judgekb", *args], stdout=full, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, timeout=60
+        )
+    assert result.returncode == 1 and result.stderr == "judgekb: cannot write the output: No space left on device\n", result.stderr
