@@ -617,3 +617,36 @@ def test_output_that_cannot_be_written_is_one_line_not_a_traceback(db_path, args
             [sys.executable, "-m", "judgekb", *args], stdout=full, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, timeout=60
         )
     assert result.returncode == 1 and result.stderr == "judgekb: cannot write the output: No space left on device\n", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("no code", "Core.json: card #0 (A Clash of Kings): field 'code' must be the card's code"),
+        ("cards null", "Core.json: expected a JSON object with a 'cards' list"),
+        ("date 5", "restricted-list.json: list 'FFG FAQ v1.1': field 'date' must be a date such as \"2024-01-22\"; got 5"),
+        ("name null", "restricted-list.json: list #1: field 'name' must be non-empty text; got null"),
+    ],
+)
+def test_import_cards_refuses_what_the_cards_and_lists_need_and_imports_nothing(tmp_path, kb, change, said):
+    """A card with no code imported, then `judgekb card "A Clash of Kings"` was a 'NoneType'.startswith traceback;
+    "cards": null dropped the pack's 211 cards without a word; a list dated 5 or named null became the list in force."""
+    source = CARDS / "agot2-throneteki"
+    core = json.loads((source / "packs" / "Core.json").read_text(encoding="utf-8"))
+    lists = json.loads((source / "restricted-list.json").read_text(encoding="utf-8"))
+    if change == "no code":
+        del core["cards"][0]["code"]
+    elif change == "cards null":
+        core["cards"] = None
+    elif change == "date 5":
+        lists[0]["date"] = 5
+    else:
+        lists[0]["name"] = None
+    folder = tmp_path / "agot2-throneteki"
+    (folder / "packs").mkdir(parents=True)
+    (folder / "packs" / "Core.json").write_text(json.dumps(core), encoding="utf-8")
+    (folder / "restricted-list.json").write_text(json.dumps(lists), encoding="utf-8")
+    result = run_cli("import-cards", str(folder), db=kb)
+    _clean(result)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    assert _imported(kb) == 0

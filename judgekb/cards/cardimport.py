@@ -146,16 +146,18 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
             pack = json.loads(pack_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise DataError(f"{pack_path}: not readable JSON: {exc}") from None
-        if not isinstance(pack, dict) or not isinstance(pack.get("cards") or [], list):
+        if not isinstance(pack, dict) or not isinstance(pack.get("cards"), list):  # ("cards": null dropped a pack's 211 cards)
             raise DataError(f"{pack_path}: expected a JSON object with a 'cards' list (the throneteki pack format)")
         pack_name = pack.get("name") if isinstance(pack.get("name"), str) else None
-        for index, card in enumerate(pack.get("cards") or []):
+        for index, card in enumerate(pack["cards"]):
             name = _name(pack_path, index, card)
             icons = card.get("icons") or {}
             if not isinstance(icons, dict):
                 raise DataError(f"{_where(pack_path, index, card)}: field 'icons' must be an object such as {{\"military\": true}}")
             text = _text(pack_path, index, card, "text")
-            code = _text(pack_path, index, card, "code")
+            code = _text(pack_path, index, card, "code").strip()
+            if not code:  # the card's identity: lists, printings and deck checks name cards by code
+                raise DataError(f"{_where(pack_path, index, card)}: field 'code' must be the card's code, such as \"01001\"; got none")
             plot = card.get("plotStats") if isinstance(card.get("plotStats"), dict) else {}
             rows.append(
                 {

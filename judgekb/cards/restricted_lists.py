@@ -20,6 +20,7 @@ A list is cited by its name, issuer and date (``citation``); none of this text i
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from dataclasses import dataclass, field
@@ -27,6 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.yamlio import DataError
+
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # the lists are ordered and compared by their dates as text
+
+
+def _real_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 FILE_NAME = "restricted-list.json"
 FORMATS = ("joust", "melee")
@@ -95,7 +106,12 @@ def read(path: Path) -> list[RestrictedList]:
         for key in ("code", "name", "date", "formats"):
             if key not in entry:
                 raise DataError(f"{where}: missing field '{key}'")
+        for key in ("code", "name"):
+            if not isinstance(entry[key], str) or not entry[key].strip():
+                raise DataError(f"{where}: field '{key}' must be non-empty text; got {json.dumps(entry[key])[:40]}")
         where = f"{path}: list '{entry['name']}'"
+        if not isinstance(entry["date"], str) or not ISO_DATE.fullmatch(entry["date"]) or not _real_date(entry["date"]):
+            raise DataError(f"{where}: field 'date' must be a date such as \"2024-01-22\"; got {json.dumps(entry['date'])[:40]}")
         formats: dict[str, FormatList] = {}
         if not isinstance(entry["formats"], list):
             raise DataError(f"{where}: field 'formats' must be a list")
