@@ -570,6 +570,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
     from judgekb.cards import cardfill
     from judgekb.engine import guard
     from judgekb.engine.core import runner
+    from judgekb.errors import DataError
 
     files: list[Path] = []
     problems: list[guard.ScenarioError] = []
@@ -592,7 +593,10 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
             report(path, guard.ScenarioError(f"{path}: no such file or folder"))
     total = len(files) + len(problems)
     limits = guard.UNLIMITED if no_limits else guard.CLI
-    titles = runner.load_titles(obj.corpus)
+    try:
+        titles = runner.load_titles(obj.corpus)
+    except DataError as exc:
+        fail(str(exc))
     show = show_trace if show_trace is not None else len(files) == 1
     db = obj.db()
     prepare = cardfill.preparer(db, obj.corpus)
@@ -680,10 +684,14 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
 
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
+    from judgekb.errors import DataError
     from judgekb.web.app import create_app
 
     obj.db()  # build or refresh the database once, before the workers start
-    app = create_app(obj.db_path, obj.corpus)
+    try:
+        app = create_app(obj.db_path, obj.corpus)
+    except DataError as exc:  # (a corpus data file the app reads at start, such as the titles)
+        fail(str(exc))
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

@@ -44,6 +44,28 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - SafeLoader is PyYAML's safe loader
 
 
+def read_data(path: Path, expect: type = dict) -> Any:
+    """A data file of the corpus: read, parsed, and a mapping (or ``expect``) at the top, else a DataError naming the file
+    and, for bad YAML, the line.  Empty is an empty value.  (A hand-edited corpus file must never give a traceback.)"""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise DataError(f"{path}{f':{mark.line + 1}' if mark else ''}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    if data is None:
+        return expect()
+    if not isinstance(data, expect):
+        what = "a mapping" if expect is dict else "a list" if expect is list else expect.__name__
+        raise DataError(f"{path}: expected {what} at the top of the file; got {type(data).__name__} {str(data)[:40]!r}")
+    return data
+
+
 class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc, valid-type]
     """Parser events → nodes (composed here without recursion, within the budget) → Python values."""
 

@@ -650,3 +650,37 @@ def test_import_cards_refuses_what_the_cards_and_lists_need_and_imports_nothing(
     _clean(result)
     assert result.returncode == 2 and said in result.stderr, result.stderr
     assert _imported(kb) == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("glossary.yaml", b"5\n"),
+        ("player-vocabulary.yaml", b"5\n"),
+        ("card-aliases.yaml", b"[1, 2]\n"),
+        ("sets.yaml", b"5\n"),
+        ("glossary.yaml", b"\xff\xfe not text"),
+        ("sets.yaml", b"edition1: [\n"),
+    ],
+)
+def test_a_broken_corpus_data_file_stops_the_build_with_its_name(corpus_copy, tmp_path, name: str, content: bytes):
+    """Review 24: 'echo 5 > glossary.yaml' (or card-aliases, sets, player-vocabulary) then build gave an AttributeError
+    traceback; a non-UTF-8 glossary a UnicodeDecodeError one."""
+    from tests.conftest import run_cli
+
+    (corpus_copy / name).write_bytes(content)
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert f"{corpus_copy / name}" in result.stderr and "database left as it was" in result.stderr
+    assert not (tmp_path / "kb.sqlite").exists()
+
+
+def test_a_broken_titles_file_is_a_message_when_a_scenario_runs(corpus_copy, tmp_path):
+    """Review 24: titles.yaml set to 5 built, then 'run' gave an AttributeError traceback (the engine reads it)."""
+    from tests.conftest import ROOT, run_cli
+
+    (corpus_copy / "titles.yaml").write_text("titles: [Crown Regent]\n", encoding="utf-8")
+    scenario = str(ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml")
+    result = run_cli("run", scenario, db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert f"{corpus_copy / 'titles.yaml'}: 'titles' must map each title to a mapping of its facts" in result.stderr

@@ -18,7 +18,7 @@ LIST_NAMES = {"joust": "Joust Restricted List", "melee": "Melee Restricted List"
 def _set_abbreviations(path: Path) -> dict[str, str]:
     from judgekb import yamlio
 
-    data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = yamlio.read_data(path)
     return {entry["slug"]: entry["abbr"] for entry in data.get("edition1", [])}
 
 

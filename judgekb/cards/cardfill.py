@@ -215,7 +215,7 @@ def load_errata_values(corpus: Path) -> list[dict[str, Any]]:
     path = corpus / "errata-values.yaml"
     if not path.is_file():
         return []
-    return list((yamlio.safe_load(path.read_text(encoding="utf-8")) or {}).get("errata") or [])
+    return list(yamlio.read_data(path).get("errata") or [])
 
 
 class CardBook:

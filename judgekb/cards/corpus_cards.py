@@ -82,7 +82,7 @@ class SetIndex:
 
 
 def load_sets(path: Path) -> dict[int, SetIndex]:
-    data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = yamlio.read_data(path)
     out = {}
     for edition, key in ((1, "edition1"), (2, "edition2")):
         index = SetIndex(edition)
@@ -148,7 +148,7 @@ def card_id(edition: int, name: str) -> str:
 
 def load_aliases(path: Path) -> tuple[dict[tuple[int, str], str], frozenset[str]]:
     """Alternative titles (by edition and normalised name) and the example players' names."""
-    data = yamlio.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    data = yamlio.read_data(path) if path.is_file() else {}
     aliases = {}
     for edition, key in ((1, "edition1"), (2, "edition2")):
         for spelling, title in (data.get(key) or {}).items():

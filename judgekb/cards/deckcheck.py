@@ -455,7 +455,7 @@ def list_citation(rl: restricted_lists.RestrictedList, fmt: str | None = None, p
 
 
 def _load_agendas() -> dict[str, dict[str, Any]]:
-    data = yamlio.safe_load(AGENDAS_FILE.read_text(encoding="utf-8")) or {}
+    data = yamlio.read_data(AGENDAS_FILE)
     return {str(k): v for k, v in data.items()}
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State, TitleTerms
-from judgekb.yamlio import DataError, check_fields, load, loads, safe_load, where
+from judgekb.yamlio import DataError, check_fields, load, loads, read_data, where
 
 KEYWORDS2 = (
     "stealth",
@@ -684,11 +684,9 @@ def recorded_titles(edition: int) -> tuple[str, ...]:
     """The edition's six title cards, as recorded in the corpus (a typo in a player's title is caught against them)."""
     from judgekb.corpus.sources import default_corpus
 
-    try:
-        data = safe_load((default_corpus() / TITLE_FILES[edition]).read_text(encoding="utf-8")) or {}
-    except OSError:
-        return ()
-    return tuple(data.get("titles", {}))
+    path = default_corpus() / TITLE_FILES[edition]
+    titles = read_data(path).get("titles") if path.is_file() else {}
+    return tuple(titles) if isinstance(titles, dict) else ()
 
 
 def _title_named(path: Path, at: Any, key: str, name: str, edition: int, own_allowed: bool) -> str:

@@ -71,13 +71,13 @@ def clause_words_row(clause_id: str, heading: str, body: str, question: str) -> 
 def load_phrases(corpus: Path) -> list[tuple[str, str]]:
     """(term, expansion) rows: the glossary's synonyms, the player vocabulary and set abbreviations."""
     rows: list[tuple[str, str]] = []
-    glossary = yamlio.safe_load((corpus / "glossary.yaml").read_text(encoding="utf-8")) or {}
+    glossary = yamlio.read_data(corpus / "glossary.yaml")
     rows += [(str(k).lower(), str(v).lower()) for k, vs in glossary.get("synonyms", {}).items() for v in vs]
     players = corpus / "player-vocabulary.yaml"
     if players.is_file():
-        data = yamlio.safe_load(players.read_text(encoding="utf-8")) or {}
+        data = yamlio.read_data(players)
         rows += [(str(k).lower(), str(v).lower()) for k, vs in (data.get("phrases") or {}).items() for v in vs]
-    sets = yamlio.safe_load((corpus / "sets.yaml").read_text(encoding="utf-8")) or {}
+    sets = yamlio.read_data(corpus / "sets.yaml")
     for entry in sets.get("edition1", []):
         for alias in [entry.get("abbr", ""), *entry.get("aliases", [])]:
             if alias and len(alias) <= 5:
@@ -183,7 +183,7 @@ def build_tables(db: Any, clause_rows: list[dict[str, Any]], corpus: Path) -> li
     everyday = english_words(set(), EVERYDAY_MIN_FREQUENCY)
     conn.executemany("insert or ignore into english_capitalised values (?)", ((w,) for w in everyday if w in capitalised))
     players = corpus / "player-vocabulary.yaml"
-    vocabulary = (yamlio.safe_load(players.read_text(encoding="utf-8")) or {}) if players.is_file() else {}
+    vocabulary = yamlio.read_data(players) if players.is_file() else {}
     events = vocabulary.get("event_words", {})
     topics = notices.load_topics(corpus / "absent-topics.yaml")
     notices.check_unruled_see(corpus / "absent-topics.yaml", topics, {r["id"]: r["edition"] for r in clause_rows})

@@ -87,10 +87,18 @@ TitleData = dict[int, dict[str, dict[str, Any]]]  # edition -> title -> its fact
 def load_titles(corpus: Path) -> TitleData:
     """Each edition's melee titles (corpus/titles.yaml, corpus/titles2.yaml), by edition."""
     return {
-        edition: (yamlio.safe_load((corpus / name).read_text(encoding="utf-8")) or {}).get("titles", {})
+        edition: _titles_of(yamlio.read_data(corpus / name), corpus / name)
         for edition, name in TITLE_FILES.items()
         if (corpus / name).is_file()
     }
+
+
+def _titles_of(data: dict[str, Any], path: Path) -> dict[str, dict[str, Any]]:
+    """The ``titles`` mapping of a titles file: each title a mapping of its facts, else a DataError naming the file."""
+    titles = data.get("titles") or {}
+    if not isinstance(titles, dict) or not all(isinstance(facts, dict) for facts in titles.values()):
+        raise DataError(f"{path}: 'titles' must map each title to a mapping of its facts")
+    return titles
 
 
 class StepFault(Exception):
