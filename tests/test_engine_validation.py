@@ -472,3 +472,22 @@ def test_a_first_edition_control_change_names_who_takes_control():
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith("t.yaml:12: field 'take_control': say which player takes control ('player')"), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (BASE2 + "steps:\n  - note: a\n  - null\n", "t.yaml:11: step 2: each step is a mapping such as 'challenge: {...}'; got None"),
+        (BASE2.replace("  - name: B\n", "  - x\n  - name: B\n") + "steps: []\n", "t.yaml:3: field 'players': player 2 must be a mapping"),
+        (BASE2.replace("{name: Robb Stark, str: 5, icons: [military]}", "''") + "steps: []\n", "t.yaml:7: field 'name' must not be empty"),
+        (BASE2.replace("name: A", "name: ''") + "steps: []\n", "t.yaml:4: field 'name' of a player must be text; got ''"),
+        (BASE2.replace("name: A", "name: null") + "steps: []\n", "t.yaml:4: field 'name' of a player must be text; got None"),
+        (BASE2.replace("first: true", "first: true\n    plot: true") + "steps: []\n", "t.yaml:7: field 'plot' must be a plot's name"),
+    ],
+)
+def test_a_value_with_no_line_of_its_own_is_named_by_its_list_s_line_and_place(body: str, message: str):
+    """Review 24: a scalar where a step, player or plot belongs, or an empty card name, was reported with no line; a
+    player named '' or null ran and passed, shown as 'None'."""
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)

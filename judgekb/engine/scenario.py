@@ -770,8 +770,12 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     first = None
     needs = "faction" if edition == 2 else "house"
     melee = bool(data.get("melee", len(data["players"]) > 2))  # (three or more players: a melee game, unless said)
-    for spec in data["players"]:
+    for number, spec in enumerate(data["players"], 1):
+        if not isinstance(spec, dict):
+            raise DataError(f"{top('players')}: field 'players': player {number} must be a mapping with name and {needs}; got {spec!r}")
         check_fields(path, spec, {"name", needs}, PLAYER_FIELDS, "player")
+        if not isinstance(spec["name"], str) or not spec["name"].strip():
+            raise DataError(f"{where(path, spec, 'name')}: field 'name' of a player must be text; got {spec['name']!r}")
         for key in ("name", "house", "faction", "title"):
             if key == "title" and edition == 2 and isinstance(spec.get(key), dict):
                 continue  # a title with the relationships the scenario gives (_title_terms)
@@ -791,6 +795,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         if edition == 2 and faction.lower() not in FACTIONS:
             at_faction = where(path, spec, "faction" if "faction" in spec else "house")
             raise DataError(f"{at_faction}: field 'faction' must be one of {', '.join(FACTIONS)}; got {faction!r}")
+        if spec.get("plot") is not None and not isinstance(spec["plot"], (dict, str)):
+            raise DataError(f"{where(path, spec, 'plot')}: field 'plot' must be a plot's name or a mapping; got {spec['plot']!r}")
         plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
         title, terms = _title_terms(path, spec) if edition == 2 else (spec.get("title"), None)
         if title is not None:
@@ -824,6 +830,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         name = str(spec["name"])
         for zone in ("in_play", "hand", "deck", "discard", "dead", "shadows"):
             for card_spec in _list_of(path, spec, zone):
+                if isinstance(card_spec, str):  # (a bare name has no line of its own: the zone's)
+                    card_spec = {"name": card_spec, "__line__": getattr(spec, "key_lines", {}).get(zone) or spec.get("__line__")}
                 card = _card(path, card_spec, name, zone, cards, edition, controller=name)
                 if zone == "in_play" and card.type == "attachment":  # (review 21: taken as in play on no card, no word)
                     at = where(path, card_spec) if isinstance(card_spec, dict) else where(path, spec, zone)
@@ -894,7 +902,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     if not isinstance(steps, list):
         raise DataError(f"{top('steps')}: field 'steps' must be a list")
     checker = _Checker(path, state, edition)
-    _check_steps(path, steps, edition, checker)
+    _check_steps(path, steps, edition, checker, at=top("steps"))
     expect = data.get("expect") or {}
     if expect:
         if not isinstance(expect, dict):
@@ -924,11 +932,12 @@ def _check_step_numbers(path: Path, expect: dict[str, Any], count: int) -> None:
         _check_steps_named(path, entry, "step", [entry.get("step")], count, lowest=0)
 
 
-def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, depth: int = 0) -> None:
-    """Each step is one known verb of the scenario's edition with arguments of the right types (a loop's steps too)."""
-    for step in steps:
+def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, depth: int = 0, at: str = "") -> None:
+    """Each step is one known verb of the scenario's edition with arguments of the right types (a loop's steps too).
+    ``at``: where the list of steps starts, for a step that is not even a mapping (it has no line of its own)."""
+    for number, step in enumerate(steps, 1):
         if not isinstance(step, dict):
-            raise DataError(f"{path}: each step is a mapping such as 'challenge: {{...}}'; got {step!r}")
+            raise DataError(f"{at or path}: step {number}: each step is a mapping such as 'challenge: {{...}}'; got {step!r}")
         verbs = set(step) - {"__line__"}
         if len(verbs) != 1 or not verbs <= STEP_VERBS:
             bad = sorted(verbs - STEP_VERBS) or sorted(verbs)
@@ -973,7 +982,7 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
         if verb == "loop":
             if depth or not isinstance(args.get("steps"), list) or not args["steps"]:
                 raise DataError(f"{where(path, step)}: field 'steps': a loop repeats a non-empty list of steps (loops do not nest)")
-            _check_steps(path, args["steps"], edition, checker, depth + 1)
+            _check_steps(path, args["steps"], edition, checker, depth + 1, at=f"{where(path, args, 'steps')} (in the loop)")
 
 
 def _check_titles_chosen(path: Path, args: dict[str, Any], edition: int, state: State) -> None:
