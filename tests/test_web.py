@@ -239,3 +239,20 @@ def test_the_changes_picker_names_each_document_by_its_version_first(client):
 def test_the_search_page_says_what_an_erratum_of_a_document_not_in_the_corpus_corrects(client):
     page = client.get("/?q=max+hand+size&edition=2").get_data(as_text=True)
     assert 'class="unofficial amends">Corrects a text not in the corpus:' in page and "Initiative entry" in page
+
+
+def test_a_database_replaced_while_serving_is_served_from_the_next_request(db_copy, imported_db_path, tmp_path):
+    """Review 24: after `judgekb import-cards` (or `build`) the running server went on serving the old database:
+    /api/cards returned [] and card pages 404 until a restart.  Both write a new file and rename it into place."""
+    import os
+    import shutil
+
+    app = web.create_app(db_copy, CORPUS)
+    client = app.test_client()
+    assert client.get("/api/cards?prefix=robb&edition=2").get_json() == []  # no card data imported yet
+    fresh = tmp_path / "fresh.sqlite"
+    shutil.copyfile(imported_db_path, fresh)
+    os.replace(fresh, db_copy)  # as the import does: a new file renamed over the old
+    found = client.get("/api/cards?prefix=robb&edition=2").get_json()
+    assert any(card["name"] == "Robb Stark" for card in found), found
+    assert client.get("/card?name=Robb+Stark&edition=2").status_code == 200

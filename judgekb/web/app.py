@@ -7,6 +7,7 @@ command line's ``--json`` output.  The database is opened read-only, one connect
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -59,8 +60,33 @@ class Resources:
         self.memo = webguard.Memo()
         slots = int(os.environ.get("JUDGEKB_SCENARIO_SLOTS", "0")) or max(1, (os.cpu_count() or 2) // 2)
         self.scenario_slots = webguard.Slots(str(db_path.resolve()), slots)
+        self.generation = 0  # bumped when the database file is replaced: every thread opens the new one
+        self.stamp = self._stamp()
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            info = os.stat(self.db_path)
+        except OSError:
+            return None
+        return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+    def refresh(self) -> None:
+        """A request's first look: `judgekb build` and `import-cards` replace the database file (a rename), so a
+        server that kept its connections would go on serving the old cards and clauses until restarted."""
+        stamp = self._stamp()
+        if stamp is not None and stamp != self.stamp:
+            self.stamp = stamp
+            self.memo = webguard.Memo()  # results of the old database
+            self.generation += 1
 
     def _get(self, name: str, make: Any) -> Any:
+        if getattr(self.local, "generation", None) != self.generation:
+            old = getattr(self.local, "db", None)
+            self.local.__dict__.clear()
+            self.local.generation = self.generation
+            if old is not None:
+                with contextlib.suppress(Exception):
+                    old.conn.close()
         value = getattr(self.local, name, None)
         if value is None:
             value = make()
@@ -378,6 +404,10 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     app.register_blueprint(deck_pages)
     app.jinja_env.globals["zip"] = zip
     app.jinja_env.globals["clarifications_title"] = cardpage.CLARIFICATIONS  # the card page's section, as the CLI names it
+
+    @app.before_request
+    def refresh() -> None:
+        res().refresh()  # a database rebuilt or re-imported while serving is served from the next request on
 
     @app.after_request
     def headers(response: Response) -> Response:
