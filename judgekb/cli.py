@@ -292,6 +292,11 @@ def list_clauses(obj: Context, doc_id: str, kind: str | None) -> None:
     if store.document(db, doc_id) is None:
         docs = [r["id"] for r in db.query("select id from documents order by id")]
         fail(f"no document '{doc_id}'. Documents: {', '.join(docs)}")
+    if kind is not None:
+        from judgekb.corpus.model import KINDS
+
+        if kind not in KINDS:  # (an unknown kind listed nothing, exit 0, as if the document had none; search refuses it)
+            fail(f"unknown --kind '{kind}'; kinds are: {', '.join(KINDS)}")
     sql = "select id, kind, heading from clauses where doc = ?" + (" and kind = ?" if kind else "") + " order by seq"
     for row in db.query(sql, [doc_id, kind] if kind else [doc_id]):
         click.echo(f"{row['id']}\t{row['kind']}\t{row['heading']}")

@@ -308,3 +308,11 @@ def test_the_command_line_process_skips_tearing_down_what_it_built(db_path):
         [sys.executable, "-m", "judgekb", "show", "no/such-id"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
     )
     assert bad.returncode == 2 and "no/such-id" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_list_refuses_an_unknown_kind_as_search_does(db_path):
+    """Review 24: 'list agot1-faq --kind zz' printed nothing with exit 0, as if the document had no such clauses."""
+    for kind in ("zz", ""):
+        result = run_cli("list", "agot1-faq", "--kind", kind, db=db_path)
+        assert result.returncode == 2 and f"unknown --kind '{kind}'; kinds are: " in result.stderr, result.stderr
+    assert run_cli("list", "agot1-faq", "--kind", "qa", db=db_path).stdout.startswith("agot1-faq/qa/")

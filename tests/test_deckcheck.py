@@ -406,6 +406,7 @@ def test_bad_input_on_the_command_line_exits_2_with_a_message(kb, tmp_path: Path
     assert result.returncode == 2 and "not UTF-8 text" in result.stderr
     for args, message in [
         (["--list", "Standard v9"], "no restricted list named 'Standard v9'; lists: Standard v2.1, Standard v1.16"),
+        (["--list", ""], "no restricted list named ''; lists: Standard v2.1"),  # (review 24: took the newest silently)
         (["--as-of", "v5.4"], "--as-of is for first-edition FAQ versions"),
         (["--edition", "1", "--list", "Standard v2.1"], "--list names a second-edition list"),
     ]:

@@ -1071,7 +1071,7 @@ def check(
             raise DataError("no dated restricted lists imported: run judgekb import-cards on a throneteki folder with restricted-list.json")
         if as_of:
             raise DataError("--as-of is for first-edition FAQ versions; choose a second-edition list with --list")
-        rl = restricted_lists.by_name(lists, list_name) if list_name else restricted_lists.newest(lists)
+        rl = restricted_lists.by_name(lists, list_name) if list_name is not None else restricted_lists.newest(lists)
         if rl is None:
             raise DataError(f"no restricted list named {list_name!r}; lists: " + ", ".join(x.name for x in reversed(lists)))
     elif list_name:
