@@ -513,3 +513,14 @@ def test_deckcheck_json_on_bad_input_still_prints_json(kb, tmp_path):
     assert result.returncode == 2
     out = json.loads(result.stdout)
     assert out["verdict"] == "cannot be checked" and "broken.json" in out["error"] and "not valid JSON" in out["error"]
+
+
+def test_only_an_exports_heading_reads_as_title_faction_and_agendas(db):
+    """Review 28: the 'agenda after the faction' reading and 'above Packs: is heading' applied to lists that are not
+    a ThronesDB export's heading: a hand-typed list's title after its faction became an unknown card; a 'Packs:' line
+    at the end (or after the plots) made every card line above it a heading ('no card lines found')."""
+    body = STARK.split("Packs:", 1)[1].split("\n", 1)[1]  # the plots and cards, without the export's heading
+    typed = check(db, "House Stark\nFealty\nWinter Wolves, Store Championship 2nd place\n" + body)
+    assert typed.verdict == "legal", [p.message for p in typed.problems]
+    at_the_end = check(db, "Winter Wolves\n\nHouse Stark\nFealty\n" + body + "\nPacks: From Core Set to Redesigns II\n")
+    assert at_the_end.verdict == "legal" and at_the_end.counts == check(db, STARK).counts

@@ -1095,7 +1095,7 @@ def check(
         elif (
             any(c.type == "agenda" for c in pool.by_key.get(normalise_name(bare.name), []))
             or bare.section == "agenda"
-            or (after_faction and deck.shape == "thronesdb-text")
+            or (after_faction and bare.line < deck.heading_end)
         ):
             entries.append(bare)  # (a misspelt agenda is then a name no card has: the check says so, nearest named)
         elif title is None:

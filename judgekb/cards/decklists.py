@@ -68,6 +68,7 @@ class Decklist:
     faction_code: str | None = None  # ThronesDB JSON only; text lists name the faction in ``bare``
     agenda_codes: list[str] = field(default_factory=list)
     title: str | None = None
+    heading_end: int = 0  # a ThronesDB text export: the "Packs:" line that ends its heading (title, faction, agendas)
 
 
 def _bad(source: str, line: int, problem: str, text: str) -> DataError:
@@ -100,6 +101,22 @@ def _card_line(source: str, number: int, raw: str, text: str, section: str | Non
     return Entry(count, _name_checked(source, number, rest, raw), number, raw.strip(), pack, section)
 
 
+HEADING_MAX_LINES = 12  # an export's heading: its title, the faction, a few agendas and blank lines
+
+
+def _export_heading_end(lines: list[str]) -> int:
+    """The line of ThronesDB's "Packs: …" when it ends an export's heading (0 when the list has none): near the top, and
+    before any section header — a "Packs:" line further down, or after "Plot (7)", heads nothing."""
+    for number, raw in enumerate(lines[:HEADING_MAX_LINES], start=1):
+        stripped = raw.strip()
+        if re.match(r"^packs?\s*:", stripped, re.IGNORECASE):
+            return number
+        header = SECTION.match(stripped)
+        if header and header["word"].strip().lower() in SECTIONS:
+            return 0
+    return 0
+
+
 def parse_text(text: str, source: str) -> Decklist:
     """A ThronesDB text export or a plain ``count name`` list.  Raises DataError on a line it cannot read."""
     lines = text.splitlines()
@@ -110,7 +127,8 @@ def parse_text(text: str, source: str) -> Decklist:
     typed = False  # under a header that lists cards of one kind (plots, characters…), where no heading line stands
     # ThronesDB's export heads the list with the deck's title, the faction and the agendas, then "Packs: …": a line
     # above "Packs:" is a heading line even when it reads like a card line (a title such as "59 draw, 8 plots")
-    packs_line = next((n for n, raw in enumerate(lines, start=1) if re.match(r"^\s*packs?\s*:", raw, re.IGNORECASE)), 0)
+    packs_line = _export_heading_end(lines)
+    deck.heading_end = packs_line
     for number, raw in enumerate(lines, start=1):
         stripped = re.sub(r"^[•*–-]\s+", "", raw.strip())
         if not stripped or SKIP.match(stripped):
