@@ -39,7 +39,7 @@ class Context:
     pending_reactions: list[dict[str, Any]] = field(default_factory=list)
     replacements: list[dict[str, Any]] = field(default_factory=list)  # "instead" effects initiated against ``event``
     occurred: dict[str, int] = field(default_factory=dict)  # how many times each event has happened (the state's record)
-    open_windows: list[str] = field(default_factory=list)  # events of the last step other than a reaction: still reactable
+    open_windows: dict[str, int] = field(default_factory=dict)  # events of the last step but reactions: times, still reactable
     event: str = ""  # the imminent event interrupts are answering
     apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
 
@@ -145,8 +145,7 @@ def _names(value: Any) -> list[str]:
 def queue_reactions(ctx: Context, event: str, times: int = 1) -> None:
     """Reactions wait until the effect that caused the event has fully resolved (RR Reactions, FAQ 1.8)."""
     ctx.occurred[event] = ctx.occurred.get(event, 0) + times
-    if event not in ctx.open_windows:
-        ctx.open_windows.append(event)
+    ctx.open_windows[event] = ctx.open_windows.get(event, 0) + times
     for spec in ctx.reactions:
         if not spec.get("_used") and event_matches(spec, event):
             spec["_used"] = True
@@ -185,18 +184,19 @@ def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[s
     used = state.facts.setdefault("reacted", {})
     card = str(spec.get("card") or "")
     count = used.get(f"{key}|{card}", 0)
-    if count >= ctx.occurred[key]:
+    if count >= ctx.open_windows[key]:  # (once per occurrence in this window: earlier windows' occurrences are gone)
         raise IllegalStep(
             "reaction.once",
-            f"{card or 'the reaction'} has already been used {count} time(s), once for each time {key} happened",
+            f"{card or 'the reaction'} has already been used {count} time(s), once for each time {key} happened in this "
+            "reaction window",
             cite=["agot2-rr/reactions"] + (["agot2-faq41/qa/scouting-vessel"] if replaced else []),
         )
     used[f"{key}|{card}"] = count + 1
     if replaced:
         trace.add(
             "reaction.once",
-            f"{key} happened {ctx.occurred[key]} time(s) (the replacement discarded that many cards using pillage): "
-            f"use {count + 1} of {ctx.occurred[key]}",
+            f"{key} happened {ctx.open_windows[key]} time(s) (the replacement discarded that many cards using pillage): "
+            f"use {count + 1} of {ctx.open_windows[key]}",
             tag="reaction window",
             subject=subject,
         )

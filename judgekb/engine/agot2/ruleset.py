@@ -119,8 +119,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     ctx = _context(args)
     ctx.occurred = state.facts.setdefault("occurred", {})  # the game's record of events, for one reaction per occurrence
     if verb not in ("reaction", "note"):  # any other step closes the reaction windows the last one opened (RR Reactions)
-        state.facts["open_windows"] = []
-    ctx.open_windows = state.facts.setdefault("open_windows", [])
+        state.facts["open_windows"] = {}
+        state.facts["reacted"] = {}  # (uses of a reaction are counted within its window)
+    ctx.open_windows = state.facts.setdefault("open_windows", {})
     state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
     check_between_phases(state, verb, args)
     if verb == "phase":
