@@ -746,28 +746,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         no_cost_shadow(source_card, "event.play", "played")
         source_card.zone = "being played"
     pay_costs(state, trace, ctx, player, spec.get("cost") or {})
-    resolved = True
-    if spec.get("effect"):
-        resolved = bool(ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["effect"]}))
-    if spec.get("then"):
-        if resolved:
-            trace.add(
-                "ability",
-                f"the pre-then part of {source} resolved, so its post-then part resolves; reactions to either wait until both have",
-                cite=["agot2-rr/the-word-then", "agot2-faq41/1.8"],
-                tag="then",
-                subject=source,
-            )
-            ctx.apply_effect(state, trace, ctx, {"source": source, "controller": player, **spec["then"], "_post_then": True})
-        else:
-            trace.add(
-                "ability",
-                f"the pre-then part of {source} did not resolve, so its post-then part does not",
-                "not-applied",
-                cite=["agot2-rr/the-word-then"],
-                tag="then",
-                subject=source,
-            )
+    resolved = resolve_with_then(state, trace, ctx, spec, {"source": source, "controller": player})
     if played:
         assert source_card is not None
         source_card.zone, source_card.order = "discard", seq(state)
@@ -839,6 +818,36 @@ def _ordinal(n: int) -> str:
     "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
     "pile; reactions to playing it come after",
 )
+def resolve_with_then(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], base: dict[str, Any]) -> bool:
+    """An ability's or event's effect, then its post-then part only if the pre-then part resolved in full (RR The word
+    "Then"); reactions to either wait until both have (FAQ 1.8).  True if the pre-then part resolved."""
+    source = str(base.get("source") or "")
+    resolved = True
+    if spec.get("effect"):
+        resolved = bool(ctx.apply_effect(state, trace, ctx, {**base, **spec["effect"]}))
+    if not spec.get("then"):
+        return resolved
+    if resolved:
+        trace.add(
+            "ability",
+            f"the pre-then part of {source} resolved, so its post-then part resolves; reactions to either wait until both have",
+            cite=["agot2-rr/the-word-then", "agot2-faq41/1.8"],
+            tag="then",
+            subject=source,
+        )
+        ctx.apply_effect(state, trace, ctx, {**base, **spec["then"], "_post_then": True})
+    else:
+        trace.add(
+            "ability",
+            f"the pre-then part of {source} did not resolve, so its post-then part does not",
+            "not-applied",
+            cite=["agot2-rr/the-word-then"],
+            tag="then",
+            subject=source,
+        )
+    return resolved
+
+
 def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     player, key = spec["player"], spec["card"]
     card = state.cards[key]
@@ -888,9 +897,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
             subject=key,
         )
     elif spec.get("effect"):
-        ctx.apply_effect(state, trace, ctx, {"source": key, "source_type": "event", "controller": player, **spec["effect"]})
-        if spec.get("then"):
-            ctx.apply_effect(state, trace, ctx, {"source": key, "source_type": "event", "controller": player, **spec["then"]})
+        resolve_with_then(state, trace, ctx, spec, {"source": key, "source_type": "event", "controller": player})
     card.zone, card.order = "discard", seq(state)
     trace.add(
         "event.play",
