@@ -541,7 +541,20 @@ def leave_play(
         interrupts(state, trace, ctx, name, saving=False)
     if card.zone != "in_play":
         return False
-    if not as_cost and any(replacement(state, trace, ctx, e) for e in events):
+    replaced = next((e for e in events if any(r.get("_event") == e for r in ctx.replacements)), None)
+    if replaced is not None:  # (a cost too: a replaced removal still occurs, so the cost is paid)
+        replacement(state, trace, ctx, replaced)
+        for spare in [r for r in ctx.replacements if r.get("_event") in events]:
+            ctx.replacements.remove(spare)
+            trace.add(
+                "replacement",
+                f"{spare.get('source') or 'a replacement effect'} against {spare['_event']} is not used: {replaced} was "
+                "already replaced, and one removal is resolved once",
+                "not-applied",
+                cite=["agot2-rr/replacement-effects"],
+                tag="not used",
+                subject=str(spare.get("source") or ""),
+            )
         trace.add(
             "replacement",
             f"{key} being {PAST[how]} is still considered to have occurred, resolved by other means: reactions to it may be used",
