@@ -612,18 +612,46 @@ def leave_play(
     return True
 
 
+NOT_CARDS = ("source", "source_type", "__line__")  # an effect's own bookkeeping: never a card it affects
+
+
+def cards_named(effect: Any) -> list[str]:
+    """The names (card keys among them) an effect's fields give, nested mappings and lists included (``move_power: {from: X}``)."""
+    found: list[str] = []
+    if isinstance(effect, dict):
+        for field_name, value in effect.items():
+            if field_name not in NOT_CARDS:
+                found += cards_named(value)
+    elif isinstance(effect, list):
+        for value in effect:
+            found += cards_named(value)
+    elif isinstance(effect, str):
+        found.append(effect)
+    return found
+
+
+def _without(value: Any, key: str) -> Any:
+    """``value`` with every mention of card ``key`` taken out: a field or list item naming it is dropped, a part that
+    names it among others (``move_power: {from: key, to: Y}``) too, for that part affected the card."""
+
+    def names_it(item: Any) -> bool:  # (a list is kept, its items filtered)
+        return item == key or (isinstance(item, dict) and key in cards_named(item))
+
+    if isinstance(value, dict):
+        return {k: (v if k in NOT_CARDS else _without(v, key)) for k, v in value.items() if k in NOT_CARDS or not names_it(v)}
+    if isinstance(value, list):
+        return [_without(v, key) for v in value if not names_it(v)]
+    return value
+
+
 def _end_delayed_on(state: State, trace: Trace, key: str) -> None:
     """RR Leaves Play: "All lasting effects and/or delayed effects affecting the card while it is in play expire for
     that card": a delayed effect no longer touches it, even if it comes back into play before the effect resolves."""
     for delayed in [d for d in state.delayed if key in d.cards]:
         delayed.cards = tuple(c for c in delayed.cards if c != key)
-        kept: dict[str, Any] = {}
-        for field_name, value in delayed.effect.items():
-            if value == key:
-                continue
-            kept[field_name] = [v for v in value if v != key] if isinstance(value, list) else value
+        kept: dict[str, Any] = _without(delayed.effect, key)
         delayed.effect = kept
-        if not any(v not in (None, []) for k, v in kept.items() if k not in ("source", "source_type", "__line__")):
+        if not any(v not in (None, [], {}) for k, v in kept.items() if k not in NOT_CARDS):
             state.delayed.remove(delayed)  # (nothing left for it to do)
         trace.add(
             "leave-play",

@@ -809,8 +809,8 @@ def _lasting_rules(state: State, trace: Trace, ctx: Context, r: Resolving) -> No
     if args.get("at_end_of"):
         delayed = args["at_end_of"]
         then = delayed.get("effect", {})
-        named = [n for v in then.values() for n in (v if isinstance(v, list) else [v]) if isinstance(n, str) and n in state.cards]
-        affects = tuple(dict.fromkeys(n for n in named if state.cards[n].zone == "in_play"))
+        named = [n for n in board.cards_named(then) if n in state.cards and state.cards[n].zone == "in_play"]
+        affects = tuple(dict.fromkeys(named))
         state.delayed.append(Delayed(str(delayed["period"]), {**then, "source": source, "source_type": source_type}, source, affects))
         trace.add(
             "effect.delayed",
