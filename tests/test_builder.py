@@ -628,3 +628,20 @@ def test_a_character_taken_over_by_an_earlier_step_is_its_new_controller_s(carde
     add_step(page, "challenge")
     expect(page.locator("#s5 .checks").first).not_to_contain_text("Eddard Stark")  # control ended with the phase
     context.close()
+
+
+def test_control_until_the_end_of_the_challenge_ends_with_the_next_challenge(carded_server, browser):
+    """Review 28: the builder ended an 'end of challenge' control only at a claim step, while the engine ends the open
+    challenge when the next one is declared: the card stayed offered as the taker's in the next challenge."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    add_card(page, 1, "in_play", "Eddard Stark")
+    add_step(page, "control")
+    page.locator("#s0 label", has_text="Card").locator("select").select_option("Eddard Stark")
+    page.locator("#s0 label", has_text="Taken by").locator("select").select_option("Player A")
+    page.locator("#s0 label", has_text="Until").locator("select").select_option("end of challenge")
+    add_step(page, "challenge")
+    expect(page.locator("#s1 .checks").first).to_contain_text("Eddard Stark")  # Player A's for this challenge
+    add_step(page, "challenge")
+    expect(page.locator("#s2 .checks").first).not_to_contain_text("Eddard Stark")  # that challenge ended: back to B
+    context.close()

@@ -473,13 +473,19 @@
   }
   // who controls card x when step si is taken: the player whose board lists it, unless an earlier step took control
   // of it and that effect has not yet expired (RR Ownership and Control; a 'phase' step begins the next phase)
+  // (as the engine ends them: a challenge with its claim, the next challenge or the phase; a phase with end_phase or a
+  // phase step naming another phase; a round with end_round or the next plot phase)
   function controllerAt(x, si) {
-    var who = x.player.name, key = cardKey(x.card), until = null;
+    var who = x.player.name, key = cardKey(x.card), until = null, phase = null;
     state.steps.slice(0, si === undefined ? state.steps.length : si).forEach(function (k) {
-      if (until === "end of phase" && k.kind === "phase") { who = x.player.name; until = null; }
-      if (k.kind === "control" && k.target === key && k.player) { who = k.player; until = k.until === "permanent" ? null : k.until; return; }
-      var ends = { "end of challenge": ["claim", "end_phase", "end_round"], "end of phase": ["end_phase", "end_round"], "end of round": ["end_round"] }[until] || [];
-      if (ends.indexOf(k.kind) >= 0) { who = x.player.name; until = null; }
+      var newPhase = k.kind === "phase" && k.name !== phase;
+      var ended = until === "end of challenge" ? ["claim", "challenge", "end_phase", "end_round"].indexOf(k.kind) >= 0 || newPhase
+        : until === "end of phase" ? ["end_phase", "end_round"].indexOf(k.kind) >= 0 || newPhase
+        : until === "end of round" ? k.kind === "end_round" || (newPhase && k.name === "plot")
+        : false;
+      if (ended) { who = x.player.name; until = null; }
+      if (k.kind === "phase") phase = k.name;
+      if (k.kind === "control" && k.target === key && k.player) { who = k.player; until = k.until === "permanent" ? null : k.until; }
     });
     return who;
   }
