@@ -15,7 +15,6 @@ import signal
 import stat
 import threading
 import time
-import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,19 +135,10 @@ def run(
         raise ScenarioError(f"{path}: the scenario needs more memory than judgekb allows") from None
     except Exception as exc:  # the last boundary: an engine fault on one file must not end a folder run
         raise ScenarioError(
-            f"{path}: judgekb could not run this scenario ({type(exc).__name__}: {str(exc)[:200]} at {_site(exc)}); "
+            f"{path}: judgekb could not run this scenario ({type(exc).__name__}: {str(exc)[:200]} at {runner.fault_site(exc)}); "
             "please report it with the file — the scenario format check missed something",
             malformed=False,
         ) from None
-
-
-def _site(exc: BaseException) -> str:
-    """Where in judgekb an unexpected exception was raised (``judgekb/engine/core/runner.py:123``), for the report."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "judgekb" in f.filename]
-    if not frames:
-        return "unknown"
-    frame = frames[-1]
-    return f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}:{frame.lineno}"
 
 
 def _check_size(path: Path, scenario: Any, limits: Limits) -> None:

@@ -101,15 +101,25 @@ def _titles_of(data: dict[str, Any], path: Path) -> dict[str, dict[str, Any]]:
     return titles
 
 
+PACKAGE = Path(__file__).resolve().parents[2]  # judgekb/
+
+
+def fault_site(exc: BaseException) -> str:
+    """Where in judgekb an unexpected exception was raised (``agot2/cards.py:123``), for the report a judge sends."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve().is_relative_to(PACKAGE)]
+    if not frames:
+        return "unknown"
+    where = Path(frames[-1].filename)
+    return f"{where.parent.name}/{where.name}:{frames[-1].lineno}"
+
+
 class StepFault(Exception):
     """The engine failed on one step: its fault, not the file's (the format check let the step through, so it should
     be refused there or handled here).  The message names the step's line and where in judgekb, for the report."""
 
     def __init__(self, at: str, number: int, verb: str, exc: BaseException) -> None:
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if "judgekb" in f.filename]
-        site = f"{Path(frames[-1].filename).parent.name}/{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "unknown"
         super().__init__(
-            f"{at}: step {number} ({verb}): judgekb's engine failed on this step ({type(exc).__name__} at {site}); "
+            f"{at}: step {number} ({verb}): judgekb's engine failed on this step ({type(exc).__name__} at {fault_site(exc)}); "
             "this is a fault in judgekb, not necessarily in the file: please report it with the file"
         )
 
