@@ -491,3 +491,12 @@ def test_a_value_with_no_line_of_its_own_is_named_by_its_list_s_line_and_place(b
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_titles_are_checked_against_the_corpus_in_use():
+    """Review 28: the title typo check read this checkout's corpus, not the one the runner applies (--corpus)."""
+    body = MELEE.replace("EDITION", "1").replace("HOUSE", "house").replace("TITLE", "Master of Coin")
+    load_scenario(Path("t.yaml"), body)  # one of the checkout's six
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body, titles={1: {"Crown Regent": {}}})
+    assert "'Master of Coin' is not one of the six titles (titles: Crown Regent)" in str(caught.value), str(caught.value)

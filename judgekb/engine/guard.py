@@ -115,7 +115,7 @@ def run(
     started = time.monotonic()
     try:
         with deadline(limits.seconds):
-            scenario = load_scenario(path, text, prepare=prepare)
+            scenario = load_scenario(path, text, prepare=prepare, titles=titles)
             _check_size(path, scenario, limits)
             ruling = runner.run(scenario, titles, deadline=None if limits.seconds is None else started + limits.seconds)
             if db is None:

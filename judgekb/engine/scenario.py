@@ -689,11 +689,10 @@ def recorded_titles(edition: int) -> tuple[str, ...]:
     return tuple(titles) if isinstance(titles, dict) else ()
 
 
-def _title_named(path: Path, at: Any, key: str, name: str, edition: int, own_allowed: bool) -> str:
+def _title_named(path: Path, at: Any, key: str, name: str, edition: int, own_allowed: bool, recorded: tuple[str, ...]) -> str:
     """A title as recorded ('crown regent' is the Crown Regent).  A name that is none of them is refused in first
     edition (its six titles are all there is), and in second edition when it reads as a typo of one (a title of the
     scenario's own, given as a mapping, is kept): taken as written it would silently have no effect."""
-    recorded = recorded_titles(edition)
     folded = {re.sub(r"^the\s+", "", t.casefold()): t for t in recorded}
     plain = re.sub(r"^the\s+", "", " ".join(name.split()).casefold())
     if not recorded or name in recorded:
@@ -728,7 +727,9 @@ def _title_terms(path: Path, spec: dict[str, Any]) -> tuple[str | None, TitleTer
     return given["name"], TitleTerms(supports, "supports" in given, list(rivals) if rivals is not None else None)
 
 
-def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None) -> Scenario:
+def load_scenario(
+    path: Path, text: str | None = None, prepare: Callable[[Any, Path], list[Any]] | None = None, titles: dict[int, Any] | None = None
+) -> Scenario:
     """Read and validate a scenario (a file, or ``text`` named ``path``); problems name file, line and field.
 
     ``prepare`` may complete the loaded mapping before it is checked (cards by name from an
@@ -770,6 +771,8 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     first = None
     needs = "faction" if edition == 2 else "house"
     melee = bool(data.get("melee", len(data["players"]) > 2))  # (three or more players: a melee game, unless said)
+    # the titles the engine will apply (the corpus in use, as the runner loads it), else this checkout's corpus
+    recorded = tuple((titles or {}).get(edition) or {}) if titles is not None else recorded_titles(edition)
     for number, spec in enumerate(data["players"], 1):
         if not isinstance(spec, dict):
             raise DataError(f"{top('players')}: field 'players': player {number} must be a mapping with name and {needs}; got {spec!r}")
@@ -800,7 +803,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
         plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
         title, terms = _title_terms(path, spec) if edition == 2 else (spec.get("title"), None)
         if title is not None:
-            title = _title_named(path, spec, "title", title, edition, own_allowed=terms is not None)
+            title = _title_named(path, spec, "title", title, edition, terms is not None, recorded)
         house = (_houses(path, spec, edition, several=False) or (str(spec.get("house", faction)),))[0]
         player = Player(name, house, plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
         player.title_terms = terms
@@ -902,6 +905,7 @@ def load_scenario(path: Path, text: str | None = None, prepare: Callable[[Any, P
     if not isinstance(steps, list):
         raise DataError(f"{top('steps')}: field 'steps' must be a list")
     checker = _Checker(path, state, edition)
+    checker.titles = recorded
     _check_steps(path, steps, edition, checker, at=top("steps"))
     expect = data.get("expect") or {}
     if expect:
@@ -972,7 +976,7 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
         if verb == "effect" and edition == 1 and args.get("take_control") and not args.get("player"):
             raise DataError(f"{where(path, args, 'take_control')}: field 'take_control': say which player takes control ('player')")
         if verb == "phase" and isinstance(args.get("titles"), dict):
-            _check_titles_chosen(path, args, edition, checker.state)
+            _check_titles_chosen(path, args, edition, checker.state, checker.titles)
         unread = [f for f in MARSHAL_NOT_INTO_SHADOWS if f in args and (f != "from" or args[f] != "hand")]
         if verb == "marshal" and args.get("into") == "shadows" and unread:  # (taken and ignored, it would mislead)
             raise DataError(
@@ -985,13 +989,13 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
             _check_steps(path, args["steps"], edition, checker, depth + 1, at=f"{where(path, args, 'steps')} (in the loop)")
 
 
-def _check_titles_chosen(path: Path, args: dict[str, Any], edition: int, state: State) -> None:
+def _check_titles_chosen(path: Path, args: dict[str, Any], edition: int, state: State, recorded: tuple[str, ...]) -> None:
     """The plot phase's title choices: a melee game's only, each one of the edition's titles (as recorded)."""
     if not state.melee:
         raise DataError(f"{where(path, args, 'titles')}: field 'titles': {_JOUST_TITLES[edition]}")
     for player, title in list(args["titles"].items()):
         if player != "__line__":
-            args["titles"][player] = _title_named(path, args, "titles", str(title), edition, own_allowed=False)
+            args["titles"][player] = _title_named(path, args, "titles", str(title), edition, False, recorded)
 
 
 class _Checker:
@@ -1001,6 +1005,7 @@ class _Checker:
         self.path = path
         self.state = state
         self.edition = edition
+        self.titles: tuple[str, ...] = ()  # the edition's recorded title names (a typo is refused, the nearest named)
 
     def gained(self, value: Any, key: str, line_of: Any) -> None:
         """An effect's gain/lose: a keyword the edition knows, 'all keywords' (lose), and in edition 2 a trait, 'all
