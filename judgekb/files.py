@@ -15,17 +15,22 @@ from pathlib import Path
 from judgekb.errors import DataError
 
 
-def default_mode() -> int:
-    """0o666 less the umask: what any other new file would get, so a service account can read it."""
+def umask() -> int:
+    """The process umask, read without changing it where the system says it (a change is not thread-safe)."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("Umask:"):
-                return 0o666 & ~int(line.split()[1], 8)
+                return int(line.split()[1], 8)
     except (OSError, ValueError):
         pass
     mask = os.umask(0o022)
     os.umask(mask)
-    return 0o666 & ~mask
+    return mask
+
+
+def default_mode() -> int:
+    """0o666 less the umask: what any other new file would get, so a service account can read it."""
+    return 0o666 & ~umask()
 
 
 def stamp_of(st: os.stat_result) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from judgekb.corpus.parsers.linemap import slug
+from judgekb.files import umask
 from judgekb.web import offline
 from judgekb.yamlio import DataError
 
@@ -152,9 +153,8 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
     site = Site(db)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # (mkdtemp makes it private: the copy is for others to open, as a folder made by hand)
+    # (mkdtemp makes it private: the copy is for others to open, so it gets a folder's usual mode under the umask)
+    os.chmod(tmp, 0o777 & ~umask())
     pages = 0
     try:
 
