@@ -364,28 +364,22 @@ RULES.add(
 
 def _no_longer_imminent(trace: Trace, ctx: Context, key: str, events: tuple[str, ...]) -> None:
     """The interrupts and reactions the step names for a removal a save prevented are said unused, never dropped."""
-    for spec in [s for s in ctx.interrupts if not s.get("_used") and any(event_matches(s, e) for e in events)]:
-        spec["_used"] = True
-        trace.add(
-            "save.ends-trigger",
-            f"{spec.get('card') or 'an interrupt'} (interrupt to {spec.get('to')}) cannot be used: {key} was saved, so what "
-            "was about to happen is no longer imminent",
-            "not-applied",
-            cite=["agot2-rr/the-word-would"],
-            tag="not used",
-            subject=str(spec.get("card") or ""),
-        )
-    for spec in [s for s in ctx.reactions if not s.get("_used") and any(event_matches(s, e) for e in events)]:
-        spec["_used"] = True
-        trace.add(
-            "save.ends-trigger",
-            f"{spec.get('card') or 'a reaction'} (reaction to {spec.get('to')}) cannot be used: {key} was saved and is not "
-            "considered to have left play",
-            "not-applied",
-            cite=["agot2-rr/save"],
-            tag="not used",
-            subject=str(spec.get("card") or ""),
-        )
+    said = (
+        (ctx.interrupts, "interrupt", "so what was about to happen is no longer imminent", "agot2-rr/the-word-would"),
+        (ctx.reactions, "reaction", "and is not considered to have left play", "agot2-rr/save"),
+    )
+    for pool, kind, why, cite in said:
+        for spec in [s for s in pool if not s.get("_used") and any(event_matches(s, e) for e in events)]:
+            spec["_used"] = True
+            trace.add(
+                "save.ends-trigger",
+                f"{spec.get('card') or ('an ' if kind == 'interrupt' else 'a ') + kind} ({kind} to "
+                f"{spec.get('to')}) cannot be used: {key} was saved, {why}",
+                "not-applied",
+                cite=[cite],
+                tag="not used",
+                subject=str(spec.get("card") or ""),
+            )
 
 
 def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as_cost: bool, cannot_be_saved: bool) -> bool:
