@@ -182,9 +182,7 @@ def build(obj: Context) -> None:
         report = store.build(obj.corpus, obj.db_path)
     except DataError as exc:
         fail(f"build failed, database left as it was:\n{exc}")
-    for problem in report["skipped"]:
-        click.echo(f"judgekb: a remembered card import was skipped: {problem}", err=True)
-    for warning in report.get("warnings", []):
+    for warning in report.get("warnings", []):  # (skipped card imports among them)
         click.echo(f"judgekb: warning: {warning}", err=True)
     cache_bytecode()
     click.echo(f"built {obj.db_path}: {report['clauses']} clauses in {report['seconds']:.2f}s")

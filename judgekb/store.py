@@ -148,13 +148,19 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
         warnings = _write_search_tables(db, everything, clause_rows, graph, corpus)
         imported, skipped = 0, []
         for source in cardimport.remembered(db_path) if imports is None else imports:
-            if source.exists():  # an import the user made earlier survives rebuilds
-                try:
-                    imported += cardimport.import_path(db, source)[0]
-                except DataError as exc:
-                    if imports is not None:
-                        raise
-                    skipped.append(str(exc))  # a remembered import that went bad must not block the rebuild
+            if not source.exists():  # (said, never silent: a judge would otherwise find the cards gone at the event)
+                skipped.append(
+                    f"{source}: the card data imported from here is gone (moved or deleted), so its cards are not in the "
+                    "rebuilt database; run judgekb import-cards with its new place"
+                )
+                continue
+            try:  # an import the user made earlier survives rebuilds
+                imported += cardimport.import_path(db, source)[0]
+            except DataError as exc:
+                if imports is not None:
+                    raise
+                skipped.append(str(exc))  # a remembered import that went bad must not block the rebuild
+        warnings += [f"a remembered card import was skipped: {problem}" for problem in skipped]  # (an automatic rebuild says them too)
         fingerprint = corpus_fingerprint(corpus)
         db.table("meta").insert_all(
             [

@@ -684,3 +684,18 @@ def test_a_broken_titles_file_is_a_message_when_a_scenario_runs(corpus_copy, tmp
     result = run_cli("run", scenario, db=tmp_path / "kb.sqlite", corpus=corpus_copy)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert f"{corpus_copy / 'titles.yaml'}: 'titles' must map each title to a mapping of its facts" in result.stderr
+
+
+def test_a_rebuild_says_when_a_remembered_card_import_is_gone(tmp_path, kb):
+    """Review 24: 'import-cards /tmp/t.json; rm /tmp/t.json; build' exited 0 with no word, and the cards were gone
+    (judgekb card Ice: 'no card matching'); an automatic rebuild said nothing either."""
+    cards = tmp_path / "t.json"
+    cards.write_text(json.dumps([{"name": "Ser Testing", "house": "Stark", "card_type": "Character", "cost": 3}]), encoding="utf-8")
+    assert run_cli("import-cards", str(cards), db=kb).returncode == 0
+    cards.unlink()
+    result = run_cli("build", db=kb)
+    assert result.returncode == 0
+    assert f"a remembered card import was skipped: {cards}: the card data imported from here is gone" in result.stderr, result.stderr
+    from judgekb import store
+
+    assert any(str(cards) in w for w in store.build_warnings(kb))  # kept: an automatic rebuild says it as well
