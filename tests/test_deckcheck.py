@@ -407,6 +407,7 @@ def test_bad_input_on_the_command_line_exits_2_with_a_message(kb, tmp_path: Path
     for args, message in [
         (["--list", "Standard v9"], "no restricted list named 'Standard v9'; lists: Standard v2.1, Standard v1.16"),
         (["--list", ""], "no restricted list named ''; lists: Standard v2.1"),  # (review 24: took the newest silently)
+        (["--edition", "1", "--as-of", "v0.1"], "--as-of v0.1: the FAQ's versions run from v1.0 to v5.5.1"),  # (review 24)
         (["--as-of", "v5.4"], "--as-of is for first-edition FAQ versions"),
         (["--edition", "1", "--list", "Standard v2.1"], "--list names a second-edition list"),
     ]:

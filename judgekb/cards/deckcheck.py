@@ -1078,6 +1078,11 @@ def check(
         raise DataError("--list names a second-edition list; for the first edition use --as-of VERSION (e.g. v5.4)")
     elif as_of and not re.fullmatch(r"v?\d+(\.\d+)*", as_of):
         raise DataError(f"--as-of must be a FAQ version such as v5.4; got {as_of!r}")
+    elif as_of:  # (v0.1 was taken: every list entry then counted as later, v9 as if the lists had never changed)
+        query = "select distinct version from clauses where doc = 'agot1-faq' and version is not null"
+        first = min((str(r["version"]) for r in db.query(query)), key=_version_key, default="1.0")
+        if not _version_key(first) <= _version_key(as_of.lstrip("vV")) <= _version_key("5.5.1"):
+            raise DataError(f"--as-of {as_of}: the FAQ's versions run from v{first} to v5.5.1")
 
     # bare heading lines: the title, the faction, the agendas
     faction = deck.faction_code
