@@ -819,12 +819,6 @@ def _cannot_win(state: State, player: str) -> bool:
     )
 
 
-@rule(
-    "eliminated",
-    ["agot2-rr/winning-the-game", "agot2-rr/appendix-i/draw-phase/2.2"],
-    "a player whose draw deck has no cards remaining is eliminated at once; the last player left wins; if all remaining "
-    "players are eliminated at once, the first player decides (in the draw phase: which of them wins)",
-)
 def remaining(state: State, in_order: bool = False) -> list[str]:
     """The players still in the game (an eliminated player takes no part: RR Winning the Game), in seating order or,
     ``in_order``, in player order from the first player."""
@@ -832,6 +826,12 @@ def remaining(state: State, in_order: bool = False) -> list[str]:
     return [n for n in (state.player_order() if in_order else state.players) if n not in out]
 
 
+@rule(
+    "eliminated",
+    ["agot2-rr/winning-the-game", "agot2-rr/appendix-i/draw-phase/2.2"],
+    "a player whose draw deck has no cards remaining is eliminated at once; the last player left wins; if all remaining "
+    "players are eliminated at once, the first player decides (in the draw phase: which of them wins)",
+)
 def check_elimination(state: State, trace: Trace, had_cards: dict[str, int] | None = None, draw_phase: bool = False) -> bool:
     """Eliminate every player whose draw deck now has no cards: one that had cards before (``had_cards``), or one whose
     deck the scenario gives (``deck: []`` included). A deck the scenario leaves out is unknown, never read as empty.
