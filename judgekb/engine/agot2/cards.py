@@ -803,21 +803,6 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-@rule(
-    "event.play",
-    [
-        "agot2-faq41/1.5",
-        "agot2-rr/event-cards",
-        "agot2-faq41/qa/melisandre-seen-in-flames",
-        "agot2-rr/cancel",
-        "agot2-rr/limited",
-        "agot2-rr/shadows/the-shadow-keyword",
-        "agot2-faq41/qa/no-surprises",
-        "agot2-rr/shadows/printed-cost-of-shadows-cards",
-    ],
-    "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
-    "pile; reactions to playing it come after",
-)
 def resolve_with_then(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], base: dict[str, Any]) -> bool:
     """An ability's or event's effect, then its post-then part only if the pre-then part resolved in full (RR The word
     "Then"); reactions to either wait until both have (FAQ 1.8).  True if the pre-then part resolved."""
@@ -848,6 +833,21 @@ def resolve_with_then(state: State, trace: Trace, ctx: Context, spec: dict[str, 
     return resolved
 
 
+@rule(
+    "event.play",
+    [
+        "agot2-faq41/1.5",
+        "agot2-rr/event-cards",
+        "agot2-faq41/qa/melisandre-seen-in-flames",
+        "agot2-rr/cancel",
+        "agot2-rr/limited",
+        "agot2-rr/shadows/the-shadow-keyword",
+        "agot2-faq41/qa/no-surprises",
+        "agot2-rr/shadows/printed-cost-of-shadows-cards",
+    ],
+    "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
+    "pile; reactions to playing it come after",
+)
 def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     player, key = spec["player"], spec["card"]
     card = state.cards[key]
