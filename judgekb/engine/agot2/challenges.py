@@ -259,17 +259,17 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
     trace.add("challenge.defend", text, cite=[DEFEND], tag="declare defenders", subject=player)
 
 
-@rule(
-    "challenge.removed",
-    ["agot2-rr/participating", "agot2-rr/ownership-and-control", "agot2-faq41/2.10"],
-    "a character that leaves play or changes control is removed from the challenge; an explicit removal keeps a contribution",
-)
 def contributes_to(challenge: Challenge, key: str) -> str | None:
     """The side a character's STR counts for by a card ability (the most recent effect prevails), if any."""
     stack = challenge.contributions.get(key) or []
     return stack[-1][0] if stack else None
 
 
+@rule(
+    "challenge.removed",
+    ["agot2-rr/participating", "agot2-rr/ownership-and-control", "agot2-faq41/2.10"],
+    "a character that leaves play or changes control is removed from the challenge; an explicit removal keeps a contribution",
+)
 def remove_from_challenge(state: State, trace: Trace, card: Card, why: str, explicit: bool = False) -> None:
     """Leaving play or changing control removes a character from the challenge; an ability that explicitly
     removes it ends only its participation, not a STR contribution made by another ability (FAQ 2.10)."""
