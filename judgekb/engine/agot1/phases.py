@@ -160,6 +160,13 @@ def activate(state: State, trace: Trace, player: str | None, why: str) -> None:
         _count_income(state, trace, name, "")
 
 
+def end_turns(state: State, trace: Trace, why: str) -> None:
+    """The marshalling phase ends (an end_phase step, or the next phase begun without one): every player whose turn has
+    not come takes it now, counting income, and the turns are over."""
+    activate(state, trace, None, why)
+    state.facts.pop("income_collected", None)
+
+
 def _count_income(state: State, trace: Trace, name: str, lead: str) -> None:
     cap, extra = state.facts.get("income_terms") or (None, 0)
     p = state.players[name]
@@ -235,8 +242,7 @@ def taxation(state: State, trace: Trace) -> None:
 def end_phase(state: State, trace: Trace) -> None:
     from judgekb.engine.agot1.effects import expire
 
-    activate(state, trace, None, "the marshalling phase ends, and no marshalling step is given for the players left")
-    state.facts.pop("income_collected", None)
+    end_turns(state, trace, "the marshalling phase ends, and no marshalling step is given for the players left")
     expire(state, trace, "phase")
     for p in state.players.values():
         p.copies_this_phase.clear()

@@ -33,8 +33,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     if verb == "phase":
         name = args if isinstance(args, str) else args.get("name")
         options = args if isinstance(args, dict) else {}
-        phases.activate(state, trace, None, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
-        state.facts.pop("income_collected", None)
+        phases.end_turns(state, trace, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
         state.phase = str(name)
         if name == "plot":
             phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))
