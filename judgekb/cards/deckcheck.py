@@ -305,7 +305,7 @@ def _outside(pool: CardPool, entry: Entry) -> Card | None:
 
 
 def _outside_problem(card: Card, dc: DeckCard) -> Problem:
-    only = "draft format only" in html.unescape(re.sub(r"<[^>]+>", "", card.text)).casefold()
+    only = "draft format only" in plain_text(card).casefold()
     return _problem(
         OUTSIDE_POOL,
         f"{card.printing} is a card of the {card.pack_name} (a draft set or variant format, card code {card.code}), not of the "
@@ -435,9 +435,20 @@ class Citer:
         return [c for ids in check.clauses if (c := self.clause(ids))]
 
 
+def plain_text(card: Card) -> str:
+    """A card's imported text without its HTML markup (the data writes icons and emphasis as tags and entities)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", card.text))
+
+
+def in_card_pool(rl: restricted_lists.RestrictedList, card: Card) -> bool:
+    """Whether a printing could legally be in a deck under the list ``rl``: not in its banned cards (the printings
+    outside its card pool) and released by its date."""
+    return card.code not in rl.banned_cards and (card.released or "") <= rl.date
+
+
 def card_text(card: Card) -> Citation:
     """The card's own printed text, from the imported card data, as the rule's source."""
-    text = html.unescape(re.sub(r"<[^>]+>", "", card.text)).strip()
+    text = plain_text(card).strip()
     return Citation(f"{card.printing}, card text (imported card data)", None, text)
 
 
@@ -741,7 +752,7 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
 
 def _saying(card: Card, phrases: tuple[str, ...]) -> str:
     """': "the sentence of the card's text that states the rule"', for a message that says why; '' when none does."""
-    text = html.unescape(re.sub(r"<[^>]+>", "", card.text))
+    text = plain_text(card)
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
         if any(p in sentence.casefold() for p in phrases):
             return f': "{sentence.strip()}"'
@@ -822,7 +833,7 @@ def list_checks2(cards: list[DeckCard], pool: CardPool, rl: restricted_lists.Res
             _problem(BANNED, f"{dc.card.printing} is banned in {fmt} by {rl.name}", [dc], [list_citation(rl, fmt, "banned list")])
         )
     for dc in on(rl.banned_cards):
-        legal = [c.printing for c in pool.by_key[dc.card.key] if c.code not in rl.banned_cards and (c.released or "") <= rl.date]
+        legal = [c.printing for c in pool.by_key[dc.card.key] if in_card_pool(rl, c)]
         problems.append(
             _problem(
                 CARD_POOL,
@@ -1115,7 +1126,7 @@ def check(
                 faction = code
                 entries.remove(entry)
     in_force = rl
-    allowed = (lambda c: c.code not in in_force.banned_cards and (c.released or "") <= in_force.date) if in_force else None
+    allowed = (lambda c: in_card_pool(in_force, c)) if in_force else None
     resolved = resolve(pool, entries, allowed, deadline)
     notes += resolved.notes
     if edition == 1:

@@ -772,7 +772,7 @@ def load_scenario(
     needs = "faction" if edition == 2 else "house"
     melee = bool(data.get("melee", len(data["players"]) > 2))  # (three or more players: a melee game, unless said)
     # the titles the engine will apply (the corpus in use, as the runner loads it), else this checkout's corpus
-    recorded = tuple((titles or {}).get(edition) or {}) if titles is not None else recorded_titles(edition)
+    recorded = tuple(titles.get(edition) or {}) if titles is not None else recorded_titles(edition)
     for number, spec in enumerate(data["players"], 1):
         if not isinstance(spec, dict):
             raise DataError(f"{top('players')}: field 'players': player {number} must be a mapping with name and {needs}; got {spec!r}")
