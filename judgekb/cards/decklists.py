@@ -101,6 +101,18 @@ def _card_line(source: str, number: int, raw: str, text: str, section: str | Non
     return Entry(count, _name_checked(source, number, rest, raw), number, raw.strip(), pack, section)
 
 
+def _heading_line(source: str, number: int, raw: str, stripped: str, section: str | None) -> Entry:
+    """A line naming no count: the deck's title, its faction or an agenda ("Faction: House Stark", "Agenda: Fealty",
+    a pack in parentheses); a labelled agenda is in the agenda section, any other line in ``section``."""
+    labelled = LABELLED.match(stripped)
+    if labelled:
+        stripped = labelled["value"].strip()
+        section = "agenda" if labelled["label"].lower().startswith("agenda") else section
+    bare = PACK.match(stripped)
+    name, pack = (bare["name"], bare["pack"]) if bare else (stripped, None)
+    return Entry(1, _name_checked(source, number, name.strip(), raw), number, raw.strip(), pack, section, bare=True)
+
+
 HEADING_MAX_LINES = 12  # an export's heading: its title, the faction, a few agendas and blank lines
 
 
@@ -136,13 +148,7 @@ def parse_text(text: str, source: str) -> Decklist:
                 deck.shape = "thronesdb-text"
             continue
         if number < packs_line:  # the export's heading (title, faction, agendas): never a card line
-            labelled = LABELLED.match(stripped)
-            name = labelled["value"].strip() if labelled else stripped
-            agenda = bool(labelled and labelled["label"].lower().startswith("agenda"))
-            bare = PACK.match(name)
-            name, pack = (bare["name"], bare["pack"]) if bare else (name, None)
-            name = _name_checked(source, number, name.strip(), raw)
-            deck.bare.append(Entry(1, name, number, raw.strip(), pack, "agenda" if agenda else None, bare=True))
+            deck.bare.append(_heading_line(source, number, raw, stripped, None))
             continue
         header = SECTION.match(stripped)
         if header and header["word"].strip().lower() in SECTIONS:
@@ -157,12 +163,9 @@ def parse_text(text: str, source: str) -> Decklist:
             continue
         if (deck.entries or typed) and section != "agenda":  # under "Plots" or "Characters": a count left out, not a title
             raise _bad(source, number, "not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'", raw)
-        labelled = LABELLED.match(stripped)  # "Faction: House Stark", "Agenda: Fealty"
-        if labelled:
-            stripped, section = labelled["value"].strip(), ("agenda" if labelled["label"].lower().startswith("agenda") else section)
-        bare = PACK.match(stripped)
-        name, pack = (bare["name"], bare["pack"]) if bare else (stripped, None)
-        deck.bare.append(Entry(1, _name_checked(source, number, name.strip(), raw), number, raw.strip(), pack, section, bare=True))
+        heading = _heading_line(source, number, raw, stripped, section)
+        section = heading.section  # ("Agenda: X" opens the agendas)
+        deck.bare.append(heading)
     if not deck.entries:
         raise DataError(f"{source}: no card lines found: expected lines such as '3x Card Name (Pack)' or '3 Card Name'")
     return deck
