@@ -82,8 +82,12 @@ def read_input(path: Path, cap: int | None) -> bytes:
         except OSError as exc:
             raise DataError(f"{path}: cannot read: {exc.strerror}") from None
     if cap is not None and len(data) > cap:
-        raise DataError(f"{path}: larger than {_size(cap)}")
+        raise TooLarge(f"{path}: larger than {_size(cap)}")
     return data
+
+
+class TooLarge(DataError):
+    """``read_input``'s file is over its cap (a caller may say how to lift it)."""
 
 
 def _size(count: int) -> str:

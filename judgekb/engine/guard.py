@@ -10,9 +10,7 @@ one scenario becomes a ``ScenarioError`` naming the file, so a folder run report
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
-import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judgekb.files import TooLarge, read_input
 from judgekb.yamlio import DataError
 
 
@@ -55,19 +54,11 @@ class Timeout(BaseException):  # noqa: N818 - a BaseException so no `except Exce
 def read_file(path: Path, limits: Limits) -> str:
     """The text of a scenario file: a regular file (never a FIFO or device), within the size limit, UTF-8."""
     try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ScenarioError(f"{path}: not a regular file (a FIFO, device or folder); skipped")
-    cap = limits.max_bytes
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read() if cap is None else handle.read(cap + 1)
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    if cap is not None and len(data) > cap:
-        raise ScenarioError(f"{path}: larger than {cap // 1024} KB; run it with --no-limits if it is meant to be this large")
+        data = read_input(path, limits.max_bytes)
+    except TooLarge as exc:
+        raise ScenarioError(f"{exc}; run it with --no-limits if it is meant to be this large") from None
+    except DataError as exc:
+        raise ScenarioError(f"{exc}; skipped") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
