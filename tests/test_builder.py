@@ -36,6 +36,14 @@ def add_step(page: Page, kind: str) -> None:
     page.click("#b-add-step")
 
 
+def take_control(page: Page, step: int, card: str, player: str, until: str) -> None:
+    """A 'control' step added as step ``step`` (0-based): ``player`` takes control of ``card`` until ``until``."""
+    add_step(page, "control")
+    page.locator(f"#s{step} label", has_text="Card").locator("select").select_option(card)
+    page.locator(f"#s{step} label", has_text="Taken by").locator("select").select_option(player)
+    page.locator(f"#s{step} label", has_text="Until").locator("select").select_option(until)
+
+
 def build_military_challenge(page: Page, edition: str) -> None:
     board = BOARDS[edition]
     page.select_option("#b-edition", edition)
@@ -489,10 +497,7 @@ def test_a_change_of_control_is_a_step(carded_server, browser, size):
     page.locator("#s0 label.check", has_text="Ser Jaime Lannister").locator("input").check()
     add_step(page, "defend")
     page.locator("#s1 label.check", has_text="Eddard Stark").locator("input").check()
-    add_step(page, "control")
-    page.locator("#s2 label", has_text="Card").locator("select").select_option("Eddard Stark")
-    page.locator("#s2 label", has_text="Taken by").locator("select").select_option("Player A")
-    page.locator("#s2 label", has_text="Until").locator("select").select_option("end of phase")
+    take_control(page, 2, "Eddard Stark", "Player A", "end of phase")
     assert 'effect: {take_control: "Eddard Stark", player: "Player A", until: "end of phase"}' in page.text_content("#b-yaml")
     page.click("#b-run")
     expect(page.locator("#b-result .ruling-lines")).to_contain_text("Player A wins (5–0), unopposed")
@@ -611,10 +616,7 @@ def test_a_character_taken_over_by_an_earlier_step_is_its_new_controller_s(carde
     add_card(page, 0, "in_play", "Ser Jaime Lannister")
     add_card(page, 1, "in_play", "Eddard Stark")
     add_card(page, 1, "in_play", "Catelyn Stark")
-    add_step(page, "control")
-    page.locator("#s0 label", has_text="Card").locator("select").select_option("Eddard Stark")
-    page.locator("#s0 label", has_text="Taken by").locator("select").select_option("Player A")
-    page.locator("#s0 label", has_text="Until").locator("select").select_option("end of phase")
+    take_control(page, 0, "Eddard Stark", "Player A", "end of phase")
     add_step(page, "challenge")
     attackers = page.locator("#s1 .checks").first
     expect(attackers).to_contain_text("Eddard Stark")  # Player A's now
@@ -636,10 +638,7 @@ def test_control_until_the_end_of_the_challenge_ends_with_the_next_challenge(car
     context, page = lannister_against_stark_on_a_phone(browser, carded_server)
     add_card(page, 0, "in_play", "Ser Jaime Lannister")
     add_card(page, 1, "in_play", "Eddard Stark")
-    add_step(page, "control")
-    page.locator("#s0 label", has_text="Card").locator("select").select_option("Eddard Stark")
-    page.locator("#s0 label", has_text="Taken by").locator("select").select_option("Player A")
-    page.locator("#s0 label", has_text="Until").locator("select").select_option("end of challenge")
+    take_control(page, 0, "Eddard Stark", "Player A", "end of challenge")
     add_step(page, "challenge")
     expect(page.locator("#s1 .checks").first).to_contain_text("Eddard Stark")  # Player A's for this challenge
     add_step(page, "challenge")
