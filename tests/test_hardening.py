@@ -626,11 +626,18 @@ def test_output_that_cannot_be_written_is_one_line_not_a_traceback(db_path, args
         ("cards null", "Core.json: expected a JSON object with a 'cards' list"),
         ("date 5", "restricted-list.json: list 'FFG FAQ v1.1': field 'date' must be a date such as \"2024-01-22\"; got 5"),
         ("name null", "restricted-list.json: list #1: field 'name' must be non-empty text; got null"),
+        ("code twice", "Core.json: card #1 (A Feast for Crows): code '01001' is already the code of "),
+        ("cost NaN", "Core.json: NaN is not a number a card prints (not standard JSON)"),
+        ("long name", "Core.json: card #0: field 'name' is 100,000 characters long; a card's title is at most 200"),
+        ("income list", "Core.json: card #0 (A Clash of Kings): field 'plotStats.income' must be a whole number"),
+        ("deck limit text", "Core.json: card #2 (A Game of Thrones): field 'deckLimit' must be a whole number"),
     ],
 )
 def test_import_cards_refuses_what_the_cards_and_lists_need_and_imports_nothing(tmp_path, kb, change, said):
     """A card with no code imported, then `judgekb card "A Clash of Kings"` was a 'NoneType'.startswith traceback;
-    "cards": null dropped the pack's 211 cards without a word; a list dated 5 or named null became the list in force."""
+    "cards": null dropped the pack's 211 cards without a word; a list dated 5 or named null became the list in force.
+    Review 24: two cards with one code imported (a deck check then named either), and so did NaN (Python's JSON
+    reader takes it), a 100,000-character title and a list as a plot's income."""
     source = CARDS / "agot2-throneteki"
     core = json.loads((source / "packs" / "Core.json").read_text(encoding="utf-8"))
     lists = json.loads((source / "restricted-list.json").read_text(encoding="utf-8"))
@@ -640,13 +647,53 @@ def test_import_cards_refuses_what_the_cards_and_lists_need_and_imports_nothing(
         core["cards"] = None
     elif change == "date 5":
         lists[0]["date"] = 5
-    else:
+    elif change == "name null":
         lists[0]["name"] = None
+    elif change == "code twice":
+        core["cards"][1]["code"] = core["cards"][0]["code"]
+    elif change == "cost NaN":
+        core["cards"][2]["cost"] = float("nan")
+    elif change == "long name":
+        core["cards"][0]["name"] = "x" * 100_000
+    elif change == "income list":
+        core["cards"][0]["plotStats"]["income"] = [5]
+    else:
+        core["cards"][2]["deckLimit"] = "three copies"
     folder = tmp_path / "agot2-throneteki"
     (folder / "packs").mkdir(parents=True)
-    (folder / "packs" / "Core.json").write_text(json.dumps(core), encoding="utf-8")
+    (folder / "packs" / "Core.json").write_text(json.dumps(core), encoding="utf-8")  # (NaN written as Python writes it)
     (folder / "restricted-list.json").write_text(json.dumps(lists), encoding="utf-8")
     result = run_cli("import-cards", str(folder), db=kb)
+    _clean(result)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    assert _imported(kb) == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("id twice", "agot1.json: card #1 (Ice): code 'core_1' is already the code of card #0 (Ice); each card needs its own"),
+        ("income Infinity", "agot1.json: Infinity is not a number a card prints"),
+        ("claim text", "agot1.json: card #0 (Ice): field 'claim' must be a whole number"),
+    ],
+)
+def test_import_cards_refuses_a_first_edition_database_with_a_code_twice_or_a_value_no_card_prints(tmp_path, kb, change, said):
+    """Review 24, for the first-edition format: the same checks as a throneteki pack's (one code a card; no NaN or
+    Infinity; printed values are whole numbers or short text)."""
+    cards = json.loads((CARDS / "agot1" / "agot1.json").read_text(encoding="utf-8"))[:3]
+    cards[1]["name"] = cards[0]["name"]
+    if change == "id twice":
+        cards[1]["id"] = cards[0]["id"] = "core_1"
+        text = json.dumps(cards)
+    elif change == "income Infinity":
+        cards[0]["income"] = float("inf")
+        text = json.dumps(cards)
+    else:
+        cards[0]["claim"] = "one card of the opponent's choice"
+        text = json.dumps(cards)
+    (tmp_path / "agot1").mkdir()
+    (tmp_path / "agot1" / "agot1.json").write_text(text, encoding="utf-8")
+    result = run_cli("import-cards", str(tmp_path / "agot1"), db=kb)
     _clean(result)
     assert result.returncode == 2 and said in result.stderr, result.stderr
     assert _imported(kb) == 0

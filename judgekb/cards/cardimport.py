@@ -25,6 +25,11 @@ from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")
 AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed values kept for cards by name
+# Bounds far above any printed card (the longest title has 34 characters, the longest text some 540): a
+# value beyond them is a damaged or hostile file, not a card, and would be shown on every page that names it
+MAX_NAME = 200
+MAX_TEXT = 20_000
+MAX_STAT_TEXT = 8  # a printed value that is not a number: "X", "-", "*"
 
 
 def _first_line_keywords(text: str) -> list[str]:
@@ -48,25 +53,69 @@ def _name(path: Path, index: int, card: Any) -> str:
     name = card.get("name")
     if not isinstance(name, str) or not name.strip():
         raise DataError(f"{_where(path, index, card)}: field 'name' must be non-empty text, got {json.dumps(name)[:40]}")
+    if len(name) > MAX_NAME:
+        raise DataError(f"{path}: card #{index}: field 'name' is {len(name):,} characters long; a card's title is at most {MAX_NAME}")
     return name
 
 
 def _text(path: Path, index: int, card: dict[str, Any], field: str) -> str:
-    """A text field; a number is written as text, null as empty."""
+    """A text field; a whole number is written as text, null as empty."""
     value = card.get(field)
     if value is None:
         return ""
     if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise DataError(f"{_where(path, index, card)}: field '{field}' is {len(value):,} characters long; at most {MAX_TEXT:,}")
         return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    raise DataError(f"{_where(path, index, card)}: field '{field}' must be text, got {type(value).__name__}")
+    raise DataError(f"{_where(path, index, card)}: field '{field}' must be text, got {json.dumps(value)[:40]}")
 
 
 def _number(path: Path, index: int, card: dict[str, Any], field: str) -> str | None:
     """Cost or STR: a number, or text such as "X" or "-"; stored as text."""
     value = card.get(field)
-    return None if value is None else _text(path, index, card, field)
+    return None if value is None else _stat(f"{_where(path, index, card)}: field '{field}'", value)
+
+
+def _stat(where: str, value: Any) -> Any:
+    """A printed value (income, claim, deck limit…): a whole number, null, or short text ("X", "-")."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, str) and len(value) <= MAX_STAT_TEXT:
+        return value
+    raise DataError(f"{where} must be a whole number or a printed value such as \"X\", got {json.dumps(value)[:40]}")
+
+
+def _stats(path: Path, index: int, card: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    """These printed values of a card, each checked (``_stat``)."""
+    return {f: _stat(f"{_where(path, index, card)}: field '{f}'", card.get(f)) for f in fields}
+
+
+def _json(path: Path, what: str) -> Any:
+    """A card file's JSON; NaN and Infinity, which Python's reader would take, are no numbers a card prints."""
+
+    def refuse(constant: str) -> Any:
+        raise DataError(f"{path}: {constant} is not a number a card prints (not standard JSON)")
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise DataError(f"{path}: {what}: {exc}") from None
+
+
+def _unique_codes(rows: list[dict[str, Any]], places: list[str]) -> None:
+    """A card's code is its identity (lists, printings and deck checks name cards by it): one card each."""
+    seen: dict[str, str] = {}
+    for row, place in zip(rows, places, strict=True):
+        code = row["code"]
+        if code and code in seen:
+            first = seen[code]
+            file = place.split(": card #")[0]
+            first = first.removeprefix(f"{file}: ")  # (the same file: named once)
+            raise DataError(f"{place}: code {code!r} is already the code of {first}; each card needs its own")
+        if code:
+            seen[code] = place
 
 
 def _words(path: Path, index: int, card: dict[str, Any], field: str) -> str:
@@ -82,15 +131,16 @@ def _words(path: Path, index: int, card: dict[str, Any], field: str) -> str:
 
 
 def read_agot1(path: Path) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise DataError(f"{path}: not a readable JSON card database: {exc}") from None
+    data = _json(path, "not a readable JSON card database")
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of cards (the agot1.json format)")
-    rows = []
+    rows, places = [], []
     for index, card in enumerate(data):
         name = _name(path, index, card)
+        stats = _stats(path, index, card, ("income", "initiative", "claim", "influence", "limit"))
+        _words(path, index, card, "crest")  # (checked: a list of the crests' words, kept as it is)
+        stats["crest"] = card.get("crest")
+        places.append(_where(path, index, card))
         rows.append(
             {
                 "edition": 1,
@@ -110,19 +160,20 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "text": _text(path, index, card, "rules_text"),
                 "errata_text": json.dumps(card.get("erratas") or [], ensure_ascii=False),
                 "cycle": str(card.get("id") or "").rsplit("_", 1)[0],  # "cad_76": the cycle the FAQ's "C&D F76" names
-                "income": card.get("income"),
-                "initiative": card.get("initiative"),
-                "claim": card.get("claim"),
+                "income": stats["income"],
+                "initiative": stats["initiative"],
+                "claim": stats["claim"],
                 "reserve": None,
-                "influence": card.get("influence"),
-                "stats": json.dumps({k: card.get(k) for k in AGOT1_STATS if card.get(k) not in (None, [])}),
+                "influence": stats["influence"],
+                "stats": json.dumps({k: stats[k] for k in AGOT1_STATS if stats[k] not in (None, [])}),
                 "pack": card.get("set"),
                 "released": None,
                 "loyal": False,
-                "deck_limit": card.get("limit"),
+                "deck_limit": stats["limit"],
                 "source": str(path),
             }
         )
+    _unique_codes(rows, places)
     return rows
 
 
@@ -140,12 +191,9 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
     if not packs:
         raise DataError(f"{folder}: no packs/*.json (the throneteki format)")
     cycles = _cycles(folder)
-    rows = []
+    rows, places = [], []
     for pack_path in packs:
-        try:
-            pack = json.loads(pack_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise DataError(f"{pack_path}: not readable JSON: {exc}") from None
+        pack = _json(pack_path, "not readable JSON")
         if not isinstance(pack, dict) or not isinstance(pack.get("cards"), list):  # ("cards": null dropped a pack's 211 cards)
             raise DataError(f"{pack_path}: expected a JSON object with a 'cards' list (the throneteki pack format)")
         pack_name = pack.get("name") if isinstance(pack.get("name"), str) else None
@@ -159,6 +207,10 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
             if not code:  # the card's identity: lists, printings and deck checks name cards by code
                 raise DataError(f"{_where(pack_path, index, card)}: field 'code' must be the card's code, such as \"01001\"; got none")
             plot = card.get("plotStats") if isinstance(card.get("plotStats"), dict) else {}
+            place = _where(pack_path, index, card)
+            plot = {f: _stat(f"{place}: field 'plotStats.{f}'", plot.get(f)) for f in ("income", "initiative", "claim", "reserve")}
+            deck_limit = _stat(f"{place}: field 'deckLimit'", card.get("deckLimit"))
+            places.append(place)
             rows.append(
                 {
                     "edition": 2,
@@ -187,10 +239,11 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "pack": pack.get("code"),
                     "released": pack.get("releaseDate"),
                     "loyal": bool(card.get("loyal")),
-                    "deck_limit": card.get("deckLimit"),
+                    "deck_limit": deck_limit,
                     "source": str(folder),
                 }
             )
+    _unique_codes(rows, places)
     return rows
 
 
