@@ -373,6 +373,10 @@ def test_first_edition_lists_by_version(db):
             "deck.txt:5: not a card line: expected 'COUNT NAME' or 'COUNT NAME (PACK)'; got 'A Noble Cause (Core)'",
         ),
         ("0x Hodor (Core Set)\n", "deck.txt:1: card count must be 1 to 99; got '0x Hodor (Core Set)'"),
+        # (review 24: a count below zero was read as the deck's title, and the card left out without a word)
+        ("Stark\n-3x Eddard Stark (Core)\n3x Hodor (Core Set)\n", "deck.txt:2: card count must be 1 to 99; got '-3x Eddard Stark (Core)'"),
+        ("3x Hodor (Core Set)\nEddard Stark x-2\n", "deck.txt:2: card count must be 1 to 99; got 'Eddard Stark x-2'"),
+        ("- 3x Hodor (Core Set)\n- Eddard Stark (Core) x-1\n", "deck.txt:2: card count must be 1 to 99; got '- Eddard Stark (Core) x-1'"),
         ('{"slots": {"01001": "two"}}', "deck.txt:1: field 'slots.01001': count must be a whole number 1 to 99; got 'two'"),
         ('{"slots": ', "deck.txt:1: not valid JSON"),
         ('{"name": "x"}', "deck.txt: field 'slots': expected an object"),

@@ -32,6 +32,8 @@ Shape = Literal["thronesdb-text", "thronesdb-json", "plain"]
 
 COUNT_FIRST = re.compile(r"^(?P<count>\d{1,4})\s*[x×]?\s+(?P<rest>\S.*?)\s*$", re.IGNORECASE)
 COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)\s+[x×](?P<count>\d{1,4})\s*$", re.IGNORECASE)
+# A count below zero ("-3x Val", "Val x-3"): a card line with a count no deck has, not the deck's title
+NEGATIVE_COUNT = re.compile(r"^[-−–]\d{1,4}\s*[x×]?\s+\S|\s[x×]\s*[-−–]\d{1,4}\s*$", re.IGNORECASE)
 PACK = re.compile(r"^(?P<name>.*?\S)\s*\((?P<pack>[^()]+)\)$")
 SECTIONS = {  # header word -> the part of the deck it opens
     "agenda": "agenda", "agendas": "agenda", "plot": "plot", "plots": "plot", "plot deck": "plot",
@@ -86,6 +88,8 @@ def _name_checked(source: str, line: int, name: str, raw: str) -> str:
 
 def _card_line(source: str, number: int, raw: str, text: str, section: str | None) -> Entry | None:
     match = COUNT_FIRST.match(text) or COUNT_LAST.match(text)
+    if not match and NEGATIVE_COUNT.search(text):
+        raise _bad(source, number, f"card count must be 1 to {MAX_COUNT}", raw)
     if not match:
         return None
     count = int(match["count"])
