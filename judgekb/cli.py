@@ -679,10 +679,11 @@ def _warm_worker(worker: Any) -> None:
 @click.pass_obj
 def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) -> None:
     """Serve the web app with gunicorn (a production WSGI server), the database opened read-only."""
+    host = "0.0.0.0" if lan else host
+    _check_address(host, port)  # (before the build and the announcement: a busy port is said at once)
     if lan:
         from judgekb.web import lan as venue
 
-        host = "0.0.0.0"
         click.echo(venue.announcement(port, venue.lan_address()))
 
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
@@ -715,6 +716,31 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
 
     click.echo(f"judgekb serving http://{host}:{port}/ (database {obj.db_path}, read-only)", err=True)
     Server().run()
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse a port another program holds, or a host this machine is not, in one line: gunicorn tried five
+    times a second apart, printing two ERROR lines each time, before it gave up."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        fail(f"--host {host}: not an address of this machine ({exc})")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as gunicorn binds: a port just closed is free)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                fail(f"port {port} on {host} is in use (another judgekb serve, or another program): choose another with --port")
+            if exc.errno == errno.EADDRNOTAVAIL:
+                fail(f"--host {host}: not an address of this machine")
+            if exc.errno == errno.EACCES:
+                fail(f"port {port} on {host} needs administrator rights (ports below 1024): choose one from 1024 up with --port")
+            fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
 
 
 def command_line() -> None:

@@ -363,6 +363,28 @@ def test_an_unwritable_location_gets_a_message(tmp_path):
     assert result.returncode == 2 and "--db" in result.stderr
 
 
+def test_serve_on_a_busy_port_or_a_foreign_host_says_so_in_one_line(kb):
+    """Review 24: 'judgekb serve' on a port another program held printed ten gunicorn ERROR lines over five seconds
+    and exited 1; a host name that is not this machine went the same way."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        result = run_cli("serve", "--port", str(port), "--workers", "1", db=kb, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == (
+        f"judgekb: port {port} on 127.0.0.1 is in use (another judgekb serve, or another program): choose another with --port"
+    )
+    assert "ERROR" not in result.stderr and not result.stdout
+    for host, said in (("nosuch.invalid", "--host nosuch.invalid: not an address of this machine"),
+                       ("192.0.2.1", "--host 192.0.2.1: not an address of this machine")):  # fmt: skip
+        result = run_cli("serve", "--host", host, "--port", str(port), db=kb, timeout=60)
+        _clean(result)
+        assert result.returncode == 2 and said in result.stderr, result.stderr
+
+
 def test_a_database_in_a_read_only_folder_is_still_served(kb):
     kb.parent.chmod(0o555)
     try:
