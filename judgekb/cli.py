@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
+
+from judgekb.errors import terminal_safe
 
 EXIT_BAD_INPUT = 2
 MAX_SUGGEST_CHARS = 80  # nearest-id suggestions compare at most this much of what was typed
@@ -62,7 +65,7 @@ def cache_bytecode(package: Path = Path(__file__).parent) -> bool:
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    click.echo(f"judgekb: {message}", err=True)
+    click.echo(f"judgekb: {terminal_safe(message)}", err=True)
     sys.exit(code)
 
 
@@ -492,7 +495,7 @@ def deckcheck(obj: Context, path: Path, edition: str | None, fmt: str, list_name
         if as_json:  # a script reading stdout gets JSON too: the verdict and why (the message also goes to stderr)
             click.echo(json.dumps({"verdict": "cannot be checked", "error": str(exc)}, ensure_ascii=False, indent=2))
         fail(str(exc))
-    click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if as_json else checker.render(report), nl=as_json)
+    click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if as_json else terminal_safe(checker.render(report)), nl=as_json)
     if report.verdict == "cannot be checked":
         fail("\njudgekb: ".join(checker.unreadable_lines(report)))
     sys.exit(0 if report.verdict == "legal" else EXIT_NOT_LEGAL)
@@ -679,6 +682,9 @@ def _warm_worker(worker: Any) -> None:
 @click.pass_obj
 def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) -> None:
     """Serve the web app with gunicorn (a production WSGI server), the database opened read-only."""
+    if lan and host != "0.0.0.0" and click.get_current_context().get_parameter_source("host") is ParameterSource.COMMANDLINE:
+        # (it bound 0.0.0.0 anyway: a judge who asked for this laptop only was open to the venue's network)
+        fail(f"--lan serves every network of this laptop (0.0.0.0), not --host {host}: give one of them")
     host = "0.0.0.0" if lan else host
     _check_address(host, port)  # (before the build and the announcement: a busy port is said at once)
     if lan:

@@ -1,5 +1,6 @@
 """Writing a text file the safe way: a temporary file beside it, then a rename; a file's stamp; and
-reading a file a user names, bounded (``read_input``: a regular file only, within a size cap).
+reading a file a user names, bounded (``read_input``: a regular file only, within a size cap), and
+its JSON (``read_json``: only what JSON's standard allows and Unicode can hold).
 
 A reader never sees half a file, an error leaves the old one as it was (the temporary file is
 removed), an unchanged file is not rewritten, and the file keeps its permissions (a new one gets
@@ -8,9 +9,12 @@ the usual ones, not the private 0600 of a temporary file: ``default_mode``).
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
 from pathlib import Path
+from typing import Any
 
 from judgekb.errors import DataError
 
@@ -104,3 +108,59 @@ def refuse_special(path: Path) -> None:
         raise DataError(f"{path}: cannot write: {exc.strerror}") from None
     if not stat.S_ISREG(info.st_mode):
         raise DataError(f"{path}: not a regular file (a FIFO, device or folder); not writing to it")
+
+
+NESTED = "the JSON is nested too deeply"
+LONG_NUMBER = re.compile(r"\d{4301}")  # Python refuses to read an integer of more digits (sys.int_info)
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def read_json(text: str, source: str) -> Any:
+    """JSON a user gave (a card database, a decklist, a lock file), or a DataError naming ``source``
+    and the line: never Python's own errors.  Python's reader takes what no JSON writer means (NaN and
+    Infinity), stops at an integer of more than 4,300 digits with a ValueError, and turns an escaped
+    lone surrogate ("\\ud800") into text nothing can print or store."""
+
+    def refuse(constant: str) -> Any:
+        raise DataError(f"{source}: {constant} is not a JSON number")
+
+    try:
+        data = json.loads(text, parse_constant=refuse)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise DataError(f"{source}: {NESTED}") from None
+    except DataError:  # (``refuse``'s)
+        raise
+    except ValueError:  # (the integer limit)
+        long = LONG_NUMBER.search(text)
+        line = text.count("\n", 0, long.start()) + 1 if long else 1
+        raise DataError(f"{source}:{line}: a number with more than 4,300 digits is too long") from None
+    if "\\u" in text and _has_surrogate(data):
+        raise DataError(f"{source}: text holds an escaped lone surrogate (such as \\ud800), which is not a character")
+    return data
+
+
+def read_json_file(path: Path, cap: int | None = None) -> Any:
+    """``read_json`` of a file a user names, read by ``read_input`` (a regular file, within ``cap`` bytes) as UTF-8."""
+    raw = read_input(path, cap)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return read_json(text, str(path))
+
+
+def _has_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:  # (a loop, not recursion: the parser already allowed this depth)
+        item = stack.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return False

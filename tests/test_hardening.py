@@ -649,7 +649,7 @@ def test_output_that_cannot_be_written_is_one_line_not_a_traceback(db_path, args
         ("date 5", "restricted-list.json: list 'FFG FAQ v1.1': field 'date' must be a date such as \"2024-01-22\"; got 5"),
         ("name null", "restricted-list.json: list #1: field 'name' must be non-empty text; got null"),
         ("code twice", "Core.json: card #1 (A Feast for Crows): code '01001' is already the code of "),
-        ("cost NaN", "Core.json: NaN is not a number a card prints (not standard JSON)"),
+        ("cost NaN", "Core.json: NaN is not a JSON number"),
         ("long name", "Core.json: card #0: field 'name' is 100,000 characters long; a card's title is at most 200"),
         ("income list", "Core.json: card #0 (A Clash of Kings): field 'plotStats.income' must be a whole number"),
         ("deck limit text", "Core.json: card #2 (A Game of Thrones): field 'deckLimit' must be a whole number"),
@@ -695,7 +695,7 @@ def test_import_cards_refuses_what_the_cards_and_lists_need_and_imports_nothing(
     ("change", "said"),
     [
         ("id twice", "agot1.json: card #1 (Ice): code 'core_1' is already the code of card #0 (Ice); each card needs its own"),
-        ("income Infinity", "agot1.json: Infinity is not a number a card prints"),
+        ("income Infinity", "agot1.json: Infinity is not a JSON number"),
         ("claim text", "agot1.json: card #0 (Ice): field 'claim' must be a whole number"),
     ],
 )
@@ -768,3 +768,141 @@ def test_a_rebuild_says_when_a_remembered_card_import_is_gone(tmp_path, kb):
     from judgekb import store
 
     assert any(str(cards) in w for w in store.build_warnings(kb))  # kept: an automatic rebuild says it as well
+
+
+# ---------------------------------------------------------------------------- review 29 (hostile input, round 2)
+
+SURROGATE_DECK = '{"name": "\\ud800 d", "faction_code": "stark", "slots": {"01001": 3}}'
+LONG_NUMBER_DECK = '{"name": "x", "faction_code": "stark", "slots": {"01001": 1' + "0" * 5000 + "}}"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (SURROGATE_DECK, "deck.json: text holds an escaped lone surrogate (such as \\ud800), which is not a character"),
+        (LONG_NUMBER_DECK, "deck.json:1: a number with more than 4,300 digits is too long"),
+    ],
+)
+def test_a_decklist_with_a_lone_surrogate_or_a_5000_digit_number_is_a_message(tmp_path, imported_db_path, text, said):
+    """Review 29: '"\\ud800"' in a deck export was a UnicodeEncodeError traceback (a 500 on the web), and a number of
+    5,000 digits Python's 'Exceeds the limit (4300 digits)' ValueError."""
+    deck = tmp_path / "deck.json"
+    deck.write_text(text, encoding="utf-8")
+    result = run_cli("deckcheck", str(deck), db=imported_db_path)
+    _clean(result)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    client = web.create_app(imported_db_path, CORPUS).test_client()
+    response = client.post("/api/deckcheck", data=text.encode())
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert said.split(": ", 1)[1] in response.get_json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("surrogate", "text holds an escaped lone surrogate"),
+        ("huge cost", "card #0 (Ice): field 'cost' must be a whole number -99 to 999"),
+        ("empty", "holds no cards; nothing was imported"),
+    ],
+)
+def test_import_cards_refuses_a_surrogate_a_number_sqlite_cannot_hold_and_no_cards(tmp_path, kb, change, said):
+    """Review 29: a lone surrogate in a card's name, and a cost of 10**30 (SQLite's OverflowError), were tracebacks;
+    '[]' was 'imported 0 cards (edition )' and remembered for every build."""
+    cards = json.loads((CARDS / "agot1" / "agot1.json").read_text(encoding="utf-8"))[:3]
+    if change == "surrogate":
+        text = json.dumps(cards).replace('"Ice"', '"\\ud800Ice"', 1)
+    elif change == "huge cost":
+        cards[0]["cost"] = 10**30
+        text = json.dumps(cards)
+    else:
+        text = "[]"
+    (tmp_path / "agot1").mkdir()
+    (tmp_path / "agot1" / "agot1.json").write_text(text, encoding="utf-8")
+    result = run_cli("import-cards", str(tmp_path / "agot1"), db=kb)
+    _clean(result)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    assert _imported(kb) == 0
+
+
+def test_a_fifo_in_a_pack_folder_or_the_corpus_is_refused_not_waited_on(tmp_path, kb, corpus_copy):
+    """Review 29: a FIFO among a throneteki folder's packs, or in place of a corpus data file, blocked for good."""
+    folder = tmp_path / "agot2-throneteki"
+    (folder / "packs").mkdir(parents=True)
+    shutil.copyfile(CARDS / "agot2-throneteki" / "packs" / "Core.json", folder / "packs" / "Core.json")
+    os.mkfifo(folder / "packs" / "ZZZ.json")
+    result = run_cli("import-cards", str(folder), db=kb, timeout=60)
+    _clean(result)
+    assert result.returncode == 2 and "ZZZ.json: not a regular file (a FIFO, device or folder)" in result.stderr, result.stderr
+    (corpus_copy / "links.yaml").unlink()
+    os.mkfifo(corpus_copy / "links.yaml")
+    built = run_cli("build", db=tmp_path / "new.sqlite", corpus=corpus_copy, timeout=60)
+    _clean(built)
+    assert built.returncode == 2 and "links.yaml: not a regular file" in built.stderr, built.stderr
+    assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_lock_and_export_site_into_a_folder_that_takes_no_files_are_messages(tmp_path, kb):
+    """Review 29: `lock` and `export-site` on a read-only stick were OSError tracebacks (/proc takes no new files);
+    `lock -o` into a folder that does not exist made it without a word."""
+    for args, said in (
+        (("lock", "--id", "agot1-faq/3.30", "-o", "/proc/x.lock.json"), "/proc/x.lock.json: cannot write in /proc: "),
+        (("lock", "--id", "agot1-faq/3.30", "-o", str(tmp_path / "no" / "x.lock.json")), f"the folder {tmp_path / 'no'} does not exist"),
+        (("export-site", "/proc/judgekb-site"), "cannot write in /proc: "),
+    ):
+        result = run_cli(*args, db=kb)
+        _clean(result)
+        assert result.returncode == 2 and said in result.stderr, (args, result.stderr)
+    assert not (tmp_path / "no").exists()
+
+
+def test_control_characters_a_decklist_or_lock_quotes_reach_the_terminal_escaped(tmp_path, imported_db_path):
+    """Review 29: a decklist line with '\\x1b]0;PWNED\\x07\\x1b[2J' set the judge's terminal title and cleared the screen."""
+    deck = tmp_path / "esc.txt"
+    deck.write_text("3x Winterfell \x1b]0;PWNED\x07\x1b[2JSteward\n", encoding="utf-8")
+    result = run_cli("deckcheck", str(deck), db=imported_db_path)
+    assert result.returncode == 2
+    assert "\x1b" not in result.stdout + result.stderr and "\x07" not in result.stdout + result.stderr
+    assert "Winterfell \\x1b]0;PWNED\\x07\\x1b[2JSteward" in result.stderr
+
+
+def test_verify_refuses_a_clause_id_longer_than_any_clause_id(tmp_path, kb):
+    """Review 29: a lock file with one 100,000-character id took 13 s to verify and printed the whole id."""
+    lock = tmp_path / "x.lock.json"
+    assert run_cli("lock", "--id", "agot1-faq/3.30", "-o", str(lock), db=kb).returncode == 0
+    data = json.loads(lock.read_text(encoding="utf-8"))
+    data["citations"][0]["id"] = "x" * 100_000
+    lock.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("verify", str(lock), db=kb)
+    _clean(result)
+    assert result.returncode == 2 and "citation 1: a clause id has at most 200 characters" in result.stderr
+    assert len(result.stderr) < 1000
+
+
+def test_a_count_of_five_digits_or_more_is_a_bad_count_on_its_line(tmp_path, imported_db_path):
+    """Review 29: '99999999999999999999999x Winterfell Steward' gave 'no card lines found' without a line number."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Stark\n3x Hodor (Core Set)\n99999999999999999999999x Winterfell Steward\n", encoding="utf-8")
+    result = run_cli("deckcheck", str(deck), db=imported_db_path)
+    assert result.returncode == 2 and "deck.txt:3: card count must be 1 to 99" in result.stderr, result.stderr
+
+
+def test_a_permalinks_redirect_keeps_its_query_string_as_it_was_sent(client):
+    """Review 29: /c/<id typed in capitals>?_method=POST was a 500 (url_for read it as its own option), and
+    ?_external=1 with another Host header redirected to that host."""
+    response = client.get("/c/AGOT1-FAQ/3.30?_method=POST&_external=1&sha256=ab", headers={"Host": "evil.example"})
+    assert response.status_code == 301
+    assert response.headers["Location"] == "/c/agot1-faq/3.30?_method=POST&_external=1&sha256=ab"
+
+
+def test_a_malformed_host_header_is_a_400_not_a_500(client):
+    """Review 29: a 64-letter Host label made the 400 page's own links fail to build: a 500."""
+    response = client.get("/", headers={"Host": "a" * 64})
+    assert response.status_code == 400, response.status_code
+
+
+def test_serve_lan_with_another_host_is_refused(kb):
+    """Review 29: `serve --lan --host 127.0.0.1` bound 0.0.0.0 without a word: a judge who asked for this laptop only
+    was open to the venue's network."""
+    result = run_cli("serve", "--lan", "--host", "127.0.0.1", "--port", "8899", db=kb, timeout=60)
+    assert result.returncode == 2
+    assert "--lan serves every network of this laptop (0.0.0.0), not --host 127.0.0.1: give one of them" in result.stderr

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgekb.files import read_input, refuse_special, write_text_atomic
+from judgekb.errors import terminal_safe
+from judgekb.files import read_input, read_json, refuse_special, write_text_atomic
 from judgekb.yamlio import DataError
 
 LOCK_FORMAT = "judgekb-lock/1"
@@ -125,15 +126,24 @@ def make_lock(db: Any, clause_ids: list[str], source: str) -> dict[str, Any]:
     }
 
 
+MAX_ID_CHARS = 200  # a clause id (the longest is under 90 characters)
+
+
+def _reason(error: DataError, path: Path) -> str:
+    """What ``files.read_json_file`` said of ``path``, without the path it begins with (a line number kept)."""
+    said = str(error).removeprefix(str(path))
+    return said.removeprefix(": ") if said.startswith(": ") else f"line {said[1:]}" if said.startswith(":") else said
+
+
 def read_lock(path: Path) -> dict[str, Any]:
     """A lock file, validated; a clear message for anything else."""
     raw = read_input(path, MAX_JSON_BYTES)  # a regular file, bounded: a FIFO or /dev/zero hung `verify`
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    try:  # (standard JSON, text Unicode can hold)
+        data = read_json(raw.decode("utf-8"), str(path))
+    except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not a judgekb lock file ({exc})") from None
-    except RecursionError:
-        raise DataError(f"{path}: not a judgekb lock file (the JSON is nested too deeply)") from None
+    except DataError as exc:
+        raise DataError(f"{path}: not a judgekb lock file ({_reason(exc, path)})") from None
     if not isinstance(data, dict) or data.get("format") != LOCK_FORMAT:
         raise DataError(f"{path}: not a judgekb lock file (no \"format\": \"{LOCK_FORMAT}\")")
     citations = data.get("citations")
@@ -145,6 +155,8 @@ def read_lock(path: Path) -> dict[str, Any]:
         governed = item.get("governed_by") or []
         if not isinstance(governed, list) or not all(isinstance(g, str) for g in governed):
             raise DataError(f"{path}: citation {n + 1}: field 'governed_by' must be a list of clause ids")
+        if any(len(i) > MAX_ID_CHARS for i in [item["id"], *governed]):  # (a 100,000-character id took 13 s to look up)
+            raise DataError(f"{path}: citation {n + 1}: a clause id has at most {MAX_ID_CHARS} characters")
     return data
 
 
@@ -156,8 +168,12 @@ def write_lock(path: Path, lock: dict[str, Any]) -> None:
             read_lock(path)
         except DataError:
             raise DataError(f"{path}: exists and is not a judgekb lock file; not overwriting it") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, json.dumps(lock, ensure_ascii=False, indent=2) + "\n")
+    if not path.parent.is_dir():  # (a mistyped folder is said, not made)
+        raise DataError(f"{path}: the folder {path.parent} does not exist")
+    try:
+        write_text_atomic(path, json.dumps(lock, ensure_ascii=False, indent=2) + "\n")
+    except OSError as exc:  # a read-only stick or folder: a traceback before
+        raise DataError(f"{path}: cannot write in {path.parent}: {exc.strerror or exc}. Choose a writable place with -o") from None
 
 
 @dataclass
@@ -249,7 +265,7 @@ import click  # noqa: E402  (kept beside the commands it serves)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    click.echo(f"judgekb: {message}", err=True)
+    click.echo(f"judgekb: {terminal_safe(message)}", err=True)
     raise SystemExit(code)
 
 
@@ -267,10 +283,12 @@ def _ids_from_file(obj: Any, path: Path) -> list[str]:
     if path.suffix == ".json":
         raw = read_input(path, MAX_JSON_BYTES)
         try:
-            return cited_ids(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return cited_ids(read_json(raw.decode("utf-8"), str(path)))
+        except UnicodeDecodeError as exc:
             raise DataError(f"{path}: not a saved ruling ({exc})") from None
-        except RecursionError:  # (in the parser, or in cited_ids' walk of what it returned)
+        except DataError as exc:
+            raise DataError(f"{path}: not a saved ruling ({_reason(exc, path)})") from None
+        except RecursionError:  # (in cited_ids' walk of what the parser returned)
             raise DataError(f"{path}: not a saved ruling (the JSON is nested too deeply)") from None
     raise DataError(f"{path}: give a scenario (.yaml) or a saved ruling from `judgekb run --json` (.json)")
 
@@ -329,6 +347,6 @@ def verify_command(obj: Any, locks: tuple[Path, ...], as_json: bool) -> None:
     else:
         for name, findings in results.items():
             for line in report(findings, name):
-                click.echo(line)
+                click.echo(terminal_safe(line))
     if any(f.status in STALE for fs in results.values() for f in fs):
         raise SystemExit(1)

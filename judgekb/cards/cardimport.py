@@ -20,7 +20,7 @@ from typing import Any
 
 from judgekb.cards.corpus_cards import normalise_name
 from judgekb.engine.scenario import KEYWORDS2
-from judgekb.files import write_text_atomic
+from judgekb.files import read_json_file, write_text_atomic
 from judgekb.yamlio import DataError
 
 ICON_ORDER = ("military", "intrigue", "power")
@@ -30,6 +30,7 @@ AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed
 MAX_NAME = 200
 MAX_TEXT = 20_000
 MAX_STAT_TEXT = 8  # a printed value that is not a number: "X", "-", "*"
+STAT_RANGE = (-99, 999)  # a printed number (an SQLite integer holds no more than 19 digits: 10**30 was a traceback)
 
 
 def _first_line_keywords(text: str) -> list[str]:
@@ -80,11 +81,13 @@ def _number(path: Path, index: int, card: dict[str, Any], field: str) -> str | N
 
 def _stat(where: str, value: Any) -> Any:
     """A printed value (income, claim, deck limit…): a whole number, null, or short text ("X", "-")."""
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and STAT_RANGE[0] <= value <= STAT_RANGE[1]):
         return value
     if isinstance(value, str) and len(value) <= MAX_STAT_TEXT:
         return value
-    raise DataError(f"{where} must be a whole number or a printed value such as \"X\", got {json.dumps(value)[:40]}")
+    raise DataError(
+        f"{where} must be a whole number {STAT_RANGE[0]} to {STAT_RANGE[1]} or a printed value such as \"X\", got {json.dumps(value)[:40]}"
+    )
 
 
 def _stats(path: Path, index: int, card: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
@@ -93,15 +96,11 @@ def _stats(path: Path, index: int, card: dict[str, Any], fields: tuple[str, ...]
 
 
 def _json(path: Path, what: str) -> Any:
-    """A card file's JSON; NaN and Infinity, which Python's reader would take, are no numbers a card prints."""
-
-    def refuse(constant: str) -> Any:
-        raise DataError(f"{path}: {constant} is not a number a card prints (not standard JSON)")
-
+    """A card file's JSON (``files.read_json_file``: a regular file, standard JSON, text Unicode can hold)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise DataError(f"{path}: {what}: {exc}") from None
+        return read_json_file(path)
+    except DataError as exc:
+        raise DataError(f"{exc} ({what})") from None
 
 
 def _unique_codes(rows: list[dict[str, Any]], places: list[str]) -> None:
@@ -179,11 +178,15 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
 
 def _cycles(folder: Path) -> dict[str, str]:
     """Pack code -> cycle name ("NMG" -> "Westeros Cycle"): the FAQ cites chapter-pack cards by cycle."""
-    try:
-        data = json.loads((folder / "cycles.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    try:  # (a nicety: without it, chapter-pack cards are named without their cycle)
+        data = read_json_file(folder / "cycles.json") if (folder / "cycles.json").exists() else []
+    except DataError:
         return {}
-    return {pack: str(c.get("name") or "") for c in data if isinstance(c, dict) for pack in c.get("packs") or []}
+    cycles = data if isinstance(data, list) else []
+    return {
+        str(pack): str(c.get("name") or "")
+        for c in cycles if isinstance(c, dict) and isinstance(c.get("packs"), list) for pack in c["packs"]
+    }  # fmt: skip
 
 
 def read_throneteki(folder: Path) -> list[dict[str, Any]]:
@@ -320,7 +323,10 @@ def import_paths(db: Any, paths: list[Path]) -> list[tuple[Path, int, list[int],
                 raise DataError(f"{path}: a second card database of edition {edition} (the first: {first_of[edition]}); import one of them")
             first_of[edition] = path
         list_file = restricted_lists.find_file(path)
-        read_all.append((path, rows, editions, list_file, restricted_lists.read(list_file) if list_file else []))
+        lists = restricted_lists.read(list_file) if list_file else []
+        if not rows:  # ('[]': "imported 0 cards (edition )", and the file remembered for every build)
+            raise DataError(f"{path}: holds no cards; nothing was imported")
+        read_all.append((path, rows, editions, list_file, lists))
     done = []
     for path, rows, editions, list_file, lists in read_all:
         count = apply(db, rows)

@@ -14,7 +14,6 @@ A line that cannot be read raises ``DataError`` as ``file:line: what: problem; g
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from judgekb.engine.guard import MAX_NAME_CHARS
-from judgekb.files import read_input
+from judgekb.files import NESTED, read_input, read_json
 from judgekb.yamlio import DataError
 
 MAX_LINES = 2000  # also the most card codes a JSON list's slots may hold
@@ -32,8 +31,10 @@ Shape = Literal["thronesdb-text", "thronesdb-json", "plain"]
 
 COUNT_FIRST = re.compile(r"^(?P<count>\d{1,4})\s*[x×]?\s+(?P<rest>\S.*?)\s*$", re.IGNORECASE)
 COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)\s+[x×](?P<count>\d{1,4})\s*$", re.IGNORECASE)
-# A count below zero ("-3x Val", "Val x-3"): a card line with a count no deck has, not the deck's title
+# A count below zero ("-3x Val", "Val x-3") or of five digits or more: a card line with a count no deck has, not the
+# deck's title (nor "no card lines found")
 NEGATIVE_COUNT = re.compile(r"^[-−–]\d{1,4}\s*[x×]?\s+\S|\s[x×]\s*[-−–]\d{1,4}\s*$", re.IGNORECASE)
+LONG_COUNT = re.compile(r"^\d{5,}\s*[x×]?\s+\S|\s[x×]\d{5,}\s*$", re.IGNORECASE)  # (five digits or more: no count)
 PACK = re.compile(r"^(?P<name>.*?\S)\s*\((?P<pack>[^()]+)\)$")
 SECTIONS = {  # header word -> the part of the deck it opens
     "agenda": "agenda", "agendas": "agenda", "plot": "plot", "plots": "plot", "plot deck": "plot",
@@ -88,7 +89,7 @@ def _name_checked(source: str, line: int, name: str, raw: str) -> str:
 
 def _card_line(source: str, number: int, raw: str, text: str, section: str | None) -> Entry | None:
     match = COUNT_FIRST.match(text) or COUNT_LAST.match(text)
-    if not match and NEGATIVE_COUNT.search(text):
+    if not match and (NEGATIVE_COUNT.search(text) or LONG_COUNT.search(text)):
         raise _bad(source, number, f"card count must be 1 to {MAX_COUNT}", raw)
     if not match:
         return None
@@ -182,12 +183,11 @@ def _line_of(text: str, needle: str) -> int:
 
 def parse_json(text: str, source: str) -> Decklist:
     """ThronesDB's JSON for a deck or decklist.  Raises DataError naming the field at fault."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    except RecursionError:  # '{"a":' 5,000 times: a deck export is two levels deep
-        raise DataError(f"{source}: not a deck export: the JSON is nested too deeply") from None
+    try:  # (standard JSON only, text Unicode can hold: a lone surrogate was a traceback)
+        data = read_json(text, source)
+    except DataError as exc:  # '{"a":' 5,000 times: a deck export is two levels deep
+        nested = str(exc) == f"{source}: {NESTED}"
+        raise DataError(f"{source}: not a deck export: {NESTED}" if nested else str(exc)) from None
     if not isinstance(data, dict):
         raise DataError(f"{source}: expected a JSON object (ThronesDB deck export)")
     slots = data.get("slots")

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judgekb.files import read_json_file
 from judgekb.yamlio import DataError
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # the lists are ordered and compared by their dates as text
@@ -91,11 +92,9 @@ def _strings(value: Any, where: str) -> list[str]:
 def read(path: Path) -> list[RestrictedList]:
     """Every list in ``restricted-list.json``.  Raises DataError naming the entry and field at fault."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path}: not a readable JSON restricted list: {exc}") from None
-    except RecursionError:
-        raise DataError(f"{path}: not a readable JSON restricted list: nested too deeply") from None
+        data = read_json_file(path)  # (a regular file, standard JSON, text Unicode can hold)
+    except DataError as exc:
+        raise DataError(f"{exc} (not a readable JSON restricted list)") from None
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of lists")
     out = []

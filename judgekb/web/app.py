@@ -236,8 +236,10 @@ def clause_page(clause_id: str) -> Any:
     from judgekb.authority.verify import renamed_to  # permalinks survive a renamed id
 
     if store.clause(res().db, clause_id) is None and (new_id := renamed_to(res().db, clause_id) or _id_as_typed(clause_id)):
-        kept: dict[str, Any] = {**request.args.to_dict(), "clause_id": new_id}  # (the query string kept)
-        return redirect(url_for("pages.clause_page", **kept), code=301)
+        # (the query string kept as it was sent: passed to url_for, '_method', '_scheme' or '_external' were
+        # read as its own options: a 500, or a redirect to another host)
+        query = request.query_string.decode("ascii", "replace")
+        return redirect(url_for("pages.clause_page", clause_id=new_id) + (f"?{query}" if query else ""), code=301)
     pinned = request.args.get("sha256", "")[:64]  # a permalink pinned to the text it was made for
 
     def render() -> str:
@@ -278,6 +280,15 @@ def changes_page() -> Any:
     found = {r["version"] for r in res().db.query("select distinct version from clauses where doc = ? and version is not null", [doc])}
     versions = sorted(found, key=authority.version_key)
     return render_template("changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions)
+
+
+def _error_page(status: int, message: str, **extra: Any) -> Any:
+    """The error page; plain text when the request could not even be routed (a malformed Host header: the page's
+    links cannot be built, and the 400 became a 500 from inside this handler)."""
+    try:
+        return render_template("error.html", status=status, message=message, **extra), status
+    except Exception:  # noqa: BLE001 - whatever broke the page, the judge gets the status and the message
+        return Response(f"{status}: {message}\n", status, mimetype="text/plain")
 
 
 def _error_line(message: str) -> int | None:
@@ -426,7 +437,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
         near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
         if near:  # the page lists them, linked: the message does not say them again
             message = message.split(NEAREST_IDS)[0]
-        return render_template("error.html", status=status, message=message, near=near), status
+        return _error_page(status, message, near=near)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def damaged(exc: sqlite3.DatabaseError) -> Any:
@@ -434,14 +445,14 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
         message = f"the knowledge base could not be read ({exc}); if the file is damaged, stop the server and run `judgekb build`"
         if wants_json():
             return jsonify({"error": message, "status": 503}), 503
-        return render_template("error.html", status=503, message=message), 503
+        return _error_page(503, message)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:  # never show a traceback to a judge
         app.logger.exception("unexpected error")
         if wants_json():
             return jsonify({"error": "internal error", "status": 500}), 500
-        return render_template("error.html", status=500, message="internal error"), 500
+        return _error_page(500, "internal error")
 
     app.jinja_env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     return app

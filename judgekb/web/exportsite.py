@@ -151,8 +151,11 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
     client = app.test_client()
     db = app.config["JUDGEKB"].db
     site = Site(db)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:  # (a read-only stick or folder: a traceback before)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    except OSError as exc:
+        raise DataError(f"cannot write in {out.parent}: {exc.strerror or exc}. Choose a writable folder") from None
     # (mkdtemp makes it private: the copy is for others to open, so it gets a folder's usual mode under the umask)
     os.chmod(tmp, 0o777 & ~umask())
     pages = 0
