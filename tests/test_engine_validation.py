@@ -146,6 +146,15 @@ players:
             BASE2.replace("icons: [military]}", "icons: [military], restriction: location}") + "steps: []\n",
             "field 'restriction' belongs to attachments; this card is a character",
         ),
+        # (review 30: 3 power written on a card in hand came into play with it when it was marshaled)
+        (
+            BASE2.replace("first: true", "first: true\n    hand:\n      - {name: K, str: 3, power: 3}") + "steps: []\n",
+            "t.yaml:8: a card in the hand carries no tokens (field 'power'): the tokens on a card go back to the treasury",
+        ),
+        (
+            BASE2.replace("first: true", "first: true\n    discard: [{name: K, gold: 1}]") + "steps: []\n",
+            "t.yaml:7: a card in the discard carries no tokens (field 'gold')",
+        ),
     ],
 )
 def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: str):

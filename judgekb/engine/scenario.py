@@ -514,6 +514,11 @@ def _houses(path: Path, spec: dict[str, Any], edition: int, several: bool) -> tu
     return tuple(dict.fromkeys(out))
 
 
+# The out-of-play areas whose cards carry no tokens (RR Leaves Play, Rules of Play: a card's tokens return when it
+# leaves play); a card in shadows may (RR Shadows: "Some effects may place one or more tokens on a card in shadows")
+OUT_OF_PLAY_ZONES = frozenset({"hand", "deck", "discard", "dead"})
+
+
 def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], edition: int, controller: str | None = None) -> Card:
     if isinstance(spec, str):
         spec = {"name": spec, "__line__": None}
@@ -554,6 +559,12 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     for field_name in ("str", "cost", "power", "gold", "claim", "reserve"):
         if field_name in spec and spec[field_name] < 0:
             raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
+    for field_name in ("power", "gold"):  # (review 30: 3 power on a card in hand came into play with it)
+        if spec.get(field_name) and zone in OUT_OF_PLAY_ZONES:
+            raise DataError(
+                f"{where(path, spec, field_name)}: a card in the {zone} carries no tokens (field '{field_name}'): the tokens on a "
+                "card go back to the treasury when it leaves play"
+            )
     for field_name in ("unique", "kneeling", "loyal", "facedown"):
         if field_name in spec and not isinstance(spec[field_name], bool):
             raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be true or false; got {spec[field_name]!r}")

@@ -12,6 +12,8 @@ from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.trace import Trace
 
 UNIQUE = "agot2-faq41/1.3"
+# "If a card transitions from shadows to any other game area, all tokens on that card are discarded."
+SHADOW_TOKENS = "agot2-rr/shadows/while-a-card-is-in-shadows"
 
 
 @rule(
@@ -182,8 +184,11 @@ def no_cost_shadow(card: Card, rule_id: str, verb: str) -> None:
         "agot2-rr/ambush",
         "agot2-rr/initiating-abilities-marshaling-cards",
         "agot2-rr/attachment-cards",
+        "agot2-rr/event-cards",
+        "agot2-rr/shadows/bringing-a-card-out-of-shadows",
+        SHADOW_TOKENS,
     ],
-    "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies",
+    "a card put into play by an effect pays no cost and ignores Limited; uniqueness still applies; an event never enters play",
 )
 def put_into_play(
     state: State,
@@ -220,6 +225,12 @@ def put_into_play(
         raise IllegalStep("put-into-play", f"{key} is already in play", cite=["agot2-rr/put-into-play"])
     if origin and card.zone != origin:
         raise IllegalStep("put-into-play", f"{key} is not in {card.owner}'s {origin}", cite=["agot2-rr/put-into-play"])
+    if card.type == "event":  # RR Event Cards: "... an event card cannot enter play"
+        raise IllegalStep(
+            "put-into-play",
+            f"{key} is an event card: an event card cannot enter play (it is played, then placed in the discard pile)",
+            cite=["agot2-rr/event-cards"] + (["agot2-rr/shadows/bringing-a-card-out-of-shadows"] if card.zone == "shadows" else []),
+        )
     if card.zone == "shadows" and player in state.facts.get("no_shadows", []):
         raise IllegalStep(
             "put-into-play",
@@ -238,7 +249,10 @@ def put_into_play(
         f"{player} puts {key} into play"
         + (" as a duplicate" if duplicate else "")
         + (f" with ambush ({ambush})" if ambush is not None else ""),
-        ["agot2-rr/put-into-play"] + (["agot2-rr/ambush"] if ambush is not None else []),
+        ["agot2-rr/put-into-play"]
+        + (["agot2-rr/ambush"] if ambush is not None else [])
+        # ("Some effects allow a card to be 'put into play' from shadows. ... The shadow cost ... is not paid.")
+        + (["agot2-rr/shadows/bringing-a-card-out-of-shadows"] if card.zone == "shadows" else []),
     )
     if bestowed:  # "When a card with bestow (X) enters play": put into play (ambush included) as well as marshaled
         bestow(state, trace, player, card, bestowed, None)
@@ -279,6 +293,9 @@ def _enter(
             raise IllegalStep(rule_id, f"{onto} has No attachments: no attachment can be attached to it", cite=["agot2-rr/no-attachments"])
         check_restriction(state, trace, player, card, host, rule_id)
         card.attached_to = onto
+    lost = [f"{n} {what}" for n, what in ((card.power, "power"), (card.gold_tokens, "gold")) if n and card.zone == "shadows"]
+    if lost:  # RR Shadows: the tokens on a card do not come out of shadows with it
+        card.power = card.gold_tokens = 0
     card.zone, card.controller, card.kneeling = "in_play", player, False
     card.order = seq(state)
     trace.add(
@@ -288,6 +305,14 @@ def _enter(
         tag="duplicate" if duplicate else rule_id.replace("-", " "),
         subject=card.key,
     )
+    if lost:
+        trace.add(
+            rule_id,
+            f"the tokens on {card.key} as it left shadows ({', '.join(lost)}) are discarded",
+            cite=[SHADOW_TOKENS],
+            tag="tokens",
+            subject=card.key,
+        )
 
 
 @rule(
@@ -1004,13 +1029,20 @@ def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
         "agot2-faq41/1.2",
         "agot2-rr/no-attachments",
         "agot2-rr/attachment-cards",
+        SHADOW_TOKENS,
     ],
-    "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules",
+    "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules; its tokens are discarded",
 )
 def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None = None) -> None:
     card = state.cards[key]
     if card.zone != "shadows" or card.owner != player:
         raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows"])
+    if card.type == "event":  # RR: "a player may bring a character, location, or attachment out of shadows"
+        raise IllegalStep(
+            "shadows",
+            f"{key} is an event card: it is played from shadows (a play_event step), not brought out of shadows into play",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+        )
     if player in state.facts.get("no_shadows", []):
         raise IllegalStep("shadows", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
     cost = card.values.get("shadow", card.cost)
@@ -1071,8 +1103,7 @@ def _eligible_host(state: State, attachment: Card, host: Card, player: str) -> b
         "agot2-rr/appendix-i/marshaling-phase/player-action-window",
         "agot2-rr/initiating-abilities-marshaling-cards",
     ],
-    "the active player may pay 2 gold to marshal a card with shadow facedown into shadows from hand; it is not marshaling "
-    "the card itself",
+    "the active player may pay 2 gold to marshal a card with shadow facedown into shadows from hand; it is not marshaling the card itself",
 )
 def marshal_into_shadows(state: State, trace: Trace, player: str, key: str, spend_from: str | None) -> None:
     card = state.cards[key]
