@@ -691,6 +691,16 @@ def test_import_cards_refuses_what_the_cards_and_lists_need_and_imports_nothing(
     assert _imported(kb) == 0
 
 
+def _assert_agot1_import_refused(tmp_path: Path, kb: Path, text: str, said: str) -> None:
+    """import-cards of a first-edition database holding ``text`` exits 2 saying ``said``, and imports nothing."""
+    (tmp_path / "agot1").mkdir()
+    (tmp_path / "agot1" / "agot1.json").write_text(text, encoding="utf-8")
+    result = run_cli("import-cards", str(tmp_path / "agot1"), db=kb)
+    _clean(result)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    assert _imported(kb) == 0
+
+
 @pytest.mark.parametrize(
     ("change", "said"),
     [
@@ -713,12 +723,7 @@ def test_import_cards_refuses_a_first_edition_database_with_a_code_twice_or_a_va
     else:
         cards[0]["claim"] = "one card of the opponent's choice"
         text = json.dumps(cards)
-    (tmp_path / "agot1").mkdir()
-    (tmp_path / "agot1" / "agot1.json").write_text(text, encoding="utf-8")
-    result = run_cli("import-cards", str(tmp_path / "agot1"), db=kb)
-    _clean(result)
-    assert result.returncode == 2 and said in result.stderr, result.stderr
-    assert _imported(kb) == 0
+    _assert_agot1_import_refused(tmp_path, kb, text, said)
 
 
 @pytest.mark.parametrize(
@@ -816,12 +821,7 @@ def test_import_cards_refuses_a_surrogate_a_number_sqlite_cannot_hold_and_no_car
         text = json.dumps(cards)
     else:
         text = "[]"
-    (tmp_path / "agot1").mkdir()
-    (tmp_path / "agot1" / "agot1.json").write_text(text, encoding="utf-8")
-    result = run_cli("import-cards", str(tmp_path / "agot1"), db=kb)
-    _clean(result)
-    assert result.returncode == 2 and said in result.stderr, result.stderr
-    assert _imported(kb) == 0
+    _assert_agot1_import_refused(tmp_path, kb, text, said)
 
 
 def test_a_fifo_in_a_pack_folder_or_the_corpus_is_refused_not_waited_on(tmp_path, kb, corpus_copy):
