@@ -500,6 +500,7 @@ def move(state: State, card: Card, zone: str, position: str = "top") -> None:
         "agot2-rr/duplicates",
         "agot2-rr/power",
         "agot2-rr/terminal",
+        "agot2-rr/discard-pile",
     ],
     "a card leaving play goes to its owner's pile; its tokens return; attachments return to hand "
     "(terminal ones and duplicates are discarded)",
@@ -564,8 +565,8 @@ def leave_play(
     for attached in state.attachments(card):
         if attached.duplicate or "terminal" in state.keywords(attached):
             why = "a duplicate" if attached.duplicate else "terminal"
-            extras.append(f"{attached.key} ({why}) is discarded")
-            cite += ["agot2-rr/leaves-play"] if attached.duplicate else ["agot2-rr/terminal"]
+            extras.append(f"{attached.key} ({why}) is discarded to its owner {attached.owner}'s discard pile")
+            cite += (["agot2-rr/leaves-play"] if attached.duplicate else ["agot2-rr/terminal"]) + ["agot2-rr/discard-pile"]
             move(state, attached, "discard")
         else:
             extras.append(f"{attached.key} returns to its owner {attached.owner}'s hand")
