@@ -808,16 +808,20 @@ def test_a_decklist_with_a_lone_surrogate_or_a_5000_digit_number_is_a_message(tm
         ("surrogate", "text holds an escaped lone surrogate"),
         ("huge cost", "card #0 (Ice): field 'cost' must be a whole number -99 to 999"),
         ("empty", "holds no cards; nothing was imported"),
+        ("spaceship", "card #0 (Ice): field 'card_type' must be one of character, location, attachment, event, plot"),
     ],
 )
 def test_import_cards_refuses_a_surrogate_a_number_sqlite_cannot_hold_and_no_cards(tmp_path, kb, change, said):
     """Review 29: a lone surrogate in a card's name, and a cost of 10**30 (SQLite's OverflowError), were tracebacks;
-    '[]' was 'imported 0 cards (edition )' and remembered for every build."""
+    '[]' was 'imported 0 cards (edition )' and remembered for every build; a card of type 'Spaceship' was imported."""
     cards = json.loads((CARDS / "agot1" / "agot1.json").read_text(encoding="utf-8"))[:3]
     if change == "surrogate":
         text = json.dumps(cards).replace('"Ice"', '"\\ud800Ice"', 1)
     elif change == "huge cost":
         cards[0]["cost"] = 10**30
+        text = json.dumps(cards)
+    elif change == "spaceship":
+        cards[0]["card_type"] = "Spaceship"
         text = json.dumps(cards)
     else:
         text = "[]"

@@ -30,6 +30,7 @@ AGOT1_STATS = ("crest", "income", "initiative", "claim", "influence")  # printed
 MAX_NAME = 200
 MAX_TEXT = 20_000
 MAX_STAT_TEXT = 8  # a printed value that is not a number: "X", "-", "*"
+CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda", "title", "house")  # both editions' types
 STAT_RANGE = (-99, 999)  # a printed number (an SQLite integer holds no more than 19 digits: 10**30 was a traceback)
 
 
@@ -95,6 +96,14 @@ def _stats(path: Path, index: int, card: dict[str, Any], fields: tuple[str, ...]
     return {f: _stat(f"{_where(path, index, card)}: field '{f}'", card.get(f)) for f in fields}
 
 
+def _type(path: Path, index: int, card: dict[str, Any], field: str) -> str | None:
+    """A card's type, one of CARD_TYPES in any case, or none ("Spaceship" was imported, and checked as a draw card)."""
+    kind = _text(path, index, card, field) or None
+    if kind is not None and kind.lower() not in CARD_TYPES:
+        raise DataError(f"{_where(path, index, card)}: field '{field}' must be one of {', '.join(CARD_TYPES)}; got {kind[:40]!r}")
+    return kind
+
+
 def _json(path: Path, what: str) -> Any:
     """A card file's JSON (``files.read_json_file``: a regular file, standard JSON, text Unicode can hold)."""
     try:
@@ -148,7 +157,7 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
                 "code": _text(path, index, card, "id") or None,
                 "set": _text(path, index, card, "set") or None,
                 "number": _text(path, index, card, "number"),
-                "type": _text(path, index, card, "card_type") or None,
+                "type": _type(path, index, card, "card_type"),
                 "house": _words(path, index, card, "house"),
                 "cost": _number(path, index, card, "cost"),
                 "strength": _number(path, index, card, "strength"),
@@ -222,7 +231,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
                     "code": code or None,
                     "set": pack_name,
                     "number": code[-3:].lstrip("0"),
-                    "type": _text(pack_path, index, card, "type") or None,
+                    "type": _type(pack_path, index, card, "type"),
                     "house": _text(pack_path, index, card, "faction") or None,
                     "cost": _number(pack_path, index, card, "cost"),
                     "strength": _number(pack_path, index, card, "strength"),
