@@ -64,6 +64,11 @@ def cache_bytecode(package: Path = Path(__file__).parent) -> bool:
     return bool(compileall.compile_dir(package, quiet=2))
 
 
+def quoted(value: str, width: int = MAX_SUGGEST_CHARS) -> str:
+    """What the user typed, quoted for a message: its start only when it is long (a 10 KB argument was repeated whole)."""
+    return repr(value) if len(value) <= width else f"{value[:width]!r}… ({len(value):,} characters)"
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"judgekb: {terminal_safe(message)}", err=True)
     sys.exit(code)
@@ -292,7 +297,7 @@ def list_clauses(obj: Context, doc_id: str, kind: str | None) -> None:
     db = obj.db()
     if store.document(db, doc_id) is None:
         docs = [r["id"] for r in db.query("select id from documents order by id")]
-        fail(f"no document '{doc_id}'. Documents: {', '.join(docs)}")
+        fail(f"no document {quoted(doc_id)}. Documents: {', '.join(docs)}")
     if kind is not None:
         from judgekb.corpus.model import KINDS
 
@@ -396,9 +401,9 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
 
     db = obj.db()
     if store.document(db, doc_id) is None:
-        fail(f"no document '{doc_id}'")
+        fail(f"no document {quoted(doc_id)}")
     if not authority.is_version(since):
-        fail(f"--since takes a version such as v5.4, not {since!r}")
+        fail(f"--since takes a version such as v5.4, not {quoted(since)}")
     rows = authority.changes(db, doc_id, since)
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))

@@ -910,3 +910,18 @@ def test_serve_lan_with_another_host_is_refused(kb):
     result = run_cli("serve", "--lan", "--host", "127.0.0.1", "--port", "8899", db=kb, timeout=60)
     assert result.returncode == 2
     assert "--lan serves every network of this laptop (0.0.0.0), not --host 127.0.0.1: give one of them" in result.stderr
+
+
+def test_changes_quotes_a_long_argument_by_its_start_and_a_fifo_source_document_is_named_as_one(tmp_path, kb, corpus_copy):
+    """Review 29: `changes agot1-faq --since v<10,000 nines>` repeated the whole argument in its message; a FIFO in place
+    of a source document was reported as 'names a missing file'."""
+    result = run_cli("changes", "agot1-faq", "--since", "v" + "9" * 10_000, db=kb)
+    assert result.returncode == 2 and "(10,001 characters)" in result.stderr and len(result.stderr) < 300, result.stderr[:300]
+    source = corpus_copy / "sources" / "000_108955566d1614e0.txt"
+    source.unlink()
+    os.mkfifo(source)
+    built = run_cli("build", db=tmp_path / "new.sqlite", corpus=corpus_copy, timeout=60)
+    _clean(built)
+    assert built.returncode == 2, built.stderr
+    said = "field 'file' names something that is not a regular file (a FIFO, device or folder): sources/000_108955566d1614e0.txt"
+    assert said in built.stderr, built.stderr

@@ -95,7 +95,8 @@ def load_manifest(path: Path, corpus: Path) -> Document:
         raise DataError(f"{path}:{line}: field 'pages' must be 'printed', 'none' or 'lost'; got {data['pages']!r}")
     for key in ("file", "map"):
         if data.get(key) and not (corpus / data[key]).is_file():
-            raise DataError(f"{path}:{line}: field '{key}' names a missing file: {data[key]}")
+            what = "something that is not a regular file (a FIFO, device or folder)" if (corpus / data[key]).exists() else "a missing file"
+            raise DataError(f"{path}:{line}: field '{key}' names {what}: {data[key]}")
     return Document(
         id=str(data["id"]),
         title=str(data["title"]),
