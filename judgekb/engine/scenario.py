@@ -159,6 +159,7 @@ COST: dict[str, Any] = {
     "kneel": "cards",
     "stand": "cards",
     "sacrifice": "cards",
+    "kill": "cards",
     "discard": "cards",
     "return_to_hand": "cards",
     "gold": "count",

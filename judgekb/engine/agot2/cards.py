@@ -545,13 +545,14 @@ def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spe
 
 @rule(
     "cost",
-    ["agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/sacrifice", "agot2-faq41/3.2"],
-    "an ability's costs are paid in full before its effect; a card leaving play as a cost cannot be saved",
+    ["agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/sacrifice", "agot2-rr/kill-killed", "agot2-faq41/3.2", "agot2-faq41/2.1"],
+    "an ability's costs are paid in full before its effect; a card leaving play as a cost cannot be saved; "
+    "a card that cannot be killed cannot be chosen to be killed to pay one",
 )
 def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[str, Any]) -> None:
     if not cost:
         return
-    for verb in ("kneel", "discard", "sacrifice", "return_to_hand"):
+    for verb in ("kneel", "discard", "sacrifice", "kill", "return_to_hand"):
         for key in _names(cost.get(verb)):
             card = state.cards[key]
             whose = card.controller if card.zone == "in_play" else card.owner
@@ -561,6 +562,16 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
                     f"{key} is {whose}'s game element: an opponent's game elements may not be used to pay {player}'s cost",
                     cite=["agot2-rr/costs"],
                 )
+    for key in _names(cost.get("kill")):  # (checked before anything is paid: the cost cannot be paid in full)
+        card = state.cards[key]
+        if card.zone != "in_play":
+            raise IllegalStep("cost", f"{key} is not in play to be killed as a cost", cite=["agot2-rr/costs", "agot2-rr/kill-killed"])
+        if "be killed" in card.cannot:
+            raise IllegalStep(
+                "cost",
+                f"{key} cannot be killed, so it cannot be chosen to be killed to pay the cost: the ability cannot be initiated",
+                cite=["agot2-faq41/2.1", "agot2-rr/costs"],
+            )
     gold = int(cost.get("gold", 0))
     pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
     paid = [f"{gold} gold"] if gold else []
@@ -582,10 +593,10 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         card.zone = "discard"
         paid.append(f"discards {key}")
     trace.add("cost", f"{player} pays the cost: {', '.join(paid) or 'see below'}", cite=["agot2-rr/costs"], tag="cost", subject=player)
-    for verb in ("kneel", "sacrifice", "return_to_hand"):
+    for verb in ("kneel", "sacrifice", "kill", "return_to_hand"):
         for key in _names(cost.get(verb)):
             immune_cost(state, trace, state.cards[key])
-    for verb in ("sacrifice", "return_to_hand"):
+    for verb in ("sacrifice", "kill", "return_to_hand"):
         for key in _names(cost.get(verb)):
             leave_play(state, trace, ctx, key, verb, as_cost=True)
 
