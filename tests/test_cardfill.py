@@ -145,6 +145,19 @@ def test_errata_in_the_knowledge_base_win_over_the_printing_and_are_cited(carded
     assert "agot1-faq/errata/jhogo-core-t117" in notes[0].text()
 
 
+def test_an_attachments_copy_limit_is_filled_from_its_text_and_dothraki_steeds_names_its_errata(carded):
+    """Review 30: Dothraki Steed's "Limit 1 copy per character." (its FAQ v4.1 errata) was not applied: a second copy
+    attached to the same rider.  Sand Steed prints the same line; an attachment without one has no limit."""
+    data, notes = fill(
+        "edition: 2\nplayers:\n  - {name: A, faction: targaryen, hand: [{name: Dothraki Steed, id: S1}, {name: Sand Steed, id: S2},"
+        " {name: Milk of the Poppy, id: M}]}" + REST_2,
+        carded,
+    )
+    steed, sand, milk = zone(data, 0, "hand")
+    assert steed["limit_copies"] == 1 and sand["limit_copies"] == 1 and "limit_copies" not in milk
+    assert "errata agot2-faq41/errata/dothraki-steed-fury-of-the-storm-36 applied (limit_copies: 1)" in notes[0].text()
+
+
 def test_every_errata_value_entry_quotes_its_clause(db):
     entries = cardfill.load_errata_values(CORPUS)
     assert len(entries) >= 5

@@ -147,6 +147,9 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
     restriction = printed_restriction(row.get("text") or "") if edition == 2 and values["type"] == "attachment" else None
     if restriction:
         values["restriction"] = restriction
+    copies = COPY_LIMIT.search(row.get("text") or "") if edition == 2 and values["type"] == "attachment" else None
+    if copies:  # "Limit 1 copy per character." (RR Limits and Maxima): the engine applies it
+        values["limit_copies"] = int(copies.group(1))
     traits = _words(row.get("traits"))
     if traits:
         values["traits"] = traits
@@ -183,6 +186,9 @@ NOT_ABILITIES = re.compile(
     r"prized \d+|limit \d+ per deck|limit \d+ copy per character|no attachments except .*|attach only to .*"
     r"|(.*\s)?(character|location)(\s.*)? only"
 )  # a deck limit, an attachment's restriction ("Lord or Lady character only.")
+
+
+COPY_LIMIT = re.compile(r"^Limit (\d{1,2}) cop(?:y|ies) per (?:character|location|card)\b", re.IGNORECASE)
 
 
 def printed_restriction(text: str) -> str | None:

@@ -146,6 +146,7 @@ CARD_FIELDS = {
     "owner",
     "controller",
     "gold",
+    "limit_copies",
 }
 PLOT_FIELDS = {"name", "id", "type", "constant", "income", "initiative", "claim", "reserve", "traits", "when_revealed"}
 
@@ -549,6 +550,14 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     keywords, values = _keywords(path, spec, edition)
     if edition == 2 and spec.get("restriction") is not None:
         _check_restriction(where(path, spec, "restriction"), str(spec["restriction"]), kind)
+    if spec.get("limit_copies") is not None:  # "Limit X copies per [card]" (RR Limits and Maxima): attachments
+        limit = spec["limit_copies"]
+        if edition != 2 or kind != "attachment" or not _whole(limit) or not 1 <= limit <= MAX_VALUE:
+            raise DataError(
+                f"{where(path, spec, 'limit_copies')}: field 'limit_copies' is a second-edition attachment's \"Limit X copies "
+                f"per character\": a whole number from 1; got {limit!r}" + ("" if kind == "attachment" else f" on a {kind}")
+            )
+        values["limit copies"] = int(limit)
     if edition == 2 and spec.get("cost") in ("-", "X", "x"):  # no printed cost ("-"), or a cost of X defined by the card
         values["no printed cost" if spec["cost"] == "-" else "cost is X"] = 1
         spec = {k: v for k, v in spec.items() if k != "cost"}

@@ -292,6 +292,7 @@ def _enter(
         if "no attachments" in state.keywords(host):
             raise IllegalStep(rule_id, f"{onto} has No attachments: no attachment can be attached to it", cite=["agot2-rr/no-attachments"])
         check_restriction(state, trace, player, card, host, rule_id)
+        check_copy_limit(state, card, host)
         card.attached_to = onto
     lost = [f"{n} {what}" for n, what in ((card.power, "power"), (card.gold_tokens, "gold")) if n and card.zone == "shadows"]
     if lost:  # RR Shadows: the tokens on a card do not come out of shadows with it
@@ -336,6 +337,26 @@ def check_restriction(state: State, trace: Trace, player: str, card: Card, host:
         why = f"its restriction is '{card.restriction}'"
         cite = ["agot2-rr/play-restrictions-and-permissions"] if played else ["agot2-rr/attachment-cards"]
     raise IllegalStep("attach.restriction", f"{card.key} cannot attach to {host.key}: {why}, and {problem}", cite=cite)
+
+
+@rule(
+    "attach.copy-limit",
+    ["agot2-rr/limits-and-maxima"],
+    "'Limit X copies per [card]' restricts how many copies of an attachment (by title) can be attached to each card",
+)
+def check_copy_limit(state: State, card: Card, host: Card) -> None:
+    """Refuse a copy of an attachment onto a card that already has as many copies (by title) as its limit allows."""
+    limit = card.values.get("limit copies")
+    if not limit:
+        return
+    attached = [c.key for c in state.attachments(host) if c.name == card.name and not c.duplicate and c is not card]
+    if len(attached) >= limit:
+        raise IllegalStep(
+            "attach.copy-limit",
+            f"{card.key} cannot attach to {host.key}: Limit {limit} cop{'y' if limit == 1 else 'ies'} per {host.type}, "
+            f"and {host.key} already has {', '.join(attached)}",
+            cite=["agot2-rr/limits-and-maxima"],
+        )
 
 
 RULES.add(
