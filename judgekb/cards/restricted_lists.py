@@ -97,7 +97,7 @@ def read(path: Path) -> list[RestrictedList]:
         raise DataError(f"{exc} (not a readable JSON restricted list)") from None
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of lists")
-    out = []
+    out: list[RestrictedList] = []
     for seq, entry in enumerate(data):
         where = f"{path}: list #{seq + 1}"
         if not isinstance(entry, dict):
@@ -109,6 +109,11 @@ def read(path: Path) -> list[RestrictedList]:
             if not isinstance(entry[key], str) or not entry[key].strip():
                 raise DataError(f"{where}: field '{key}' must be non-empty text; got {json.dumps(entry[key])[:40]}")
         where = f"{path}: list '{entry['name']}'"
+        for key in ("code", "name"):  # (a list is chosen by its name: 'deckcheck --list "Standard v2.1"')
+            first = next((n for n, o in enumerate(out, start=1) if (o.code if key == "code" else o.name) == entry[key]), None)
+            if first is not None:
+                said = f"field '{key}' {entry[key]!r} is already list #{first}'s"
+                raise DataError(f"{path}: list #{seq + 1}: {said}; each list needs its own")
         if not isinstance(entry["date"], str) or not ISO_DATE.fullmatch(entry["date"]) or not _real_date(entry["date"]):
             raise DataError(f"{where}: field 'date' must be a date such as \"2024-01-22\"; got {json.dumps(entry['date'])[:40]}")
         formats: dict[str, FormatList] = {}
