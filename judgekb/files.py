@@ -111,6 +111,20 @@ def refuse_special(path: Path) -> None:
 
 
 NESTED = "the JSON is nested too deeply"
+
+
+class JSONError(DataError):
+    """``read_json``'s refusal: ``problem`` (and the ``line``, when one is at fault) as well as the whole message,
+    so that a caller can say what the file was not ("not a judgekb lock file (line 3: ...)") without parsing it."""
+
+    def __init__(self, source: str, problem: str, line: int | None = None) -> None:
+        super().__init__(f"{source}:{line}: {problem}" if line else f"{source}: {problem}")
+        self.problem, self.line = problem, line
+
+    @property
+    def reason(self) -> str:
+        """The problem, after its line: the message without the source it begins with."""
+        return f"line {self.line}: {self.problem}" if self.line else self.problem
 LONG_NUMBER = re.compile(r"\d{4301}")  # Python refuses to read an integer of more digits (sys.int_info)
 SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -122,22 +136,22 @@ def read_json(text: str, source: str) -> Any:
     lone surrogate ("\\ud800") into text nothing can print or store."""
 
     def refuse(constant: str) -> Any:
-        raise DataError(f"{source}: {constant} is not a JSON number")
+        raise JSONError(source, f"{constant} is not a JSON number")
 
     try:
         data = json.loads(text, parse_constant=refuse)
     except json.JSONDecodeError as exc:
-        raise DataError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        raise JSONError(source, f"not valid JSON: {exc.msg}", exc.lineno) from None
     except RecursionError:
-        raise DataError(f"{source}: {NESTED}") from None
-    except DataError:  # (``refuse``'s)
+        raise JSONError(source, NESTED) from None
+    except JSONError:  # (``refuse``'s)
         raise
     except ValueError:  # (the integer limit)
         long = LONG_NUMBER.search(text)
         line = text.count("\n", 0, long.start()) + 1 if long else 1
-        raise DataError(f"{source}:{line}: a number with more than 4,300 digits is too long") from None
+        raise JSONError(source, "a number with more than 4,300 digits is too long", line) from None
     if "\\u" in text and _has_surrogate(data):
-        raise DataError(f"{source}: text holds an escaped lone surrogate (such as \\ud800), which is not a character")
+        raise JSONError(source, "text holds an escaped lone surrogate (such as \\ud800), which is not a character")
     return data
 
 
@@ -147,7 +161,7 @@ def read_json_file(path: Path, cap: int | None = None) -> Any:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise JSONError(str(path), f"not UTF-8 text (byte {exc.start})") from None
     return read_json(text, str(path))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from judgekb.errors import DataError  # noqa: F401 - re-exported: modules import it from here
+from judgekb.files import read_input
 
 MAX_NODES = 100_000  # values after alias expansion; the largest legal scenario has well under 20,000
 MAX_DEPTH = 100
@@ -106,8 +107,6 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 
 def read_text(path: Path) -> str:
     """A corpus file's text: a regular file only (a FIFO put in the corpus blocked the build for good), as UTF-8."""
-    from judgekb.files import read_input
-
     try:
         return read_input(path, None).decode("utf-8")
     except UnicodeDecodeError as exc:

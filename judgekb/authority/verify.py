@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.errors import terminal_safe
-from judgekb.files import read_input, read_json, refuse_special, write_text_atomic
+from judgekb.files import JSONError, read_input, read_json, refuse_special, write_text_atomic
 from judgekb.yamlio import DataError
 
 LOCK_FORMAT = "judgekb-lock/1"
@@ -129,12 +129,6 @@ def make_lock(db: Any, clause_ids: list[str], source: str) -> dict[str, Any]:
 MAX_ID_CHARS = 200  # a clause id (the longest is under 90 characters)
 
 
-def _reason(error: DataError, path: Path) -> str:
-    """What ``files.read_json_file`` said of ``path``, without the path it begins with (a line number kept)."""
-    said = str(error).removeprefix(str(path))
-    return said.removeprefix(": ") if said.startswith(": ") else f"line {said[1:]}" if said.startswith(":") else said
-
-
 def read_lock(path: Path) -> dict[str, Any]:
     """A lock file, validated; a clear message for anything else."""
     raw = read_input(path, MAX_JSON_BYTES)  # a regular file, bounded: a FIFO or /dev/zero hung `verify`
@@ -142,8 +136,8 @@ def read_lock(path: Path) -> dict[str, Any]:
         data = read_json(raw.decode("utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not a judgekb lock file ({exc})") from None
-    except DataError as exc:
-        raise DataError(f"{path}: not a judgekb lock file ({_reason(exc, path)})") from None
+    except JSONError as exc:
+        raise DataError(f"{path}: not a judgekb lock file ({exc.reason})") from None
     if not isinstance(data, dict) or data.get("format") != LOCK_FORMAT:
         raise DataError(f"{path}: not a judgekb lock file (no \"format\": \"{LOCK_FORMAT}\")")
     citations = data.get("citations")
@@ -286,8 +280,8 @@ def _ids_from_file(obj: Any, path: Path) -> list[str]:
             return cited_ids(read_json(raw.decode("utf-8"), str(path)))
         except UnicodeDecodeError as exc:
             raise DataError(f"{path}: not a saved ruling ({exc})") from None
-        except DataError as exc:
-            raise DataError(f"{path}: not a saved ruling ({_reason(exc, path)})") from None
+        except JSONError as exc:
+            raise DataError(f"{path}: not a saved ruling ({exc.reason})") from None
         except RecursionError:  # (in cited_ids' walk of what the parser returned)
             raise DataError(f"{path}: not a saved ruling (the JSON is nested too deeply)") from None
     raise DataError(f"{path}: give a scenario (.yaml) or a saved ruling from `judgekb run --json` (.json)")

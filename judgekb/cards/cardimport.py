@@ -112,18 +112,18 @@ def _json(path: Path, what: str) -> Any:
         raise DataError(f"{exc} ({what})") from None
 
 
-def _unique_codes(rows: list[dict[str, Any]], places: list[str]) -> None:
-    """A card's code is its identity (lists, printings and deck checks name cards by it): one card each."""
-    seen: dict[str, str] = {}
-    for row, place in zip(rows, places, strict=True):
+def _unique_codes(rows: list[dict[str, Any]], places: list[tuple[Path, str]]) -> None:
+    """A card's code is its identity (lists, printings and deck checks name cards by it): one card each.
+    ``places``: each row's file and where in it (``_where``)."""
+    seen: dict[str, tuple[Path, str]] = {}
+    for row, (file, place) in zip(rows, places, strict=True):
         code = row["code"]
         if code and code in seen:
-            first = seen[code]
-            file = place.split(": card #")[0]
-            first = first.removeprefix(f"{file}: ")  # (the same file: named once)
+            first_file, first = seen[code]
+            first = first.removeprefix(f"{file}: ") if first_file == file else first  # (the same file: named once)
             raise DataError(f"{place}: code {code!r} is already the code of {first}; each card needs its own")
         if code:
-            seen[code] = place
+            seen[code] = (file, place)
 
 
 def _words(path: Path, index: int, card: dict[str, Any], field: str) -> str:
@@ -142,13 +142,14 @@ def read_agot1(path: Path) -> list[dict[str, Any]]:
     data = _json(path, "not a readable JSON card database")
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of cards (the agot1.json format)")
-    rows, places = [], []
+    rows: list[dict[str, Any]] = []
+    places: list[tuple[Path, str]] = []
     for index, card in enumerate(data):
         name = _name(path, index, card)
         stats = _stats(path, index, card, ("income", "initiative", "claim", "influence", "limit"))
         _words(path, index, card, "crest")  # (checked: a list of the crests' words, kept as it is)
         stats["crest"] = card.get("crest")
-        places.append(_where(path, index, card))
+        places.append((path, _where(path, index, card)))
         rows.append(
             {
                 "edition": 1,
@@ -203,7 +204,8 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
     if not packs:
         raise DataError(f"{folder}: no packs/*.json (the throneteki format)")
     cycles = _cycles(folder)
-    rows, places = [], []
+    rows: list[dict[str, Any]] = []
+    places: list[tuple[Path, str]] = []
     for pack_path in packs:
         pack = _json(pack_path, "not readable JSON")
         if not isinstance(pack, dict) or not isinstance(pack.get("cards"), list):  # ("cards": null dropped a pack's 211 cards)
@@ -222,7 +224,7 @@ def read_throneteki(folder: Path) -> list[dict[str, Any]]:
             place = _where(pack_path, index, card)
             plot = {f: _stat(f"{place}: field 'plotStats.{f}'", plot.get(f)) for f in ("income", "initiative", "claim", "reserve")}
             deck_limit = _stat(f"{place}: field 'deckLimit'", card.get("deckLimit"))
-            places.append(place)
+            places.append((pack_path, place))
             rows.append(
                 {
                     "edition": 2,

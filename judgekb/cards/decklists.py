@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from judgekb.engine.guard import MAX_NAME_CHARS
-from judgekb.files import NESTED, read_input, read_json
+from judgekb.files import NESTED, JSONError, read_input, read_json
 from judgekb.yamlio import DataError
 
 MAX_LINES = 2000  # also the most card codes a JSON list's slots may hold
@@ -185,9 +185,10 @@ def parse_json(text: str, source: str) -> Decklist:
     """ThronesDB's JSON for a deck or decklist.  Raises DataError naming the field at fault."""
     try:  # (standard JSON only, text Unicode can hold: a lone surrogate was a traceback)
         data = read_json(text, source)
-    except DataError as exc:  # '{"a":' 5,000 times: a deck export is two levels deep
-        nested = str(exc) == f"{source}: {NESTED}"
-        raise DataError(f"{source}: not a deck export: {NESTED}" if nested else str(exc)) from None
+    except JSONError as exc:  # '{"a":' 5,000 times: a deck export is two levels deep
+        if exc.problem != NESTED:
+            raise
+        raise DataError(f"{source}: not a deck export: {NESTED}") from None
     if not isinstance(data, dict):
         raise DataError(f"{source}: expected a JSON object (ThronesDB deck export)")
     slots = data.get("slots")

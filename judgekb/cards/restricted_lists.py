@@ -98,6 +98,7 @@ def read(path: Path) -> list[RestrictedList]:
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON array of lists")
     out: list[RestrictedList] = []
+    seen: dict[tuple[str, str], int] = {}  # (field, value) -> the list number that has it
     for seq, entry in enumerate(data):
         where = f"{path}: list #{seq + 1}"
         if not isinstance(entry, dict):
@@ -110,8 +111,8 @@ def read(path: Path) -> list[RestrictedList]:
                 raise DataError(f"{where}: field '{key}' must be non-empty text; got {json.dumps(entry[key])[:40]}")
         where = f"{path}: list '{entry['name']}'"
         for key in ("code", "name"):  # (a list is chosen by its name: 'deckcheck --list "Standard v2.1"')
-            first = next((n for n, o in enumerate(out, start=1) if (o.code if key == "code" else o.name) == entry[key]), None)
-            if first is not None:
+            first = seen.setdefault((key, entry[key]), seq + 1)
+            if first != seq + 1:
                 said = f"field '{key}' {entry[key]!r} is already list #{first}'s"
                 raise DataError(f"{path}: list #{seq + 1}: {said}; each list needs its own")
         if not isinstance(entry["date"], str) or not ISO_DATE.fullmatch(entry["date"]) or not _real_date(entry["date"]):

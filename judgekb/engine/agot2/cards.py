@@ -1135,7 +1135,8 @@ def _eligible_host(state: State, attachment: Card, host: Card, player: str) -> b
         "agot2-rr/appendix-i/marshaling-phase/player-action-window",
         "agot2-rr/initiating-abilities-marshaling-cards",
     ],
-    "the active player may pay 2 gold to marshal a card with shadow facedown into shadows from hand; it is not marshaling the card itself",
+    "the active player may pay 2 gold to marshal a card with shadow facedown into shadows from hand; it is not marshaling "
+    "the card itself",
 )
 def marshal_into_shadows(state: State, trace: Trace, player: str, key: str, spend_from: str | None) -> None:
     card = state.cards[key]
