@@ -111,6 +111,25 @@ def test_bad_input_never_gives_a_traceback(db_path, query, code, expect):
         assert isinstance(json.loads(as_json.stdout), list)
 
 
+def test_a_long_story_is_shortened_to_the_words_that_ask_its_question(index):
+    """Review 31: a 100-word table story that asks last ("... does the terminal attachment go back to my
+    hand or get discarded") was cut to its first 64 words, the question lost: no terminal clause in the
+    top 3. The words kept are those that end with the question (its last question mark, else its end)."""
+    story = (
+        "so we were playing in the second round of the store championship and my opponent was on Lannister "
+        "with the Banner of the Stag while I was on Stark with the Rains and during the challenges phase after "
+        "I had already marshaled a bunch of guys and put some attachments on them we got into an argument "
+        "because he initiated a military challenge against me and I defended with two characters and lost "
+    )
+    asked = "when my character with a terminal attachment on it is killed does the terminal attachment go back to my hand or get discarded"
+    for query in (story + "and I had to kill one so " + asked, story + asked + "? thanks, the judge was busy"):
+        hits, notes = index.search(query, 2, None, 3)
+        assert [n for n in notes if n.startswith("query shortened to") and "64 words" in n], notes
+        assert "agot2-rr/terminal" in [h.id for h in hits], (notes, [h.id for h in hits])
+    _, notes = index.search(asked + "? " + story + story, 2, None, 3)  # asked first: the first words hold it
+    assert "query shortened to its first 64 words" in notes, notes
+
+
 def test_long_and_non_utf8_queries(db_path):
     long = run_cli("search", "deadly " * 2000, "--json", db=db_path)
     assert long.returncode == 0 and "shortened" in long.stderr and json.loads(long.stdout)
@@ -327,9 +346,29 @@ def test_a_card_the_corpus_holds_is_never_called_absent(index):
     ):  # fmt: skip
         hits, notes = index.search(query, edition, None, 5)
         assert not [n for n in notes if n.startswith("not in the corpus")], (query, notes)
-    # asking for its printed values still says where they are, and that the clauses shown are about it
+    # asking for its printed values still says where they are, and which clauses name the card
     _, notes = index.search("what's robert baratheon's strength", 1, None, 5)
-    assert notes and "own text of Robert Baratheon" in notes[0] and "what the corpus says about it" in notes[0], notes
+    assert notes and "own text of Robert Baratheon" in notes[0] and "The corpus names it in agot1-" in notes[0], notes
+
+
+def test_a_card_text_notice_names_the_clauses_that_name_the_card_never_the_clauses_shown(index):
+    """Review 31: "what does The Red Keep do" (second edition) said "the clauses below are what the corpus
+    says about it" above Action Windows and Mulligan, which never name it; the bare name ("The Red Keep",
+    "Tywin Lannister") gave no notice at all. The notice now lists the searched edition's clauses that
+    write the name (none, said so), each one a real clause naming it, never the other edition's."""
+    import re
+
+    for query in ("what does The Red Keep do", "The Red Keep", "red keep"):
+        _, notes = index.search(query, 2, None, 5)
+        said = "No second-edition clause of the corpus names it"
+        assert notes and "own text of The Red Keep" in notes[0] and said in notes[0], (query, notes)
+    for query, name in (("Tywin Lannister", "tywin lannister"), ("Ser Jaime Lannister text", "jaime lannister")):
+        _, notes = index.search(query, 2, None, 5)
+        named = re.search(r"The corpus names it in (.*?)(?: and \d+ more)?; closest", notes[0])
+        assert named and "what the corpus says about it" not in notes[0], (query, notes)
+        for clause_id in named.group(1).split(", "):
+            (text,) = index.rows("select text from clauses where id = ?", [clause_id])[0]
+            assert clause_id.startswith("agot2-") and name in text.casefold(), (query, clause_id)
 
 
 def test_unknown_word_notice_is_bounded(index):

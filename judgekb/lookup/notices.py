@@ -80,10 +80,13 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         return notices
     how = f"because {card_text['document']}: {card_text['look_for']}"
     asks = _asks_text(analysis, card_text) or _asks_wording(analysis, card_text)
-    if asks and not cards and edition in (1, 2) and all(index.name(w.removesuffix("'s")) for w in unknown):
+    other = 3 - edition if edition in (1, 2) else 0
+    if other and not cards and all(index.name(w.removesuffix("'s")) for w in unknown):
         # a card this edition's texts never name, spelled out by the full title the other edition's texts
-        # know ("what is the cost of eddard stark" in first edition): a card all the same, said by its title
-        if spelled := {c for c in index.cards_named(analysis, 3 - edition) if _full_title(index, c, analysis)}:
+        # know ("what is the cost of eddard stark" in first edition), asked about or only named ("The Red
+        # Keep"): a card all the same, said by its title
+        theirs = index.cards_named(analysis, other)
+        if (asks or _only_title(index, theirs, analysis)) and (spelled := {c for c in theirs if _full_title(index, c, analysis)}):
             cards, unknown = spelled, []
     if not unknown and not cards:
         unknown = _story_names(index, analysis, elsewhere)
@@ -105,17 +108,52 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         notices.append(f"not in the corpus: a card's own text (cost, STR, icons, abilities), {how}. Closest clauses below.")
     elif cards and (
         _asks_text(analysis, card_text)
+        or _only_title(index, cards, analysis)
         or (_spelled_out(index, cards, analysis) and (asks or not any(index.ruled_on(c) for c in cards)))
     ):
-        # asked for its text, or about a card the corpus holds no ruling on ("does the red viper get power
+        # asked for its text, or only its name ("The Red Keep", "Tywin Lannister": what it says is the first
+        # thing a judge wants), or about a card the corpus holds no ruling on ("does the red viper get power
         # for each point of claim", second edition): what it does is in its own text
+        named = not_inside_another(index, analysis["words"], cards)
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
-        name = " / ".join(sorted({index.card_name(c) for c in not_inside_another(index, analysis["words"], cards)}))
-        notices.append(
-            f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. "
-            "The clauses below are what the corpus says about it."
-        )
+        name = " / ".join(sorted({index.card_name(c) for c in named}))
+        where = _where_named(index, named, edition)
+        notices.append(f"not in the corpus: the card's own text of {name} (cost, STR, icons, abilities), {how}. {where}")
     return notices
+
+
+MENTIONS_SAID = 3  # the clauses naming a card that a card-text notice lists by id
+
+
+def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
+    """Where the searched edition's clauses write the card's name, by clause id (in force first): the
+    notice said "the clauses below are what the corpus says about it" above clauses that never named
+    the card (Action Windows for "what does The Red Keep do", second edition)."""
+    sql = (
+        "select c.id from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+        "where clauses_fts match ? and (? is null or c.edition = ?)"
+    )
+    found: dict[str, bool] = {}
+    for card in sorted(cards):
+        phrase = " ".join(words_of(no_article(index.card_name(card))))
+        for (clause_id,) in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition]) if phrase else ():
+            found[clause_id] = any(r == "superseded" for _, r in index.governors.get(clause_id, ()))
+    if not found:
+        which = f"{EDITION_ADJECTIVES[edition]} " if edition else ""
+        return f"No {which}clause of the corpus names it; closest clauses below."
+    mentions = sorted(found, key=lambda c: (found[c], c))
+    more = f" and {len(mentions) - MENTIONS_SAID} more" if len(mentions) > MENTIONS_SAID else ""
+    return f"The corpus names it in {', '.join(mentions[:MENTIONS_SAID])}{more}; closest clauses below."
+
+
+def _only_title(index: Index, cards: set[str], analysis: dict[str, Any]) -> bool:
+    """Is the query only a card's name ("The Red Keep", "ser jaime lannister"): every word it typed,
+    articles aside, a word of one named card's title (of two words or more)?"""
+    said = {_bare(w) for w in analysis["words"] if w not in STOPWORDS}
+    return bool(said) and any(
+        len(title := {_bare(w) for w in words_of(index.card_name(c)) if w not in STOPWORDS}) > 1 and said <= title
+        for c in cards
+    )
 
 
 def unruled(index: Index, text: str, edition: int | None) -> list[str]:

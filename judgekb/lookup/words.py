@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MAX_WORDS = 64
+LONG_WORD = 40  # characters: no word of a question is longer (a longer one is pasted junk, kept as typed)
 MAX_QUERY_CHARS = 500  # a typed question is under 300; a longer one only costs matching time (and 50,000 broke SQLite's LIKE)
 # A player naming the edition they play ("minimum deck size first edition?", "2.0 stealth"): the
 # edition becomes the search's filter (when none was chosen), not words to match (they would find
@@ -107,14 +108,42 @@ def clean(query: str) -> tuple[str, list[str]]:
     if not text.strip():
         raise QueryError("empty query: type a word, a card name or a question")
     words = text.split()
-    if len(words) > MAX_WORDS:
-        notes.append(f"query shortened to its first {MAX_WORDS} words")
-        text = " ".join(words[:MAX_WORDS])
-    text = " ".join(text.split())
-    if len(text) > MAX_QUERY_CHARS:
-        notes.append(f"query shortened to its first {MAX_QUERY_CHARS} characters")
-        text = text[:MAX_QUERY_CHARS].rstrip()
+    text = " ".join(words)
+    if len(words) > MAX_WORDS or len(text) > MAX_QUERY_CHARS:
+        start, end = _asked_span(words) if max(map(len, words)) <= LONG_WORD else (0, 0)
+        if end > start:
+            said = f"{end - start} words"
+            notes.append(
+                f"query shortened to its first {said}" if start == 0
+                else f"query shortened to its last {said}: a long question asks at its end" if end == len(words)
+                else f"query shortened to the {said} that end with its last question mark"
+            )  # fmt: skip
+            text = " ".join(words[start:end])
+        else:  # a word no question has ("zq" * 400): its first characters, as typed
+            if len(words) > MAX_WORDS:
+                notes.append(f"query shortened to its first {MAX_WORDS} words")
+                text = " ".join(words[:MAX_WORDS])
+            if len(text) > MAX_QUERY_CHARS:
+                notes.append(f"query shortened to its first {MAX_QUERY_CHARS} characters")
+                text = text[:MAX_QUERY_CHARS].rstrip()
     return text, notes
+
+
+def _asked_span(words: list[str]) -> tuple[int, int]:
+    """The words of a too-long query to search: as many as a query may hold (MAX_WORDS, MAX_QUERY_CHARS)
+    that end with its last question mark, or with its last word when it has none (and the words after
+    a question asked early, to fill the room left). A player tells the story first and asks last
+    ("... does the terminal attachment go back to my hand?"): its first words alone lost the question."""
+    marks = [n for n, w in enumerate(words) if w.endswith("?")]
+    end = marks[-1] + 1 if marks else len(words)
+    start, size = end, -1
+    while start > 0 and end - start < MAX_WORDS and size + 1 + len(words[start - 1]) <= MAX_QUERY_CHARS:
+        size += 1 + len(words[start - 1])
+        start -= 1
+    while end < len(words) and end - start < MAX_WORDS and size + 1 + len(words[end]) <= MAX_QUERY_CHARS:
+        size += 1 + len(words[end])  # (the question came early: the story after it fills the room left)
+        end += 1
+    return start, end
 
 
 TOKEN = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)?")
