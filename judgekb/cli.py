@@ -202,6 +202,8 @@ def build(obj: Context) -> None:
 def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     from judgekb import store
 
+    if not clause_id.strip():
+        fail("give a clause id, e.g. agot2-rr/winning-a-challenge (find one with: judgekb search WORDS)")
     db = obj.db()
     row = store.clause(db, clause_id.strip())
     from judgekb.authority.verify import renamed_to  # a renamed id keeps working
@@ -211,7 +213,11 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
         row = store.clause(db, new_id)
     if row is None:
         shown = clause_id if len(clause_id) <= MAX_SUGGEST_CHARS else clause_id[:MAX_SUGGEST_CHARS] + "…"
-        fail(f"no clause '{shown}'. Nearest ids:\n  " + "\n  ".join(store.nearest_ids(db, clause_id)))
+        near = store.nearest_ids(db, clause_id)
+        fail(
+            f"no clause '{shown}'. Nearest ids:\n  " + "\n  ".join(near) if near
+            else f"no clause '{shown}', and no id is near it: find the clause with judgekb search WORDS"
+        )  # fmt: skip
     return db, row
 
 

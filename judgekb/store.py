@@ -554,7 +554,21 @@ def clause_ids(db: sqlite_utils.Database) -> list[str]:
 
 
 def nearest_ids(db: sqlite_utils.Database, clause_id: str, limit: int = 5, max_chars: int = 80) -> list[str]:
-    """The clause ids closest to one that does not exist; only the first ``max_chars`` are compared (bounded time)."""
+    """The clause ids close to one that does not exist, closest first; only the first ``max_chars`` are
+    compared (bounded time). An id of a known document is compared with that document's ids by what
+    follows the document ("agot2-rr/stelth": stealth), and only ids of some likeness are offered:
+    "agot2-rr/nonexistent" was offered may, set and str."""
     from rapidfuzz import fuzz, process
 
-    return [m[0] for m in process.extract(clause_id[:max_chars], clause_ids(db), scorer=fuzz.WRatio, limit=limit)]
+    typed = clause_id.strip()[:max_chars]
+    ids = clause_ids(db)
+    doc, _, rest = typed.partition("/")
+    own = [i.removeprefix(f"{doc}/") for i in ids if i.startswith(f"{doc}/")]
+    if own and rest:
+        found = process.extract(rest, own, scorer=fuzz.ratio, score_cutoff=NEAR_ID_SHARE, limit=limit)
+        return [f"{doc}/{tail}" for tail, _, _ in found]
+    return [m[0] for m in process.extract(typed, ids, scorer=fuzz.WRatio, score_cutoff=NEAR_ID_WHOLE, limit=limit)] if typed else []
+
+
+NEAR_ID_SHARE = 55  # (rapidfuzz ratio of what follows the document: "save-and-cancel" is 57 like "cancel")
+NEAR_ID_WHOLE = 70  # (WRatio of a whole id typed without a known document: "rr/stealth" is 90 like "agot2-rr/stealth")

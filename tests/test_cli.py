@@ -159,6 +159,25 @@ def test_unknown_id_exits_2_with_the_nearest_ids(db_path):
     assert unknown_doc.returncode == 2 and "agot1-faq" in unknown_doc.stderr
 
 
+def test_an_empty_or_far_off_id_is_said_so_not_matched_to_any_id(db_path):
+    """Review 31: `show ""` answered "no clause ''. Nearest ids: agot1-faq/front/changes …", and
+    `show agot2-rr/nonexistent` offered agot2-rr/may, set and str. An empty id is asked for; an id
+    like none is said to be so, pointing to search; a near one still gets its neighbours."""
+    empty = run_cli("show", "  ", db=db_path)
+    assert empty.returncode == 2 and "give a clause id" in empty.stderr and "Nearest" not in empty.stderr
+    far = run_cli("show", "agot2-rr/nonexistent", db=db_path)
+    assert far.returncode == 2 and "no id is near it" in far.stderr and "agot2-rr/may" not in far.stderr, far.stderr
+    near = run_cli("show", "agot2-rr/stelth", db=db_path)
+    assert near.returncode == 2 and near.stderr.split("Nearest ids:")[1].split()[0] == "agot2-rr/stealth", near.stderr
+    from judgekb.web import app as web
+    from tests.conftest import CORPUS
+
+    client = web.create_app(db_path, CORPUS).test_client()
+    page = client.get("/c/agot2-rr/nonexistent")
+    assert page.status_code == 404 and "No id is near it" in page.get_data(as_text=True)
+    assert 'id="near"' not in page.get_data(as_text=True)
+
+
 def test_database_is_built_on_first_use_and_rebuilt_when_the_corpus_changes(tmp_path, corpus_copy):
     db = tmp_path / "kb.sqlite"
     first = run_cli("cite", "agot2-faq/1.2", db=db, corpus=corpus_copy)

@@ -168,7 +168,8 @@ def _clause(clause_id: str) -> dict[str, Any]:
         near = store.nearest_ids(res().db, clause_id)
         g.near_ids = near  # the 404 page links them
         shown = clause_id if len(clause_id) <= 80 else clause_id[:80] + "…"
-        abort(404, description=f"no clause '{shown}'.{NEAREST_IDS}{', '.join(near)}")
+        said = f"{NEAREST_IDS}{', '.join(near)}" if near else " No id is near it: search for the clause by its words."
+        abort(404, description=f"no clause '{shown}'.{said}")
     return row
 
 
