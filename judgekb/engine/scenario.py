@@ -566,7 +566,7 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
             raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be a whole number; got {spec[field_name]!r}")
         if field_name in spec and _too_large(spec[field_name]):
             raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be at most {MAX_VALUE}; got {spec[field_name]!r}")
-    for field_name in ("str", "cost", "power", "gold", "claim", "reserve"):
+    for field_name in ("str", "cost", "power", "gold", "claim"):  # (a card's reserve is a modifier: The Frostfangs' -1)
         if field_name in spec and spec[field_name] < 0:
             raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be 0 or more; got {spec[field_name]!r}")
     for field_name in ("power", "gold"):  # (review 30: 3 power on a card in hand came into play with it)

@@ -301,6 +301,15 @@ SOURCE_WORDS = {
 }
 
 
+def immunity(state: State, card: Card, source_type: str) -> str | None:
+    """The immunity, as the card names it ("character abilities", "card effects"), that shields the card
+    from effects of this source type, else None."""
+    words = SOURCE_WORDS.get(source_type, source_type)
+    immune = set(card.immune) | {k.removeprefix("immune to ").strip() for k in state.keywords(card) if k.startswith("immune to ")}
+    shields = (words, "card effects", "opponent's card effects" if source_type != "framework" else "")
+    return next((shield for shield in shields if shield in immune), None)
+
+
 @rule(
     "immune",
     ["agot2-rr/immune", "agot2-faq41/2.2"],
@@ -308,11 +317,7 @@ SOURCE_WORDS = {
 )
 def check_immune(state: State, trace: Trace, card: Card, source_type: str | None, delayed: bool = False, chosen: bool = True) -> bool:
     """True if the effect reaches the card.  A chosen immune card is refused; otherwise the card ignores the effect."""
-    if not source_type:
-        return True
-    words = SOURCE_WORDS.get(source_type, source_type)
-    immune = set(card.immune) | {k.removeprefix("immune to ").strip() for k in state.keywords(card) if k.startswith("immune to ")}
-    if not (words in immune or "card effects" in immune or (source_type != "framework" and "opponent's card effects" in immune)):
+    if not source_type or not (words := immunity(state, card, source_type)):
         return True
     cite = ["agot2-rr/immune", "agot2-faq41/2.2"] if delayed else ["agot2-rr/immune"]
     if chosen:
@@ -595,6 +600,15 @@ def leave_play(
         check_victory(state, trace)
     ended = [e for e in state.effects if e.target == key or e.while_in_play == key]
     state.effects = [e for e in state.effects if e not in ended]
+    said = [effect_said(e) for e in ended if e.target == key and e.kind != "control"]  # (control: reverts, said below)
+    if said:  # RR Leaves Play: "All lasting effects ... affecting the card while it is in play expire for that card"
+        trace.add(
+            "leave-play",
+            f"the lasting effects on {key} expire as it leaves play: {'; '.join(said)}",
+            cite=["agot2-rr/leaves-play"],
+            tag="lasting expires",
+            subject=key,
+        )
     _end_delayed_on(state, trace, key)
     for effect in ended:
         if effect.kind == "control" and effect.target != key:
@@ -605,6 +619,16 @@ def leave_play(
     queue_reactions(ctx, event)
     queue_reactions(ctx, f"leave play: {key}")
     return True
+
+
+def effect_said(effect: Lasting) -> str:
+    """A lasting effect in the trace's words ("+3 STR from Grow")."""
+    if effect.kind == "str":
+        what = f"{effect.value:+d} STR"
+    else:
+        said = {"terminal": "terminal condition", "control": "control change", "cannot": f"'cannot {effect.value}'"}
+        what = said.get(effect.kind, f"{effect.kind} {effect.value}")
+    return what + (f" from {effect.source}" if effect.source else "")
 
 
 NOT_CARDS = ("source", "source_type", "__line__")  # an effect's own bookkeeping: never a card it affects

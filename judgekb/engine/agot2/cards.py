@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, restrictions, rule
-from judgekb.engine.agot2.board import Context, cite_errata, constants, leave_play, move, queue_reactions, run_reactions, seq
+from judgekb.engine.agot2.board import Context, can_be, cite_errata, constants, leave_play, move, queue_reactions, run_reactions, seq
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.trace import Trace
@@ -568,7 +568,7 @@ def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spe
     "cost",
     ["agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/sacrifice", "agot2-rr/kill-killed", "agot2-faq41/3.2", "agot2-faq41/2.1"],
     "an ability's costs are paid in full before its effect; a card leaving play as a cost cannot be saved; "
-    "a card that cannot be killed cannot be chosen to be killed to pay one",
+    "a card that cannot be knelt, sacrificed or killed cannot be chosen to be so to pay one",
 )
 def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[str, Any]) -> None:
     if not cost:
@@ -587,12 +587,14 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         card = state.cards[key]
         if card.zone != "in_play":
             raise IllegalStep("cost", f"{key} is not in play to be killed as a cost", cite=["agot2-rr/costs", "agot2-rr/kill-killed"])
-        if "be killed" in card.cannot:
-            raise IllegalStep(
-                "cost",
-                f"{key} cannot be killed, so it cannot be chosen to be killed to pay the cost: the ability cannot be initiated",
-                cite=["agot2-faq41/2.1", "agot2-rr/costs"],
-            )
+    for verb, past in (("kneel", "knelt"), ("sacrifice", "sacrificed"), ("kill", "killed")):
+        for key in _names(cost.get(verb)):
+            if not can_be(state, state.cards[key], past):  # (its own words, a lasting effect or a constant ability)
+                raise IllegalStep(
+                    "cost",
+                    f"{key} cannot be {past}, so it cannot be chosen to be {past} to pay the cost: the ability cannot be initiated",
+                    cite=["agot2-faq41/2.1", "agot2-rr/costs"],
+                )
     gold = int(cost.get("gold", 0))
     pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
     paid = [f"{gold} gold"] if gold else []

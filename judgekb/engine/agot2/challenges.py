@@ -13,6 +13,7 @@ from judgekb.engine.agot2.board import (
     check_victory,
     deck_counts,
     gain_power,
+    immunity,
     interrupts,
     leave_play,
     queue_reactions,
@@ -52,7 +53,7 @@ def _participant(state: State, key: str, player: str, kind: str, role: str, rule
 
 @rule(
     "challenge.declare",
-    [DECLARE, "agot2-rr/challenge-icons", "agot2-rr/attacker", "agot2-rr/winning-the-game"],
+    [DECLARE, "agot2-rr/challenge-icons", "agot2-rr/attacker", "agot2-rr/winning-the-game", "agot2-faq41/2.1"],
     "the active player announces type, opponent (one still in the game) and attackers (standing, with the icon); one challenge "
     "of each type per phase",
 )
@@ -107,8 +108,10 @@ def declare(
         )
     for key in attackers:
         _participant(state, key, attacker, kind, "an attacker", "challenge.declare", DECLARE)
+    # FAQ 2.1: one that cannot be knelt ignores the non-targeting game rule that kneels attackers
+    standing = [key for key in attackers if not can_be(state, state.cards[key], "knelt")]
     for key in attackers:
-        state.cards[key].kneeling = True
+        state.cards[key].kneeling = state.cards[key].kneeling or key not in standing
     player.challenges_this_round.append(kind)
     player.challenge_opponents.append((kind, against))
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
@@ -117,11 +120,22 @@ def declare(
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
         "challenge.declare",
-        f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(attackers)} to attack",
+        f"{attacker} initiates {article} {kind} challenge against {against}, kneeling "
+        f"{', '.join(k for k in attackers if k not in standing) or 'no one'} to attack",
         cite=[DECLARE],
         tag="declare challenge",
         subject=attacker,
     )
+    if standing:
+        trace.add(
+            "challenge.declare",
+            f"{', '.join(standing)} cannot be knelt, so {'it attacks' if len(standing) == 1 else 'they attack'} and "
+            "stays standing: the game kneels attackers as they are declared, an effect that targets no one, and a card "
+            "that cannot be knelt ignores it",
+            cite=[DECLARE, "agot2-faq41/2.1"],
+            tag="cannot",
+            subject=standing[0],
+        )
     if stealth:
         declare_stealth(state, trace, stealth)
     if assault:
@@ -131,7 +145,7 @@ def declare(
 
 @rule(
     "keyword.stealth",
-    ["agot2-rr/stealth", DECLARE, "agot2-faq41/qa/wolves-of-the-north", titles.REDIRECT],
+    ["agot2-rr/stealth", DECLARE, "agot2-faq41/qa/wolves-of-the-north", titles.REDIRECT, "agot2-rr/keywords", "agot2-rr/immune"],
     "each attacker with stealth may choose a character without stealth of the defending player; it cannot defend",
 )
 def declare_stealth(state: State, trace: Trace, choices: dict[str, str], redirected: bool = False) -> None:
@@ -153,6 +167,13 @@ def declare_stealth(state: State, trace: Trace, choices: dict[str, str], redirec
                 "keyword.stealth",
                 f"{target_key} has stealth itself: stealth chooses a character without stealth",
                 cite=["agot2-rr/stealth"],
+            )
+        if shield := immunity(state, target, attacker.type):  # a keyword is a card ability: the stealth card's
+            raise IllegalStep(
+                "keyword.stealth",
+                f"{target_key} is immune to {shield}: stealth is a keyword, a card ability of {attacker_key}, so it cannot "
+                f"choose {target_key}",
+                cite=["agot2-rr/stealth", "agot2-rr/keywords", "agot2-rr/immune"],
             )
         challenge.stealth[attacker_key] = target_key
         shared = targets.count(target_key) > 1
@@ -663,15 +684,19 @@ def insight(state: State, trace: Trace, ctx: Context, winner: str, keys: list[st
 
 @rule(
     "keyword.intimidate",
-    ["agot2-rr/intimidate", "agot2-rr/target", "agot2-faq41/2.1"],
+    ["agot2-rr/intimidate", "agot2-rr/target", "agot2-faq41/2.1", "agot2-rr/keywords", "agot2-rr/immune"],
     "the attacking winner may kneel a loser's character with STR no higher than the margin; one instance only",
 )
 def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any], keys: list[str], chosen: str | None) -> None:
     margin = result["attack"] - result["defence"]
     standing = [c for c in state.in_play(result["loser"], "character") if not c.kneeling and state.strength(c) <= margin]
-    able = [c for c in standing if can_be(state, c, "knelt")]  # FAQ 2.1: one that cannot be knelt cannot be chosen
-    shielded = [c.key for c in standing if c not in able]
+    # a keyword is a card ability (of the intimidating character's type): a card immune to it cannot be chosen
+    immune = {c.key: shield for c in standing if (shield := immunity(state, c, state.cards[keys[0]].type))}
+    able = [c for c in standing if can_be(state, c, "knelt") and c.key not in immune]  # FAQ 2.1: nor one that cannot be knelt
+    shielded = [c.key for c in standing if c not in able and c.key not in immune]
     note = f" ({', '.join(shielded)} cannot be knelt, so cannot be chosen)" if shielded else ""
+    note += "".join(f" ({key} is immune to {shield}: intimidate is a keyword, a card ability)" for key, shield in immune.items())
+    immune_cite = ["agot2-rr/keywords", "agot2-rr/immune"] if immune else []
 
     def ask(what: str, tail: str) -> None:
         trace.add(
@@ -679,7 +704,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
             f"intimidate: {what} is needed — {result['winner']} may choose one of {', '.join(c.key for c in able)} "
             f"(STR {margin} or less) to kneel{note}{tail}",
             "choice-needed",
-            cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
+            cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []) + immune_cite,
             tag="choice",
             subject=keys[0],
         )
@@ -697,6 +722,9 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
     if chosen is not None and state.cards[chosen] not in able:
         card = state.cards[chosen]
         why, cite = "it cannot be knelt (FAQ 2.1)", ["agot2-rr/intimidate", "agot2-faq41/2.1"]
+        if card.key in immune:
+            why = f"it is immune to {immune[card.key]}, and intimidate is a keyword, a card ability"
+            cite = ["agot2-rr/intimidate", *immune_cite]
         if card.zone != "in_play" or card.controller != result["loser"] or card.type != "character":
             why, cite = f"it is not a character {result['loser']} controls in play", ["agot2-rr/intimidate"]
         elif card.kneeling:
@@ -722,7 +750,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
             f"intimidate: {result['loser']} controls no standing character with STR {margin} or less that can be knelt, so "
             f"nothing is knelt{note}",
             "not-applied",
-            cite=["agot2-rr/intimidate", "agot2-rr/target"] + (["agot2-faq41/2.1"] if shielded else []),
+            cite=["agot2-rr/intimidate", "agot2-rr/target"] + (["agot2-faq41/2.1"] if shielded else []) + immune_cite,
             tag="intimidate",
             subject=keys[0],
         )
@@ -736,7 +764,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
             "keyword.intimidate",
             f"intimidate: {chosen} is the only standing character with STR {margin} or less that can be knelt{note}, so it is "
             f"the one {result['winner']} may kneel (intimidate is optional: decline: [intimidate] if it is not used)",
-            cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []),
+            cite=["agot2-rr/intimidate"] + (["agot2-faq41/2.1"] if shielded else []) + immune_cite,
             tag="intimidate",
             subject=chosen,
         )

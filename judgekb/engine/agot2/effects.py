@@ -36,6 +36,7 @@ def _until(value: Any) -> tuple[str, str | None]:
         "agot2-faq41/3.4",
         "agot2-faq41/2.9",
         "agot2-rr/immune",
+        "agot2-rr/modifiers",
     ],
     "a lasting effect modifies a card for its duration; STR is never below 0; a card has an icon or keyword once or not at all",
 )
@@ -43,7 +44,7 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
     card = state.cards[effect_.target]
     if card.zone != "in_play":
         raise IllegalStep("lasting", f"{effect_.target} is not in play", cite=["agot2-rr/lasting-effects"])
-    before = state.strength(card)
+    before, raw_before = state.strength(card), board.raw_strength(state, card)
     state.effects.append(effect_)
     until = {
         "phase": "until the end of the phase",
@@ -62,7 +63,11 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
         )
         if raw < 0:
             text += f" (printed STR and modifiers add up to {raw}; STR cannot be below 0)"
-        trace.add("lasting", text, cite=["agot2-rr/strength-strength-modifiers"], tag="strength", subject=card.key)
+        elif raw_before < 0:
+            text += f" (recalculated from the printed STR with every modifier: {raw}, not {before} {effect_.value:+d})"
+        # RR Modifiers decides a value below zero, and that a new modifier recalculates from the base value
+        below = ["agot2-rr/modifiers"] if raw < 0 or raw_before < 0 else []
+        trace.add("lasting", text, cite=["agot2-rr/strength-strength-modifiers", *below], tag="strength", subject=card.key)
     elif effect_.kind == "terminal":
         trace.add(
             "terminal.add",

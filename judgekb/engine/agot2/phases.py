@@ -13,6 +13,7 @@ from judgekb.engine.agot2.board import (
     check_terminal,
     deck_counts,
     deck_stated,
+    effect_said,
     gain_power,
     interrupts,
     queue_reactions,
@@ -28,6 +29,7 @@ from judgekb.engine.core.trace import Trace
 from judgekb.engine.core.turns import turns_until
 
 END = "agot2-faq41/timing/end-of-phase"
+MODIFIERS = "agot2-rr/modifiers"  # "any resultant value below zero is treated as zero"
 
 
 def _gone(state: State) -> str:
@@ -155,6 +157,7 @@ RULES.add(
 @rule(
     "plot.initiative",
     [
+        MODIFIERS,
         "agot2-rr/initiative",
         "agot2-rr/first-player",
         "agot2-rr/appendix-i/plot-phase/1.3",
@@ -172,7 +175,9 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
             cite=["agot2-rr/winning-the-game"],
         )
     modified = {n: sum(state.modifier(c, "initiative") for c in state.in_play(n)) for n in players}
-    totals = {n: state.players[n].plot.initiative + modified[n] for n in players}
+    # RR Modifiers: "any resultant value below zero is treated as zero"
+    below = {n: state.players[n].plot.initiative + modified[n] for n in players if state.players[n].plot.initiative + modified[n] < 0}
+    totals = {n: max(0, state.players[n].plot.initiative + modified[n]) for n in players}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
     gone = _gone(state)
@@ -181,6 +186,9 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
     if any(modified.values()):  # the Rules Reference erratum: initiative incorporates initiative (not reserve) modifiers
         text += " (counting initiative modifiers: " + ", ".join(f"{n} {v:+d}" for n, v in modified.items() if v) + ")"
         cite.append("agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9")
+    if below:
+        text += " (" + ", ".join(f"{n}'s {v} is below zero, so counts as 0" for n, v in below.items()) + ")"
+        cite.append(MODIFIERS)
     if len(tied) > 1:
         power = {n: total_power(state, n) for n in tied}
         least = min(power.values())
@@ -316,6 +324,7 @@ def _take(state: State, trace: Trace, player: str, count: int, rule_id: str) -> 
         "agot2-rr/income",
         "agot2-rr/plot-value-modifiers",
         "agot2-rr/blank",
+        MODIFIERS,
     ],
     "the active player collects income: the plot's gold value plus gold modifiers; the first player is the first active "
     "player, then each next player in player order in turn",
@@ -362,21 +371,25 @@ def collect(state: State, trace: Trace, name: str, lead: str) -> None:
     blank = [c.key for c in cards if c.income and state.blanked(c)]
     base = base_gold(state, name)
     by_title, title_words = titles.income(state, name)  # the Master of Coin's printed +2 Income (melee)
-    p.gold += base + bonus + by_title
+    below = base + bonus + by_title < 0  # RR Modifiers: a value below zero is treated as zero (no gold is lost)
+    gained = max(0, base + bonus + by_title)
+    p.gold += gained
     state.facts.setdefault("income_collected", []).append(name)
     trace.add(
         "marshaling.income",
         f"{name}" + (f", {lead}" if lead else "") + f" collects income: plot {base}"
         + (f" + gold modifiers {bonus:+d}" if bonus else "")
         + (f" ({', '.join(blank)}: text box blank, so its gold modifier counts for nothing)" if blank else "")
-        + f" → gold pool {p.gold - by_title}",
+        + (f" = {base + bonus + by_title}, below zero, so income is 0 (no gold is taken from the pool)" if below else "")
+        + f" → gold pool {p.gold - (by_title if not below else 0)}",
         cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"]
         + (["agot2-rr/plot-value-modifiers"] if bonus else [])
-        + (["agot2-rr/blank"] if blank else []),
+        + (["agot2-rr/blank"] if blank else [])
+        + ([MODIFIERS] if below else []),
         tag="income",
         subject=name,
     )
-    if by_title:
+    if by_title and not below:
         trace.add(
             "title.income",
             f"{name}'s income also counts {title_words} → gold pool {p.gold}",
@@ -474,7 +487,7 @@ def taxation(state: State, trace: Trace, discards: dict[str, list[str]]) -> None
 
 @rule(
     "taxation.reserve",
-    ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value", "agot2-rr/plot-value-modifiers"],
+    ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value", "agot2-rr/plot-value-modifiers", MODIFIERS],
     "a hand larger than the plot's reserve value (with all reserve modifiers) is discarded down to it, in player order",
 )
 def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -> None:
@@ -491,7 +504,9 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
     cite = ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"]
     if modifiers:
         cite.append("agot2-rr/plot-value-modifiers")
-        shown = f"{limit} (plot {printed}, " + ", ".join(f"{k} {v:+d}" for k, v in modifiers.items()) + ")"
+        floored = ": below zero, treated as zero" if printed + sum(modifiers.values()) < 0 else ""
+        cite += [MODIFIERS] if floored else []
+        shown = f"{limit} (plot {printed}, " + ", ".join(f"{k} {v:+d}" for k, v in modifiers.items()) + f"{floored})"
     else:
         shown = str(limit)
     excess = len(hand) - limit
@@ -511,6 +526,8 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
             subject=player,
         )
         return
+    if chosen is None and limit == 0:  # every card goes: nothing to choose
+        chosen = [c.key for c in hand]
     if chosen is None:
         trace.add(
             "taxation.reserve",
@@ -551,15 +568,9 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     for ended in periods:  # "Limit X per [period]" / "Max X per [period]" counts start again (RR Limits and Maxima)
         state.facts.get("limits", {}).pop(ended, None)
     for effect in ending:
-        if effect.kind == "str":
-            what = f"{effect.value:+d} STR"
-        else:
-            what = {"terminal": "terminal condition", "control": "control change", "cannot": f"'cannot {effect.value}'"}.get(
-                effect.kind, f"{effect.kind} {effect.value}"
-            )
         trace.add(
             "period.end",
-            f"'until the end of {period}' effect expires: {effect.target}'s {what}" + (f" from {effect.source}" if effect.source else ""),
+            f"'until the end of {period}' effect expires: {effect.target}'s {effect_said(effect)}",
             tag="lasting expires",
             subject=effect.target,
         )
