@@ -1009,8 +1009,9 @@ def _unopposed(state: State, trace: Trace, ctx: Context, challenge: Challenge, r
 
 RULES.add(
     "claim.unused",
-    [CLAIM, "agot2-rr/power-claim", "agot2-rr/military-claim"],
-    "a claim choice that cannot apply (cards named for a power claim, or for a challenge with no claim) is said and not used",
+    [CLAIM, "agot2-rr/power-claim", "agot2-rr/military-claim", "agot2-rr/intrigue-claim"],
+    "a claim choice that cannot apply (cards named for a power claim, characters for an intrigue claim, or for a challenge with "
+    "no claim) is said and not used",
 )
 
 
@@ -1023,6 +1024,15 @@ def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, resul
     elif result["winner"] == challenge.attacker and challenge.type == "military":
         why = "a military claim kills characters the defending player chooses"
         trace.unused("claim.unused", "discard", choices.get("discard"), why, "agot2-rr/military-claim")
+    elif result["winner"] == challenge.attacker and challenge.type == "intrigue":
+        # the discards may be named under claim too; cards that are not in the hand (review 31: the characters a
+        # military claim would kill) are said unused, not read as the cards to discard
+        in_hand = {c.key for c in state.zone(challenge.defender, "hand")}
+        named = choices.get("claim")
+        if named and (choices.get("discard") is not None or not set(named if isinstance(named, list) else [named]) <= in_hand):
+            why = f"an intrigue claim discards cards at random from {challenge.defender}'s hand: name them under discard"
+            trace.unused("claim.unused", "claim", named, why, "agot2-rr/intrigue-claim")
+            choices = {**choices, "claim": None}
     elif result["winner"] != challenge.attacker:
         why = "the defending player won, so no claim result occurs" if result["winner"] else "no one won, so no claim result occurs"
         for field in ("claim", "discard"):

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
-from judgekb.engine.agot2.board import Context, check_elimination, check_terminal, check_victory, run_reactions
+from judgekb.engine.agot2.board import Context, check_elimination, check_terminal, check_victory, event_matches, run_reactions
 from judgekb.engine.agot2.effects import effect
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
@@ -100,6 +100,32 @@ def check_between_phases(state: State, verb: str, args: dict[str, Any]) -> None:
         )
 
 
+RULES.add(
+    "step.unmatched",
+    ["agot2-rr/interrupts", "agot2-rr/reactions"],
+    "an interrupt or reaction a step names whose triggering condition did not occur in that step is said unused",
+)
+
+
+def unmatched(trace: Trace, ctx: Context, before: dict[str, int]) -> None:
+    """Interrupts and reactions the step names that answered nothing (review 31: an interrupt 'to: claim: Ben',
+    for which no interrupt window opens, was dropped without a word): each is said unused, with the events the
+    step did produce, so the judge can see what it could have answered."""
+    events = [e for e, n in ctx.occurred.items() if n > before.get(e, 0)]
+    said = f"the events of this step are {', '.join(events[:8])}" if events else "this step produced no event to answer"
+    for kind, specs, cite in (("interrupt", ctx.interrupts, "agot2-rr/interrupts"), ("reaction", ctx.reactions, "agot2-rr/reactions")):
+        for spec in specs:
+            if not spec.get("_used"):
+                name = f"{spec.get('card') or 'an ability'} (to: {spec.get('to') or '?'})"
+                why = f"its triggering condition '{spec.get('to')}' did not occur in this step ({said})"
+                if any(event_matches(spec, e) for e in events):  # it occurred, with no interrupt window before it
+                    why = (
+                        f"the engine opens no interrupt window before '{spec.get('to')}' (not modeled): give the interrupt's "
+                        "effect as a step of its own before this one"
+                    )
+                trace.unused("step.unmatched", kind, name, why, cite)
+
+
 def _context(step_args: dict[str, Any]) -> Context:
     ctx = Context(
         saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
@@ -122,6 +148,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         state.facts["open_windows"] = {}
         state.facts["reacted"] = {}  # (uses of a reaction are counted within its window)
     ctx.open_windows = state.facts.setdefault("open_windows", {})
+    happened = dict(ctx.occurred)  # (what the step adds to it: the events its interrupts and reactions could answer)
     state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
     check_between_phases(state, verb, args)
     if verb == "phase":
@@ -203,4 +230,5 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     cards.check_attachments(state, trace)
     check_terminal(state, trace, ctx)
     run_reactions(state, trace, ctx)
+    unmatched(trace, ctx, happened)
     check_victory(state, trace)
