@@ -158,6 +158,23 @@ def test_an_attachments_copy_limit_is_filled_from_its_text_and_dothraki_steeds_n
     assert "errata agot2-faq41/errata/dothraki-steed-fury-of-the-storm-36 applied (limit_copies: 1)" in notes[0].text()
 
 
+def test_a_cards_printed_plot_value_modifiers_are_filled_from_its_text(carded):
+    """Review 31: The Roseroad's "+1 Income.", The Kingsroad's "+1 Initiative." and The Frostfangs' "-1 Reserve."
+    were never read from the card data (income, initiative and reserve checks ignored them), and The Roseroad's
+    modifier was called a constant ability not applied. Several on one line, and a last one without its period,
+    are read too; a card that only speaks of an initiative value has none."""
+    data, notes = fill(
+        "edition: 2\nplayers:\n  - {name: A, faction: tyrell, in_play: [The Roseroad, The Kingsroad, The Frostfangs,"
+        " Desperate Deserter, Redwyne Merchanter, {name: The Eyrie, printing: '02098'}]}" + REST_2,
+        carded,
+    )
+    roseroad, kingsroad, frostfangs, deserter, merchanter, eyrie = zone(data)
+    assert roseroad["income"] == 1 and kingsroad["initiative"] == 1 and frostfangs["reserve"] == -1
+    assert (deserter["income"], deserter["initiative"]) == (-1, -1) and merchanter["income"] == 1
+    assert not {"income", "initiative", "reserve"} & set(eyrie)
+    assert "constant" not in notes[0].text(), notes[0].text()
+
+
 def test_every_errata_value_entry_quotes_its_clause(db):
     entries = cardfill.load_errata_values(CORPUS)
     assert len(entries) >= 5

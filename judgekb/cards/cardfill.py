@@ -150,6 +150,8 @@ def printing_values(row: dict[str, Any]) -> dict[str, Any]:
     copies = COPY_LIMIT.search(row.get("text") or "") if edition == 2 and values["type"] == "attachment" else None
     if copies:  # "Limit 1 copy per character." (RR Limits and Maxima): the engine applies it
         values["limit_copies"] = int(copies.group(1))
+    if edition == 2 and values["type"] != "plot":  # "+1 Income.", "-1 Reserve." (RR Plot Value Modifiers)
+        values |= plot_modifiers(row.get("text") or "")
     traits = _words(row.get("traits"))
     if traits:
         values["traits"] = traits
@@ -184,8 +186,32 @@ TRIGGERS = re.compile(
 
 NOT_ABILITIES = re.compile(
     r"prized \d+|limit \d+ per deck|limit \d+ copy per character|no attachments except .*|attach only to .*"
+    r"|[+\-–−]\d+ (?:income|initiative|reserve)"
     r"|(.*\s)?(character|location)(\s.*)? only"
 )  # a deck limit, an attachment's restriction ("Lord or Lady character only.")
+
+
+# a second-edition card's printed plot value modifier: "+1 Income", "-1 Reserve"
+PLOT_MODIFIER = re.compile(r"([+\-–−])(\d{1,2}) (Income|Initiative|Reserve)")
+
+
+def plot_modifiers(text: str) -> dict[str, int]:
+    """The plot value modifiers a card prints, from the paragraphs that hold nothing else ("+1 Income.",
+    "-1 Income. -1 Initiative.", "+1 Reserve" without its period): the engine counts them (RR Plot Value
+    Modifiers); "while your initiative value is 0" is no modifier."""
+    found: dict[str, int] = {}
+    for paragraph in _plain(text).split("\n"):
+        parts = [PLOT_MODIFIER.fullmatch(p.strip()) for p in paragraph.split(".") if p.strip()]
+        if parts and all(parts):
+            for m in parts:
+                assert m is not None
+                found[m.group(3).lower()] = int(m.group(2)) * (-1 if m.group(1) in "-–−" else 1)
+    return found
+
+
+def _plain(text: str) -> str:
+    """A card's text without markup, a paragraph a line."""
+    return html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", "\n", text)))
 
 
 COPY_LIMIT = re.compile(r"^Limit (\d{1,2}) cop(?:y|ies) per (?:character|location|card)\b", re.IGNORECASE)
@@ -204,8 +230,7 @@ def triggered_abilities(text: str, edition: int = 2) -> tuple[str, ...]:
     """The abilities a card's text prints that no scenario field carries: its triggered abilities by their trigger
     words, in order, once each, then "constant" where a paragraph is neither keywords, a trigger nor a deck limit
     ("Robert Baratheon gets +1 STR for each other kneeling character in play.")."""
-    plain = html.unescape(re.sub(r"<br\s*/?>", "\n", text))
-    plain = re.sub(r"<[^>]+>", "", plain)
+    plain = _plain(text)
     found = list(dict.fromkeys(m.group(1) for m in TRIGGERS.finditer(plain)))
     for paragraph in (p.strip() for p in plain.split("\n")):
         parts = [x.strip().lower() for x in paragraph.split(".") if x.strip()]
