@@ -232,6 +232,11 @@ EFFECT: dict[str, Any] = {
     "priority": ("textlist",),
     "referential": "cards",
     "rest": ("enum", ("kill", "discard", "sacrifice", "return_to_hand", "kneel")),
+    # "reduce the cost of the next character you marshal this phase by 3" (The Kingsroad)
+    "reduce_cost": (
+        "map",
+        {"by": "count", "next": ("enum", ("character", "location", "attachment", "event", "card")), "as": ("enum", ("marshal", "play"))},
+    ),
 }
 EFFECT["otherwise"] = ("map", EFFECT)
 EFFECT["at_end_of"] = ("map", {"period": ("enum", ("phase", "challenge", "round")), "effect": ("map", EFFECT)})
@@ -433,7 +438,7 @@ ED2_ONLY_EXPECT = {
     "deck_size",
     "trace_order",
 }
-REQUIRED = {"cites": {"step", "clauses"}, "limit": {"times", "per"}, "max": {"times", "per"}}
+REQUIRED = {"cites": {"step", "clauses"}, "limit": {"times", "per"}, "max": {"times", "per"}, "reduce_cost": {"by", "next"}}
 
 
 class Scenario:

@@ -625,6 +625,8 @@ def effect_said(effect: Lasting) -> str:
     """A lasting effect in the trace's words ("+3 STR from Grow")."""
     if effect.kind == "str":
         what = f"{effect.value:+d} STR"
+    elif effect.kind == "reduce cost":
+        what = f"cost reduction of {effect.value['by']} for the next {effect.value['next']} (unused)"
     else:
         said = {"terminal": "terminal condition", "control": "control change", "cannot": f"'cannot {effect.value}'"}
         what = said.get(effect.kind, f"{effect.kind} {effect.value}")

@@ -141,7 +141,7 @@ def marshal(
             "unique", f"{player} does not own and control a copy of {card.name} in play to duplicate", cite=["agot2-faq41/1.2"]
         )
     check_limited(state, trace, player, card, duplicate)
-    cost = 0 if duplicate else card.cost
+    cost = 0 if duplicate else reduced_cost(state, trace, player, card, card.cost, "marshal")
     pay_gold(state, trace, player, cost, spend_from, key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
     cite = ["agot2-rr/duplicates"] if duplicate else ["agot2-rr/marshal"] + (["agot2-rr/unique-cards"] if card.unique else [])
     _enter(
@@ -465,7 +465,8 @@ def marshal_facedown(state: State, trace: Trace, ctx: Context, player: str, card
             f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
             cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
         )
-    pay_gold(state, trace, player, card.cost, None, card.key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
+    cost = reduced_cost(state, trace, player, card, card.cost, "marshal")
+    pay_gold(state, trace, player, cost, None, card.key, "marshal", ["agot2-rr/initiating-abilities-marshaling-cards"])
     card.facedown, card.controller = False, player
     card.attached_to = onto if card.type == "attachment" else None
     state.facts.setdefault("not_entered", []).append(card.key)
@@ -491,6 +492,36 @@ SPENDABLE = "its gold may be spent as if in your gold pool"
     ["agot2-rr/gold", "agot2-faq41/2.8"],
     "gold is paid from the gold pool, or from a card whose gold may be spent as if it were in the pool",
 )
+@rule(
+    "cost.reduce",
+    ["agot2-rr/initiating-abilities-marshaling-cards", "agot2-rr/modifiers"],
+    "the cost reductions waiting for the next card of its type are applied to its cost (never below 0) and used up",
+)
+def reduced_cost(state: State, trace: Trace, player: str, card: Card, cost: int, way: str) -> int:
+    """The card's cost after the player's waiting reductions for the next card of its type (``effects._reduce_cost``),
+    which this card uses up: all of them, applied together (RR Modifiers), the cost never below 0."""
+    waiting = [
+        e for e in state.effects
+        if e.target == player and e.kind == "reduce cost" and e.value["next"] in (card.type, "card") and e.value["as"] == way
+    ]  # fmt: skip
+    if not waiting:
+        return cost
+    state.effects = [e for e in state.effects if e not in waiting]
+    by = sum(int(e.value["by"]) for e in waiting)
+    reduced = max(0, cost - by)
+    sources = ", ".join(e.source or "a cost reduction" for e in waiting)
+    trace.add(
+        "cost.reduce",
+        f"{card.key}'s cost {cost} is reduced by {by} ({sources}) → {reduced}"
+        + (" (a cost cannot be below 0: the rest of the reduction is lost)" if cost < by else "")
+        + f"; the reduction{'s are' if len(waiting) > 1 else ' is'} used up",
+        cite=["agot2-rr/initiating-abilities-marshaling-cards"] + (["agot2-rr/modifiers"] if cost < by else []),
+        tag="cost reduction",
+        subject=card.key,
+    )
+    return reduced
+
+
 def pay_gold(
     state: State, trace: Trace, player: str, amount: int, spend_from: str | None, what: str, rule_id: str, cite: list[str]
 ) -> None:
@@ -932,6 +963,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     extra = dict(spec.get("cost") or {})
     default = card.values.get("shadow", 0) if origin == "shadows" else card.cost
     gold = int(extra.pop("gold", default))  # a stated gold cost is the event's cost, not an addition
+    gold = reduced_cost(state, trace, player, card, gold, "play") if origin != "shadows" else gold
     if pool.gold < gold:
         raise IllegalStep("event.play", f"{key} costs {gold} gold and {player} has {pool.gold}", cite=["agot2-faq41/1.5"])
     pool.gold -= gold

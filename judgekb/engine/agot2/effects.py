@@ -782,7 +782,35 @@ def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         )
     if args.get("move_power"):
         _move_power(state, trace, args["move_power"])
+    if args.get("reduce_cost"):
+        _reduce_cost(state, trace, r)
     r.args = args
+
+
+@rule(
+    "cost.reduction",
+    ["agot2-rr/initiating-abilities-marshaling-cards"],
+    "a cost reduction waits for the next card of its type its player marshals (or plays), until its period ends",
+)
+def _reduce_cost(state: State, trace: Trace, r: Resolving) -> None:
+    """A reduction of the next card's cost ("reduce the cost of the next character you marshal this phase by
+    3"): kept as a lasting effect on the player; the marshal or play step that pays the cost applies it
+    (``cards.reduced_cost``: Initiating Abilities / Marshaling Cards, step 3: "Apply any modifiers to the cost")."""
+    spec = r.args["reduce_cost"]
+    player = str(r.args.get("player") or r.args.get("controller") or state.first_player)
+    way = spec.get("as") or ("play" if spec["next"] == "event" else "marshal")
+    value = {"by": int(spec["by"]), "next": spec["next"], "as": way}
+    state.effects.append(Lasting(player, "reduce cost", value, r.until, r.source, seq=board.seq(state)))
+    kind = "card" if spec["next"] == "card" else spec["next"]
+    until = f" until the end of the {r.until}" if r.until != "permanent" else ""
+    trace.add(
+        "cost.reduction",
+        f"the cost of the next {kind} {player} {'plays' if way == 'play' else 'marshals'}{until} is reduced by {value['by']}"
+        + (f" ({r.source})" if r.source else ""),
+        cite=["agot2-rr/initiating-abilities-marshaling-cards"],
+        tag="cost reduction",
+        subject=player,
+    )
 
 
 def _lasting_rules(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
