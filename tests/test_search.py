@@ -725,6 +725,39 @@ def test_a_query_that_names_its_edition_searches_that_edition(index):
     assert words.named_edition("1e vs 2e kneel") is None and words.named_edition("2.0 stealth") == 2
 
 
+def test_a_query_that_names_a_document_of_one_edition_searches_that_edition(index, db_path):
+    """A blind review: "rules reference attachment leaves play" put first edition's Attachments first, and
+    "faq v4.1 duplicates save" ranked first edition's FAQ §4.2 second; the Rules Reference, FAQ v2 to v4
+    and the Tournament Regulations are second edition's, FAQ v5.x first edition's.  The document's words
+    are still searched; a bare number that is a first-edition FAQ section asked about is no version."""
+    for query, edition, said in [
+        ("rules reference attachment leaves play", 2, "the Rules Reference"),
+        ("faq v4.1 duplicates save", 2, "FAQ v4.1"),
+        ("FAQ 4.1 duplicates save", 2, "FAQ v4.1"),
+        ("what changed in faq version 3.0 about stealth", 2, "FAQ v3.0"),
+        ("tournament regulations going to time", 2, "the Tournament Regulations"),
+        ("faq v5.5 duplicates", 1, "FAQ v5.5"),
+    ]:
+        hits, notes = index.search(query, None, None, 5)
+        assert hits and all(index.clauses[h.id]["edition"] == edition for h in hits), (query, [h.id for h in hits])
+        adjective = "second" if edition == 2 else "first"
+        note = f"searching {adjective} edition only: the query names {said}, a {adjective}-edition document"
+        assert note in notes, (query, notes)
+    hits, _ = index.search("tournament regulations going to time", None, None, 5)
+    assert "agot2-tr/tournament-round-times" in [h.id for h in hits[:2]]  # the document's words stay: its clauses first
+    out = run_cli("search", "faq v4.1 duplicates save", db=db_path)
+    assert "agot1-" not in out.stdout and "the query names FAQ v4.1, a second-edition document" in out.stderr, out
+    # chosen edition kept, the mismatch said
+    _, notes = index.search("rules reference attachments", 1, None, 5)
+    assert any("names the Rules Reference, a second-edition document, but this search is of first edition" in n for n in notes)
+    # not a version: first edition's FAQ §4.1 House Affiliation, a version both editions' FAQs had, a section number
+    for query in ("faq 4.1 house affiliation", "faq v1.0 reaction errata", "faq 3.30 duplicates", "faq v2.0 2e vs 1e kneel"):
+        _, notes = index.search(query, None, None, 5)
+        assert not [n for n in notes if n.startswith("searching ")], (query, notes)
+    assert index.search("faq 4.1 house affiliation", None, None, 1)[0][0].id == "agot1-faq/4.1"
+    assert words.named_edition("faq v2.0 changes") is None  # (the edition's own name: unchanged)
+
+
 def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_path):
     from judgekb.web.app import create_app
 

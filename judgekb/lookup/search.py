@@ -62,10 +62,12 @@ from judgekb.lookup.words import (
     QUESTION_START,
     QUOTED,
     STOPWORDS,
+    DocumentNamed,
     Group,
     Ideas,
     clean,
     english_words,
+    named_documents,
     named_edition,
     question_of,
     sorted_words,
@@ -727,6 +729,25 @@ class Index:
             "corrected": corrected, "nicknamed": nicknamed, "misspelled": misspelled,
         }  # fmt: skip
 
+    def _named_document(self, text: str) -> DocumentNamed | None:
+        """The one-edition document a query names ("rules reference", "faq v4.1"), when all it names are
+        of one edition.  A number written bare after "faq" that is also a section of the other edition's
+        FAQ, asked about by a word of its heading ("faq 4.1 house affiliation": first edition's §4.1),
+        names that section, not a version."""
+        documents = named_documents(text)
+        if not documents:
+            return None
+        said = {stem_of(w) for w in words_of(text)} - STOPWORDS
+        for document in [d for d in documents if d.section]:
+            sections = [
+                m["heading"] or "" for cid, m in self.clauses.items()
+                if m["edition"] != document.edition and cid.rsplit("/", 1)[-1] == document.section
+            ]  # fmt: skip
+            if any(said & {stem_of(w) for w in words_of(heading)} for heading in sections):
+                documents.remove(document)
+        editions = {d.edition for d in documents}
+        return documents[0] if len(editions) == 1 else None
+
     def _unnamed_card(self, notes: list[str], analysis: dict[str, Any], edition: int | None, groups: list[Group]) -> str:
         """For a query no clause matches, whose card-text note names the card it spells out ("valar
         morgulis": Valar Morghulis): "names Valar Morghulis" (and "or uses" the query's other words),
@@ -1124,6 +1145,7 @@ class Index:
         ``explain``, when given, receives each candidate's signals (for tuning and debugging)."""
         text, notes = clean(query)
         named = named_edition(text)
+        document = None if EDITION_SAID.search(text) else self._named_document(text)  # (the edition's own name decides)
         if named and edition is None:
             edition = named
             notes.append(f"searching {EDITION_NAMES[named]} only: the query names it")
@@ -1131,6 +1153,17 @@ class Index:
             notes.append(
                 f"the query names {EDITION_NAMES[named]}, but this search is of {EDITION_NAMES[edition]}: "
                 "choose the edition to search"
+            )
+        elif document and edition is None:
+            edition = document.edition
+            notes.append(
+                f"searching {EDITION_NAMES[edition]} only: the query names {document.said}, "
+                f"a {EDITION_ADJECTIVES[edition]} document"
+            )
+        elif document and edition and document.edition != edition:
+            notes.append(
+                f"the query names {document.said}, a {EDITION_ADJECTIVES[document.edition]} document, but this search "
+                f"is of {EDITION_NAMES[edition]}: choose the edition to search"
             )
         quoted = [" ".join(words_of(q)) for q in QUOTED.findall(text)]
         quoted = [q for q in quoted if q and len(quoted) == 1]  # one quoted term: the topic, small words too

@@ -66,6 +66,48 @@ def named_edition(text: str) -> int | None:
     return named.pop() if len(named) == 1 else None
 
 
+# Documents of one edition only, named in a query ("rules reference attachment leaves play", "faq v4.1
+# duplicates save"): like the edition's own name, they say which edition is asked about (first edition
+# has a Rules of Play, no Rules Reference; its FAQ ended at v5.5.1, the second edition's is at v4.1).
+# Unlike the edition's name, their words stay in the query: they name the document's clauses too.
+# A FAQ version with a "v" or "version" ("faq v4.1", "faq version 3"): second edition's are v2 to v4 in
+# the corpus's time, first edition's last were v5.x; v1.x was both editions' first and names neither.
+# A bare number after "faq" is more often a section ("faq 3.30", "FAQ 2.1 covers cannot"): only the
+# versions the corpus holds read as versions ("faq 4.1", "faq 2.3", "faq 5.5.1"), and lookup checks
+# that the query does not ask about the first-edition FAQ's section of that number ("faq 4.1 house
+# affiliation": ``DocumentNamed.section``).
+DOCUMENT_SAID = re.compile(
+    r"(?<![\w.])(?:(?P<rr>rules?\s+reference)|(?P<tr>tournament\s+regulations?)"
+    r"|faq\s*(?:v\.?\s*|version\s+)(?P<version>[2-5](?:\.\d+){0,2})"
+    r"|faq\s+(?P<bare>2\.3|4\.1|5\.5(?:\.1)?))(?![\w]|\.\d)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class DocumentNamed:
+    """A document of one edition a query names: the edition, the document as a note says it ("the Rules
+    Reference", "FAQ v4.1"), and the number when it was written bare after "faq" (it may be a section)."""
+
+    edition: int
+    said: str
+    section: str = ""
+
+
+def named_documents(text: str) -> list[DocumentNamed]:
+    """The one-edition documents a query names, in order (each once)."""
+    found: dict[DocumentNamed, None] = {}
+    for match in DOCUMENT_SAID.finditer(text):
+        if match["rr"]:
+            found[DocumentNamed(2, "the Rules Reference")] = None
+        elif match["tr"]:
+            found[DocumentNamed(2, "the Tournament Regulations")] = None
+        else:
+            version = match["version"] or match["bare"]
+            found[DocumentNamed(1 if version.startswith("5") else 2, f"FAQ v{version}", match["bare"] or "")] = None
+    return list(found)
+
+
 class QueryError(ValueError):
     """A query that cannot be searched (empty, or nothing but whitespace)."""
 
