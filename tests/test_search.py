@@ -758,6 +758,40 @@ def test_a_query_that_names_a_document_of_one_edition_searches_that_edition(inde
     assert words.named_edition("faq v2.0 changes") is None  # (the edition's own name: unchanged)
 
 
+def test_results_of_both_editions_say_which_is_which(index, db_path):
+    """A blind review: "bounce a card back to hand does it keep attachments", no edition chosen, put first
+    edition's Attachments ("discarded from play") first and second edition's Attachment Cards (back to its
+    owner's hand) second, with no word that the two editions' rules differ.  A note now says which results
+    are which edition, and to choose one; on the command line, the API and the page alike."""
+    query = "bounce a card back to hand does it keep attachments"
+    hits, notes = index.search(query, None, None, 5)
+    editions = [index.clauses[h.id]["edition"] for h in hits]
+    assert {1, 2} <= set(editions), [h.id for h in hits]
+    ones = ", ".join(str(n) for n, e in enumerate(editions, 1) if e == 1)
+    said = [n for n in notes if n.startswith("both editions searched: ")]
+    assert len(said) == 1 and f" {ones} " in said[0] and "choose the edition to search" in said[0], notes
+    assert "first edition (the LCG, 2008-2015)" in said[0] and "second edition (played today)" in said[0], said
+    assert search.editions_shown([1, 2, 2, 1, 1, 1, 1, 2]) == (
+        "both editions searched: results 1, 4-7 are first edition (the LCG, 2008-2015), 2, 3, 8 second edition "
+        "(played today): choose the edition to search (second for today's game)"
+    )
+    assert search.editions_shown([2, 1]).startswith("both editions searched: result 2 is first edition")
+    # not said when an edition is chosen or named, or when the results are of one edition
+    for query_, edition in [(query, 2), (query, 1), (f"{query} 2nd edition", None), ("rules reference attachments", None)]:
+        assert not [n for n in index.search(query_, edition, None, 5)[1] if n.startswith("both editions")], query_
+    assert search.editions_shown([2, 2, 2]) == search.editions_shown([]) == ""
+    out = run_cli("search", query, db=db_path)
+    assert "judgekb: both editions searched: " in out.stderr and "--edition" not in out.stderr, out.stderr
+    from judgekb.web.app import create_app
+
+    client = create_app(db_path).test_client()
+    body = client.get("/api/search", query_string={"q": query, "notes": "1"}).get_json()
+    assert any(n.startswith("both editions searched: ") for n in body["notes"]), body["notes"]
+    assert "both editions searched" in client.get("/api/search", query_string={"q": query}).headers["X-Judgekb-Notes"]
+    page = client.get("/", query_string={"q": query, "edition": "all"}).get_data(as_text=True)
+    assert "both editions searched: " in page and page.index("both editions searched") < page.index('id="results"')
+
+
 def test_long_notes_are_bounded_in_the_api_header_and_odd_text_is_searchable(db_path):
     from judgekb.web.app import create_app
 

@@ -1406,6 +1406,8 @@ class Index:
             and notices.LISTS_NOT_IMPORTED not in notes and self.card_status_notes() is None
         ):  # a list entry first, no list in force imported ("can I play the red viper in joust"): say which lists are not in force
             notes.append(notices.LISTS_NOT_IMPORTED)
+        if edition is None and (mixed := editions_shown([self.clauses[h.id]["edition"] for h in hits])):
+            notes.append(mixed)
         return hits, notes, term_sets
 
     def _one_idea_per_title(self, groups: list[Group], cards: set[str]) -> tuple[list[Group], list[Group]]:
@@ -1722,6 +1724,33 @@ def spells_title(key: tuple[frozenset[str], str], stems: frozenset[str] | set[st
     (``Index._card_keys``): every required word, and the whole phrase where the title needs it?"""
     required, phrase = key
     return required <= stems and (not phrase or re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text) is not None)
+
+
+def editions_shown(editions: list[int]) -> str:
+    """With no edition chosen, results of both editions: which are which, and which to choose.  The two
+    editions' rules differ ("bounce a card back to hand does it keep attachments": first edition's
+    Attachments says they are discarded, second edition's Attachment Cards that they return to their
+    owner's hand), and a hit's edition is only a badge on it.  Worded for the command line and the page
+    alike (no option to type), as one line; "" when the results are of one edition."""
+    numbers = {edition: [n for n, e in enumerate(editions, 1) if e == edition] for edition in (1, 2)}
+    if not numbers[1] or not numbers[2]:
+        return ""
+
+    def listed(found: list[int]) -> str:
+        runs: list[list[int]] = []
+        for number in found:  # runs of three or more as a range: "6-10"
+            if runs and number == runs[-1][-1] + 1:
+                runs[-1].append(number)
+            else:
+                runs.append([number])
+        return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+    first = f"results {listed(numbers[1])} are" if len(numbers[1]) > 1 else f"result {numbers[1][0]} is"
+    # (hyphens, not dashes: the API sends notes in a Latin-1 header too)
+    return (
+        f"both editions searched: {first} first edition (the LCG, 2008-2015), {listed(numbers[2])} second edition "
+        "(played today): choose the edition to search (second for today's game)"
+    )
 
 
 # How a folded clause stands to the hit it is folded under, as the CLI, the page and app.js say it: the
