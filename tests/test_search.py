@@ -192,6 +192,60 @@ def test_typo_correction_never_turns_a_real_word_into_another(index):
 
 
 
+NOT_ENGLISH = "the corpus is in English: the query has no English words to look up"
+FOREIGN = "the corpus is in English; most words of the query are not English words: results are from the few words read"
+# players' questions as they type them: typos, slang, a stray small word that is another language's too
+TYPO_QUESTIONS = [
+    "can a stelth character be blocked", "who wins initative if its tied", "can i dupe a unique character during setup",
+    "can my tapped guy still defend", "wat happens if i run out of cards to draw", "does renoun trigger on a challange i win by one",
+    "can i use a dupe to save from militery claim", "how does intimdation work",
+    "does the attachement stay when the charcter returns to hand",
+    "can i respond to a reponse", "who wins the challange if its a tie", "is insight triggerd on an unopposed challenge",
+    "can i marshal a charcter durring the challenges phase", "wich player goes first in taxation", "can u kill a charcter with 0 stregnth",
+    "de-dupe a card, is that legal", "can i kneel un-opposed characters", "stelth", "initative", "tapped dupe",
+    "does Balon Swann count as a knight for Ser Gerris Drinkwater", "la la land",
+]  # fmt: skip
+
+
+def test_a_query_in_another_language_is_told_the_corpus_is_english(index, db_path):
+    """A blind review: "挑战平局谁赢" and "кто выигрывает при ничьей" were told "the query has no words to
+    look up"; "¿Quién gana un desafío en caso de empate?" read "empate" as "empted" and ranked a tournament
+    clause first, with no word that the question was not read; "qui gagne une égalité lors d'un défi" read
+    "egalite" as "legality".  Now the corpus's language is said, and no foreign word is "corrected"."""
+    for query in ("挑战平局谁赢", "кто выигрывает при ничьей"):
+        out = run_cli("search", "--edition", "2", query, db=db_path)
+        assert out.returncode == 0 and out.stdout.strip() == "No results.", out
+        assert out.stderr.strip() == f"judgekb: {NOT_ENGLISH}", out.stderr
+    assert index.search("???", 2, None, 5)[1] == ["the query has no words to look up"]  # no letters at all: as before
+    for query, not_read in [
+        ("¿Quién gana un desafío en caso de empate?", ["empted"]),
+        ("qui gagne une égalité lors d'un défi", ["legality", "lords"]),
+        ("Wer gewinnt eine Herausforderung bei Gleichstand", []),
+        ("chi vince una sfida in caso di parità", ["part"]),
+        ("quem ganha um desafio em caso de empate", ["empted"]),
+    ]:
+        for edition in (2, None):
+            _, notes = index.search(query, edition, None, 5)
+            assert notes and notes[0] == FOREIGN, (query, notes)
+            assert not [n for n in notes if n.startswith("spelling") or "check the spelling" in n], (query, notes)
+            assert not [n for n in notes if "not words the rules use" in n or "card's own text" in n], (query, notes)
+            assert not [w for w in not_read if w in " ".join(notes)], (query, notes)
+    out = run_cli("search", "--edition", "2", "¿Quién gana un desafío en caso de empate?", db=db_path)
+    assert out.returncode == 0 and out.stderr.startswith(f"judgekb: {FOREIGN}") and "empted" not in out.stderr, out
+
+
+def test_english_typos_and_slang_are_never_taken_for_another_language(index):
+    """Kept conservative: a typo'd English question ("stelth", "initative", "charcter"), slang ("dupe",
+    "tapped") and names the rules never write ("Balon Swann") read as English; their typos are still mended."""
+    for query in TYPO_QUESTIONS:
+        assert not index.foreign(query), query
+        for edition in (2, None):
+            _, notes = index.search(query, edition, None, 5)
+            assert not [n for n in notes if "corpus is in English" in n], (query, notes)
+    _, notes = index.search("can a stelth character be blocked", 2, None, 5)
+    assert any('"stelth" also as "stealth"' in n for n in notes), notes
+
+
 def test_a_typo_is_an_edit_or_two_from_the_word_it_meant(index):
     """A player's own words the corpus lacks ("lanni", "bara", "valyrian") were read as rules words a
     fuzzy ratio found ("planning", "area", "variant"): a typo is one edit from a word of four letters,

@@ -45,6 +45,8 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
     card_text = index.absent_topics.get("card_text")
     if not card_text or _asks_rules(analysis, card_text):  # "what does the Knight trait do": a rules question
         return notices
+    if analysis.get("foreign"):  # a question in another language: its words are no card's name ("quien gana")
+        return notices
     # the other edition's titles the query spells out are that edition's cards (other_edition_cards says
     # so): their words are neither unknown words nor names of this edition's cards ("pentoshi")
     # and the words of an absent document's topic ("valyrian draft") name no card (The Valyrian)

@@ -58,6 +58,8 @@ from judgekb.lookup.words import (
     EDITION_ADJECTIVES,
     EDITION_NAMES,
     EDITION_SAID,
+    ELIDED,
+    FOREIGN_WORDS,
     QUESTION_ONLY,
     QUESTION_START,
     QUOTED,
@@ -215,6 +217,11 @@ NAME_WEIGHT = 0.2
 # long keyword missing a letter ("Stelth", "Intimidat") still is; a name one or two letters from a
 # rules word ("Theon" then, "Lancel" cancel, "Stannis" stands, "Robb" rob) is not.
 NAME_TYPO = 90
+# A query in another language: the corpus is English, and a word-for-word lookup finds nothing, or whatever
+# English words its foreign words happen to look like (Spanish "empate" read as "empted", French "égalité" as
+# "legality"); said plainly instead (``Index.foreign``)
+NOT_ENGLISH = "the corpus is in English: the query has no English words to look up"
+FOREIGN_QUERY = "the corpus is in English; most words of the query are not English words: results are from the few words read"
 
 
 # A clause with no words loaded: its word counts and length, its padded words and stems (read only, shared)
@@ -653,9 +660,13 @@ class Index:
 
     # ------------------------------------------------------------------ query analysis
 
-    def analyse(self, text: str, edition: int | None = None, keep: set[str] | None = None) -> dict[str, Any]:
+    def analyse(
+        self, text: str, edition: int | None = None, keep: set[str] | None = None, foreign: bool = False
+    ) -> dict[str, Any]:
         """Read a query as a player wrote it: phrases, corrected typos, ideas weighted by rarity.
-        ``keep``: words that count even when small ("would" in 'what is a "would" effect')."""
+        ``keep``: words that count even when small ("would" in 'what is a "would" effect').  ``foreign``:
+        a query in another language (``Index.foreign``), whose words are not typos of English ones ("empate" is
+        no "empted", "egalite" no "legality"): none is corrected."""
         said = words_of(text)
         # a card's nickname is its title's words ("dany" is Daenerys, never the word "any" misspelled)
         nicknamed = {w: title for w in said if (title := self.nickname(w))}
@@ -684,7 +695,7 @@ class Index:
             group = Group(word, {word, *self.synonyms.get(word, [])})
             if word.endswith("'s"):
                 group.terms.add(word[:-2])
-            fixed = self.correct(word, edition)
+            fixed = None if foreign else self.correct(word, edition)
             if fixed and word in names and fuzz.ratio(word, fixed) < NAME_TYPO:
                 fixed = None  # a name the player capitalised ("Theon", "Lancel"), not a typo of "then", "cancel"
             if fixed and word in in_title and fixed not in in_title[word]:
@@ -723,10 +734,10 @@ class Index:
         # a misspelling the player vocabulary reads outright ("initative": initiative) is said like a correction
         misspelled = {
             g.said: near for g in groups if " " not in g.said and g.said not in corrected and (near := self._vocabulary_spelling(g.said))
-        }
+        } if not foreign else {}
         return {
             "words": words, "content": content, "groups": groups, "text": lowered, "other_edition": other, "instead": instead,
-            "corrected": corrected, "nicknamed": nicknamed, "misspelled": misspelled,
+            "corrected": corrected, "nicknamed": nicknamed, "misspelled": misspelled, "foreign": foreign,
         }  # fmt: skip
 
     def _named_document(self, text: str) -> DocumentNamed | None:
@@ -747,6 +758,31 @@ class Index:
                 documents.remove(document)
         editions = {d.edition for d in documents}
         return documents[0] if len(editions) == 1 else None
+
+    def foreign(self, text: str) -> bool:
+        """Is the query written in another language than English ("¿Quién gana un desafío en caso de
+        empate?", "qui gagne une égalité lors d'un défi")?  Only when it has a small word of one
+        (``FOREIGN_WORDS``, a French elision) and most of its words (English small words aside) are no
+        words the lookup reads: not English, not the texts' or the player vocabulary's, no card's title or
+        name, and no slip of one letter from a word of the texts ("stelth", "charcter").  A typo'd English
+        question has no such small word, and its typos are a letter off."""
+        said = list(dict.fromkeys(w for w in words_of(text) if w not in STOPWORDS and not w.isdigit()))
+        marked = {w for w in said if w in FOREIGN_WORDS or ELIDED.match(w)}
+        if not marked or len(said) < 2:
+            return False
+        self._facts(said)
+        unread = [w for w in said if w in marked or not self._reads(w)]
+        return len(unread) * 2 > len(said)
+
+    def _reads(self, word: str) -> bool:
+        """Does lookup read this word as it is or as a one-letter slip: English, the texts' or the player
+        vocabulary's, a card's title or a name (``foreign``)?"""
+        if self.known(word, None) or self.df(word, None) or word in self.story_names or self.nickname(word):
+            return True
+        if self.corpus_title_word(word) or self.imported_title_word(word, None) or self._vocabulary_spelling(word):
+            return True
+        fixed = self.correct(word, None)
+        return fixed is not None and OSA.distance(word, fixed.replace("'", "")) <= 1
 
     def _unnamed_card(self, notes: list[str], analysis: dict[str, Any], edition: int | None, groups: list[Group]) -> str:
         """For a query no clause matches, whose card-text note names the card it spells out ("valar
@@ -1171,9 +1207,12 @@ class Index:
         if named and not words_of(unedition):  # "2.0", "second edition": which edition, but not what about
             notes.append(f"the query names {EDITION_NAMES[named]} and nothing more: add what it is about")
             return [], notes, []
-        analysis = self.analyse(unedition or text, edition, keep={w for q in quoted for w in q.split()})
+        foreign = self.foreign(unedition or text)
+        analysis = self.analyse(unedition or text, edition, keep={w for q in quoted for w in q.split()}, foreign=foreign)
         if not analysis["words"]:
-            notes.append("the query has no words to look up")
+            # letters of another script ("挑战平局谁赢", "кто выигрывает при ничьей"), none of the English alphabet
+            other_script = any(ch.isalpha() and not ch.isascii() for ch in text)
+            notes.append(NOT_ENGLISH if other_script else "the query has no words to look up")
             return [], notes, []
         if len(analysis["words"]) >= 2 and not quoted and QUESTION_ONLY.issuperset(analysis["words"]):
             # "what is the", "how do i": any clause would match as well as another ("what is would" asks of a term)
@@ -1189,6 +1228,8 @@ class Index:
             *notices.errata_absent(self, analysis, edition, cards), *notices.list_status(self, analysis, edition, cards),
             *notices.first_edition_status(self, analysis, edition, cards), *other_cards, *notes, *notices.spelling(analysis),
         ]  # fmt: skip
+        if foreign:  # said first: whatever follows reads a few words of it
+            notes.insert(0, FOREIGN_QUERY)
         # a card named by words of a longer title the query names is not named ("hollow hill" of "knights
         # of the hollow hill"): its clauses are no more about the question than any other
         cards = notices.not_inside_another(self, analysis["words"], cards)
@@ -1232,6 +1273,8 @@ class Index:
                 )
             elif any(n.startswith("other edition:") for n in notes):  # the word is right, the edition is not
                 notes.append(f"no {which}clause uses {said}: search the other edition")
+            elif foreign:  # (its spelling is not what is wrong)
+                notes.append(f"no {which}clause uses {said}")
             else:
                 notes.append(f"no {which}clause uses {said}: check the spelling" + (", or search the other edition" if edition else ""))
             return [], notes, term_sets

@@ -53,6 +53,28 @@ QUESTION_ONLY = frozenset(
 QUESTION_START = re.compile(
     r"^(who|what|what's|whats|wat|when|where|why|how|can|could|does|do|did|is|are|if|may|should|will|would|am|which)\b"
 )
+# Small words of the languages players write in besides English (Spanish, French, German, Italian,
+# Portuguese; accents off, as ``clean`` leaves them), none a word an English question has: "die", "den",
+# "as", "do", "no", "per", "par", "non" (of "non-unique"), "sin", "son", "come", "dove", "comment" and the like
+# are left out.  A query with one of them whose words are mostly unread is written in another language
+# (``search.Index.foreign``): a typo'd English question has none.
+FOREIGN_WORDS = frozenset(
+    # Spanish
+    "el la los las un una unos unas de del al que quien quienes cual cuando como donde porque para por en es "
+    "esta este esto puedo puede pueden se si mi mis tu tus su sus pero lo le les otro otra cada tiene "
+    # French
+    "une des du au aux et ou est sont qui quoi quand pourquoi avec dans sur ne je il elle nous vous ils elles "
+    "mon mes tes sa ses ce cette ces peut peux quel quelle lors "
+    # German
+    "der das dem ein eine einen einem einer und oder ist sind wer wie wann warum kann ich wir ihr mit von zu bei "
+    "auf nicht kein keine wenn auch nur mein meine dein deine gegen wird werden "
+    # Italian
+    "gli che chi quando perche cosa posso puo sono di della dei delle "
+    # Portuguese
+    "os uma das quem onde nao pode".split()
+)
+# a French article or pronoun elided before a vowel ("d'un", "l'attaquant", "qu'il", "n'est", "c'est")
+ELIDED = re.compile(r"^(?:d|l|j|n|c|s|m|t|qu)'[a-z]{2,}$")
 LOWER_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z]+(?:'[a-z]+)?(?![A-Za-z0-9])")  # a word as written in lower case
 EDITION_NAMES = {1: "first edition", 2: "second edition"}
 EDITION_ADJECTIVES = {1: "first-edition", 2: "second-edition"}  # "a first-edition term", "no second-edition clause"
