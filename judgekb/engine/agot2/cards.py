@@ -6,7 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, restrictions, rule
-from judgekb.engine.agot2.board import Context, can_be, cite_errata, constants, leave_play, move, queue_reactions, run_reactions, seq
+from judgekb.engine.agot2.board import (
+    ERRATA,
+    Context,
+    can_be,
+    cite_errata,
+    constants,
+    leave_play,
+    move,
+    queue_reactions,
+    run_reactions,
+    seq,
+)
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.trace import Trace
@@ -341,7 +352,7 @@ def check_restriction(state: State, trace: Trace, player: str, card: Card, host:
 
 @rule(
     "attach.copy-limit",
-    ["agot2-rr/limits-and-maxima"],
+    ["agot2-rr/limits-and-maxima", "agot2-faq41/errata/dothraki-steed-fury-of-the-storm-36"],
     "'Limit X copies per [card]' restricts how many copies of an attachment (by title) can be attached to each card",
 )
 def check_copy_limit(state: State, card: Card, host: Card) -> None:
@@ -351,11 +362,13 @@ def check_copy_limit(state: State, card: Card, host: Card) -> None:
         return
     attached = [c.key for c in state.attachments(host) if c.name == card.name and not c.duplicate and c is not card]
     if len(attached) >= limit:
+        errata = ERRATA.get(card.name)  # the line is the card's errata in force (Dothraki Steed): cited with the rule
         raise IllegalStep(
             "attach.copy-limit",
-            f"{card.key} cannot attach to {host.key}: Limit {limit} cop{'y' if limit == 1 else 'ies'} per {host.type}, "
-            f"and {host.key} already has {', '.join(attached)}",
-            cite=["agot2-rr/limits-and-maxima"],
+            f"{card.key} cannot attach to {host.key}: Limit {limit} cop{'y' if limit == 1 else 'ies'} per {host.type}"
+            + (" (its text in force is its FAQ v4.1 errata)" if errata else "")
+            + f", and {host.key} already has {', '.join(attached)}",
+            cite=["agot2-rr/limits-and-maxima"] + ([errata] if errata else []),
         )
 
 
