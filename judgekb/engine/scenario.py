@@ -1166,6 +1166,8 @@ class _Checker:
             for name in [value] if isinstance(value, str) else (value if isinstance(value, list) else [value]):
                 self.value(name, "card", key, line_of)
         elif kind == "player":
+            if isinstance(value, (list, dict)):  # (review 32: '[Lars, Sara]' was called an unknown player)
+                self.fail(line_of, key, f"must be one player's name, not a {type(value).__name__}; got {value!r}")
             if not isinstance(value, str) or value not in state.players:
                 self.fail(line_of, key, f"unknown player '{value}'")
         elif kind == "owner":  # a card or a player (whose faction card is meant)

@@ -46,10 +46,13 @@ def check_unique(state: State, player: str, card: Card, taking_control: bool = F
             cite=["agot2-faq41/1.2", UNIQUE] if dup else [UNIQUE],
         )
     in_play = [c for c in others if c.zone == "in_play"]
-    if taking_control:
-        if any(c.controller == player for c in in_play):
+    if taking_control:  # RR Unique Cards: "if he or she already controls or owns an in-play copy of that card"
+        if any(player in (c.controller, c.owner) for c in in_play):
+            whose = "controls" if any(c.controller == player for c in in_play) else "owns"
             raise IllegalStep(
-                "unique", f"{player} already controls a copy of {card.name}, so cannot take control of another", cite=[UNIQUE]
+                "unique",
+                f"{player} already {whose} a copy of {card.name} in play, so cannot take control of another",
+                cite=[UNIQUE] if whose == "controls" else ["agot2-rr/unique-cards"],  # (FAQ 1.3 says "controls"; RR "or owns")
             )
         return False
     if any(c.controller != c.owner and player in (c.controller, c.owner) for c in in_play):
@@ -420,15 +423,23 @@ def check_attachments(state: State, trace: Trace) -> None:
 
 @rule(
     "control.take",
-    ["agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects"],
+    ["agot2-rr/ownership-and-control", UNIQUE, "agot2-faq41/qa/multiple-take-control-effects", "agot2-rr/target"],
     "a player takes control of a card; control changes stack, the most recent wins",
 )
 def take_control(state: State, trace: Trace, player: str, key: str, until: str, while_in_play: str | None, source: str) -> None:
     card = state.cards[key]
     if card.zone != "in_play" or card.duplicate or card.attached_to:
         raise IllegalStep("control.take", f"{key} is not a card in play whose control can change", cite=["agot2-rr/ownership-and-control"])
-    if card.controller != player:
-        check_unique(state, player, card, taking_control=True)
+    held = [e for e in state.effects if e.target == key and e.kind == "control"]
+    # RR Target: "... if the resolution of that ability's effect could not affect the target at all" (a control effect
+    # on it already may end: taking control again, for longer, does affect it)
+    if card.controller == player and not held:
+        raise IllegalStep(
+            "control.take",
+            f"{player} already controls {key}: taking control of it could not affect it at all, so it is no eligible target",
+            cite=["agot2-rr/target"],
+        )
+    check_unique(state, player, card, taking_control=True)
     previous = card.controller
     state.effects.append(
         Lasting(key, "control", player, until, source=source, previous=previous, while_in_play=while_in_play, seq=seq(state))
@@ -976,7 +987,8 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     extra = dict(spec.get("cost") or {})
     default = card.values.get("shadow", 0) if origin == "shadows" else card.cost
     gold = int(extra.pop("gold", default))  # a stated gold cost is the event's cost, not an addition
-    gold = reduced_cost(state, trace, player, card, gold, "play") if origin != "shadows" else gold
+    # (from shadows too: "Any effect that modifies the cost to bring a card out of shadows modifies that card's shadow cost")
+    gold = reduced_cost(state, trace, player, card, gold, "play")
     if pool.gold < gold:
         raise IllegalStep("event.play", f"{key} costs {gold} gold and {player} has {pool.gold}", cite=["agot2-faq41/1.5"])
     pool.gold -= gold
@@ -1115,7 +1127,7 @@ def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
 def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None = None) -> None:
     card = state.cards[key]
     if card.zone != "shadows" or card.owner != player:
-        raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows"])
+        raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"])
     if card.type == "event":  # RR: "a player may bring a character, location, or attachment out of shadows"
         raise IllegalStep(
             "shadows",
@@ -1127,7 +1139,9 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
     cost = card.values.get("shadow", card.cost)
     if state.players[player].gold < cost:
         raise IllegalStep(
-            "shadows", f"{key}'s shadow cost is {cost} gold and {player} has {state.players[player].gold}", cite=["agot2-rr/shadows"]
+            "shadows",
+            f"{key}'s shadow cost is {cost} gold and {player} has {state.players[player].gold}",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
         )
     state.players[player].gold -= cost
     try:

@@ -35,6 +35,13 @@ DUCK = "agot2-faq41/timing/duck"
 RR_ORDER = ("insight", "intimidate", "pillage", "renown")  # as the Rules Reference lists them (4.2.5)
 
 
+def _declared_once(keys: list[str], role: str, rule_id: str, clause: str) -> None:
+    """A character is declared once: named twice (review 32) its STR was counted twice."""
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise IllegalStep(rule_id, f"{', '.join(twice)} is named twice as {role}: a character is declared once", cite=[clause])
+
+
 def _participant(state: State, key: str, player: str, kind: str, role: str, rule_id: str, clause: str) -> None:
     card = state.cards[key]
     if card.zone != "in_play" or card.type != "character" or card.duplicate or card.attached_to:
@@ -106,6 +113,7 @@ def declare(
         raise IllegalStep(
             "challenge.declare", "at least one character must be declared as an attacker to initiate a challenge", cite=[DECLARE]
         )
+    _declared_once(attackers, "an attacker", "challenge.declare", DECLARE)
     for key in attackers:
         _participant(state, key, attacker, kind, "an attacker", "challenge.declare", DECLARE)
     # FAQ 2.1: one that cannot be knelt ignores the non-targeting game rule that kneels attackers
@@ -252,7 +260,7 @@ def assault_kneel(state: State, trace: Trace, challenge: Challenge, result: dict
 
 @rule(
     "challenge.defend",
-    [DEFEND, "agot2-rr/defender", "agot2-rr/challenge-icons"],
+    [DEFEND, "agot2-rr/defender", "agot2-rr/challenge-icons", "agot2-faq41/2.1"],
     "the defending player may kneel standing characters with the icon, except those bypassed by stealth",
 )
 def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: list[str]) -> None:
@@ -265,19 +273,32 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
         raise IllegalStep(
             "challenge.defend", f"only the defending player, {challenge.defender}, declares defenders", cite=[DEFEND, "agot2-rr/defender"]
         )
+    _declared_once(defenders, "a defender", "challenge.defend", DEFEND)
     for key in defenders:
         if key in challenge.stealth.values():
             raise IllegalStep(
                 "challenge.defend", f"{key} was chosen as a stealth target and is not eligible to be declared as a defender", cite=[DEFEND]
             )
         _participant(state, key, player, challenge.type, "a defender", "challenge.defend", DEFEND)
+    standing = [key for key in defenders if not can_be(state, state.cards[key], "knelt")]  # FAQ 2.1, as attackers
     for key in defenders:
-        state.cards[key].kneeling = True
+        state.cards[key].kneeling = state.cards[key].kneeling or key not in standing
     challenge.defenders = list(defenders)
     challenge.defending_player = player
     state.facts["defenders_declared"] = True
-    text = f"{player} kneels {', '.join(defenders)} to defend" if defenders else f"{player} declares no defenders"
+    knelt = [k for k in defenders if k not in standing]
+    text = f"{player} kneels {', '.join(knelt) or 'no one'} to defend" if defenders else f"{player} declares no defenders"
     trace.add("challenge.defend", text, cite=[DEFEND], tag="declare defenders", subject=player)
+    if standing:
+        trace.add(
+            "challenge.defend",
+            f"{', '.join(standing)} cannot be knelt, so {'it defends' if len(standing) == 1 else 'they defend'} and stays "
+            "standing: the game kneels defenders as they are declared, an effect that targets no one, and a card that "
+            "cannot be knelt ignores it",
+            cite=[DEFEND, "agot2-faq41/2.1"],
+            tag="cannot",
+            subject=standing[0],
+        )
 
 
 def contributes_to(challenge: Challenge, key: str) -> str | None:

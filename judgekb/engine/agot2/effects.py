@@ -202,8 +202,8 @@ RULES.add(
 RULES.add("referential", ["agot2-faq41/2.3"], "referential targets are chosen as reference points and are not affected")
 RULES.add(
     "effect.deck",
-    ["agot2-rr/deck", "agot2-rr/discard-pile", "agot2-rr/dead-pile", "agot2-rr/kill-killed"],
-    "discarding from the top of a deck",
+    ["agot2-rr/deck", "agot2-rr/discard-pile", "agot2-rr/dead-pile", "agot2-rr/kill-killed", "agot2-rr/in-play-and-out-of-play"],
+    "discarding from the top of a deck, or a card from hand",
 )
 
 
@@ -228,6 +228,7 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
 
 
+ZONE_SAID = {"in_play": "play area", "discard": "discard pile", "dead": "dead pile", "shadows": "shadows area"}  # "it is in the …"
 LASTING_PARTS = ("str", "set_str", "gain", "lose", "gain_icon", "lose_icon", "terminal", "blank", "base_gold", "cannot", "take_control")
 
 
@@ -708,7 +709,12 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     for key in names(args.get("discard_from_hand")):
         card = state.cards[key]
         if card.zone != "hand":
-            raise IllegalStep("effect.deck", f"{key} is not in hand", cite=["agot2-rr/deck"])
+            where = ZONE_SAID.get(card.zone, card.zone)
+            raise IllegalStep(
+                "effect.deck",
+                f"{key} is not in hand (it is in the {where}): it cannot be discarded from hand",
+                cite=["agot2-rr/in-play-and-out-of-play"],
+            )
         card.zone = "discard"
         trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/discard-pile"], tag="discard", subject=key)
         board.queue_reactions(ctx, f"discard: {key}")

@@ -102,8 +102,9 @@ def check_between_phases(state: State, verb: str, args: dict[str, Any]) -> None:
 
 RULES.add(
     "step.unmatched",
-    ["agot2-rr/interrupts", "agot2-rr/reactions"],
-    "an interrupt or reaction a step names whose triggering condition did not occur in that step is said unused",
+    ["agot2-rr/interrupts", "agot2-rr/reactions", "agot2-rr/cancel"],
+    "an interrupt or reaction a step names whose triggering condition did not occur in that step (or whose effect was "
+    "canceled) is said unused",
 )
 
 
@@ -113,17 +114,21 @@ def unmatched(trace: Trace, ctx: Context, before: dict[str, int]) -> None:
     step did produce, so the judge can see what it could have answered."""
     events = [e for e, n in ctx.occurred.items() if n > before.get(e, 0)]
     said = f"the events of this step are {', '.join(events[:8])}" if events else "this step produced no event to answer"
+    canceled = any(e.step == trace.step and e.tag == "canceled" for e in trace.entries)
     for kind, specs, cite in (("interrupt", ctx.interrupts, "agot2-rr/interrupts"), ("reaction", ctx.reactions, "agot2-rr/reactions")):
         for spec in specs:
             if not spec.get("_used"):
                 name = f"{spec.get('card') or 'an ability'} (to: {spec.get('to') or '?'})"
-                why = f"its triggering condition '{spec.get('to')}' did not occur in this step ({said})"
-                if any(event_matches(spec, e) for e in events):  # it occurred, with no interrupt window before it
+                why, clause = f"its triggering condition '{spec.get('to')}' did not occur in this step ({said})", cite
+                if canceled and kind == "interrupt":  # RR Cancel: "further interrupts ... cannot be initiated in reference to ..."
+                    why = "the effect it would answer was canceled: no further interrupt refers to a canceled effect"
+                    clause = "agot2-rr/cancel"
+                elif any(event_matches(spec, e) for e in events):  # it occurred, with no interrupt window before it
                     why = (
                         f"the engine opens no interrupt window before '{spec.get('to')}' (not modeled): give the interrupt's "
                         "effect as a step of its own before this one"
                     )
-                trace.unused("step.unmatched", kind, name, why, cite)
+                trace.unused("step.unmatched", kind, name, why, clause)
 
 
 def _context(step_args: dict[str, Any]) -> Context:
