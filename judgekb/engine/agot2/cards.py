@@ -1258,16 +1258,22 @@ def _restriction_met(state: State, trace: Trace, attachment: Card, host: Card) -
         "agot2-faq41/qa/attachments-in-setup-2",
         "agot2-rr/limited",
         "agot2-faq41/1.9",
+        "agot2-rr/duplicates",
+        "agot2-rr/attachment-cards",
+        "agot2-rr/shadows/printed-cost-of-shadows-cards",
     ],
-    "setup cards are placed facedown, revealed at once, then each player's attachments attach at once to revealed cards he or she controls",
+    "setup cards are placed facedown, revealed at once, then each player's attachments attach at once to revealed cards he or she "
+    "controls; additional copies of a unique card are placed at no cost and revealed as duplicates",
 )
 def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[str, str]) -> None:
     placed: dict[str, str] = {}
+    duplicates: dict[str, str] = {}  # an additional copy of a unique card -> the copy it is revealed on
     for player, keys in place.items():
         cost = 0
         limited = [k for k in keys if "limited" in state.keywords(state.cards[k])]
         if len(limited) > 1:
             raise IllegalStep("setup", f"{player} places more than 1 limited card ({', '.join(limited)})", cite=["agot2-rr/limited"])
+        first: dict[str, str] = {}  # a unique title -> the copy placed first
         for key in keys:
             card = state.cards[key]
             if card.zone != "hand" or card.owner != player:
@@ -1276,7 +1282,19 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
                 raise IllegalStep(
                     "setup", f"{key} is an {card.type}: only characters, locations and attachments are placed", cite=["agot2-rr/setup"]
                 )
-            cost += card.cost
+            if card.values.get("no printed cost"):  # RR: "may only be played by being brought out of shadows"
+                raise IllegalStep(
+                    "setup",
+                    f"{key} has no printed cost ('-'): such a card may only be brought out of shadows, so it cannot be placed "
+                    "faceup as a setup card",
+                    cite=["agot2-rr/shadows/printed-cost-of-shadows-cards", "agot2-rr/setup"],
+                )
+            if card.unique and card.name in first:  # "Additional copies of unique cards may be placed in setup at no cost"
+                duplicates[key] = first[card.name]
+            else:
+                if card.unique:
+                    first.setdefault(card.name, key)
+                cost += card.cost
             placed[key] = player
         if cost > 8:
             raise IllegalStep("setup", f"{player} places {cost} cost of cards: no more than 8 may be placed", cite=["agot2-rr/setup"])
@@ -1284,11 +1302,21 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
         card = state.cards[attachment]
         if placed.get(attachment) is None or card.type != "attachment":
             raise IllegalStep("setup", f"{attachment} is not an attachment placed in setup", cite=["agot2-rr/setup"])
-        if placed.get(host) != placed[attachment]:
+        if placed.get(host) != placed[attachment] or host in duplicates or host == attachment:
             raise IllegalStep(
                 "setup",
                 f"{attachment} can only be attached to a revealed setup card its owner, {placed[attachment]}, controls; {host} is not one",
                 cite=["agot2-faq41/qa/attachments-in-setup"],
+            )
+        # RR Setup: "Each attachment that is placed must be attached to an eligible target"; RR Attachment Cards: "An
+        # attachment can only attach to a character, unless otherwise specified" (a trait it lacks may be lent by another
+        # attachment: that case is discarded after attaching, FAQ Attachments in setup (2))
+        kinds = {a.type for a in restrictions.parse(card.restriction) or []} or {"character"}
+        if state.cards[host].type not in kinds:
+            raise IllegalStep(
+                "setup",
+                f"{attachment} can only attach to a {' or '.join(sorted(kinds))}; {host} is a {state.cards[host].type}, no eligible target",
+                cite=["agot2-rr/setup", "agot2-rr/attachment-cards"],
             )
     unattached = [k for k in placed if state.cards[k].type == "attachment" and k not in attach]
     if unattached:
@@ -1298,6 +1326,8 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
     for key, player in placed.items():
         card = state.cards[key]
         card.zone, card.controller, card.kneeling, card.order = "in_play", player, False, seq(state)
+    for key, copy in duplicates.items():
+        state.cards[key].attached_to, state.cards[key].duplicate = copy, True
     trace.add(
         "setup",
         "setup cards are revealed at once: "
@@ -1306,6 +1336,14 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
         cite=["agot2-rr/setup", "agot2-faq41/1.9"],
         tag="setup",
     )
+    if duplicates:
+        trace.add(
+            "setup",
+            "additional copies of unique cards, placed at no cost, are revealed as duplicates: "
+            + ", ".join(f"{k} on {c}" for k, c in duplicates.items()),
+            cite=["agot2-rr/setup", "agot2-rr/duplicates"],
+            tag="duplicate",
+        )
     for attachment, host in attach.items():
         state.cards[attachment].attached_to = host
     if attach:
