@@ -237,15 +237,9 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         return
     click.echo(row["citation"])
     click.echo()
-    if row["kind"] == "qa" and not row["data"].get("question"):  # a v4.1 Q&A's text opens with its question
-        click.echo(f"Q: {row['heading']}")
-        click.echo(f"A: {row['text']}")
-    elif row["data"].get("blocks"):  # paragraphs and list items on lines of their own, as the page sets them out
-        from judgekb.corpus.layout import plain_text
-
-        click.echo(plain_text(row["text"], row["data"]["blocks"]))
-    else:
-        click.echo(row["text"])
+    # as a copy button gives it: a Q&A as "Q: …" and "A: …", paragraphs and list items on lines of their own as the
+    # page sets them out, no Markdown markers (the page shows them bold)
+    click.echo(views.copy_text(row))
     if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
         click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
     for passage in info["struck"]:  # the document's own words, struck through: never its text, shown marked

@@ -256,3 +256,25 @@ def test_a_database_replaced_while_serving_is_served_from_the_next_request(db_co
     found = client.get("/api/cards?prefix=robb&edition=2").get_json()
     assert any(card["name"] == "Robb Stark" for card in found), found
     assert client.get("/card?name=Robb+Stark&edition=2").status_code == 200
+
+
+def _copies(page: str) -> list[str]:
+    """The texts the page's copy buttons give (their data-copy attributes, unescaped)."""
+    import html
+
+    return [html.unescape(m) for m in re.findall(r'data-copy="([^"]*)"', page)]
+
+
+def test_the_governing_copy_is_the_governing_clauses_own_copy_without_markup(client):
+    """Review 33 (a judge at phone width): on a superseded page, "Copy the governing citation and text" gave
+    FAQ v4.1 (2.6) as one run-on paragraph, its steps 1-7 gone though the text says "after Step 3" (96 pages
+    differed from the governing clause's own copy); and copies of first-edition texts carried Markdown
+    ("**Response:**") that the page shows bold."""
+    old = client.get("/c/agot2-faq/2.6").get_data(as_text=True)
+    own = client.get("/c/agot2-faq41/2.6").get_data(as_text=True)
+    governing = next(c for c in _copies(old) if c.startswith("AGoT 2.0 FAQ v4.1"))
+    (own_copy,) = [c for c in _copies(own) if c.count("\n") > 1 and "Note (judgekb)" not in c][:1]
+    assert governing == own_copy and re.search(r"\n\s*1\. The STR-reduction", governing) and re.search(r"\n\s*7\. ", governing), governing
+    duplicates = _copies(client.get("/c/agot1-rules/duplicates").get_data(as_text=True))
+    text = next(c for c in duplicates if "Response:" in c)
+    assert "“Response:”" in text and "*" not in text, text

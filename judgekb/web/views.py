@@ -24,6 +24,19 @@ def node_label(db: Any, node: str) -> str:
     return row["citation"] if row else node
 
 
+def copy_text(row: dict[str, Any]) -> str:
+    """A clause's text as a copy button gives it: paragraphs and list items on lines of their own, as the
+    page sets them out (a Q&A of v4.1 as "Q: …" and "A: …"), without Markdown markers. The governing
+    text's copy on a superseded page gave the same clause run together, its steps' numbers lost."""
+    from judgekb.corpus.layout import plain_text
+    from judgekb.web.webtext import unmarked
+
+    data = row.get("data") or {}
+    if row.get("kind") == "qa" and not data.get("question"):
+        return unmarked(f"Q: {row['heading']}\nA: {row['text']}")
+    return unmarked(plain_text(row["text"], data["blocks"]) if data.get("blocks") else row["text"])
+
+
 def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> dict[str, Any]:
     """`judgekb show --json`: the clause, its document's authority, its links and what governs it."""
     doc = store.document(db, row["doc"])
@@ -47,6 +60,7 @@ def clause_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) -> 
         "governed_by": sorted({r["id"] for r in found if r["id"] != row["id"]}) or None,
         "versions": versions.trail(db, row["id"]),
         "struck": struck_passages(db, graph, row),
+        "copy_text": copy_text(row),
     }
     return out
 
@@ -96,6 +110,7 @@ def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) 
                 "id": result["id"],
                 "citation": target["citation"] if target else node_label(db, result["id"]),
                 "text": target["text"] if target else None,
+                "copy_text": copy_text(target) if target else None,
                 "chain": result["chain"],
             }
         )

@@ -44,6 +44,12 @@ def rich(text: str | None) -> Markup:
     return Markup(_emphasis(str(escape(text or ""))))
 
 
+def unmarked(text: str) -> str:
+    """Document text without its Markdown emphasis markers (``**Response:**`` as "Response:"): what a copy
+    carries, as the page shows it bold, never the asterisks."""
+    return EMPH.sub(r"\1", STRONG.sub(r"\1", text))
+
+
 def focus(text: str, lead: int = 10) -> str:
     """Start a snippet a few words before its first highlight, so three lines on a phone show the match."""
     words = text.split(" ")
