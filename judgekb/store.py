@@ -117,10 +117,12 @@ def _build(corpus: Path, db_path: Path, imports: list[Path] | None = None) -> di
                 span_rows += [{"clause": clause.id, "seq": n, "start": s.start, "end": s.end} for n, s in enumerate(clause.spans)]
             for same in (pairs for pairs in cited.values() if len(pairs) > 1):
                 # a heading the document prints twice (the unofficial summary repeats "2. DRAW" in its second round
-                # sequence): each citation names the line of the copy it comes from, so no two read alike
-                for row, clause in same:
-                    if clause.data.get("line"):
-                        row["citation"] = cite.citation(row, doc_rows[doc.id], {**clause.data, "line_shown": True}, sets_file)
+                # sequence): each citation names the line of the copy it comes from, so no two read alike; paragraphs
+                # under one heading of a paged document (FAQ v5.5.1's "Restricted Lists", p. 6: its introduction and
+                # its rules) are told apart by their order under it
+                for n, (row, clause) in enumerate(same, 1):
+                    shown = {"line_shown": True} if clause.data.get("line") else {"paragraph_shown": n}
+                    row["citation"] = cite.citation(row, doc_rows[doc.id], {**clause.data, **shown}, sets_file)
         db.table("clauses").insert_all(
             clause_rows,
             pk="id",

@@ -163,3 +163,15 @@ def test_a_heading_printed_twice_is_cited_by_its_line(db_path):
     both = [r["citation"] for r in rows]
     assert sorted(both) == sorted(f"Unofficial 1.0 rules summary “2. DRAW” at line {n} (page not known: the corpus's copy "
                                   "of this document has no page numbers)" for n in (79, 327))  # fmt: skip
+
+
+def test_no_two_clauses_share_a_citation(db):
+    """Review 33: two different texts read out alike: FAQ v5.5.1's "Restricted Lists" introduction and its rules
+    were both cited '“Restricted Lists”, p. 6' (as the two paragraphs of "Card Clarification and Errata", p. 4).
+    Paragraphs under one heading on one page are told apart by their order under it."""
+    shared = list(db.query("select citation, group_concat(id, ', ') as ids from clauses group by citation having count(*) > 1"))
+    assert not shared, shared
+    intro = store.clause(db, "agot1-faq/restricted/introduction")
+    rules = store.clause(db, "agot1-faq/restricted/rules")
+    assert intro and rules and "“Restricted Lists”, paragraph 1, p. 6" in intro["citation"]
+    assert "“Restricted Lists”, paragraph 2, p. 6" in rules["citation"]

@@ -94,6 +94,8 @@ def label(row: dict[str, Any], data: dict[str, Any], sets_file: Path | None = No
         return f"paragraph at line {data.get('line')}: {quoted(heading)}"
     if data.get("line_shown"):  # the document prints this heading more than once
         return f"{quoted(heading)} at line {data['line']}"
+    if data.get("paragraph_shown"):  # one of several paragraphs under a heading, on one page
+        return f"{quoted(heading)}, paragraph {data['paragraph_shown']}"
     return quoted(heading)
 
 
