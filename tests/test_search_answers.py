@@ -2074,3 +2074,14 @@ def test_a_misspelled_title_is_offered_only_when_clearly_the_closest_whatever_th
     rival = _TwoEditionTitles({1: [both, "The Things I Do For Lovers"], 2: [both]})  # 93.6 against 89.8: not clear
     assert notices.near_whole_title(rival, "the things i do for luv", None) is None
     assert notices.near_whole_title(rival, "the things i do for luv", 2) == (both, 2)
+
+
+def test_a_formats_name_in_a_first_edition_list_question_names_no_card(carded_index):
+    """Review 33: with the card data imported, "whats on the melee restricted list" (first edition) said "The Grand
+    Melee is on none of them": the one card whose title has "melee" was taken as the card asked about. A card
+    named by its title still gets its status."""
+    for query in ("whats on the melee restricted list", "which cards are restricted in melee", "joust banned list"):
+        _, notes = carded_index.search(query, 1, None, 5)
+        assert not [n for n in notes if "is on none of them" in n], (query, notes)
+    _, notes = carded_index.search("is the grand melee restricted", 1, None, 5)
+    assert [n for n in notes if "The Grand Melee is on none of them" in n], notes

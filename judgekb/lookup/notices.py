@@ -780,6 +780,7 @@ LIST_STATUS_ASKED = ["restricted", "unrestricted", "banned", "ban", "legal", "le
 # corpus never mentions, and silence would read as "not restricted"); not a rule's "restricted to" or
 # "banned from" ("is the action restricted to once per round")
 LIST_WORDS = [r"\b(?:un)?restricted\b(?! (?:to|from)\b)", r"\bbanned\b(?! from\b)"]
+LIST_FORMATS = frozenset({"joust", "melee"})  # the formats a list is of: a word that names no card in a list question
 
 
 def _lists_not_imported(analysis: dict[str, Any], edition: int | None, cards: set[str]) -> list[str]:
@@ -847,7 +848,8 @@ def first_edition_status(index: Index, analysis: dict[str, Any], edition: int | 
     spelled = [name for name, _, _ in _status_titles(index, words, 1)[0]]
     names = sorted({*spelled, *corpus_named(index, words, cards, 1, spelled)})
     if not names and 1 in index.imported_editions:  # "is ser gregor banned": the one card a first name calls
-        names = [t for w in words if (t := only_title_named(index, w, 1))][:1]
+        # (never a format's name: "whats on the melee restricted list" asks of the melee list, not The Grand Melee)
+        names = [t for w in words if w not in LIST_FORMATS and (t := only_title_named(index, w, 1))][:1]
     # a card said to be restricted or banned that no list entry names ("is eddard stark restricted",
     # "is threat from the north restricted"): silence, or another card's entry first, would read as an answer
     unlisted: list[str] = []
