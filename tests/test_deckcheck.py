@@ -89,7 +89,7 @@ def test_card_page_shows_the_list_in_force_and_each_printings_history(kb):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "in force: Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01)" in out
-    assert "Calm over Westeros 91: banned: outside this list's card pool (bannedCards)" in out
+    assert "Calm over Westeros 91: banned: outside this list's card pool (a printing the list bans)" in out
     assert "Redesigns 107: legal, not restricted" in out
     assert "Valyrian v1.0 (Global Operations Team (G.O.T.), 2021-07-16): joust restricted" in out
     data = json.loads(run_cli("card", "Robb Stark", "--edition", "2", "--json", db=kb).stdout)
@@ -157,7 +157,7 @@ def test_a_banned_original_printing_beside_its_legal_redesign(db):
     (problem,) = by_check(report)["card-pool"]
     assert problem.printings == ["Raider from Pyke (Calm over Westeros, 91)"]
     assert "the list allows Raider from Pyke (Redesigns, 107)" in problem.message
-    assert problem.cite[0].line == "Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), banned cards (bannedCards)"
+    assert problem.cite[0].line == "Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01), printings outside its card pool"
     redesign = check(db, swap(deck, "(Calm over Westeros)", "(Redesigns)"))
     assert "card-pool" not in by_check(redesign)
     # the old card pool: under FFG FAQ v2.3 the redesign is the printing outside the pool

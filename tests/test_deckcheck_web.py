@@ -128,7 +128,7 @@ def test_card_page_lists_section_in_the_browser(server, browser):  # noqa: F811
     page.goto(server + "/card?name=Raider+from+Pyke&edition=2")
     section = page.inner_text("#lists")
     assert "In force: Standard v2.1 (Global Operations Team (G.O.T.), 2026-07-01)" in section
-    assert "Calm over Westeros 91: banned: outside this list's card pool (bannedCards)" in section
+    assert "Calm over Westeros 91: banned: outside this list's card pool (a printing the list bans)" in section
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / "card-lists-phone.png"), full_page=True)
     context.close()

@@ -110,7 +110,7 @@ AGENDA_TEXT = _check("agenda-text", 2, ["agot2-rr/agenda-cards"], "what the agen
 RESTRICTED = _check("restricted", 2, ["agot2-faq/joust-restricted-list/introduction"], "one card from the format's restricted list")
 POD = _check("pod", 2, [], "cards of one pod of the list cannot share a deck")
 BANNED = _check("banned", 2, [], "no card the list bans")
-CARD_POOL = _check("card-pool", 2, [], "no printing outside the list's card pool (its bannedCards)")
+CARD_POOL = _check("card-pool", 2, [], "no printing outside the list's card pool (the printings it bans)")
 OUTSIDE_POOL = _check(
     "draft-or-variant", 2, [], "no card of a draft set or variant format (codes 00…: Tower of Joy, Valyrian Draft Set, Kingsmoot…)"
 )
@@ -837,10 +837,10 @@ def list_checks2(cards: list[DeckCard], pool: CardPool, rl: restricted_lists.Res
         problems.append(
             _problem(
                 CARD_POOL,
-                f"{dc.card.printing} is not in the card pool of {rl.name} (card set '{rl.card_set}'): "
+                f"{dc.card.printing} is not in the card pool of {rl.name}: "
                 "the list bans this printing" + (f"; the list allows {', '.join(legal)}" if legal else ""),
                 [dc],
-                [list_citation(rl, None, "banned cards (bannedCards)")],
+                [list_citation(rl, None, "printings outside its card pool")],
             )
         )
     for dc in cards:

@@ -257,7 +257,7 @@ def by_name(lists: list[RestrictedList], name: str) -> RestrictedList | None:
 
 def _statuses(rl: RestrictedList, code: str, names: dict[str, str]) -> list[str]:
     """What one list says about one printing, in words: "joust restricted", "melee pod #3 (with X)"."""
-    out = ["banned: outside this list's card pool (bannedCards)"] if code in rl.banned_cards else []
+    out = ["banned: outside this list's card pool (a printing the list bans)"] if code in rl.banned_cards else []
     for fmt_name, fmt in rl.formats.items():
         if code in fmt.restricted:
             out.append(f"{fmt_name} restricted")
