@@ -371,7 +371,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "play_event": ({"player", "card"}, {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows"))}, 2),
     "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
-    "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card"}, 2),
+    "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "shadow": "count"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
     "loop": ({"times", "steps"}, {"times": "count", "steps": "any", "player": "player"}, 2),
     "setup": ({"place"}, {"place": ("playermap", "cards"), "attach": ("cardmap", "card")}, 2),
@@ -478,14 +478,19 @@ def _text_list(path: Path, spec: dict[str, Any], key: str) -> list[str]:
 
 
 def _keywords(path: Path, spec: dict[str, Any], edition: int) -> tuple[set[str], dict[str, int]]:
-    """Keywords, with the X of ``ambush (X)``, ``bestow (X)``, ``shadow (X)`` kept apart."""
+    """Keywords, with the X of ``ambush (X)``, ``bestow (X)``, ``shadow (X)`` kept apart.  A card with several
+    instances of one of them ("ambush (5)", "ambush (3)"; RR Ambush, Shadows: its controller chooses which is
+    used) keeps each X as ``"<keyword> <X>"`` beside the lowest, which a step that chooses none uses."""
     known = KEYWORDS2 if edition == 2 else KEYWORDS
-    words, values = set(), {}
+    words: set[str] = set()
+    values: dict[str, int] = {}
     for raw in _text_list(path, spec, "keywords"):
         word = raw.strip().lower().rstrip(".")
         match = re.fullmatch(r"([a-z ]+?)\s*\((\d+)\)", word)
         if match:
-            word, values[match.group(1)] = match.group(1), int(match.group(2))
+            word, number = match.group(1), int(match.group(2))
+            values[word] = min(values.get(word, number), number)
+            values[f"{word} {number}"] = number
         if word not in known:
             raise DataError(f"{where(path, spec, 'keywords')}: field 'keywords' has unknown keyword {raw!r} (known: {', '.join(known)})")
         words.add(word)

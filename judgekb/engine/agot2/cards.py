@@ -225,10 +225,11 @@ def put_into_play(
             )
         if card.zone != "hand" or "ambush" not in state.keywords(card):
             raise IllegalStep("put-into-play", f"{key} is not a card with ambush in {player}'s hand", cite=["agot2-rr/ambush"])
-        if card.values.get("ambush") not in (None, ambush):
+        held = instances(card, "ambush")  # "the player controlling the card may choose which instance of ambush is used"
+        if held and ambush not in held:
             raise IllegalStep(
                 "put-into-play",
-                f"{key} has ambush ({card.values['ambush']}), not ambush ({ambush})",
+                f"{key} has {', '.join(f'ambush ({x})' for x in held)}, not ambush ({ambush})",
                 cite=["agot2-rr/ambush"],
             )
         pay_gold(
@@ -546,6 +547,12 @@ def reduced_cost(state: State, trace: Trace, player: str, card: Card, cost: int,
     return reduced
 
 
+def instances(card: Card, keyword: str) -> list[int]:
+    """The X of each instance of a keyword with a value the card has ("ambush (5)", "ambush (3)": [3, 5])."""
+    found = sorted(v for k, v in card.values.items() if k.startswith(f"{keyword} ") and k[len(keyword) + 1 :].isdigit())
+    return found or ([card.values[keyword]] if keyword in card.values else [])
+
+
 def pay_gold(
     state: State, trace: Trace, player: str, amount: int, spend_from: str | None, what: str, rule_id: str, cite: list[str]
 ) -> None:
@@ -577,7 +584,8 @@ def pay_gold(
 
 @rule("bestow", ["agot2-rr/bestow", "agot2-faq41/2.8"], "a card with bestow (X) entering play may receive up to X gold from its controller")
 def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spend_from: str | None) -> None:
-    limit = card.values.get("bestow", 0) if "bestow" in state.keywords(card) else 0
+    # (several instances: the player may choose which is used, so up to the highest X)
+    limit = max(instances(card, "bestow"), default=0) if "bestow" in state.keywords(card) else 0
     if amount > limit:
         raise IllegalStep("bestow", f"{card.key} has bestow ({limit}): at most {limit} gold can be placed on it", cite=["agot2-rr/bestow"])
     have = state.players[player].gold
@@ -1124,7 +1132,9 @@ def check_baelor(state: State, trace: Trace, player: str, card: Card) -> None:
     ],
     "a card in shadows comes out by paying its shadow (X) cost; unique cards follow the uniqueness rules; its tokens are discarded",
 )
-def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None = None) -> None:
+def out_of_shadows(
+    state: State, trace: Trace, ctx: Context, player: str, key: str, onto: str | None = None, chosen: int | None = None
+) -> None:
     card = state.cards[key]
     if card.zone != "shadows" or card.owner != player:
         raise IllegalStep("shadows", f"{key} is not in {player}'s shadows area", cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"])
@@ -1136,7 +1146,14 @@ def out_of_shadows(state: State, trace: Trace, ctx: Context, player: str, key: s
         )
     if player in state.facts.get("no_shadows", []):
         raise IllegalStep("shadows", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
-    cost = card.values.get("shadow", card.cost)
+    held = instances(card, "shadow")  # RR: "the player controlling the card may choose which instance ... is used"
+    if chosen is not None and chosen not in held:
+        raise IllegalStep(
+            "shadows",
+            f"{key} has {', '.join(f'shadow ({x})' for x in held) or 'no shadow (X)'}, not shadow ({chosen})",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+        )
+    cost = chosen if chosen is not None else card.values.get("shadow", card.cost)
     if state.players[player].gold < cost:
         raise IllegalStep(
             "shadows",

@@ -186,7 +186,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("from"), args.get("ambush"), args.get("bestow")
         )
     elif verb == "bring_out_of_shadows":
-        cards.out_of_shadows(state, trace, ctx, args["player"], args["card"], args.get("onto"))
+        cards.out_of_shadows(state, trace, ctx, args["player"], args["card"], args.get("onto"), args.get("shadow"))
     elif verb == "draw":
         phases.draw(state, trace, args["player"], int(args.get("count", 1)))
     elif verb == "challenge":
