@@ -114,6 +114,7 @@ PLAYER_FIELDS = {
     "discard",
     "dead",
     "shadows",
+    "faction_kneeling",
 }
 CARD_FIELDS = {
     "name",
@@ -167,6 +168,7 @@ COST: dict[str, Any] = {
     "power": ("cardmap", "count"),
     "player": "player",
     "spend_from": "card",
+    "kneel_faction_card": "bool",  # "Kneel your faction card": the paying player's
 }
 EFFECT: dict[str, Any] = {
     "source": "title",
@@ -214,6 +216,8 @@ EFFECT: dict[str, Any] = {
     "onto": "card",  # the card an attachment put into play attaches to (RR Attachment Cards)
     "from": ("enum", ("hand", "discard", "dead", "shadows", "deck")),
     "kneeling": "bool",
+    "kneel_faction_card": "player",
+    "stand_faction_card": "player",
     "participating": ("enum", ("attacker", "defender")),
     "if_won_by": "count",
     "contribute": "player",
@@ -315,7 +319,12 @@ PHASE_STEP = {
 END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
 # Fields of steps both editions take that only the second-edition rules read (bestow, gold on a card,
 # marshaling into shadows): refused in a first-edition scenario, not silently ignored.
-EDITION2_FIELDS = {"marshal": {"bestow", "spend_from", "into"}, "put_into_play": {"bestow"}, "redirect": {"stealth"}}
+EDITION2_FIELDS = {
+    "marshal": {"bestow", "spend_from", "into"},
+    "put_into_play": {"bestow"},
+    "redirect": {"stealth"},
+    "effect": {"reduce_cost", "kneel_faction_card", "stand_faction_card"},
+}
 # Fields of 'marshal' that marshaling a card into shadows (into: shadows) does not read.
 MARSHAL_NOT_INTO_SHADOWS = ("onto", "as_duplicate", "bestow", "from")
 STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
@@ -403,6 +412,7 @@ EXPECT: dict[str, Any] = {
     "gold": ("playermap", "count"),
     "strength": ("cardmap", "count"),
     "kneeling": ("cardmap", "bool"),
+    "faction_kneeling": ("playermap", "bool"),
     "controller": ("cardmap", "player"),
     "attached_to": ("cardmap", "card?"),
     "game_winner": "player?",
@@ -428,6 +438,7 @@ EXPECT: dict[str, Any] = {
 }
 EXPECT_FIELDS = set(EXPECT)
 ED2_ONLY_EXPECT = {
+    "faction_kneeling",
     "traits",
     "title",
     "faction_power",
@@ -818,8 +829,13 @@ def load_scenario(
         for key in ("gold", "power"):
             if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
                 raise DataError(f"{where(path, spec, key)}: field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}")
-        if "first" in spec and not isinstance(spec["first"], bool):
-            raise DataError(f"{where(path, spec, 'first')}: field 'first' must be true or false; got {spec['first']!r}")
+        for key in ("first", "faction_kneeling"):
+            if key in spec and not isinstance(spec[key], bool):
+                raise DataError(f"{where(path, spec, key)}: field '{key}' must be true or false; got {spec[key]!r}")
+        if spec.get("faction_kneeling") and edition != 2:
+            raise DataError(
+                f"{where(path, spec, 'faction_kneeling')}: field 'faction_kneeling' is second edition's (a kneeling faction card)"
+            )
         name = str(spec["name"])
         if spec.get("title") is not None and not melee:
             raise DataError(f"{where(path, spec, 'title')}: field 'title': {_JOUST_TITLES[edition]}")
@@ -838,6 +854,7 @@ def load_scenario(
         house = (_houses(path, spec, edition, several=False) or (str(spec.get("house", faction)),))[0]
         player = Player(name, house, plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
         player.title_terms = terms
+        player.faction_kneeling = bool(spec.get("faction_kneeling", False))
         player.faction = faction.lower()
         agendas = spec.get("agenda")
         for agenda in agendas if isinstance(agendas, list) else ([agendas] if agendas else []):

@@ -650,6 +650,12 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         card = state.cards[key]
         if card.zone != "in_play":
             raise IllegalStep("cost", f"{key} is not in play to be killed as a cost", cite=["agot2-rr/costs", "agot2-rr/kill-killed"])
+    if cost.get("kneel_faction_card") and state.players[player].faction_kneeling:  # (before anything is paid)
+        raise IllegalStep(
+            "cost",
+            f"{player}'s faction card is already kneeling: it cannot be knelt to pay the cost, so the ability cannot be initiated",
+            cite=["agot2-rr/costs", "agot2-rr/kneel"],
+        )
     for verb, past in (("kneel", "knelt"), ("sacrifice", "sacrificed"), ("kill", "killed")):
         for key in _names(cost.get(verb)):
             if not can_be(state, state.cards[key], past):  # (its own words, a lasting effect or a constant ability)
@@ -672,6 +678,10 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         card.kneeling = True
         paid.append(f"kneels {key}")
         queue_reactions(ctx, f"kneel: {key}")
+    if cost.get("kneel_faction_card"):  # RR In Play and Out of Play: the faction card is in play, and kneels as a card does
+        state.players[player].faction_kneeling = True
+        paid.append(f"kneels {player}'s faction card")
+        queue_reactions(ctx, f"kneel: {player}'s faction card")
     for key in _names(cost.get("discard")):
         card = state.cards[key]
         if card.zone != "hand":

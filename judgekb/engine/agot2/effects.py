@@ -158,7 +158,7 @@ RULES.add(
     ["agot2-rr/gold", "agot2-rr/moving-power", "agot2-faq41/1.4", "agot2-rr/power"],
     "gold and power change hands; power counts for the player controlling the card it is on",
 )
-RULES.add("effect.kneel", ["agot2-rr/kneel", "agot2-rr/stand"], "kneel or stand a card")
+RULES.add("effect.kneel", ["agot2-rr/kneel", "agot2-rr/stand", "agot2-rr/target"], "kneel or stand a card (a faction card too)")
 RULES.add("effect.cannot", ["agot2-faq41/2.1", "agot2-rr/cannot", "agot2-faq41/qa/no-surprises"], "'cannot' effects")
 RULES.add("effect.delayed", ["agot2-rr/delayed-effects", "agot2-faq41/timing/end-of-phase"], "a delayed effect waits for its moment")
 RULES.add("effect.canceled", ["agot2-rr/cancel"], "a canceled effect does not resolve")
@@ -658,6 +658,25 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             subject=key,
         )
         board.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
+    for verb, field_name in (("kneel", "kneel_faction_card"), ("stand", "stand_faction_card")):
+        if args.get(field_name):  # RR In Play and Out of Play: a player's faction card is in play
+            player = str(args[field_name])
+            if state.players[player].faction_kneeling == (verb == "kneel"):
+                raise IllegalStep(
+                    "effect.kneel",
+                    f"{player}'s faction card is already {'kneeling' if verb == 'kneel' else 'standing'}: the effect could not "
+                    "affect it",
+                    cite=["agot2-rr/kneel" if verb == "kneel" else "agot2-rr/stand", "agot2-rr/target"],
+                )
+            state.players[player].faction_kneeling = verb == "kneel"
+            trace.add(
+                "effect.kneel",
+                f"{player}'s faction card {'kneels' if verb == 'kneel' else 'stands'}",
+                cite=["agot2-rr/kneel" if verb == "kneel" else "agot2-rr/stand"],
+                tag=verb,
+                subject=player,
+            )
+            board.queue_reactions(ctx, f"{verb}: {player}'s faction card")
     if args.get("additional_challenge"):
         player = args.get("controller") or args.get("player") or state.first_player
         kind = ICON_ALIASES[str(args["additional_challenge"]).lower()]

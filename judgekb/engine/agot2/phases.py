@@ -450,7 +450,7 @@ def dominance(state: State, trace: Trace) -> None:
 @rule(
     "standing",
     ["agot2-rr/appendix-i/standing-phase/6.2", "agot2-faq41/2.1", "agot2-rr/cannot"],
-    "each kneeling card stands, except a card that cannot be stood (it ignores this game effect)",
+    "each kneeling card stands (faction cards too), except a card that cannot be stood (it ignores this game effect)",
 )
 def standing(state: State, trace: Trace) -> None:
     kneeling = [c for c in state.cards.values() if c.zone == "in_play" and c.kneeling]
@@ -458,6 +458,10 @@ def standing(state: State, trace: Trace) -> None:
     knelt = [c.key for c in kneeling if c.key not in held]
     for key in knelt:
         state.cards[key].kneeling = False
+    for name, player in state.players.items():  # a faction card is a card in play too (RR In Play and Out of Play)
+        if player.faction_kneeling:
+            player.faction_kneeling = False
+            knelt.append(f"{name}'s faction card")
     trace.add(
         "standing",
         "each kneeling card stands" + (f": {', '.join(knelt)}" if knelt else " (none was kneeling)"),

@@ -20,6 +20,7 @@ PER_NAME: dict[str, Reader] = {
     "gold": lambda state, player: state.players[player].gold,
     "strength": lambda state, card: state.strength(state.cards[card]),
     "kneeling": lambda state, card: state.cards[card].kneeling,
+    "faction_kneeling": lambda state, player: state.players[player].faction_kneeling,
     "controller": lambda state, card: state.cards[card].controller,
     "attached_to": lambda state, card: state.cards[card].attached_to,
     "hand_size": lambda state, player: len(state.zone(player, "hand")),

@@ -103,6 +103,7 @@ class Player:
     rival_bonuses_this_round: list[str] = field(default_factory=list)  # edition 2: opponents who gave a rivals bonus
     challenge_opponents: list[tuple[str, str]] = field(default_factory=list)  # this phase: (type, opponent initiated against)
     title_challenge_used: bool = False  # edition 2: the Hand of the King's additional challenge this phase
+    faction_kneeling: bool = False  # edition 2: the faction card is knelt ("Kneel your faction card" costs)
     faction: str = "neutral"
     agendas: list[str] = field(default_factory=list)
 
