@@ -383,7 +383,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "shadow": "count"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
     "loop": ({"times", "steps"}, {"times": "count", "steps": "any", "player": "player"}, 2),
-    "setup": ({"place"}, {"place": ("playermap", "cards"), "attach": ("cardmap", "card")}, 2),
+    "setup": (set(), {"place": ("playermap", "cards"), "attach": ("cardmap", "card"), "shadows": ("playermap", "cards")}, 2),
     "note": (set(), {}, 3),
 }
 STEP_VERBS = set(STEPS)

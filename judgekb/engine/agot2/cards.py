@@ -1288,15 +1288,32 @@ def _restriction_met(state: State, trace: Trace, attachment: Card, host: Card) -
         "agot2-rr/duplicates",
         "agot2-rr/attachment-cards",
         "agot2-rr/shadows/printed-cost-of-shadows-cards",
+        "agot2-rr/shadows/marshaling-a-card-into-shadows",
     ],
     "setup cards are placed facedown, revealed at once, then each player's attachments attach at once to revealed cards he or she "
     "controls; additional copies of a unique card are placed at no cost and revealed as duplicates",
 )
-def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[str, str]) -> None:
+def setup(
+    state: State, trace: Trace, place: dict[str, list[str]], attach: dict[str, str], shadows: dict[str, list[str]] | None = None
+) -> None:
     placed: dict[str, str] = {}
     duplicates: dict[str, str] = {}  # an additional copy of a unique card -> the copy it is revealed on
-    for player, keys in place.items():
-        cost = 0
+    shadows = shadows or {}
+    for player in shadows:  # RR: "cards with the shadow keyword (including events) may be placed into shadows"
+        for key in shadows[player]:
+            card = state.cards[key]
+            if card.zone != "hand" or card.owner != player:
+                raise IllegalStep("setup", f"{key} is not in {player}'s hand", cite=["agot2-rr/setup"])
+            if "shadow" not in state.keywords(card):
+                raise IllegalStep(
+                    "setup",
+                    f"{key} has no shadow keyword: it cannot be placed into shadows in setup",
+                    cite=["agot2-rr/shadows/marshaling-a-card-into-shadows"],
+                )
+            if key in place.get(player, []):
+                raise IllegalStep("setup", f"{key} is named both as a setup card and as placed into shadows", cite=["agot2-rr/setup"])
+    for player, keys in {**{p: [] for p in shadows}, **place}.items():
+        cost = 2 * len(shadows.get(player, []))  # "by spending 2 gold from the amount allocated for setup for each card"
         limited = [k for k in keys if "limited" in state.keywords(state.cards[k])]
         if len(limited) > 1:
             raise IllegalStep("setup", f"{player} places more than 1 limited card ({', '.join(limited)})", cite=["agot2-rr/limited"])
@@ -1324,7 +1341,12 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
                 cost += card.cost
             placed[key] = player
         if cost > 8:
-            raise IllegalStep("setup", f"{player} places {cost} cost of cards: no more than 8 may be placed", cite=["agot2-rr/setup"])
+            into = f" (2 for each of {len(shadows[player])} card(s) placed into shadows)" if shadows.get(player) else ""
+            raise IllegalStep(
+                "setup",
+                f"{player} places {cost} cost of cards{into}: no more than 8 may be placed",
+                cite=["agot2-rr/setup"] + (["agot2-rr/shadows/marshaling-a-card-into-shadows"] if into else []),
+            )
     for attachment, host in attach.items():
         card = state.cards[attachment]
         if placed.get(attachment) is None or card.type != "attachment":
@@ -1355,6 +1377,19 @@ def setup(state: State, trace: Trace, place: dict[str, list[str]], attach: dict[
         card.zone, card.controller, card.kneeling, card.order = "in_play", player, False, seq(state)
     for key, copy in duplicates.items():
         state.cards[key].attached_to, state.cards[key].duplicate = copy, True
+    for player, keys in shadows.items():
+        for key in keys:
+            card = state.cards[key]
+            card.zone, card.order = "shadows", seq(state)  # (as marshal_into_shadows places one)
+        if keys:
+            trace.add(
+                "setup",
+                f"{player} places {', '.join(keys)} into shadows, 2 of the 8 setup gold each: "
+                "they remain facedown in the shadows area when setup cards are revealed",
+                cite=["agot2-rr/shadows/marshaling-a-card-into-shadows"],
+                tag="shadows",
+                subject=player,
+            )
     trace.add(
         "setup",
         "setup cards are revealed at once: "

@@ -225,6 +225,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             trace,
             {p: names(v) for p, v in pairs(args.get("place"))},
             {a: str(h) for a, h in pairs(args.get("attach"))},
+            {p: names(v) for p, v in pairs(args.get("shadows"))},
         )
     elif verb == "loop":
         loop(state, trace, args, scenario, step)
