@@ -1277,6 +1277,24 @@ def _restriction_met(state: State, trace: Trace, attachment: Card, host: Card) -
     return restrictions.unmet(state, alternatives, host, attachment.controller, printed=True)
 
 
+def _check_setup_shadows(state: State, place: dict[str, list[str]], shadows: dict[str, list[str]]) -> None:
+    """The cards a setup places into shadows: from the player's hand, with the shadow keyword (RR: "cards with the
+    shadow keyword (including events) may be placed into shadows"), and not placed as setup cards too."""
+    for player, keys in shadows.items():
+        for key in keys:
+            card = state.cards[key]
+            if card.zone != "hand" or card.owner != player:
+                raise IllegalStep("setup", f"{key} is not in {player}'s hand", cite=["agot2-rr/setup"])
+            if "shadow" not in state.keywords(card):
+                raise IllegalStep(
+                    "setup",
+                    f"{key} has no shadow keyword: it cannot be placed into shadows in setup",
+                    cite=["agot2-rr/shadows/marshaling-a-card-into-shadows"],
+                )
+            if key in place.get(player, []):
+                raise IllegalStep("setup", f"{key} is named both as a setup card and as placed into shadows", cite=["agot2-rr/setup"])
+
+
 @rule(
     "setup",
     [
@@ -1299,19 +1317,7 @@ def setup(
     placed: dict[str, str] = {}
     duplicates: dict[str, str] = {}  # an additional copy of a unique card -> the copy it is revealed on
     shadows = shadows or {}
-    for player in shadows:  # RR: "cards with the shadow keyword (including events) may be placed into shadows"
-        for key in shadows[player]:
-            card = state.cards[key]
-            if card.zone != "hand" or card.owner != player:
-                raise IllegalStep("setup", f"{key} is not in {player}'s hand", cite=["agot2-rr/setup"])
-            if "shadow" not in state.keywords(card):
-                raise IllegalStep(
-                    "setup",
-                    f"{key} has no shadow keyword: it cannot be placed into shadows in setup",
-                    cite=["agot2-rr/shadows/marshaling-a-card-into-shadows"],
-                )
-            if key in place.get(player, []):
-                raise IllegalStep("setup", f"{key} is named both as a setup card and as placed into shadows", cite=["agot2-rr/setup"])
+    _check_setup_shadows(state, place, shadows)
     for player, keys in {**{p: [] for p in shadows}, **place}.items():
         cost = 2 * len(shadows.get(player, []))  # "by spending 2 gold from the amount allocated for setup for each card"
         limited = [k for k in keys if "limited" in state.keywords(state.cards[k])]
