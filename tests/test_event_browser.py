@@ -288,6 +288,39 @@ def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops
     context.close()
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_offline_on_plain_http_a_result_title_opens_its_text_not_a_dead_page(plain_server, chromium, size):
+    """A blind review: on a phone at the venue's plain-HTTP address, offline, "stealth" found its results
+    from the page's index, but tapping a result's title went to its clause page: the browser's "No
+    internet" page, and the search gone.  Offline there, no result links to a page; its title opens the
+    full text under it, and the page says so; back online, the results link again."""
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    context, page = _context(chromium, size, workers="allow", **touch)
+    start = f"http://judge.test:{plain_server}/?edition=2"
+    page.goto(start)
+    page.wait_for_selector("body[data-index-ready='1']")
+    context.set_offline(True)
+    page.fill("#q", "stealth")
+    page.wait_for_selector("#results li.hit")
+    assert "tap its title for its full text" in page.inner_text("#search-mode")
+    first = page.locator("#results li.hit").first
+    title = first.locator("a.citation")
+    assert title.get_attribute("href") is None
+    assert page.locator("#results li.hit a[href]").count() == 0  # folded lines and steps cannot open either
+    title.tap() if size == "phone" else title.click()
+    page.wait_for_selector("#results li.hit details.offline-text[open]")
+    assert page.url.startswith(start.split("?")[0]) and "/c/" not in page.url
+    assert "stealth" in first.locator("details.offline-text p").inner_text().lower()
+    assert first.locator("details.offline-text p").is_visible()
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"offline-plain-http-title-opens-text-{size}.png"))
+    context.set_offline(False)  # the server answers again: the results link to their pages
+    page.wait_for_selector("#results li.hit a.citation[href^='/c/']")
+    assert page.inner_text("#search-mode") == "" and page.locator("#results details.offline-text").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 3. search results that show the answer
 
 

@@ -323,29 +323,42 @@
     }
     function render(hits, here) {
       var inline = here && !pagesSaved();
+      // (inline: no clause page can open, so nothing links to one; a phone review tapped a title and got the
+      // browser's "no internet" page.  The title opens the full text under it instead.)
+      function clauseLink(cls, id) { var a = el("a", cls); if (!inline) a.href = clauseHref(id); return a; }
       list.textContent = "";
       var empty = document.getElementById("empty"); if (empty) empty.remove();
       hits.forEach(function (hit) {
-        var li = el("li", "hit"), title = el("p", "hit-title"), a = el("a", "citation");
+        var li = el("li", "hit"), title = el("p", "hit-title"), a = clauseLink("citation", hit.id), full = null;
         title.appendChild(el("span", "badge ed" + hit.edition, BADGE[hit.edition] || ""));
-        a.href = clauseHref(hit.id); rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
+        rich(a, hit.kind === "qa" ? "Q: " + (hit.question || hit.heading) : hit.heading); title.appendChild(a); li.appendChild(title);
         if (hit.unofficial) li.appendChild(el("p", "unofficial", "Unofficial text (it answers what the official clauses here do not): check it against the official documents before citing."));
         if (hit.superseded_by) {
-          var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = el("a", "", hit.superseded_by_citation || hit.superseded_by);
-          now.href = clauseHref(hit.superseded_by); gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
+          var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = clauseLink("", hit.superseded_by);
+          now.textContent = hit.superseded_by_citation || hit.superseded_by; gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
         }
         if (hit.amends) li.appendChild(el("p", "unofficial amends", "Corrects a text not in the corpus: " + hit.amends));
         li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
         li.appendChild(el("p", "source", hitSource(hit)));
         if (inline && hit.text) {
-          var full = el("details", "offline-text"), said = el("summary", "", "Full text (its page cannot be opened offline here)");
+          full = el("details", "offline-text"); var said = el("summary", "", "Full text (its page cannot be opened offline here)");
           full.appendChild(said); full.appendChild(el("p", "", hit.text));
           li.appendChild(full);
+        }
+        if (inline) {
+          a.setAttribute("role", "button"); a.tabIndex = 0;
+          a.title = "Its page cannot open offline here: tap for its full text";
+          var open = function (ev) {
+            if (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ") return;
+            ev.preventDefault();
+            if (full) { full.open = !full.open; if (full.open) full.scrollIntoView({ block: "nearest" }); }
+          };
+          a.addEventListener("click", open); a.addEventListener("keydown", open);
         }
         if (hit.parts && hit.parts.length) {  // a title with no text of its own: the steps printed under it
           var parts = el("p", "parts", "In this section:");
           hit.parts.forEach(function (part) {
-            var pa = el("a", "", ""); pa.href = clauseHref(part.id); rich(pa, part.heading);
+            var pa = clauseLink("", part.id); rich(pa, part.heading);
             parts.appendChild(document.createTextNode(" ")); parts.appendChild(pa);
           });
           li.appendChild(parts);
@@ -353,8 +366,8 @@
         var folded = hit.folded || [], more = folded.length > 5 ? el("details", "folded-more") : null;
         if (more) more.appendChild(el("summary", "", (folded.length - 5) + " more folded under it"));
         folded.forEach(function (f, i) {
-          var p = el("p", "folded", ({superseded: "supersedes", redirects: "pointed to by"}[f.relation] || "restated in") + ": "), fa = el("a", "", f.citation);
-          fa.href = clauseHref(f.id); p.appendChild(fa);
+          var p = el("p", "folded", ({superseded: "supersedes", redirects: "pointed to by"}[f.relation] || "restated in") + ": "), fa = clauseLink("", f.id);
+          fa.textContent = f.citation; p.appendChild(fa);
           if (f.sentence) p.appendChild(document.createTextNode(", the sentence \u201c" + f.sentence + "\u201d"));
           (i < 5 ? li : more).appendChild(p);
         });
@@ -377,7 +390,7 @@
     var STATIC_NOTE = "Exported copy \u2014 searching on this device, " + DIFFERS;
     // plain http:// on the venue network: no service worker, nothing saved; only this open page holds the index
     var HELD_NOTE = "Offline \u2014 searching the index this open page fetched: nothing is saved at this address, so keep this page open " +
-      "(reloading or closing it loses the search until the network is back); " + DIFFERS;
+      "(reloading or closing it loses the search until the network is back), and a result's page cannot open: tap its title for its full text here; " + DIFFERS;
     function offlineNote() {
       return navigator.serviceWorker && navigator.serviceWorker.controller ? OFFLINE_NOTE : HELD_NOTE;
     }
@@ -432,6 +445,8 @@
     list.addEventListener("click", function (ev) {
       if (ev.target.closest("a") && q.value.trim()) remember({ kind: "search", label: q.value.trim(), edition: edition.value });
     });
+    // the network is back: the server searches again, and results found offline (not linked here) link to their pages
+    if (MODE !== "static") window.addEventListener("online", function () { if (q.value.trim()) { last = ""; lookup(); } });
     if (q.value.trim() && (MODE === "static" || !list.children.length)) lookup(); // exported or cached page, or a restored edition
     else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) lookup();
     else last = q.value.trim() + "|" + edition.value;
