@@ -464,6 +464,41 @@ def test_offline_after_the_first_visit(db_path, chromium):
     context.close()
 
 
+def test_offline_a_page_not_saved_is_the_sites_page_with_its_menu(db_path, chromium):
+    """A blind review: on the laptop, the offline copy saved ("Available offline: N pages"), the network
+    gone, Deck check, Build, Scenario or a version's Changes opened from the menu answered with one line of
+    plain text ("Offline, and this page is not saved on this device."), no menu, no way back.  Now it is
+    the site's page: the menu, what needs the server, and links to what works offline (phone and desktop)."""
+    context, page = _context(chromium, "phone", workers="allow")
+    with serving(db_path, timeout=180) as base:
+        page.goto(base + "/")
+        page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
+    context.set_offline(True)
+    for size in ("phone", "desktop"):
+        width, height = WIDTHS[size]
+        page.set_viewport_size({"width": width, "height": height})
+        for label in ("Deck check", "Build", "Scenario", "Changes"):
+            page.goto(base + "/")  # the saved search page, then the menu
+            page.locator("header.site nav a", has_text=label).click()
+            if label == "Changes":  # the bare page is saved; a version's changes are worked out by the server
+                page.select_option("#since", "v5.4")
+                page.click("#changes-form button")
+            page.wait_for_selector("#offline-page")
+            assert "this page needs the laptop's server" in page.inner_text("#offline-page")
+            assert page.locator("header.site nav a").count() == 6 and page.is_visible("header.site nav")
+            assert "system-ui" in page.evaluate("getComputedStyle(document.body).fontFamily")  # the site's style sheet
+            works = page.locator("#offline-works a")
+            assert works.all_inner_texts() == ["Search the rules", "Cards"]
+            _no_horizontal_scroll(page)
+            page.screenshot(path=str(SHOTS / f"offline-not-saved-{label.lower().replace(' ', '-')}-{size}.png"))
+        works.first.click()  # and back to search, which works offline
+        page.wait_for_selector("#q")
+        page.fill("#q", "stealth")
+        page.wait_for_selector("#results li.hit")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 6. comfort at the table
 
 

@@ -20,14 +20,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_from_directory, url_for
 
 from judgekb.lookup.search import REMOVED_ENTRIES, REMOVED_STANDING_KIND
 from judgekb.lookup.words import QUESTION_ONLY
 
 offline = Blueprint("offline", __name__)
 
-SHELL = ("/", "/card", "/changes", "/static/style.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest")
+# (/offline/page: what the service worker shows for a page not saved, such as /deckcheck, when the network is gone)
+SHELL = ("/", "/card", "/changes", "/offline/page", "/static/style.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest")
 
 
 def version(db: Any) -> str:
@@ -222,6 +223,13 @@ def bundle_json() -> Any:
         _loaded.clear()
         _loaded[key] = path.read_bytes()
     return _json_response(_loaded[key])
+
+
+@offline.get("/offline/page")
+def offline_page() -> Any:
+    """The page the service worker answers with, offline, for a page this device has not saved: the site's
+    menu and a way back to what works offline (it answered with a line of plain text, no way back)."""
+    return render_template("offline.html")
 
 
 @offline.get("/sw.js")

@@ -9,7 +9,7 @@ var running = null;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL).then(function (cache) {
-    return cache.addAll(["/", "/card", "/changes", "/static/style.css", "/static/app.js", "/static/icon.svg", "/offline/index.json"]);
+    return cache.addAll(["/", "/card", "/changes", "/offline/page", "/static/style.css", "/static/app.js", "/static/icon.svg", "/offline/index.json"]);
   }).then(function () { return self.skipWaiting(); }));
 });
 
@@ -106,6 +106,9 @@ async function fromCache(request) {
   if (request.mode === "navigate") {
     if (path === "/card") return caches.match(self.location.origin + "/card");  // the script finds the card on the device
     if (path === "/") return caches.match(self.location.origin + "/");
+    // a page not saved (deck check, builder, a version's changes): the site's own page, with its menu and what works offline
+    var page = await caches.match(self.location.origin + "/offline/page");
+    if (page) return new Response(page.body, { status: 503, statusText: "Offline", headers: page.headers });
   }
   return new Response("Offline, and this page is not saved on this device.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
