@@ -170,6 +170,61 @@ def test_card_typed_loosely_or_misspelled(cards_server, chromium, size):
     context.close()
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_card_names_typed_without_apostrophes_are_suggested(cards_server, chromium, size):
+    """A blind review: the Cards page suggested nothing for "tyrions ch", "varys ri" or "jaqen hghar" while the
+    server opens each card by that name.  Suggestions read names as the server does (no apostrophes, a
+    possessive's "'s" typed as "s" or left out), and show as chips, since a browser's own list hides a
+    title that does not contain the letters typed."""
+    context, page = _context(chromium, size)
+    page.goto(cards_server + "/card")
+    page.select_option("#card-edition", "2")
+    for typed, title in (("tyrions ch", "Tyrion's Chain"), ("varys ri", "Varys's Riddle"), ("jaqen hghar", "Jaqen H'ghar"),
+                         ("Jaqen H’gh", "Jaqen H'ghar")):  # fmt: skip
+        page.fill("#name", typed)
+        chip = page.locator("#card-suggest a.card-suggestion", has_text=title)
+        chip.wait_for()
+        assert title in page.eval_on_selector_all("#card-names option", "els => els.map(e => e.value)")
+        assert chip.bounding_box()["height"] >= 44
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"card-suggest-no-apostrophe-{size}.png"))
+    chip.click()
+    page.wait_for_selector("article.card h1")
+    assert page.inner_text("article.card h1").startswith("Jaqen H'ghar") and page.locator(".shown-for").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+def test_offline_card_names_without_apostrophes_open_the_card(cards_server, chromium):
+    """The same review, offline on the laptop (service worker, the copy saved): /card?name=tyrions+chain&edition=2
+    and /card?name=varys+riddle said "No card title starts with …" though online both open the card.  The
+    device matches names as the server does (phone and desktop widths, in one offline context)."""
+    context, page = _context(chromium, "phone", workers="allow")
+    page.goto(cards_server + "/")
+    page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
+    context.set_offline(True)
+    for size in ("phone", "desktop"):
+        width, height = WIDTHS[size]
+        page.set_viewport_size({"width": width, "height": height})
+        for url, title, badge in (("/card?name=tyrions+chain&edition=2", "Tyrion's Chain", "2nd ed."),
+                                  ("/card?name=varys+riddle", "Varys's Riddle", "2nd ed."),
+                                  ("/card?name=jaqen+h%E2%80%99ghar&edition=1", "Jaqen H'ghar", "1st ed.")):  # fmt: skip
+            page.goto(cards_server + url)
+            page.wait_for_selector("article.card h1")
+            assert page.inner_text("article.card h1").startswith(title), url
+            assert page.inner_text("article.card h1 .badge") == badge
+        page.goto(cards_server + "/card")  # typed into the form
+        page.fill("#name", "jaqen hghar")
+        page.select_option("#card-edition", "2")
+        page.click("#card-form button")
+        page.wait_for_selector("article.card h1")
+        assert page.inner_text("article.card h1").startswith("Jaqen H'ghar") and page.inner_text("article.card h1 .badge") == "2nd ed."
+        _no_horizontal_scroll(page)
+        page.screenshot(path=str(SHOTS / f"offline-card-no-apostrophe-{size}.png"))
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 2. governing text first
 
 

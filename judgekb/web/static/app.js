@@ -251,18 +251,31 @@
                  parts: titleOnly ? c.parts || [] : [] };  // as the server's results: a bare title's steps
       });
   }
+  // A card title as a judge types it, as the server's cardnames.loose_key reads it: no accents, apostrophes or
+  // quotes, other punctuation a space, no leading "the"/"a"/"an" ("tyrions chain", "jaqen hghar", "cask of ale").
+  function looseName(text) {
+    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[\u2019\u2018`\u00b4'"*\u201c\u201d]/g, "")
+      .replace(/[^\p{L}\p{N}]+/gu, " ").trim().replace(/^(?:the|a|an) (?=\S)/, "");
+  }
+  // every key a title answers to, as cardnames.title_keys: a possessive "'s" typed as "s" or left out ("varys riddle")
+  function titleKeys(name) {
+    var plain = looseName(name), dropped = looseName(name.replace(/(\w)['\u2019]s\b/gi, "$1"));
+    return dropped === plain ? [plain] : [plain, dropped];
+  }
   function matchingCards(data, query, edition, limit) {
-    var q = query.trim().toLowerCase().replace(/[\u2019]/g, "'");
+    var q = looseName(query);
     if (q.length < 2) return [];
+    var keys = data.cardKeys || (data.cardKeys = data.cards.map(function (c) { return titleKeys(c[0]); }));
     var starts = [], contains = [];
-    data.cards.forEach(function (c) {
+    data.cards.forEach(function (c, i) {
       if (edition && String(c[1]) !== String(edition)) return;
-      var n = c[0].toLowerCase().replace(/[\u2019]/g, "'");
-      if (n === q || n.indexOf(q) === 0 || n.indexOf(" " + q) >= 0) starts.push(c);
-      else if (q.length >= 4 && n.indexOf(q) >= 0) contains.push(c);
+      var ks = keys[i];
+      if (ks.some(function (n) { return n.indexOf(q) === 0 || n.indexOf(" " + q) >= 0; })) starts.push(c);
+      else if (q.length >= 4 && ks.some(function (n) { return n.indexOf(q) >= 0; })) contains.push(c);
     });
     return starts.concat(contains).slice(0, limit);
   }
+  function sameCard(card, typed) { return titleKeys(card[0]).indexOf(looseName(typed)) >= 0; }
 
   // measured by bench/offline.py against the server's lookup on the same evaluation set
   window.judgekbOffline = { index: getIndex, search: localSearch };
@@ -462,19 +475,30 @@
     var cardParams = new URLSearchParams(location.search);
     if (!cardParams.has("edition")) { var keptEd = load("judgekb.edition", null); if (keptEd) cardEdition.value = keptEd; }
     cardEdition.addEventListener("change", function () { save("judgekb.edition", cardEdition.value); });
-    nameInput.addEventListener("input", function () {
+    // (also as chips: a browser shows only the list's titles that contain the letters typed, so "tyrions ch" showed
+    // no Tyrion's Chain though it matched)
+    var suggestBox = document.getElementById("card-suggest");
+    function suggestCards() {
       getIndex().then(function (data) {
+        var found = matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 12);
         datalist.textContent = "";
-        matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 12).forEach(function (c) {
-          var o = el("option"); o.value = c[0]; o.label = BADGE[c[1]]; datalist.appendChild(o);
+        found.forEach(function (c) { var o = el("option"); o.value = c[0]; o.label = BADGE[c[1]]; datalist.appendChild(o); });
+        if (!suggestBox) return;
+        suggestBox.textContent = "";
+        found.slice(0, 6).forEach(function (c) {
+          var a = el("a", "chip card-suggestion", c[0] + " "); a.href = cardHref(c);
+          a.appendChild(el("small", "", BADGE[c[1]])); suggestBox.appendChild(a);
         });
+        suggestBox.hidden = !found.length;
       }).catch(function () {});
-    });
+    }
+    nameInput.addEventListener("input", suggestCards);
+    cardEdition.addEventListener("change", function () { if (nameInput.value.trim()) suggestCards(); });
     function findHere(fromLoad) {
       var note = document.getElementById("card-mode");
       getIndex().then(function (data) {
         var found = matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 5);
-        var exact = found.filter(function (c) { return c[0].toLowerCase() === nameInput.value.trim().toLowerCase(); });
+        var exact = found.filter(function (c) { return sameCard(c, nameInput.value); });
         var only = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : null;
         // once only: a card page missing from the saved copy must not send the page round in circles
         if (only && (!fromLoad || !cardParams.get("found"))) { location.href = cardHref(only) + (MODE === "static" ? "" : "&found=1"); return; }
