@@ -644,3 +644,31 @@ def test_control_until_the_end_of_the_challenge_ends_with_the_next_challenge(car
     add_step(page, "challenge")
     expect(page.locator("#s2 .checks").first).not_to_contain_text("Eddard Stark")  # that challenge ended: back to B
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_name_typed_with_a_phone_s_apostrophe_or_none_is_the_card(carded_server, browser, size):
+    """A blind review: "Jaqen H’ghar" (the curly apostrophe a phone keyboard types) or "Jaqen Hghar", then Add, said
+    "not in the card database ... Did you mean: Jaqen H'ghar", while search and deck check take both.  Both are
+    Jaqen H'ghar now, with its printed values; so is a plot typed "Varys Riddle" (the run reads the title as printed)."""
+    context, page = builder_at(browser, carded_server, size)
+    for player, typed in ((0, "Jaqen H’ghar"), (1, "Jaqen Hghar")):
+        field = page.locator(f"#p{player} [data-zone=in_play] .add-card")
+        field.fill(typed)
+        button = page.locator(f"#p{player} [data-zone=in_play] button", has_text="Add")
+        button.tap() if size == "phone" else button.click()
+        card = page.locator(f"#p{player}-in_play-0")
+        expect(card.locator("strong")).to_have_text(re.compile(r"^Jaqen H'ghar( \(Player B\))?$"))  # (each player's copy named apart)
+        assert "not in the card database" not in card.inner_text() and "STR" in card.inner_text()
+    plot = page.locator("#p0-plot input").first
+    plot.fill("Varys Riddle")
+    plot.press("Tab")
+    expect(page.locator("#p0 .plot-note")).to_contain_text("Printed: income")
+    expect(page.locator("#p0-plot input").first).to_have_value("Varys's Riddle")
+    assert page.text_content("#b-yaml").count("Jaqen H'ghar") >= 2
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    assert page.locator(".field-error").count() == 0
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"builder-apostrophes-{size}.png"), full_page=True)
+    context.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 
-from judgekb.cards import cardfill
+from judgekb.cards import cardfill, cardnames
 from judgekb.cards.corpus_cards import normalise_name
 
 builder = Blueprint("builder", __name__)
@@ -46,6 +46,35 @@ def _nearest(db: Any, edition: int, key: str) -> list[str]:
     return [titles[k] for k, score, _ in process.extract(key, list(titles), scorer=fuzz.WRatio, limit=5) if score >= 70]
 
 
+def _title_keys(db: Any, edition: int) -> list[tuple[str, tuple[str, ...]]]:
+    """The edition's imported titles: each key with the loose keys a judge may type it by (``cardnames.title_keys``)."""
+
+    def read() -> list[tuple[str, tuple[str, ...]]]:
+        rows = db.query("select distinct key, name from imported_cards where edition = ? order by key", [edition])
+        return [(r["key"], tuple(sorted(cardnames.title_keys(r["name"])))) for r in rows]
+
+    return current_app.config["JUDGEKB"].cached(("card-title-keys", edition), read)
+
+
+def _matching_keys(db: Any, edition: int, typed: str) -> list[str]:
+    """The keys of the titles a typed name starts (or a later word of them starts), read as ``/card`` reads a
+    name: "Jaqen Hghar", "Jaqen H’ghar" and "tyrions ch" find their titles, as search and deck check do.
+    Titles whose key starts with the name come first, then those a loose key starts, then the rest; shorter first."""
+    key, loose = normalise_name(typed), cardnames.loose_key(typed)
+    ranked = []
+    for title, looses in _title_keys(db, edition):
+        if title.startswith(key):
+            rank = 0
+        elif loose and any(k.startswith(loose) for k in looses):
+            rank = 1
+        elif f" {key}" in title or (loose and any(f" {loose}" in k for k in looses)):
+            rank = 2
+        else:
+            continue
+        ranked.append((rank, len(title), title))
+    return [title for *_, title in sorted(ranked)[:MAX_SUGGESTIONS]]
+
+
 @builder.get("/api/cards")
 def api_cards() -> Any:
     """Card names starting with (or containing) what was typed, with their printed values for the builder."""
@@ -59,23 +88,18 @@ def api_cards() -> Any:
         return jsonify([])
     if request.args.get("near"):  # a name the data does not have: the titles nearest it, as a run's error names them
         return jsonify(_nearest(db, int(edition), key))
-    like = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    rows = list(
-        db.query(
-            "select * from imported_cards where edition = ? and (key like ? escape '\\' or key like ? escape '\\') "
-            "order by key like ? escape '\\' desc, length(key), key, code like 'core%' desc, code like '01%' desc, "
-            "code like '00%', code limit 200",  # (a core printing first, a draft set's last)
-            [int(edition), like + "%", "% " + like + "%", like + "%"],
-        )
+    keys = _matching_keys(db, int(edition), prefix)
+    rows = db.query(
+        f"select * from imported_cards where edition = ? and key in ({', '.join('?' * len(keys))}) "
+        "order by code like 'core%' desc, code like '01%' desc, code like '00%', code",  # (a core printing first, a draft set's last)
+        [int(edition), *keys],
     )
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, Any]] = {k: {"name": "", "printings": []} for k in keys}  # in the order ranked
     for row in rows:
-        entry = out.setdefault(row["key"], {"name": row["name"], "printings": []})
+        entry = out[row["key"]]
+        entry["name"] = row["name"]
         if len(entry["printings"]) < 6:
             entry["printings"].append(
                 {"code": row["code"], "set": row["set"], "number": row["number"], "values": cardfill.printing_values(row)}
             )
-        if len(out) > MAX_SUGGESTIONS:
-            out.pop(row["key"])
-            break
-    return jsonify(list(out.values()))
+    return jsonify([entry for entry in out.values() if entry["printings"]])

@@ -276,6 +276,7 @@
     return starts.concat(contains).slice(0, limit);
   }
   function sameCard(card, typed) { return titleKeys(card[0]).indexOf(looseName(typed)) >= 0; }
+  window.judgekbNames = { loose: looseName, keys: titleKeys };  // the builder reads typed card names the same way
 
   // measured by bench/offline.py against the server's lookup on the same evaluation set
   window.judgekbOffline = { index: getIndex, search: localSearch };

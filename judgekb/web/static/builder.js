@@ -29,7 +29,11 @@
 
   var state = blank();
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
-  var cardCache = {};  // lower-case name -> suggestion from /api/cards
+  var cardCache = {};  // ck(name) -> suggestion from /api/cards
+  // a title as a judge types it, read as the server's /card reads it (app.js's names: no apostrophes, a possessive's
+  // "'s" as "s" or left out): "Jaqen Hghar" is Jaqen H'ghar; and a phone keyboard's curly apostrophe is the straight one
+  var names = window.judgekbNames || { loose: function (t) { return String(t).toLowerCase(); }, keys: function (t) { return [String(t).toLowerCase()]; } };
+  function ck(name) { return String(name).replace(/#\d+$/, "").toLowerCase().replace(/[\u2018\u2019`\u00b4]/g, "'"); }
   var stepNames = [null];  // the ruling's step N (the YAML's) -> as the form numbers it ("step 3", "the resolution added after step 2")
   // the ruling asks for a choice in the scenario format's words ("(state first_player)"): where the form has the field, it is named
   var ASKED = { "first_player": "choose it in the plot step's \u201cFirst player\u201d menu", "random_winner": "choose it in the plot step's \u201cRandom tie won by\u201d menu",
@@ -217,13 +221,13 @@
   }
   function renderCard(p, pi, zone, c, ci) {
     var id = "p" + pi + "-" + zone + "-" + ci;
-    var known = cardCache[c.name.replace(/#\d+$/, "").toLowerCase()];
+    var known = cardCache[ck(c.name)];
     var chosen = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
     var summary = known ? describe(chosen.values) + (known.printings.length > 1 ? " — " + chosen.set + " " + chosen.number : "") : "not in the card database: give its values";
     var li = el("li", { class: "card", id: id }, [
       el("strong", { text: cardKey(c) }), " ", el("span", { class: "muted", text: summary })
     ]);
-    var near = !known && nearCache[c.name.toLowerCase()];
+    var near = !known && nearCache[ck(c.name)];
     if (near && near.length) {
       var mean = el("p", { class: "near" }, ["Did you mean: "]);
       near.forEach(function (title, i) {
@@ -273,7 +277,7 @@
   // wins), or that no plot has that title, with the nearest titles (a typo ran silently with a blank plot's values)
   var plotAsked = {};
   function plotNote(p) {
-    var name = (p.plot.name || "").trim(), key = name.toLowerCase();
+    var name = (p.plot.name || "").trim(), key = ck(name);
     if (!name || form.dataset.cards !== "1") return null;
     var known = cardCache[key];
     if (known) {
@@ -284,7 +288,11 @@
     }
     if (!plotAsked[key]) {
       plotAsked[key] = true;
-      lookupCard(name).then(function (k) { if (!k) nearNames(name); render(); });
+      lookupCard(name).then(function (k) {
+        if (!k) nearNames(name);
+        else if (k.name !== name && p.plot.name.trim() === name) p.plot.name = k.name;  // as the card data spells it: the run reads that
+        render();
+      });
       return null;
     }
     var note = el("p", { class: "near plot-note" }, ["Not a plot in the card database: its values are 0 (claim 1, reserve 6) unless typed above. "]);
@@ -308,7 +316,7 @@
   }
   function nearNames(name) {
     cards("&near=1&prefix=" + encodeURIComponent(name))
-      .then(function (found) { if (!found) return; nearCache[name.toLowerCase()] = found; if (found.length) render(); }).catch(function () {});
+      .then(function (found) { if (!found) return; nearCache[ck(name)] = found; if (found.length) render(); }).catch(function () {});
   }
   // every place a step names a card: its lists, single fields, stealth choices (attacker -> target), reactions
   function eachCardRef(change) {  // change(key) -> the key to keep, or "" to drop it
@@ -375,7 +383,7 @@
           if (!found) return;
           var dl = document.getElementById("b-card-names"); dl.textContent = "";
           found.forEach(function (f) {
-            cardCache[f.name.toLowerCase()] = f;
+            cardCache[ck(f.name)] = f;
             if (kind === "plot" && f.printings[0].values.type !== "plot") return;
             dl.appendChild(el("option", { value: f.name, label: describe(f.printings[0].values) }));
           });
@@ -383,17 +391,23 @@
     }, 120);
   }
   function lookupCard(name) {  // the suggestion for exactly this name, asking the server if needed
-    var key = name.replace(/#\d+$/, "").toLowerCase();
+    var key = ck(name), typed = name.replace(/#\d+$/, "");
     if (cardCache[key]) return Promise.resolve(cardCache[key]);
-    return cards("&prefix=" + encodeURIComponent(key))
-      .then(function (found) { (found || []).forEach(function (f) { cardCache[f.name.toLowerCase()] = f; }); return cardCache[key] || null; })
+    return cards("&prefix=" + encodeURIComponent(typed))
+      .then(function (found) {
+        (found || []).forEach(function (f) { cardCache[ck(f.name)] = f; });
+        if (cardCache[key]) return cardCache[key];
+        // typed without its apostrophe ("Jaqen Hghar"): the one title that name spells, as /card would open it
+        var loose = names.loose(typed), same = (found || []).filter(function (f) { return names.keys(f.name).indexOf(loose) >= 0; });
+        return same.length === 1 ? same[0] : null;
+      })
       .catch(function () { return null; });
   }
   function learn(names) {  // fetch printed values for cards typed before suggestions arrived (share links)
     names.forEach(function (n) {
-      var base = n.replace(/#\d+$/, ""); if (cardCache[base.toLowerCase()]) return;
+      var base = n.replace(/#\d+$/, ""); if (cardCache[ck(base)]) return;
       cards("&prefix=" + encodeURIComponent(base))
-        .then(function (found) { var hit = false; (found || []).forEach(function (f) { cardCache[f.name.toLowerCase()] = f; if (f.name.toLowerCase() === base.toLowerCase()) hit = true; }); if (hit) render(); })
+        .then(function (found) { var hit = false; (found || []).forEach(function (f) { cardCache[ck(f.name)] = f; if (ck(f.name) === ck(base)) hit = true; }); if (hit) render(); })
         .catch(function () {});
     });
   }
@@ -441,11 +455,11 @@
     var i = openChallenge(si - 1); return i === null ? null : state.steps[i];
   }
   function keywordsOf(c) {  // as typed on the card, then as its chosen printing's keyword line
-    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
+    var known = cardCache[ck(c.name)], printed = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
     return (c.keywords || []).concat(printed && printed.values.keywords || []);
   }
   function typeOf(c) {  // as typed, else as the card data prints it (undefined when neither says)
-    var known = cardCache[c.name.toLowerCase()], printed = known && (known.printings[0] || {}).values;
+    var known = cardCache[ck(c.name)], printed = known && (known.printings[0] || {}).values;
     return c.type || (printed && printed.type);
   }
   function hasKeyword(key, word) {
@@ -538,7 +552,7 @@
       if (entering && s.how === "ambush") {
         var x = ambushCost(entering.card);
         if (x !== null) s.ambush = x;  // kept in the step: a share link runs before the card data is fetched again
-        else if (cardCache[entering.card.name.toLowerCase()] || (entering.card.keywords || []).length) delete s.ambush;
+        else if (cardCache[ck(entering.card.name)] || (entering.card.keywords || []).length) delete s.ambush;
         x = s.ambush === undefined ? null : s.ambush;
         li.appendChild(el("p", { class: x === null ? "error" : "muted", text: x === null ? s.card + " has no ambush keyword (add it under the card's values)." : "Ambush (" + x + "): " + s.player + " pays " + x + " gold." }));
       }
