@@ -122,13 +122,21 @@ def test_an_error_is_shown_beside_the_step_it_concerns_and_nothing_typed_is_lost
     context.close()
 
 
-def test_a_damaged_share_link_says_so(carded_server, browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
-    page = context.new_page()
-    page.goto(carded_server + "/build#s=z.notavalidlink")
-    page.wait_for_selector(".field-error")
-    assert "damaged" in page.inner_text(".field-error")
-    context.close()
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_damaged_share_link_says_so_at_the_top(carded_server, browser, size):
+    """A blind review: on a phone, /build#s=z.AAAA looked like an empty builder; "This share link is damaged" sat
+    some 2,000 px down, under the form.  It is said at the top, in view, above the form."""
+    for token in ("z.notavalidlink", "z.AAAA"):
+        context, page = builder_at(browser, carded_server, size, "#s=" + token)
+        error = page.locator(".field-error")
+        error.wait_for()
+        assert "damaged" in error.inner_text()
+        box, height = error.bounding_box(), WIDTHS[size][1]
+        assert 0 <= box["y"] and box["y"] + box["height"] <= height, box  # seen without scrolling
+        assert box["y"] < page.locator("#builder").bounding_box()["y"]
+        no_horizontal_scroll(page)
+        page.screenshot(path=str(SHOTS / f"builder-damaged-link-{size}.png"))
+        context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -186,13 +194,13 @@ def test_a_judge_s_first_taps_build_what_they_mean(carded_server, browser, size)
     context.close()
 
 
-def builder_at(browser, server: str, size: str):
-    """A fresh context (a touch phone, or a desktop) with the builder open."""
+def builder_at(browser, server: str, size: str, fragment: str = ""):
+    """A fresh context (a touch phone, or a desktop) with the builder open (at a share link's ``fragment``)."""
     width, height = WIDTHS[size]
     touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
     context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block", **touch)
     page = context.new_page()
-    page.goto(server + "/build")
+    page.goto(server + "/build" + fragment)
     return context, page
 
 

@@ -943,7 +943,13 @@
       if (!loaded || !Array.isArray(loaded.players) || !Array.isArray(loaded.steps)) throw new Error("not a builder state");
       loaded.players.forEach(function (p) { p.zones = p.zones || {}; ZONES.forEach(function (z) { p.zones[z[0]] = p.zones[z[0]] || []; }); });  // older links lack later zones
       state = loaded; render(); learn(allCards().map(function (x) { return x.card.name; })); run();
-    }).catch(function () { render(); showError("This share link is damaged: it could not be read. Ask for the link again."); });
+    }).catch(function () {
+      render();
+      // at the top, in view: below the empty form, a phone showed it some 2,000 px down and the builder looked merely empty
+      var box = el("p", { class: "error field-error", id: "b-link-error", role: "alert", text: "This share link is damaged: it could not be read. Ask for the link again." });
+      (document.querySelector("main h1") || form).after(box);
+      box.scrollIntoView({ block: "nearest" });
+    });
   } else {
     render();
   }
