@@ -680,3 +680,31 @@ def test_a_name_typed_with_a_phone_s_apostrophe_or_none_is_the_card(carded_serve
     no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"builder-apostrophes-{size}.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_printed_ruling_shows_the_judge_s_title_and_judge_and_time_lines(carded_server, browser, size):
+    """A blind review: built with the title "Table 4: military claim vs Jaime", run and printed, the sheet had no title
+    (the form is hidden in print) but the builder's introduction ("Pick the edition, add players…"), and none of the
+    deck-check sheet's Judge and Time lines.  Printed now: the title, then Judge and Time, then the ruling."""
+    context, page = builder_at(browser, carded_server, size)
+    build_military_challenge(page, "2")
+    page.fill("#b-title", "Table 4: military claim vs Jaime")
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    assert not page.is_visible("#b-result .ruling-head")  # on screen the form says the title
+    page.fill("#b-title", "Table 4: military claim vs Jaime (round 2)")  # retitled after the run: the sheet follows
+    page.emulate_media(media="print")
+    head = page.locator("#b-result .ruling-head")
+    assert head.locator("h1").inner_text() == "Table 4: military claim vs Jaime (round 2)"
+    signoff = head.locator(".signoff").inner_text()
+    assert "Judge: ____" in signoff and "Time: ____" in signoff and "2nd edition" in signoff
+    assert head.bounding_box()["y"] < page.locator("#b-result .ruling-lines").bounding_box()["y"]
+    printed = page.inner_text("main")
+    assert "Pick the edition" not in printed and "Build a scenario" not in printed
+    assert printed.lstrip().startswith("Table 4: military claim vs Jaime (round 2)")
+    page.screenshot(path=str(SHOTS / f"builder-print-{size}.png"), full_page=True)
+    if size == "desktop":
+        page.pdf(path=str(SHOTS / "builder-ruling-sheet.pdf"))
+    page.emulate_media(media="screen")
+    context.close()

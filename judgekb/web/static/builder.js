@@ -824,9 +824,15 @@
       })
       .catch(function () { status.textContent = "The server did not answer: check the connection and run again."; });
   }
+  function printTitle() { return state.title.trim() || "Scenario ruling"; }
   function showRuling(out, r) {
     out.textContent = "";
     var cited = {}; (r.cited || []).forEach(function (c) { cited[c.id] = c; });
+    // printed, the form is hidden: the sheet says what it rules on, and has the deck-check sheet's Judge and Time lines
+    out.appendChild(el("header", { class: "print-only ruling-head" }, [
+      el("h1", { id: "b-print-title", text: printTitle() }),
+      el("p", { class: "signoff", text: "Scenario, " + (state.edition === "1" ? "1st" : "2nd") + " edition · Judge: ________________ · Time: ________" })
+    ]));
     out.appendChild(el("h2", { text: "Ruling" }));
     var ul = el("ul", { class: "ruling-lines" });
     (r.ruling && r.ruling.length ? r.ruling : ["No challenge was resolved."]).forEach(function (line) { ul.appendChild(el("li", { text: asForm(line) })); });
@@ -928,7 +934,10 @@
     state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
     render();
   });
-  document.getElementById("b-title").addEventListener("input", function (e) { state.title = e.target.value; refreshYaml(); });
+  document.getElementById("b-title").addEventListener("input", function (e) {
+    state.title = e.target.value; refreshYaml();
+    var printed = document.getElementById("b-print-title"); if (printed) printed.textContent = printTitle();  // retitled after the run
+  });
   document.getElementById("b-add-player").addEventListener("click", function () { state.players.push(player("Player " + String.fromCharCode(65 + state.players.length), false)); render(); });
   document.getElementById("b-add-step").addEventListener("click", function () {
     state.steps.push(newStep(document.getElementById("b-step-kind").value)); render();
