@@ -712,7 +712,7 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
         def load_config(self) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers or (2 * (os.cpu_count() or 1) + 1))
-            self.cfg.set("worker_class", "sync")
+            self.cfg.set("worker_class", "judgekb.web.serveworker.Worker")  # sync, with the site's page for an address too long
             self.cfg.set("timeout", 30)
             self.cfg.set("limit_request_line", 8190)
             self.cfg.set("accesslog", "-")

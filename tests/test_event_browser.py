@@ -376,6 +376,44 @@ def test_offline_on_plain_http_a_result_title_opens_its_text_not_a_dead_page(pla
     context.close()
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_pasted_story_never_makes_an_address_the_server_refuses(plain_server, chromium, size):
+    """A blind review: an 8,000-character paste was rightly called too long, but the address bar got an
+    11,000-character address; reloading or sharing it showed gunicorn's bare "Request Line is too large".
+    The address now holds the query as the lookup shortens it (its question, at the end), the page says
+    so as the lookup would, and reloads; an address too long anyway gets the site's own page (414)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from judgekb.lookup import words
+
+    base = f"http://judge.test:{plain_server}"
+    story = "my opponent attacked with two knights and a character with stealth chose my only defender while "
+    pasted = story * 84 + "does the claim kill one of my characters if I had no defenders left?"
+    assert len(pasted) > 8000
+    searched, said = words.clean(pasted)
+    context, page = _context(chromium, size)
+    page.goto(base + "/?edition=2")
+    page.fill("#q", pasted)
+    page.wait_for_selector("#results li.hit")
+    address = page.url
+    assert len(address) < 1000 and parse_qs(urlsplit(address).query)["q"] == [searched]
+    assert said == ["query shortened to its last 64 words: a long question asks at its end"]
+    assert page.inner_text("#notes").splitlines()[0] == said[0]
+    assert page.input_value("#q") == pasted  # what was pasted stays in the box
+    response = page.reload()
+    assert response.status == 200 and page.input_value("#q") == searched
+    page.wait_for_selector("#results li.hit")
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"long-query-shortened-{size}.png"))
+    response = page.goto(base + "/?q=" + "stealth%20" * 900)  # typed or shared by hand, too long for any server
+    assert response.status == 414
+    assert page.locator("header.site nav a").count() == 6 and "longer than the server reads" in page.inner_text("#error")
+    page.click("main a:has-text('Search the rules')")
+    page.wait_for_selector("#q")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 # ---------------------------------------------------------------------------- 3. search results that show the answer
 
 

@@ -278,3 +278,28 @@ def test_the_governing_copy_is_the_governing_clauses_own_copy_without_markup(cli
     duplicates = _copies(client.get("/c/agot1-rules/duplicates").get_data(as_text=True))
     text = next(c for c in duplicates if "Response:" in c)
     assert "“Response:”" in text and "*" not in text, text
+
+
+def test_the_search_page_shortens_a_long_query_with_the_lookups_own_limits():
+    """app.js shortens a long query before it goes into the address, as judgekb.lookup.words.clean does: the same limits."""
+    from judgekb.lookup import words
+
+    script = (ROOT / "judgekb" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    found = re.search(r"var MAX_WORDS = (\d+), MAX_QUERY_CHARS = (\d+), LONG_WORD = (\d+);", script)
+    assert found and tuple(map(int, found.groups())) == (words.MAX_WORDS, words.MAX_QUERY_CHARS, words.LONG_WORD)
+
+
+def test_an_address_too_long_for_the_server_gets_the_sites_page(db_path):
+    """gunicorn refuses a request line over its limit before the app sees it; the worker `judgekb serve` runs answers
+    with the site's error page (414), not gunicorn's bare "Request Line is too large"."""
+    app = web.create_app(db_path, CORPUS)
+    response = web.too_long_page(app, 8190)
+    head, body = response.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0] == "HTTP/1.1 414 URI Too Long"
+    fields = dict(line.split(": ", 1) for line in lines[1:])
+    assert fields["Content-Type"] == "text/html; charset=utf-8" and int(fields["Content-Length"]) == len(body)
+    assert fields["Content-Security-Policy"] == web.SECURITY_HEADERS["Content-Security-Policy"]
+    page = body.decode("utf-8")
+    assert '<header class="site">' in page and '<a href="/">Search the rules</a>' in page
+    assert "longer than the server reads (8,190 characters)" in page

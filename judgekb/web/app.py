@@ -292,6 +292,22 @@ def _error_page(status: int, message: str, **extra: Any) -> Any:
         return Response(f"{status}: {message}\n", status, mimetype="text/plain")
 
 
+def too_long_page(app: Flask, limit: int) -> bytes:
+    """The whole HTTP response (414) for a request line longer than the server reads (``serveworker``: gunicorn
+    refuses it before the app sees it): the site's error page, not gunicorn's "Request Line is too large"."""
+    from judgekb.lookup.words import MAX_QUERY_CHARS
+
+    message = (
+        f"this address is longer than the server reads ({limit:,} characters). A search reads at most {MAX_QUERY_CHARS} "
+        "characters of a question, and the search page shortens a longer one to them: search again from there"
+    )
+    with app.test_request_context("/"):
+        body = render_template("error.html", status=414, message=message).encode("utf-8")
+    headers = {"Content-Type": "text/html; charset=utf-8", "Content-Length": str(len(body)), "Connection": "close", **SECURITY_HEADERS}
+    head = "HTTP/1.1 414 URI Too Long\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
+    return head.encode("latin-1") + body
+
+
 def _error_line(message: str) -> int | None:
     """The line a scenario error names ("file.yaml:12: ..."), to point at it beside the text."""
     head = message.split(": ", 1)[0]

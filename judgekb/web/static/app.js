@@ -22,7 +22,38 @@
   }
   function searchHref(q, ed) {
     var base = MODE === "static" ? ROOT + "index.html" : "/";
-    return base + "?q=" + encodeURIComponent(q) + (ed && ed !== "all" ? "&edition=" + ed : "");
+    return base + "?q=" + encodeURIComponent(shortened(q).text) + (ed && ed !== "all" ? "&edition=" + ed : "");
+  }
+
+  // ------------------------------------------------------------------ a query longer than the lookup reads
+  // Shortened as the server's lookup shortens it (judgekb.lookup.words.clean and _asked_span, with its limits and
+  // notes), before it goes into an address or a request: an 8,000-character paste made an 11,000-character address,
+  // which the server refuses when the page is reloaded or the link shared.  tests/test_web.py checks the limits agree.
+  var MAX_WORDS = 64, MAX_QUERY_CHARS = 500, LONG_WORD = 40;
+  function chars(t) { return Array.from(t).length; }  // as Python counts: code points, not UTF-16 units
+  function askedSpan(ws) {
+    var end = ws.length, i, start, size = -1;
+    for (i = ws.length - 1; i >= 0; i--) if (/\?$/.test(ws[i])) { end = i + 1; break; }
+    start = end;
+    while (start > 0 && end - start < MAX_WORDS && size + 1 + chars(ws[start - 1]) <= MAX_QUERY_CHARS) { size += 1 + chars(ws[start - 1]); start--; }
+    while (end < ws.length && end - start < MAX_WORDS && size + 1 + chars(ws[end]) <= MAX_QUERY_CHARS) { size += 1 + chars(ws[end]); end++; }
+    return [start, end];
+  }
+  function shortened(query) {
+    var ws = String(query || "").split(/\s+/).filter(Boolean), text = ws.join(" ");
+    if (ws.length <= MAX_WORDS && chars(text) <= MAX_QUERY_CHARS) return { text: String(query || "").trim(), note: "" };
+    var span = Math.max.apply(null, ws.map(chars)) <= LONG_WORD ? askedSpan(ws) : [0, 0], notes = [];
+    if (span[1] > span[0]) {
+      var said = (span[1] - span[0]) + " words";
+      notes.push(span[0] === 0 ? "query shortened to its first " + said
+        : span[1] === ws.length ? "query shortened to its last " + said + ": a long question asks at its end"
+        : "query shortened to the " + said + " that end with its last question mark");
+      text = ws.slice(span[0], span[1]).join(" ");
+    } else {  // a word no question has: its first characters, as typed
+      if (ws.length > MAX_WORDS) { notes.push("query shortened to its first " + MAX_WORDS + " words"); text = ws.slice(0, MAX_WORDS).join(" "); }
+      if (chars(text) > MAX_QUERY_CHARS) { notes.push("query shortened to its first " + MAX_QUERY_CHARS + " characters"); text = Array.from(text).slice(0, MAX_QUERY_CHARS).join("").trimEnd(); }
+    }
+    return { text: text, note: notes.join("; ") };
   }
 
   // ------------------------------------------------------------------ rich text as DOM nodes (never innerHTML)
@@ -408,14 +439,14 @@
     function offlineNote() {
       return navigator.serviceWorker && navigator.serviceWorker.controller ? OFFLINE_NOTE : HELD_NOTE;
     }
-    function searchHere(value, ed, key) {
+    function searchHere(value, ed, key, said) {
       return getIndex().then(function (data) {
         if (key !== last) return;
         var started = performance.now();
         var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
         setMode(MODE === "static" ? STATIC_NOTE : offlineNote());
-        showNotes([]);  // the server's notes were for another search
+        showNotes(said ? [said] : []);  // (the server's notes were for another search)
         render(hits, true);
         renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
       }).catch(function () {
@@ -423,12 +454,13 @@
       });
     }
     function lookup() {
-      var value = q.value.trim(), ed = edition.value, key = value + "|" + ed;
+      var typed = q.value.trim(), ed = edition.value, key = typed + "|" + ed;
       save("judgekb.edition", ed);
       if (key === last) return; last = key;
-      if (!value) { render([]); renderCards([]); setMode(""); showNotes([]); return; }
+      if (!typed) { render([]); renderCards([]); setMode(""); showNotes([]); return; }
+      var short = shortened(typed), value = short.text;  // what the server would search, and all the address holds
       if (MODE !== "static") history.replaceState(null, "", searchHref(value, ed));
-      if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key); return; }
+      if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key, short.note); return; }
       var url = "/api/search?limit=10&notes=1&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
       // a venue network that hangs rather than fails: after a few seconds, search on the device instead
       var abort = window.AbortController ? new AbortController() : null;
@@ -438,26 +470,26 @@
         if (r.status >= 500 || r.type === "error") throw new Error("server");
         if (r.ok) return r.json();
         // refused (a query longer than the server takes, a bad value): say why instead of "No results."
-        var said = r.status === 414 ? "The search is too long for the server (" + value.length + " characters): shorten it to the question itself."
+        var said = r.status === 414 ? "The search is too long for the server (" + typed.length + " characters): shorten it to the question itself."
           : "The server refused this search (" + r.status + ")";
         return r.json().then(function (e) { return { hits: [], notes: [e.error ? "The server refused this search: " + e.error : said] }; },
                              function () { return { hits: [], notes: [said] }; });
       }).then(function (body) {
         if (key !== last) return;
-        showNotes(body.notes_shown || body.notes || []);  // whole (e.g. "query shortened", a card's list status)
+        showNotes((short.note ? [short.note] : []).concat(body.notes_shown || body.notes || []));  // whole (e.g. a card's list status)
         var hits = body.hits || [];
         setMode(""); render(hits);
         getIndex().then(function (data) { if (key === last) renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4)); }).catch(function () {});
-      }).catch(function () { clearTimeout(slow); if (key === last) searchHere(value, ed, key); });
+      }).catch(function () { clearTimeout(slow); if (key === last) searchHere(value, ed, key, short.note); });
     }
     q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(lookup, 150); });
     edition.addEventListener("change", lookup);
     document.getElementById("search-form").addEventListener("submit", function (ev) {
       ev.preventDefault(); clearTimeout(timer); last = ""; lookup();
-      if (q.value.trim()) remember({ kind: "search", label: q.value.trim(), edition: edition.value });
+      if (q.value.trim()) remember({ kind: "search", label: shortened(q.value).text, edition: edition.value });
     });
     list.addEventListener("click", function (ev) {
-      if (ev.target.closest("a") && q.value.trim()) remember({ kind: "search", label: q.value.trim(), edition: edition.value });
+      if (ev.target.closest("a") && q.value.trim()) remember({ kind: "search", label: shortened(q.value).text, edition: edition.value });
     });
     // the network is back: the server searches again, and results found offline (not linked here) link to their pages
     if (MODE !== "static") window.addEventListener("online", function () { if (q.value.trim()) { last = ""; lookup(); } });
