@@ -195,17 +195,29 @@ def test_card_names_typed_without_apostrophes_are_suggested(cards_server, chromi
     context.close()
 
 
+def _saved_offline(chromium, base: str):
+    """A phone context on the laptop that has saved the offline copy (service worker), then lost the network."""
+    context, page = _context(chromium, "phone", workers="allow")
+    page.goto(base + "/")
+    page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
+    context.set_offline(True)
+    return context, page
+
+
+def _each_width(page):
+    """Phone, then desktop width, in the same page (one offline copy saved, not two)."""
+    for size in ("phone", "desktop"):
+        width, height = WIDTHS[size]
+        page.set_viewport_size({"width": width, "height": height})
+        yield size
+
+
 def test_offline_card_names_without_apostrophes_open_the_card(cards_server, chromium):
     """The same review, offline on the laptop (service worker, the copy saved): /card?name=tyrions+chain&edition=2
     and /card?name=varys+riddle said "No card title starts with …" though online both open the card.  The
     device matches names as the server does (phone and desktop widths, in one offline context)."""
-    context, page = _context(chromium, "phone", workers="allow")
-    page.goto(cards_server + "/")
-    page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
-    context.set_offline(True)
-    for size in ("phone", "desktop"):
-        width, height = WIDTHS[size]
-        page.set_viewport_size({"width": width, "height": height})
+    context, page = _saved_offline(chromium, cards_server)
+    for size in _each_width(page):
         for url, title, badge in (("/card?name=tyrions+chain&edition=2", "Tyrion's Chain", "2nd ed."),
                                   ("/card?name=varys+riddle", "Varys's Riddle", "2nd ed."),
                                   ("/card?name=jaqen+h%E2%80%99ghar&edition=1", "Jaqen H'ghar", "1st ed.")):  # fmt: skip
@@ -562,14 +574,9 @@ def test_offline_a_page_not_saved_is_the_sites_page_with_its_menu(db_path, chrom
     gone, Deck check, Build, Scenario or a version's Changes opened from the menu answered with one line of
     plain text ("Offline, and this page is not saved on this device."), no menu, no way back.  Now it is
     the site's page: the menu, what needs the server, and links to what works offline (phone and desktop)."""
-    context, page = _context(chromium, "phone", workers="allow")
     with serving(db_path, timeout=180) as base:
-        page.goto(base + "/")
-        page.wait_for_selector("html[data-offline-ready='1']", timeout=180_000)
-    context.set_offline(True)
-    for size in ("phone", "desktop"):
-        width, height = WIDTHS[size]
-        page.set_viewport_size({"width": width, "height": height})
+        context, page = _saved_offline(chromium, base)
+    for size in _each_width(page):
         for label in ("Deck check", "Build", "Scenario", "Changes"):
             page.goto(base + "/")  # the saved search page, then the menu
             page.locator("header.site nav a", has_text=label).click()

@@ -42,6 +42,29 @@ def _declared_once(keys: list[str], role: str, rule_id: str, clause: str) -> Non
         raise IllegalStep(rule_id, f"{', '.join(twice)} is named twice as {role}: a character is declared once", cite=[clause])
 
 
+def _kneel_declared(state: State, keys: list[str]) -> list[str]:
+    """Kneel the characters declared as attackers or defenders, all at once, and return those knelt: one that cannot
+    be knelt ignores this game rule, which chooses no one (FAQ 2.1), and stays standing."""
+    knelt = [key for key in keys if can_be(state, state.cards[key], "knelt")]
+    for key in knelt:
+        state.cards[key].kneeling = True
+    return knelt
+
+
+def _stays_standing(trace: Trace, standing: list[str], role: str, rule_id: str, clause: str) -> None:
+    """Say which declared characters stayed standing because they cannot be knelt (``_kneel_declared``)."""
+    if standing:
+        trace.add(
+            rule_id,
+            f"{', '.join(standing)} cannot be knelt, so {'it' if len(standing) == 1 else 'they'} {role}"
+            f"{'s' if len(standing) == 1 else ''} and stay{'s' if len(standing) == 1 else ''} standing: the game kneels "
+            f"{role}ers as they are declared, an effect that targets no one, and a card that cannot be knelt ignores it",
+            cite=[clause, "agot2-faq41/2.1"],
+            tag="cannot",
+            subject=standing[0],
+        )
+
+
 def _participant(state: State, key: str, player: str, kind: str, role: str, rule_id: str, clause: str) -> None:
     card = state.cards[key]
     if card.zone != "in_play" or card.type != "character" or card.duplicate or card.attached_to:
@@ -116,10 +139,7 @@ def declare(
     _declared_once(attackers, "an attacker", "challenge.declare", DECLARE)
     for key in attackers:
         _participant(state, key, attacker, kind, "an attacker", "challenge.declare", DECLARE)
-    # FAQ 2.1: one that cannot be knelt ignores the non-targeting game rule that kneels attackers
-    standing = [key for key in attackers if not can_be(state, state.cards[key], "knelt")]
-    for key in attackers:
-        state.cards[key].kneeling = state.cards[key].kneeling or key not in standing
+    knelt = _kneel_declared(state, attackers)
     player.challenges_this_round.append(kind)
     player.challenge_opponents.append((kind, against))
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
@@ -128,22 +148,12 @@ def declare(
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
         "challenge.declare",
-        f"{attacker} initiates {article} {kind} challenge against {against}, kneeling "
-        f"{', '.join(k for k in attackers if k not in standing) or 'no one'} to attack",
+        f"{attacker} initiates {article} {kind} challenge against {against}, kneeling {', '.join(knelt) or 'no one'} to attack",
         cite=[DECLARE],
         tag="declare challenge",
         subject=attacker,
     )
-    if standing:
-        trace.add(
-            "challenge.declare",
-            f"{', '.join(standing)} cannot be knelt, so {'it attacks' if len(standing) == 1 else 'they attack'} and "
-            "stays standing: the game kneels attackers as they are declared, an effect that targets no one, and a card "
-            "that cannot be knelt ignores it",
-            cite=[DECLARE, "agot2-faq41/2.1"],
-            tag="cannot",
-            subject=standing[0],
-        )
+    _stays_standing(trace, [k for k in attackers if k not in knelt], "attack", "challenge.declare", DECLARE)
     if stealth:
         declare_stealth(state, trace, stealth)
     if assault:
@@ -280,25 +290,13 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
                 "challenge.defend", f"{key} was chosen as a stealth target and is not eligible to be declared as a defender", cite=[DEFEND]
             )
         _participant(state, key, player, challenge.type, "a defender", "challenge.defend", DEFEND)
-    standing = [key for key in defenders if not can_be(state, state.cards[key], "knelt")]  # FAQ 2.1, as attackers
-    for key in defenders:
-        state.cards[key].kneeling = state.cards[key].kneeling or key not in standing
+    knelt = _kneel_declared(state, defenders)
     challenge.defenders = list(defenders)
     challenge.defending_player = player
     state.facts["defenders_declared"] = True
-    knelt = [k for k in defenders if k not in standing]
     text = f"{player} kneels {', '.join(knelt) or 'no one'} to defend" if defenders else f"{player} declares no defenders"
     trace.add("challenge.defend", text, cite=[DEFEND], tag="declare defenders", subject=player)
-    if standing:
-        trace.add(
-            "challenge.defend",
-            f"{', '.join(standing)} cannot be knelt, so {'it defends' if len(standing) == 1 else 'they defend'} and stays "
-            "standing: the game kneels defenders as they are declared, an effect that targets no one, and a card that "
-            "cannot be knelt ignores it",
-            cite=[DEFEND, "agot2-faq41/2.1"],
-            tag="cannot",
-            subject=standing[0],
-        )
+    _stays_standing(trace, [k for k in defenders if k not in knelt], "defend", "challenge.defend", DEFEND)
 
 
 def contributes_to(challenge: Challenge, key: str) -> str | None:
