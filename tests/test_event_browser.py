@@ -389,6 +389,28 @@ def test_offline_on_plain_http_a_result_title_opens_its_text_not_a_dead_page(pla
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_offline_a_card_status_question_says_the_server_answers_it(plain_server, chromium, size):
+    """A blind review (the event site at phone width): offline, "Robb Stark restricted" found an unofficial
+    paragraph reading "This content has moved…", labelled as answering what the official clauses do not,
+    and no word that a card's list status is the server's answer (the lists in force).  Now the page says
+    so above the word matches; a rules question offline gets no such note."""
+    context, page = _context(chromium, size, workers="allow")
+    page.goto(f"http://judge.test:{plain_server}/?edition=2")
+    page.wait_for_selector("body[data-index-ready='1']")
+    context.set_offline(True)
+    page.fill("#q", "Robb Stark restricted")
+    page.wait_for_selector("#notes p.note")
+    note = page.locator("#notes p.note").first.inner_text()
+    assert "restricted or banned is answered by the server" in note and "network is back" in note, note
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"offline-card-status-{size}.png"))
+    page.fill("#q", "who wins a tie in a challenge")
+    page.wait_for_function("!/answered by the server/.test(document.querySelector('#notes').innerText)", timeout=5_000)
+    page.wait_for_selector("#results li.hit")
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_pasted_story_never_makes_an_address_the_server_refuses(plain_server, chromium, size):
     """A blind review: an 8,000-character paste was rightly called too long, but the address bar got an
     11,000-character address; reloading or sharing it showed gunicorn's bare "Request Line is too large".

@@ -439,6 +439,11 @@
     function offlineNote() {
       return navigator.serviceWorker && navigator.serviceWorker.controller ? OFFLINE_NOTE : HELD_NOTE;
     }
+    // a card's list status is the server's answer (the imported lists in force): the device's copy holds none,
+    // and its plain word match found an unofficial "this content has moved" paragraph for "Robb Stark restricted"
+    var STATUS_ASKED = /\b(?:un)?restricted\b|\bbanned\b|\bban list\b|\blegal(?:ity)?\b|\bpods?\b/i;
+    var STATUS_NOTE = "Whether a card is restricted or banned is answered by the server, from the lists in force: " +
+      "offline, the clauses below only match the words; ask again when the network is back, or see the card's page online.";
     function searchHere(value, ed, key, said) {
       return getIndex().then(function (data) {
         if (key !== last) return;
@@ -446,7 +451,8 @@
         var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
         setMode(MODE === "static" ? STATIC_NOTE : offlineNote());
-        showNotes(said ? [said] : []);  // (the server's notes were for another search)
+        var notes = STATUS_ASKED.test(value) ? [STATUS_NOTE] : [];
+        showNotes(said ? [said].concat(notes) : notes);  // (the server's notes were for another search)
         render(hits, true);
         renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
       }).catch(function () {
