@@ -329,15 +329,22 @@ def test_copy_buttons_over_plain_http_in_a_non_secure_page(plain_server, chromiu
     context.close()
 
 
+def _held_offline(chromium, size: str, url: str, **kw):
+    """A search page at the venue's plain-HTTP address (no service worker: the page holds the index it fetched),
+    then the network gone."""
+    context, page = _context(chromium, size, workers="allow", **kw)
+    page.goto(url)
+    page.wait_for_selector("body[data-index-ready='1']")
+    context.set_offline(True)
+    return context, page
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_an_open_search_page_on_plain_http_still_searches_when_the_network_drops(plain_server, chromium, size):
     """No service worker on a plain-HTTP venue address, but the page keeps the index it fetched.  No page
     is saved there either, so a result's page cannot open while the network is down (a phone review
     tapped one and got the browser's "no internet" page): each result shows its full text, from the index."""
-    context, page = _context(chromium, size, workers="allow")
-    page.goto(f"http://judge.test:{plain_server}/")
-    page.wait_for_selector("body[data-index-ready='1']")
-    context.set_offline(True)
+    context, page = _held_offline(chromium, size, f"http://judge.test:{plain_server}/")
     page.fill("#q", "who wins a tie in a challenge")
     page.wait_for_selector("#results li.hit")
     mode = page.inner_text("#search-mode")  # nothing is saved at a plain-HTTP address: it must not say so
@@ -362,11 +369,8 @@ def test_offline_on_plain_http_a_result_title_opens_its_text_not_a_dead_page(pla
     internet" page, and the search gone.  Offline there, no result links to a page; its title opens the
     full text under it, and the page says so; back online, the results link again."""
     touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
-    context, page = _context(chromium, size, workers="allow", **touch)
     start = f"http://judge.test:{plain_server}/?edition=2"
-    page.goto(start)
-    page.wait_for_selector("body[data-index-ready='1']")
-    context.set_offline(True)
+    context, page = _held_offline(chromium, size, start, **touch)
     page.fill("#q", "stealth")
     page.wait_for_selector("#results li.hit")
     assert "tap its title for its full text" in page.inner_text("#search-mode")
@@ -394,10 +398,7 @@ def test_offline_a_card_status_question_says_the_server_answers_it(plain_server,
     paragraph reading "This content has moved…", labelled as answering what the official clauses do not,
     and no word that a card's list status is the server's answer (the lists in force).  Now the page says
     so above the word matches; a rules question offline gets no such note."""
-    context, page = _context(chromium, size, workers="allow")
-    page.goto(f"http://judge.test:{plain_server}/?edition=2")
-    page.wait_for_selector("body[data-index-ready='1']")
-    context.set_offline(True)
+    context, page = _held_offline(chromium, size, f"http://judge.test:{plain_server}/?edition=2")
     page.fill("#q", "Robb Stark restricted")
     page.wait_for_selector("#notes p.note")
     note = page.locator("#notes p.note").first.inner_text()
