@@ -184,15 +184,14 @@ TRIGGERS = re.compile(
 )
 
 
-NOT_ABILITIES = re.compile(
-    r"prized \d+|limit \d+ per deck|limit \d+ copy per character|no attachments except .*|attach only to .*"
-    r"|[+\-–−]\d+ (?:income|initiative|reserve)"
-    r"|(.*\s)?(character|location)(\s.*)? only"
-)  # a deck limit, an attachment's restriction ("Lord or Lady character only.")
-
-
 # a second-edition card's printed plot value modifier: "+1 Income", "-1 Reserve"
 PLOT_MODIFIER = re.compile(r"([+\-–−])(\d{1,2}) (Income|Initiative|Reserve)")
+
+
+NOT_ABILITIES = re.compile(
+    r"prized \d+|limit \d+ per deck|limit \d+ copy per character|no attachments except .*|attach only to .*"
+    r"|" + PLOT_MODIFIER.pattern.lower() + r"|(.*\s)?(character|location)(\s.*)? only"
+)  # a deck limit, an attachment's restriction ("Lord or Lady character only."), a plot value modifier
 
 
 def plot_modifiers(text: str) -> dict[str, int]:

@@ -8,6 +8,7 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, rule
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
+from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
 
 VICTORY = 15
@@ -89,7 +90,7 @@ def interrupts(state: State, trace: Trace, ctx: Context, event: str, saving: boo
         ]:
             spec["_used"] = True
             effect = dict(spec.get("effect") or {})
-            saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in _names(effect.pop("save", None))]
+            saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in names(effect.pop("save", None))]
             if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
                 ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
                 if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
@@ -134,12 +135,6 @@ def replacement(state: State, trace: Trace, ctx: Context, event: str) -> bool:
     if ctx.apply_effect:
         ctx.apply_effect(state, trace, ctx, {**{k: v for k, v in last.items() if k not in ("instead", "_event")}, "_replacing": True})
     return True
-
-
-def _names(value: Any) -> list[str]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
 
 
 def queue_reactions(ctx: Context, event: str, times: int = 1) -> None:
@@ -210,7 +205,7 @@ def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
         verb, _, subject = spec["_event"].partition(": ")
         area = {"discard": "discard", "kill": "dead"}.get(verb)
         card = state.cards.get(subject)
-        targets = _names((spec.get("effect") or {}).get("target"))
+        targets = names((spec.get("effect") or {}).get("target"))
         if area and card is not None and subject in targets and card.zone != area:
             trace.add(
                 "out-of-play-area",

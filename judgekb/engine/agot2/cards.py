@@ -20,6 +20,7 @@ from judgekb.engine.agot2.board import (
 )
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
+from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
 
 UNIQUE = "agot2-faq41/1.3"
@@ -637,7 +638,7 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
     if not cost:
         return
     for verb in ("kneel", "discard", "sacrifice", "kill", "return_to_hand"):
-        for key in _names(cost.get(verb)):
+        for key in names(cost.get(verb)):
             card = state.cards[key]
             whose = card.controller if card.zone == "in_play" else card.owner
             if whose != player:
@@ -646,7 +647,7 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
                     f"{key} is {whose}'s game element: an opponent's game elements may not be used to pay {player}'s cost",
                     cite=["agot2-rr/costs"],
                 )
-    for key in _names(cost.get("kill")):  # (checked before anything is paid: the cost cannot be paid in full)
+    for key in names(cost.get("kill")):  # (checked before anything is paid: the cost cannot be paid in full)
         card = state.cards[key]
         if card.zone != "in_play":
             raise IllegalStep("cost", f"{key} is not in play to be killed as a cost", cite=["agot2-rr/costs", "agot2-rr/kill-killed"])
@@ -657,7 +658,7 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
             cite=["agot2-rr/costs", "agot2-rr/kneel"],
         )
     for verb, past in (("kneel", "knelt"), ("sacrifice", "sacrificed"), ("kill", "killed")):
-        for key in _names(cost.get(verb)):
+        for key in names(cost.get(verb)):
             if not can_be(state, state.cards[key], past):  # (its own words, a lasting effect or a constant ability)
                 raise IllegalStep(
                     "cost",
@@ -667,7 +668,7 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
     gold = int(cost.get("gold", 0))
     pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
     paid = [f"{gold} gold"] if gold else []
-    for key in _names(cost.get("kneel")):
+    for key in names(cost.get("kneel")):
         card = state.cards[key]
         if card.zone != "in_play" or card.kneeling:
             raise IllegalStep(
@@ -682,7 +683,7 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         state.players[player].faction_kneeling = True
         paid.append(f"kneels {player}'s faction card")
         queue_reactions(ctx, f"kneel: {player}'s faction card")
-    for key in _names(cost.get("discard")):
+    for key in names(cost.get("discard")):
         card = state.cards[key]
         if card.zone != "hand":
             raise IllegalStep("cost", f"{key} is not in hand to be discarded as a cost", cite=["agot2-rr/costs"])
@@ -690,10 +691,10 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
         paid.append(f"discards {key}")
     trace.add("cost", f"{player} pays the cost: {', '.join(paid) or 'see below'}", cite=["agot2-rr/costs"], tag="cost", subject=player)
     for verb in ("kneel", "sacrifice", "kill", "return_to_hand"):
-        for key in _names(cost.get(verb)):
+        for key in names(cost.get(verb)):
             immune_cost(state, trace, state.cards[key])
     for verb in ("sacrifice", "kill", "return_to_hand"):
-        for key in _names(cost.get(verb)):
+        for key in names(cost.get(verb)):
             leave_play(state, trace, ctx, key, verb, as_cost=True)
 
 
@@ -710,12 +711,6 @@ def immune_cost(state: State, trace: Trace, card: Card) -> None:
         tag="immune",
         subject=card.key,
     )
-
-
-def _names(value: Any) -> list[str]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
 
 
 RULES.add(
@@ -839,7 +834,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     verb, _, subject = event.partition(": ")
     area = {"discard": "discard", "kill": "dead"}.get(verb)
     card = state.cards.get(subject)
-    targets = _names((spec.get("effect") or {}).get("target"))
+    targets = names((spec.get("effect") or {}).get("target"))
     if kind != "interrupt" and area and card is not None and subject in targets and card.zone != area:
         raise IllegalStep(
             "out-of-play-area",

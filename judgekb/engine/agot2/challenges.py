@@ -22,6 +22,7 @@ from judgekb.engine.agot2.board import (
 )
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, Lasting, State
+from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
 
 DECLARE = "agot2-rr/appendix-i/challenges-phase/4.2"
@@ -1048,7 +1049,7 @@ def _claim(state: State, trace: Trace, ctx: Context, challenge: Challenge, resul
         # military claim would kill) are said unused, not read as the cards to discard
         in_hand = {c.key for c in state.zone(challenge.defender, "hand")}
         named = choices.get("claim")
-        if named and (choices.get("discard") is not None or not set(named if isinstance(named, list) else [named]) <= in_hand):
+        if named and (choices.get("discard") is not None or not set(names(named)) <= in_hand):
             why = f"an intrigue claim discards cards at random from {challenge.defender}'s hand: name them under discard"
             trace.unused("claim.unused", "claim", named, why, "agot2-rr/intrigue-claim")
             choices = {**choices, "claim": None}

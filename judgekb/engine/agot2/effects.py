@@ -826,11 +826,10 @@ def _reduce_cost(state: State, trace: Trace, r: Resolving) -> None:
     way = spec.get("as") or ("play" if spec["next"] == "event" else "marshal")
     value = {"by": int(spec["by"]), "next": spec["next"], "as": way}
     state.effects.append(Lasting(player, "reduce cost", value, r.until, r.source, seq=board.seq(state)))
-    kind = "card" if spec["next"] == "card" else spec["next"]
     until = f" until the end of the {r.until}" if r.until != "permanent" else ""
     trace.add(
         "cost.reduction",
-        f"the cost of the next {kind} {player} {'plays' if way == 'play' else 'marshals'}{until} is reduced by {value['by']}"
+        f"the cost of the next {spec['next']} {player} {'plays' if way == 'play' else 'marshals'}{until} is reduced by {value['by']}"
         + (f" ({r.source})" if r.source else ""),
         cite=["agot2-rr/initiating-abilities-marshaling-cards"],
         tag="cost reduction",

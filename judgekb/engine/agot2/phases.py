@@ -175,9 +175,9 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
             cite=["agot2-rr/winning-the-game"],
         )
     modified = {n: sum(state.modifier(c, "initiative") for c in state.in_play(n)) for n in players}
-    # RR Modifiers: "any resultant value below zero is treated as zero"
-    below = {n: state.players[n].plot.initiative + modified[n] for n in players if state.players[n].plot.initiative + modified[n] < 0}
-    totals = {n: max(0, state.players[n].plot.initiative + modified[n]) for n in players}
+    raw = {n: state.players[n].plot.initiative + modified[n] for n in players}
+    below = {n: v for n, v in raw.items() if v < 0}  # RR Modifiers: "any resultant value below zero is treated as zero"
+    totals = {n: max(0, v) for n, v in raw.items()}
     best = max(totals.values())
     tied = [n for n, v in totals.items() if v == best]
     gone = _gone(state)
@@ -371,16 +371,16 @@ def collect(state: State, trace: Trace, name: str, lead: str) -> None:
     blank = [c.key for c in cards if c.income and state.blanked(c)]
     base = base_gold(state, name)
     by_title, title_words = titles.income(state, name)  # the Master of Coin's printed +2 Income (melee)
-    below = base + bonus + by_title < 0  # RR Modifiers: a value below zero is treated as zero (no gold is lost)
-    gained = max(0, base + bonus + by_title)
-    p.gold += gained
+    raw = base + bonus + by_title
+    below = raw < 0  # RR Modifiers: a value below zero is treated as zero (no gold is lost)
+    p.gold += max(0, raw)
     state.facts.setdefault("income_collected", []).append(name)
     trace.add(
         "marshaling.income",
         f"{name}" + (f", {lead}" if lead else "") + f" collects income: plot {base}"
         + (f" + gold modifiers {bonus:+d}" if bonus else "")
         + (f" ({', '.join(blank)}: text box blank, so its gold modifier counts for nothing)" if blank else "")
-        + (f" = {base + bonus + by_title}, below zero, so income is 0 (no gold is taken from the pool)" if below else "")
+        + (f" = {raw}, below zero, so income is 0 (no gold is taken from the pool)" if below else "")
         + f" → gold pool {p.gold - (by_title if not below else 0)}",
         cite=["agot2-rr/appendix-i/marshaling-phase/3.2", "agot2-rr/income"]
         + (["agot2-rr/plot-value-modifiers"] if bonus else [])
@@ -504,11 +504,12 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
     if by_title:
         modifiers[str(state.players[player].title)] = by_title
     printed = state.players[player].plot.reserve
-    limit = max(0, printed + sum(modifiers.values()))
+    raw = printed + sum(modifiers.values())
+    limit = max(0, raw)
     cite = ["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"]
     if modifiers:
         cite.append("agot2-rr/plot-value-modifiers")
-        floored = ": below zero, treated as zero" if printed + sum(modifiers.values()) < 0 else ""
+        floored = ": below zero, treated as zero" if raw < 0 else ""
         cite += [MODIFIERS] if floored else []
         shown = f"{limit} (plot {printed}, " + ", ".join(f"{k} {v:+d}" for k, v in modifiers.items()) + f"{floored})"
     else:

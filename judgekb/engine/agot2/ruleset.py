@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
@@ -112,23 +113,27 @@ def unmatched(trace: Trace, ctx: Context, before: dict[str, int]) -> None:
     """Interrupts and reactions the step names that answered nothing (review 31: an interrupt 'to: claim: Ben',
     for which no interrupt window opens, was dropped without a word): each is said unused, with the events the
     step did produce, so the judge can see what it could have answered."""
+    left = [(kind, spec, cite) for kind, specs, cite in (
+        ("interrupt", ctx.interrupts, "agot2-rr/interrupts"), ("reaction", ctx.reactions, "agot2-rr/reactions")
+    ) for spec in specs if not spec.get("_used")]  # fmt: skip
+    if not left:  # (every step runs this: the trace is read only when something is left to say)
+        return
     events = [e for e, n in ctx.occurred.items() if n > before.get(e, 0)]
     said = f"the events of this step are {', '.join(events[:8])}" if events else "this step produced no event to answer"
-    canceled = any(e.step == trace.step and e.tag == "canceled" for e in trace.entries)
-    for kind, specs, cite in (("interrupt", ctx.interrupts, "agot2-rr/interrupts"), ("reaction", ctx.reactions, "agot2-rr/reactions")):
-        for spec in specs:
-            if not spec.get("_used"):
-                name = f"{spec.get('card') or 'an ability'} (to: {spec.get('to') or '?'})"
-                why, clause = f"its triggering condition '{spec.get('to')}' did not occur in this step ({said})", cite
-                if canceled and kind == "interrupt":  # RR Cancel: "further interrupts ... cannot be initiated in reference to ..."
-                    why = "the effect it would answer was canceled: no further interrupt refers to a canceled effect"
-                    clause = "agot2-rr/cancel"
-                elif any(event_matches(spec, e) for e in events):  # it occurred, with no interrupt window before it
-                    why = (
-                        f"the engine opens no interrupt window before '{spec.get('to')}' (not modeled): give the interrupt's "
-                        "effect as a step of its own before this one"
-                    )
-                trace.unused("step.unmatched", kind, name, why, clause)
+    this_step = itertools.takewhile(lambda e: e.step == trace.step, reversed(trace.entries))
+    canceled = any(e.tag == "canceled" for e in this_step)
+    for kind, spec, cite in left:
+        name = f"{spec.get('card') or 'an ability'} (to: {spec.get('to') or '?'})"
+        why, clause = f"its triggering condition '{spec.get('to')}' did not occur in this step ({said})", cite
+        if canceled and kind == "interrupt":  # RR Cancel: "further interrupts ... cannot be initiated in reference to ..."
+            why = "the effect it would answer was canceled: no further interrupt refers to a canceled effect"
+            clause = "agot2-rr/cancel"
+        elif any(event_matches(spec, e) for e in events):  # it occurred, with no interrupt window before it
+            why = (
+                f"the engine opens no interrupt window before '{spec.get('to')}' (not modeled): give the interrupt's "
+                "effect as a step of its own before this one"
+            )
+        trace.unused("step.unmatched", kind, name, why, clause)
 
 
 def _context(step_args: dict[str, Any]) -> Context:

@@ -20,6 +20,12 @@
     if (MODE === "static") return ROOT + card[2];
     return "/card?name=" + encodeURIComponent(card[0]) + "&edition=" + card[1];
   }
+  // a card suggested as a chip that opens its page: its title and its edition's badge (search page and Cards page)
+  function cardChip(card, lead) {
+    var a = el("a", "chip card-suggestion", lead + card[0] + " "); a.href = cardHref(card);
+    a.appendChild(el("small", "", BADGE[card[1]]));
+    return a;
+  }
   function searchHref(q, ed) {
     var base = MODE === "static" ? ROOT + "index.html" : "/";
     return base + "?q=" + encodeURIComponent(shortened(q).text) + (ed && ed !== "all" ? "&edition=" + ed : "");
@@ -425,8 +431,7 @@
     function renderCards(cards) {
       chips.textContent = "";
       cards.forEach(function (c) {
-        var a = el("a", "chip card-suggestion", "Card: " + c[0] + " "); a.href = cardHref(c);
-        a.appendChild(el("small", "", BADGE[c[1]])); chips.appendChild(a);
+        chips.appendChild(cardChip(c, "Card: "));
       });
       chips.hidden = !cards.length;
     }
@@ -524,10 +529,7 @@
         found.forEach(function (c) { var o = el("option"); o.value = c[0]; o.label = BADGE[c[1]]; datalist.appendChild(o); });
         if (!suggestBox) return;
         suggestBox.textContent = "";
-        found.slice(0, 6).forEach(function (c) {
-          var a = el("a", "chip card-suggestion", c[0] + " "); a.href = cardHref(c);
-          a.appendChild(el("small", "", BADGE[c[1]])); suggestBox.appendChild(a);
-        });
+        found.slice(0, 6).forEach(function (c) { suggestBox.appendChild(cardChip(c, "")); });
         suggestBox.hidden = !found.length;
       }).catch(function () {});
     }
