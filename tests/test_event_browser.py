@@ -412,6 +412,40 @@ def test_offline_a_card_status_question_says_the_server_answers_it(plain_server,
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_offline_on_plain_http_a_card_is_named_not_sent_to_a_dead_page(plain_server, chromium, size):
+    """Left alone in an earlier stop: at the venue's plain-HTTP address, offline, looking up a card on the
+    Cards page (or tapping a card chip under a search) opened the card's page, which no device saves there:
+    the browser's "no internet" page.  Now the open page finds the name in the index it fetched and says the
+    card's page opens when the network is back; no chip links anywhere until then."""
+    base = f"http://judge.test:{plain_server}"
+    context, page = _held_offline(chromium, size, base + "/?edition=2")
+    page.fill("#q", "balon greyjoy")
+    page.wait_for_selector("#card-suggestions .chip")
+    chips = page.locator("#card-suggestions .chip")
+    assert "Balon Greyjoy" in chips.first.inner_text()
+    assert page.locator("#card-suggestions a").count() == 0  # named, not linked
+    assert "opens when the network is back" in page.inner_text("#card-suggestions")
+    context.close()
+
+    context, page = _context(chromium, size, workers="allow")
+    page.goto(base + "/card")
+    page.wait_for_selector("body[data-index-ready='1']")  # the Cards page keeps the names once idle
+    context.set_offline(True)
+    page.fill("#name", "Balon Greyjoy")
+    page.select_option("#card-edition", "2")
+    page.press("#name", "Enter")
+    page.wait_for_selector("#card-mode:not([hidden])")
+    note = page.inner_text("#card-mode")
+    assert "no saved pages" in note and "network is back" in note and "Balon Greyjoy" in note, note
+    assert page.url.startswith(base + "/card") and "name=" not in page.url  # still the open page, not a dead one
+    assert page.locator("#card-mode a").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"offline-plain-http-card-{size}.png"))
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_pasted_story_never_makes_an_address_the_server_refuses(plain_server, chromium, size):
     """A blind review: an 8,000-character paste was rightly called too long, but the address bar got an
     11,000-character address; reloading or sharing it showed gunicorn's bare "Request Line is too large".

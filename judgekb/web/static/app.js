@@ -20,9 +20,18 @@
     if (MODE === "static") return ROOT + card[2];
     return "/card?name=" + encodeURIComponent(card[0]) + "&edition=" + card[1];
   }
-  // a card suggested as a chip that opens its page: its title and its edition's badge (search page and Cards page)
-  function cardChip(card, lead) {
-    var a = el("a", "chip card-suggestion", lead + card[0] + " "); a.href = cardHref(card);
+  // pages this device can open without the network: an exported copy's files, or the service worker's saved
+  // pages (none at a plain-HTTP venue address: browsers keep an offline copy only on https or localhost)
+  function pagesSaved() {
+    return MODE === "static" || !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+  }
+  // a card suggested as a chip that opens its page: its title and its edition's badge (search page and Cards page).
+  // held: found on the device while the network is down and no page is saved here, so the card's page cannot open:
+  // the chip names the card without linking to the browser's "no internet" page (a blind review tapped one)
+  var HELD_CARD = "Its page cannot open offline at this address: it opens when the network is back";
+  function cardChip(card, lead, held) {
+    var a = el(held ? "span" : "a", "chip card-suggestion", lead + card[0] + " ");
+    if (held) { a.classList.add("held"); a.title = HELD_CARD; } else a.href = cardHref(card);
     a.appendChild(el("small", "", BADGE[card[1]]));
     return a;
   }
@@ -369,9 +378,6 @@
     }
     // searched on this device with no saved pages (plain http on the venue network keeps none): a result's
     // page cannot open while the network is down, so its full text, kept in the search index, is shown here
-    function pagesSaved() {
-      return MODE === "static" || !!(navigator.serviceWorker && navigator.serviceWorker.controller);
-    }
     function render(hits, here) {
       var inline = here && !pagesSaved();
       // (inline: no clause page can open, so nothing links to one; a phone review tapped a title and got the
@@ -428,11 +434,13 @@
       if (!hits.length && q.value.trim()) { var p = el("p", "", "No results."); p.id = "empty"; list.after(p); }
       var start = document.getElementById("start"); if (start) start.hidden = !!q.value.trim();
     }
-    function renderCards(cards) {
+    function renderCards(cards, here) {
+      var held = !!here && !pagesSaved();
       chips.textContent = "";
       cards.forEach(function (c) {
-        chips.appendChild(cardChip(c, "Card: "));
+        chips.appendChild(cardChip(c, "Card: ", held));
       });
+      if (held && cards.length) chips.appendChild(el("small", "held-note", "A card's page opens when the network is back."));
       chips.hidden = !cards.length;
     }
     var DIFFERS = "a plain word match: unlike the server it knows no synonyms or abbreviations (STR, mil\u2026), fixes only near spellings, and ranks more simply.";
@@ -459,7 +467,7 @@
         var notes = STATUS_ASKED.test(value) ? [STATUS_NOTE] : [];
         showNotes(said ? [said].concat(notes) : notes);  // (the server's notes were for another search)
         render(hits, true);
-        renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4));
+        renderCards(matchingCards(data, value, ed === "all" ? null : ed, 4), true);
       }).catch(function () {
         if (key === last) { setMode("No network, and no copy of the rules is saved on this device yet."); render([]); }
       });
@@ -529,7 +537,8 @@
         found.forEach(function (c) { var o = el("option"); o.value = c[0]; o.label = BADGE[c[1]]; datalist.appendChild(o); });
         if (!suggestBox) return;
         suggestBox.textContent = "";
-        found.slice(0, 6).forEach(function (c) { suggestBox.appendChild(cardChip(c, "")); });
+        var held = navigator.onLine === false && !pagesSaved();
+        found.slice(0, 6).forEach(function (c) { suggestBox.appendChild(cardChip(c, "", held)); });
         suggestBox.hidden = !found.length;
       }).catch(function () {});
     }
@@ -541,19 +550,26 @@
         var found = matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 5);
         var exact = found.filter(function (c) { return sameCard(c, nameInput.value); });
         var only = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : null;
+        // no page saved at this address (plain http): the card's page cannot open, so say so instead of opening
+        // the browser's "no internet" page, and name the cards the device's copy matched
+        var held = !pagesSaved();
         // once only: a card page missing from the saved copy must not send the page round in circles
-        if (only && (!fromLoad || !cardParams.get("found"))) { location.href = cardHref(only) + (MODE === "static" ? "" : "&found=1"); return; }
+        if (only && !held && (!fromLoad || !cardParams.get("found"))) { location.href = cardHref(only) + (MODE === "static" ? "" : "&found=1"); return; }
         note.hidden = false;
-        note.textContent = found.length ? "Searching on this device: pick the card." : "No card title starts with \u201c" + nameInput.value + "\u201d in the copy on this device.";
+        note.textContent = !found.length ? "No card title starts with \u201c" + nameInput.value + "\u201d in the copy on this device."
+          : held ? "No network: this address keeps no saved pages (plain http://), so a card's page, its text and its list status open when the network is back. On this device the name matches:"
+          : "Searching on this device: pick the card.";
         var box = el("p", "chips");
-        found.forEach(function (c) { var a = el("a", "chip", c[0] + " (" + BADGE[c[1]] + ")"); a.href = cardHref(c); box.appendChild(a); });
+        found.forEach(function (c) { box.appendChild(cardChip(c, "", held)); });
         note.appendChild(box);
       }).catch(function () {
-        if (!fromLoad) { cardForm.submit(); return; }
+        if (!fromLoad && pagesSaved()) { cardForm.submit(); return; }  // the saved copy may hold the card's page
         note.hidden = false;
         note.textContent = "No network, and this card's page is not saved on this device.";
       });
     }
+    // keep the card names in this page once it is idle: if the network drops, this open page still finds a card
+    if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
     cardForm.addEventListener("submit", function (ev) {
       if (MODE !== "static" && navigator.onLine !== false) return; // the server finds near names too
       ev.preventDefault();
