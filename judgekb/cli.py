@@ -411,7 +411,11 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
     if not rows:
         click.echo(f"No entries of {doc_id} carry a version after {since}.")
     for item in rows:
-        change = f"\t{item['change']}: {item['reason']}" if item.get("change") else ""
+        said, reason = item.get("change"), item.get("reason") or ""
+        # ("reworded from v2.3: …" says its change; "reworded: reworded from …" said it twice)
+        change = f"\t{reason if reason.startswith(said) else f'{said}: {reason}'}" if said else ""
+        if item.get("previous"):
+            change += f" (the earlier text: {item['previous']})"
         click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}{change}")
 
 

@@ -42,7 +42,7 @@ def test_relations_are_what_the_texts_say(db, clauses):
     # (1.6) gains a word in v4.1: "…or…"
     assert by_id["agot2-faq41/1.6"]["data"]["previous"]["relation"] == "reworded"
     assert by_id["agot2-faq41/1.6"]["data"]["previous"]["changes"] == ["added “or”"]
-    assert "“r'bllor” → “r'hllor”" in by_id["agot2-faq41/qa/melisandre-seen-in-flames"]["data"]["previous"]["changes"]
+    assert "“R’bllor” → “R'hllor”" in by_id["agot2-faq41/qa/melisandre-seen-in-flames"]["data"]["previous"]["changes"]
     # Q&A are paired across their different ids by their text
     assert by_id["agot2-faq41/qa/catelyn-stark"]["data"]["previous"]["id"].startswith("agot2-faq/qa/which-abilities-does-catelyn-stark")
     assert by_id["agot2-faq41/timing/duck"]["data"]["previous"]["id"] == "agot2-faq/timing/challenge-application-timing-sequence"
@@ -141,6 +141,26 @@ def test_clause_page_shows_the_version_trail(db_path):
     assert "New since v2.3" in new
     changes = client.get("/changes?doc=agot2-faq&since=v2.3").get_data(as_text=True)
     assert "agot2-faq41/2.10" in changes and "reworded" in changes
+
+
+def test_a_reworded_entry_shows_its_changes_in_the_documents_words(db_path):
+    """Left alone in an earlier stop: the Changes page's "reworded" lines showed the compared words,
+    lower-cased and without punctuation ("r'bllor" → "r'hllor"), and the earlier entry by a raw id a judge
+    cannot read out.  Now a change is shown in each version's printed words, the earlier text is named by
+    its version and linked."""
+    from judgekb.web import app as web
+
+    client = web.create_app(db_path, CORPUS).test_client()
+    rows = client.get("/api/changes/agot2-faq41?since=v2.3").get_json()
+    melisandre = next(r for r in rows if r["id"] == "agot2-faq41/qa/melisandre-seen-in-flames")
+    assert melisandre["change"] == "reworded" and melisandre["reason"].startswith("reworded from v2.3: ")
+    assert "“R’bllor” → “R'hllor”" in melisandre["reason"], melisandre["reason"]  # each version's printed words
+    assert "agot2-faq/" not in melisandre["reason"]
+    page = client.get("/changes?doc=agot2-faq41&since=v2.3").get_data(as_text=True)
+    assert f'href="/c/{melisandre["previous"]}">the earlier text</a>' in page
+    assert versions.differences("Take **the** next most recent; R'bllor.", "Take the nextmost recent; R'hllor.") == [
+        "“next most” → “nextmost”", "“R'bllor.” → “R'hllor.”"
+    ]
 
 
 def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):

@@ -50,12 +50,29 @@ def comparable(text: str) -> str:
     return " ".join(words(text))
 
 
-def differences(old: list[str], new: list[str], most: int = 3) -> list[str]:
-    """Up to ``most`` word-level changes, readable: “old words” → “new words”, added …, removed …."""
+def shown_words(text: str) -> list[tuple[str, int, list[str]]]:
+    """The compared words of a text, each with the index of the printed word it comes from, and the printed
+    words (Markdown emphasis and list markers set aside): a change is shown in the document's own words,
+    capitals and punctuation, not as the lower-cased words compared ("r'bllor" → "r'hllor" read as R'hllor)."""
+    printed = LIST_MARKER.sub(" ", text.replace("*", "")).split()
+    return [(w, i, printed) for i, chunk in enumerate(printed) for w in words(chunk)]
+
+
+def differences(old: str, new: str, most: int = 3) -> list[str]:
+    """Up to ``most`` word-level changes between two texts, readable and in the texts' printed words:
+    “old words” → “new words”, added …, removed …."""
+    a_words, b_words = shown_words(old), shown_words(new)
+
+    def printed(tokens: list[tuple[str, int, list[str]]], i: int, j: int) -> str:
+        if i >= j:
+            return ""
+        shown = " ".join(tokens[i][2][tokens[i][1] : tokens[j - 1][1] + 1])
+        return shown[:57] + "…" if len(shown) > 60 else shown
+
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
-        a, b = " ".join(old[i1:i2]), " ".join(new[j1:j2])
-        a, b = (a[:57] + "…" if len(a) > 60 else a), (b[:57] + "…" if len(b) > 60 else b)
+    matcher = difflib.SequenceMatcher(a=[w for w, _, _ in a_words], b=[w for w, _, _ in b_words], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        a, b = printed(a_words, i1, i2), printed(b_words, j1, j2)
         if op == "replace":
             out.append(f"“{a}” → “{b}”")
         elif op == "delete":
@@ -69,10 +86,14 @@ def _key(clause: Clause) -> str:
     return clause.id.split("/", 1)[1]
 
 
-def _comparable_text(clause: Clause) -> str:
+def _compared_text(clause: Clause) -> str:
     """A Q&A whose question is not in its text (the question is its heading) is compared with it."""
     asked = clause.kind == "qa" and not clause.data.get("question")
-    return comparable(f"{clause.heading} {clause.text}" if asked else clause.text)
+    return f"{clause.heading} {clause.text}" if asked else clause.text
+
+
+def _comparable_text(clause: Clause) -> str:
+    return comparable(_compared_text(clause))
 
 
 def load_removals(path: Path, known: set[str]) -> list[dict[str, Any]]:
@@ -170,7 +191,7 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
             a, b = _comparable_text(old), _comparable_text(new)
             score = fuzz.ratio(a, b)
             relation = "same" if a == b else "reworded"
-            changed = differences(a.split(), b.split())
+            changed = differences(_compared_text(old), _compared_text(new))
             old.data["successor"] = {"id": new.id, "relation": relation, "version": v_new}
             if old.id not in moves:  # a moved rule is carried inside an entry that keeps its own predecessor
                 new.data["previous"] = {"id": old.id, "relation": relation, "version": v_old, "score": round(score, 1), "changes": changed}
@@ -213,7 +234,8 @@ def changes(db: Any, doc_id: str, since: str, key: Any) -> list[dict[str, Any]]:
             if data.get("new_since"):
                 rows.append({**row, "version": version, "change": "new", "previous": None, "reason": f"not in v{data['new_since']}"})
             elif previous.get("relation") == "reworded":
-                reason = f"reworded from {previous['id']}: {'; '.join(previous.get('changes') or [])}"
+                # named by its version (the page links the earlier text), not by an id a judge cannot read out
+                reason = f"reworded from v{previous['version']}: {'; '.join(previous.get('changes') or [])}"
                 rows.append({**row, "version": version, "change": "reworded", "previous": previous["id"], "reason": reason})
         for row in db.query("select id, kind, heading, citation, data from clauses where doc = ? order by seq", [earlier]):
             data = json.loads(row.pop("data") or "{}")
