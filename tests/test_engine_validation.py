@@ -155,6 +155,12 @@ players:
             BASE2.replace("first: true", "first: true\n    discard: [{name: K, gold: 1}]") + "steps: []\n",
             "t.yaml:7: a card in the discard carries no tokens (field 'gold')",
         ),
+        # 'each_player' makes one draw or deck discard on every player; anywhere else it would be ignored
+        (BASE2 + "steps:\n  - effect: {kill: Robb Stark, each_player: true}\n", "t.yaml:12: field 'each_player': applies to 'draw'"),
+        (
+            BASE2 + "steps:\n  - effect: {draw: 2, player: A, each_player: true}\n",
+            "t.yaml:12: field 'each_player': every player is affected, so 'player: A' contradicts it",
+        ),
     ],
 )
 def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: str):

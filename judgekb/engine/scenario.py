@@ -230,6 +230,7 @@ EFFECT: dict[str, Any] = {
     "claim": "int",
     "set_str": "count",
     "draw": "count",
+    "each_player": "bool",  # with draw or discard_from_deck: "each player draws 2 cards", one effect on every player at once
     "additional_challenge": ("enum", tuple(ICON_ALIASES)),
     "instead": "bool",
     "base_gold": "count",
@@ -1096,6 +1097,16 @@ class _Checker:
                 self.value(value, schema[key], key, here)
         if "onto" in item:
             self.onto(item, here)
+        if item.get("each_player"):
+            self.each_player(item, here)
+
+    def each_player(self, item: dict[str, Any], line_of: Any) -> None:
+        """'each_player' makes a draw or a deck discard one effect on every player; with neither it would be
+        ignored, and beside 'player' it would contradict it, so both are refused."""
+        if "draw" not in item and "discard_from_deck" not in item:
+            self.fail(line_of, "each_player", "applies to 'draw' or 'discard_from_deck' ('each player draws 2 cards'); neither is given")
+        if "player" in item:
+            self.fail(line_of, "each_player", f"every player is affected, so 'player: {item['player']}' contradicts it: give one or the other")
 
     def onto(self, item: dict[str, Any], line_of: Any) -> None:
         """'onto' names the card an attachment enters play attached to, or the copy a duplicate goes under; with

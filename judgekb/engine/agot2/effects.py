@@ -218,6 +218,8 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
         return False
     r.until, r.holder = _until(r.args.get("until"))
     _too_late(state, trace, r)
+    if r.args.get("victory_choice"):  # the first player's choice, before any stage can need it (decks run out, power)
+        state.facts["victory_choice"] = r.args["victory_choice"]
     for stage in (_placement, _modifiers, _moves, _tokens, _lasting_rules):
         stage(state, trace, ctx, r)
     cards.check_attachments(state, trace)
@@ -689,7 +691,10 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             subject=player,
         )
     if args.get("draw"):
-        phases.draw(state, trace, args.get("player") or args.get("controller") or state.first_player, int(args["draw"]))
+        if args.get("each_player"):
+            phases.draw_each(state, trace, int(args["draw"]), source)
+        else:
+            phases.draw(state, trace, args.get("player") or args.get("controller") or state.first_player, int(args["draw"]))
     for key in names(args.get("return_to_hand")):  # from an out-of-play area the ability refers to
         card = state.cards[key]
         if card.zone in ("discard", "dead"):
@@ -738,20 +743,24 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/discard-pile"], tag="discard", subject=key)
         board.queue_reactions(ctx, f"discard: {key}")
     if args.get("discard_from_deck"):
-        player = args.get("player") or state.first_player
-        top = state.deck(player)[: int(args["discard_from_deck"])]
+        each = args.get("each_player")
+        players = board.remaining(state, in_order=True) if each else [args.get("player") or state.first_player]
+        if each:
+            phases.each_player_said(trace, f"discards the top {int(args['discard_from_deck'])} card(s) of his or her deck", source)
         before = board.deck_counts(state)
-        for card in top:
-            card.zone = "discard"
-            board.queue_reactions(ctx, f"discard: {card.key}")
-        trace.add(
-            "effect.deck",
-            f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
-            cite=["agot2-rr/discard-pile"],
-            tag="discard",
-            subject=player,
-        )
-        board.check_elimination(state, trace, before)
+        for player in players:
+            top = state.deck(player)[: int(args["discard_from_deck"])]
+            for card in top:
+                card.zone = "discard"
+                board.queue_reactions(ctx, f"discard: {card.key}")
+            trace.add(
+                "effect.deck",
+                f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
+                cite=["agot2-rr/discard-pile"],
+                tag="discard",
+                subject=player,
+            )
+        board.check_elimination(state, trace, before)  # once, after every player's discard: they were simultaneous
     r.args = args
 
 
@@ -771,8 +780,6 @@ def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             tag="gold",
             subject=player,
         )
-    if args.get("victory_choice"):
-        state.facts["victory_choice"] = args["victory_choice"]
     on_card = {state.cards[k].controller: state.cards[k] for k in targets if state.cards[k].zone == "in_play"}
     for player, amount in pairs(args.get("power")):  # all at once, then one victory check
         if int(amount) >= 0:

@@ -287,6 +287,37 @@ def draw(state: State, trace: Trace, player: str, count: int, rule_id: str = "dr
     check_elimination(state, trace, before)
 
 
+@rule(
+    "each player",
+    ["agot2-rr/priority-of-simultaneous-resolution"],
+    "an effect on every player resolves simultaneously upon all of them, once every choice is made in player order",
+)
+def each_player_said(trace: Trace, does: str, source: str | None) -> None:
+    trace.add(
+        "each player",
+        f"{source or 'the effect'} affects every player: each {does}, all at once (any choices are made first, the first "
+        "player first, then the others in player order)",
+        tag="each player",
+    )
+
+
+def draw_each(state: State, trace: Trace, count: int, source: str | None) -> None:
+    """'Each player draws N cards': one effect on every player still in the game, drawn simultaneously, so a deck that
+    runs out is checked once, after every player drew (two players out at once: the first player's choice)."""
+    each_player_said(trace, f"draws {count} card(s)", source)
+    if state.phase == "draw" and any(draw_phase_bonus(state, p) for p in remaining(state)):
+        trace.add(
+            "draw.bonus",
+            "this draw is a card effect during the draw phase: the 'more cards in the draw phase' effect does not change it",
+            cite=["agot2-faq41/qa/time-of-plenty"],
+            tag="draw bonus",
+        )
+    before = deck_counts(state)
+    for name in remaining(state, in_order=True):
+        _take(state, trace, name, count, "draw")
+    check_elimination(state, trace, before)
+
+
 def _take(state: State, trace: Trace, player: str, count: int, rule_id: str) -> None:
     """Move up to ``count`` cards from the top of the deck to the hand, and say so (eliminations are the caller's)."""
     drawn = state.deck(player)[:count]
