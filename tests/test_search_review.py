@@ -99,7 +99,8 @@ def test_an_erratum_of_a_document_not_in_the_corpus_says_what_it_corrects(db_pat
     erratum = "agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9"
     listed = json.loads(run_cli("search", "max hand size", "--edition", "2", "--limit", "10", "--json", db=db_path).stdout)
     hit = next(h for h in listed if h["id"] == erratum)
-    assert "step 1.3 \"Compare initiative\"" in hit["amends"] and "already reads" in hit["amends"]  # (the audit: page 26 holds the framework steps)
+    # (the citation audit: printed page 26 holds the framework steps)
+    assert "step 1.3 \"Compare initiative\"" in hit["amends"] and "already reads" in hit["amends"]
     assert all(not h["amends"] for h in listed if h["id"] != erratum)
     out = run_cli("search", "max hand size", "--edition", "2", "--limit", "10", db=db_path).stdout
     block = out.split(f"[{erratum}]", 1)[1].split("\n\n", 1)[0]

@@ -1106,7 +1106,8 @@ class _Checker:
         if "draw" not in item and "discard_from_deck" not in item:
             self.fail(line_of, "each_player", "applies to 'draw' or 'discard_from_deck' ('each player draws 2 cards'); neither is given")
         if "player" in item:
-            self.fail(line_of, "each_player", f"every player is affected, so 'player: {item['player']}' contradicts it: give one or the other")
+            said = f"every player is affected, so 'player: {item['player']}' contradicts it: give one or the other"
+            self.fail(line_of, "each_player", said)
 
     def onto(self, item: dict[str, Any], line_of: Any) -> None:
         """'onto' names the card an attachment enters play attached to, or the copy a duplicate goes under; with

@@ -992,7 +992,12 @@ def _all_eliminated(state: State, trace: Trace, players: list[str], draw_phase: 
     state.facts["eliminated"].remove(choice)
     trace.add(
         "eliminated",
-        text + (f" — {first} chooses {choice}, who wins" if draw_phase else f" — {first} orders the eliminations with {'himself or herself' if choice == first else choice} last, so {choice} wins"),
+        text
+        + (
+            f" — {first} chooses {choice}, who wins"
+            if draw_phase
+            else f" — {first} orders the eliminations with {'himself or herself' if choice == first else choice} last, so {choice} wins"
+        ),
         cite=cite,
         tag="victory",
         subject=choice,
