@@ -87,6 +87,22 @@ def test_stored_pages_are_the_pages_the_evidence_gives(db, clauses):
         assert row["data"].get("page_unknown") == unknown, row["id"]
 
 
+def test_a_page_the_source_prints_no_number_on_is_cited_as_inferred(db, clauses):
+    """A citation audit (r42): the flowchart pages 21-23 print no running head and no "Page N" footer; their
+    numbers are inferred from the charts' order before the contents' "pg. 24", yet their nine chart clauses were
+    cited "p. 23" as firmly as a printed page.  The citation now says the number is inferred; no clause on a
+    page that prints its number says so."""
+    inferred = {c["id"]: c for c in clauses if c["data"].get("page_inferred")}
+    assert inferred and all(c["id"].startswith("agot1-faq/timing/chart-") for c in inferred.values()), sorted(inferred)
+    assert {c["page"] for c in inferred.values()} == {"21", "22", "23"}
+    for c in clauses:
+        cited = store.clause(db, c["id"])["citation"]
+        assert ("(page number inferred: the flowchart pages print none)" in cited) == (c["id"] in inferred), cited
+    assert store.clause(db, "agot1-faq/timing/chart-standing-phase")["citation"].endswith(
+        "Flowchart: Standing Phase, p. 23 (page number inferred: the flowchart pages print none)"
+    )
+
+
 def test_no_clause_is_cited_on_an_image_only_page(faq_pages):
     for cid, page in faq_pages.items():
         span = pages.page_range(page)

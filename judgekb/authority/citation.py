@@ -122,6 +122,8 @@ def citation(row: dict[str, Any], doc: dict[str, Any], data: dict[str, Any], set
     where = ""
     if page not in (None, ""):
         where = f", pp. {page}" if "-" in str(page) else f", p. {page}"
+        if data.get("page_inferred"):  # (a page printed without its number: the first edition FAQ's flowcharts)
+            where += f" (page number inferred: {data['page_inferred']})"
     elif data.get("page_unknown"):
         where = f", page not determined ({str(data['page_unknown']).split(':')[0]})"
     elif doc.get("pages") == "none":

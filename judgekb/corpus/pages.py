@@ -20,7 +20,7 @@ from typing import Any
 from judgekb.corpus.spans import Span, SpanError, resolve
 from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 
-PAGE_FIELDS = {"page", "pages", "starts", "determined", "divider", "head", "footer", "holds", "evidence"}
+PAGE_FIELDS = {"page", "pages", "starts", "determined", "inferred", "divider", "head", "footer", "holds", "evidence"}
 CLAIM_FIELDS = {"at", "says", "expect", "divider", "holds", "why", "about"}
 FOOTER = re.compile(r"Page (\d+)")
 
@@ -34,6 +34,7 @@ class Stretch:
     start: int
     end: int
     determined: bool
+    inferred: str = ""  # a page the source prints no number on, placed by reasoning: what the citation says of it
 
     @property
     def label(self) -> str:
@@ -66,6 +67,12 @@ class Layout:
         first, last = touched[0].first, touched[-1].last
         return (first if first == last else f"{first}-{last}"), None
 
+    def inferred_of(self, spans: list[Span]) -> str:
+        """What a citation says of a page the source prints no number on (the first edition FAQ's flowchart
+        pages), when the clause lies on one: its number is inferred, and a judge reading it out should know."""
+        ends = [s.start for s in spans] + [max(s.start, s.end - 1) for s in spans]
+        return next((t.inferred for t in sorted({self.stretch_at(o) for o in ends}, key=lambda t: t.first) if t.inferred), "")
+
 
 def evidence_path(corpus: Path, doc_id: str) -> Path:
     return corpus / "evidence" / f"{doc_id}-pages.yaml"
@@ -84,7 +91,7 @@ def load_layout(path: Path, source: str, furniture: list[Span]) -> Layout:
     """Read the evidence file and prove it against the source and its footers."""
     data = load(path)
     check_fields(path, data, {"document", "pages"}, {"claims"}, "page evidence")
-    starts: list[tuple[int, int, int, bool]] = []
+    starts: list[tuple[int, int, int, bool, str]] = []
     dividers: dict[int, str] = {}
     notes: dict[str, str] = {}
     expected_page = 1
@@ -109,14 +116,16 @@ def load_layout(path: Path, source: str, furniture: list[Span]) -> Layout:
         determined = entry.get("determined", True) is not False
         if not determined:
             notes[f"{first}-{last}"] = " ".join(str(entry.get("evidence", "")).split())
-        starts.append((span.start, first, last, determined))
+        if "inferred" in entry and (not isinstance(entry["inferred"], str) or not entry["inferred"].strip()):
+            raise DataError(f"{label}: 'inferred' says in a few words why the page's number is not printed")
+        starts.append((span.start, first, last, determined, str(entry.get("inferred") or "").strip()))
     if [s[0] for s in starts] != sorted(s[0] for s in starts):
         raise DataError(f"{path}: page starts must follow the stream in page order")
     if starts and source[: starts[0][0]].strip():
         raise DataError(f"{path}: the first page must start at the beginning of the source")
     stretches = [
-        Stretch(first, last, start, starts[n + 1][0] if n + 1 < len(starts) else len(source), determined)
-        for n, (start, first, last, determined) in enumerate(starts)
+        Stretch(first, last, start, starts[n + 1][0] if n + 1 < len(starts) else len(source), determined, inferred)
+        for n, (start, first, last, determined, inferred) in enumerate(starts)
     ]
     layout = Layout(stretches, dividers, notes)
     _check_footers(path, source, furniture, layout, data["pages"])

@@ -116,6 +116,8 @@ def parse(doc: Document, source: str, map_path: Path) -> list[Clause]:
         page, unknown = layout.page_of(head + body)
         if unknown:
             extra["page_unknown"] = unknown
+        elif inferred := layout.inferred_of(head + body):
+            extra["page_inferred"] = inferred
         clauses.append(
             Clause(
                 id=cid,
