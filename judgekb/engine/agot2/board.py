@@ -12,6 +12,8 @@ from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
 
 VICTORY = 15
+# where a card is, as "it is in the …" says it
+ZONE_SAID = {"in_play": "play area", "discard": "discard pile", "dead": "dead pile", "shadows": "shadows area", "deck": "draw deck"}
 DESTINATION = {"kill": "dead", "discard": "discard", "sacrifice": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
 PAST = {
     "kill": "killed",
@@ -477,6 +479,14 @@ def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as
     return False
 
 
+def _tokens_return(state: State, card: Card) -> str:
+    """The tokens on a card leaving play go back ("2 power and 1 gold"), or '' when it carries none."""
+    said = " and ".join(f"{n} {what}" for n, what in ((card.power, "power"), (card.gold_tokens, "gold")) if n)
+    state.ledger(to_pool=card.power)
+    card.power = card.gold_tokens = 0
+    return said
+
+
 def move(state: State, card: Card, zone: str, position: str = "top") -> None:
     """Put a card in a zone plainly (tokens and attachments handled by ``leave_play``)."""
     card.attached_to = None
@@ -501,6 +511,7 @@ def move(state: State, card: Card, zone: str, position: str = "top") -> None:
         "agot2-rr/power",
         "agot2-rr/terminal",
         "agot2-rr/discard-pile",
+        "agot2-rr/bestow",
     ],
     "a card leaving play goes to its owner's pile; its tokens return; attachments return to hand "
     "(terminal ones and duplicates are discarded)",
@@ -563,6 +574,10 @@ def leave_play(
     extras: list[str] = []
     cite = {"kill": ["agot2-rr/kill-killed"], "sacrifice": ["agot2-rr/sacrifice"]}.get(how, ["agot2-rr/leaves-play"])
     for attached in state.attachments(card):
+        tokens = _tokens_return(state, attached)  # (it leaves play too: RR Leaves Play, "All tokens on the card")
+        if tokens:
+            extras.append(f"{attached.key}'s {tokens} return to the treasury")
+            cite.append("agot2-rr/leaves-play")
         if attached.duplicate or "terminal" in state.keywords(attached):
             why = "a duplicate" if attached.duplicate else "terminal"
             extras.append(f"{attached.key} ({why}) is discarded to its owner {attached.owner}'s discard pile")
@@ -577,6 +592,11 @@ def leave_play(
         state.ledger(to_pool=card.power)
         card.power = 0
         cite.append("agot2-rr/leaves-play")
+    if card.gold_tokens:  # (a blind review: bestowed gold stayed on a card that left play, and the trace said nothing)
+        extras.append(f"its {card.gold_tokens} gold returns to the treasury")
+        card.gold_tokens = 0
+        # RR Bestow: "When gold is discarded from a card with bestow, it is returned to the treasury."
+        cite += ["agot2-rr/leaves-play"] + (["agot2-rr/bestow"] if "bestow" in state.keywords(card) else [])
     move(state, card, DESTINATION[how], position)
     place = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck": f"deck ({position})"}[DESTINATION[how]]
     trace.add(

@@ -170,7 +170,10 @@ def marshal(
         f"{player} marshals {key}" + (" as a duplicate, at no cost" if duplicate else f" for {cost} gold"),
         cite,
     )
-    if bestowed:
+    if bestowed and duplicate:  # (a blind review: 2 gold moved onto a duplicate)
+        why = f"{key} was marshaled as a duplicate, which has none of its printed keywords, bestow included"
+        trace.unused("bestow.duplicate", "bestow", bestowed, why, "agot2-faq41/qa/limited-card-as-duplicate")
+    elif bestowed:
         bestow(state, trace, player, card, bestowed, spend_from)
     state.facts.setdefault("entered", []).append(key)
     state.facts.setdefault("marshaled", []).append(key)
@@ -270,7 +273,10 @@ def put_into_play(
         # ("Some effects allow a card to be 'put into play' from shadows. ... The shadow cost ... is not paid.")
         + (["agot2-rr/shadows/bringing-a-card-out-of-shadows"] if card.zone == "shadows" else []),
     )
-    if bestowed:  # "When a card with bestow (X) enters play": put into play (ambush included) as well as marshaled
+    if bestowed and duplicate:
+        why = f"{key} was put into play as a duplicate, which has none of its printed keywords, bestow included"
+        trace.unused("bestow.duplicate", "bestow", bestowed, why, "agot2-faq41/qa/limited-card-as-duplicate")
+    elif bestowed:  # "When a card with bestow (X) enters play": put into play (ambush included) as well as marshaled
         bestow(state, trace, player, card, bestowed, None)
     state.facts.setdefault("entered", []).append(key)
     queue_reactions(ctx, f"put into play: {key}")
@@ -554,6 +560,9 @@ def instances(card: Card, keyword: str) -> list[int]:
     return found or ([card.values[keyword]] if keyword in card.values else [])
 
 
+ABILITY_COST = "the cost"  # what pay_gold pays for an ability's cost
+
+
 def pay_gold(
     state: State, trace: Trace, player: str, amount: int, spend_from: str | None, what: str, rule_id: str, cite: list[str]
 ) -> None:
@@ -570,7 +579,13 @@ def pay_gold(
             )
         from_card = min(card.gold_tokens, amount)
     if pool.gold + from_card < amount:
-        raise IllegalStep(rule_id, f"{what} costs {amount} gold and {player} has {pool.gold + from_card}", cite=cite)
+        have = pool.gold + from_card
+        said = (  # an ability's cost: RR Abilities, "only be initiated if its cost ... has the potential to be paid in full"
+            f"the cost is {amount} gold and {player} has {have}: it cannot be paid in full, so the ability cannot be initiated"
+            if what == ABILITY_COST
+            else f"{what} costs {amount} gold and {player} has {have}"
+        )
+        raise IllegalStep(rule_id, said, cite=cite)
     if from_card:
         state.cards[str(spend_from)].gold_tokens -= from_card
         trace.add(
@@ -581,6 +596,13 @@ def pay_gold(
             subject=str(spend_from),
         )
     pool.gold -= amount - from_card
+
+
+RULES.add(
+    "bestow.duplicate",
+    ["agot2-faq41/qa/limited-card-as-duplicate"],
+    "a card marshaled as a duplicate has none of its printed keywords, so no bestow",
+)
 
 
 @rule("bestow", ["agot2-rr/bestow", "agot2-faq41/2.8"], "a card with bestow (X) entering play may receive up to X gold from its controller")
@@ -630,7 +652,16 @@ def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spe
 
 @rule(
     "cost",
-    ["agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/sacrifice", "agot2-rr/kill-killed", "agot2-faq41/3.2", "agot2-faq41/2.1"],
+    [
+        "agot2-rr/costs",
+        "agot2-rr/kneel",
+        "agot2-rr/sacrifice",
+        "agot2-rr/kill-killed",
+        "agot2-faq41/3.2",
+        "agot2-faq41/2.1",
+        "agot2-rr/abilities",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+    ],
     "an ability's costs are paid in full before its effect; a card leaving play as a cost cannot be saved; "
     "a card that cannot be knelt, sacrificed or killed cannot be chosen to be so to pay one",
 )
@@ -666,7 +697,9 @@ def pay_costs(state: State, trace: Trace, ctx: Context, player: str, cost: dict[
                     cite=["agot2-faq41/2.1", "agot2-rr/costs"],
                 )
     gold = int(cost.get("gold", 0))
-    pay_gold(state, trace, player, gold, cost.get("spend_from"), "the cost", "cost", ["agot2-rr/costs"])
+    # (a blind review: the refusal cited only Costs; Abilities and Initiating Abilities step 2 decide it)
+    unpaid = ["agot2-rr/abilities", "agot2-rr/initiating-abilities-marshaling-cards"]
+    pay_gold(state, trace, player, gold, cost.get("spend_from"), ABILITY_COST, "cost", unpaid)
     paid = [f"{gold} gold"] if gold else []
     for key in names(cost.get("kneel")):
         card = state.cards[key]
@@ -1217,6 +1250,7 @@ def _eligible_host(state: State, attachment: Card, host: Card, player: str) -> b
         "agot2-rr/shadows/the-shadow-keyword",
         "agot2-rr/appendix-i/marshaling-phase/player-action-window",
         "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/shadows/unique-cards-and-shadows",
     ],
     "the active player may pay 2 gold to marshal a card with shadow facedown into shadows from hand; it is not marshaling "
     "the card itself",
@@ -1244,6 +1278,17 @@ def marshal_into_shadows(state: State, trace: Trace, player: str, key: str, spen
         tag="shadows",
         subject=key,
     )
+    copies = [c for c in state.cards.values() if c is not card and c.name == card.name and c.owner == player]
+    places = [said for z, said in (("in_play", "in play"), ("dead", "in the dead pile")) if any(c.zone == z for c in copies)]
+    if card.unique and places:  # (a blind review: the subsection that says so was not cited)
+        trace.add(
+            "shadows.marshal",
+            f"{key} is unique and {player} already has a copy of it {' and '.join(places)}: a unique card may still be "
+            "marshaled into shadows",
+            cite=["agot2-rr/shadows/unique-cards-and-shadows"],
+            tag="shadows",
+            subject=key,
+        )
 
 
 def _unread(trace: Trace, attachment: Card, what: str, cite: str) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule, titles
 from judgekb.engine.agot2.board import (
+    ZONE_SAID,
     Context,
     can_be,
     check_elimination,
@@ -605,9 +606,18 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
             return
     else:
         if len(chosen) != min(claim, len(hand)) or any(state.cards[k] not in hand for k in chosen):
+            # (a blind review: the refusal named neither the card nor why, nor why 1 card of a claim of 2)
+            wrong = [k for k in chosen if state.cards[k] not in hand]
+            where = "; ".join(
+                f"{k} is not in {loser}'s hand (it is in the {ZONE_SAID.get(state.cards[k].zone, state.cards[k].zone)}"
+                + (": a card in shadows is neither in play nor in hand)" if state.cards[k].zone == "shadows" else ")")
+                for k in wrong
+            )
+            count = f"{loser} has only {len(hand)} card(s) in hand" if len(hand) < claim else f"the claim is {claim}"
             raise IllegalStep(
                 "claim.intrigue",
-                f"intrigue claim discards {min(claim, len(hand))} card(s) from {loser}'s hand",
+                f"intrigue claim discards {min(claim, len(hand))} card(s) at random from {loser}'s hand ({count}); "
+                + (where if wrong else f"{len(chosen)} named"),
                 cite=["agot2-rr/intrigue-claim"],
             )
         trace.add(
@@ -1151,3 +1161,4 @@ def end_challenge(state: State, trace: Trace, ctx: Context, quiet: bool = False)
     trace.add("challenge.end", "the challenge ends: its characters are no longer participating", cite=[ENDS], tag="challenge ends")
     end_period(state, trace, ctx, "challenge")
     state.challenge = None
+

@@ -230,7 +230,6 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
 
 
-ZONE_SAID = {"in_play": "play area", "discard": "discard pile", "dead": "dead pile", "shadows": "shadows area"}  # "it is in the …"
 LASTING_PARTS = ("str", "set_str", "gain", "lose", "gain_icon", "lose_icon", "terminal", "blank", "base_gold", "cannot", "take_control")
 
 
@@ -637,6 +636,28 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     r.until, r.holder = until, holder
 
 
+RULES.add(
+    "sacrifice.own",
+    ["agot2-rr/sacrifice"],
+    "a player instructed to sacrifice a card must choose a card in play that he or she controls",
+)
+
+
+def _check_sacrificer(state: State, args: dict[str, Any]) -> None:
+    """RR Sacrifice: "that player must choose a card in play that he or she controls": the effect's ``player`` (the
+    player instructed to sacrifice; a blind review's Lars sacrificed Sara's card) may name only cards he or she controls.
+    With no ``player`` given, each card's controller sacrifices it."""
+    player = args.get("player")
+    for key in names(args.get("sacrifice")) if player else []:
+        card = state.cards[key]
+        if card.zone == "in_play" and card.controller != player:
+            raise IllegalStep(
+                "sacrifice.own",
+                f"{player} is instructed to sacrifice, and {key} is controlled by {card.controller}: a player sacrifices only "
+                "a card in play that he or she controls",
+            )
+
+
 def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     """Control, kneeling, leaving play and moves between out-of-play areas."""
     args = r.args
@@ -707,6 +728,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 subject=key,
             )
             args = {**args, "return_to_hand": [k for k in names(args["return_to_hand"]) if k != key]}
+    _check_sacrificer(state, args)
     for how in LEAVE:
         for key in names(args.get(how)):
             left = leave_play(
@@ -733,7 +755,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     for key in names(args.get("discard_from_hand")):
         card = state.cards[key]
         if card.zone != "hand":
-            where = ZONE_SAID.get(card.zone, card.zone)
+            where = board.ZONE_SAID.get(card.zone, card.zone)
             raise IllegalStep(
                 "effect.deck",
                 f"{key} is not in hand (it is in the {where}): it cannot be discarded from hand",
