@@ -928,3 +928,33 @@ def test_changes_quotes_a_long_argument_by_its_start_and_a_fifo_source_document_
     assert built.returncode == 2, built.stderr
     said = "field 'file' names something that is not a regular file (a FIFO, device or folder): sources/000_108955566d1614e0.txt"
     assert said in built.stderr, built.stderr
+
+
+def test_clients_sending_their_request_slowly_never_hold_the_server(db_path):
+    """A hostile-input review (r43): five connections that sent half their headers held every sync worker until
+    gunicorn's 30 s worker timeout killed them; nobody's search was answered for about 37 s, and repeating it kept
+    the site down.  Each request now has a read deadline (serveworker.HEADER_SECONDS): the slow clients are
+    dropped, no worker is killed, and a judge's search is answered long before the worker timeout."""
+    import socket
+    import urllib.request
+
+    from judgekb.web.serveworker import HEADER_SECONDS
+    from tests.browser_support import serving
+
+    with serving(db_path, workers=2) as base:
+        port = int(base.rsplit(":", 1)[1])
+        slow = []
+        for _ in range(3):  # more than the workers: each is held until its deadline
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: judge.test\r\n")  # no blank line: the headers never end
+            slow.append(s)
+        time.sleep(0.3)
+        started = time.monotonic()
+        with urllib.request.urlopen(base + "/api/search?q=stealth&edition=2", timeout=60) as answer:
+            assert answer.status == 200 and json.load(answer)
+        waited = time.monotonic() - started
+        for s in slow:
+            s.close()
+        assert waited < 3 * HEADER_SECONDS + 5 < 30, waited  # (before: 30 s and more, the worker timeout)
+        # a slow client is dropped with one line in the log, not a worker killed nor a traceback
+        urllib.request.urlopen(base + "/", timeout=10).close()
