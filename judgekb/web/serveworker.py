@@ -21,7 +21,6 @@ from gunicorn import util  # type: ignore[import-untyped]
 from gunicorn.http.errors import LimitRequestLine  # type: ignore[import-untyped]
 from gunicorn.workers.sync import SyncWorker  # type: ignore[import-untyped]
 
-
 HEADER_SECONDS = 5.0  # a phone on venue Wi-Fi sends its request line and headers in well under a second
 BODY_SECONDS = 15.0  # a posted decklist or scenario (at most 256 KB) and the short answer to it; below the 30 s worker timeout
 SLOW = "judgekb: dropped a client that sent its request too slowly"
