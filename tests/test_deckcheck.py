@@ -458,9 +458,38 @@ def test_a_json_export_s_problem_lines_name_the_card_not_only_its_code(db):
     restricted = by_check(check(db, text))["restricted"][0]
     assert restricted.lines == [5, 6]
     assert restricted.source_lines == [
-        '2x Robb Stark (Core Set, 146) — "01146": 2,',
+        '2x Robb Stark (Core Set, 146) — "01146": 2',
         "1x Passing the Black Gate (Oberyn's Revenge, 82) — \"06082\": 1",
     ]
+
+
+def test_a_one_line_json_export_quotes_each_slot_not_the_whole_line(kb, tmp_path):
+    """A hostile-input review (r43): a ThronesDB export is one line, and each problem quoted "line 1" whole, so 1,960
+    unknown codes in a 255 KB post made a 508 MB answer (about 1 GB of a worker's memory).  A problem now quotes its
+    slot as written; the sheet stays proportionate to the problems, whatever the padding."""
+    data = json.loads((DECKS / "agot2-stark-fealty.json").read_text(encoding="utf-8"))
+    data["slots"] = {**data["slots"], **{f"z{i}": 1 for i in range(1960)}}
+    data["description_md"] = "x" * 200_000
+    padded = tmp_path / "padded.json"
+    padded.write_text(json.dumps(data), encoding="utf-8")  # one line
+    result = run_cli("deckcheck", str(padded), "--json", db=kb)
+    report = json.loads(result.stdout)
+    assert result.returncode == 2 and report["verdict"] == "cannot be checked"  # (codes no card has)
+    assert len(result.stderr) < 1_000_000, len(result.stderr)
+    assert len(result.stdout) < 3_000_000, len(result.stdout)  # (before: about 250 MB)
+    unknown = [p for p in report["problems"] if any("z1959" in line for line in p["source_lines"])]
+    assert unknown and '"z1959": 1' in unknown[0]["source_lines"][0] and "xxxx" not in unknown[0]["source_lines"][0]
+
+
+def test_an_unknown_faction_code_is_refused_as_bad_input(kb, tmp_path):
+    """r43: a JSON list with faction_code 'wolves' was judged NOT LEGAL with a problem for every card ("… is a House
+    Stark card in a wolves deck"); a code no faction has is a broken export, refused naming the field."""
+    data = json.loads((DECKS / "agot2-stark-fealty.json").read_text(encoding="utf-8"))
+    data["faction_code"] = "wolves"
+    wolves = tmp_path / "wolves.json"
+    wolves.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("deckcheck", str(wolves), db=kb)
+    assert result.returncode == 2 and "field 'faction_code': unknown faction 'wolves' (one of baratheon" in result.stderr
 
 
 # ---------------------------------------------------------------------------- review 26 (a head judge's deck checks)

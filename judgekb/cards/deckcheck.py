@@ -1097,6 +1097,8 @@ def check(
 
     # bare heading lines: the title, the faction, the agendas
     faction = deck.faction_code
+    if faction is not None and faction not in FACTIONS2:  # (a review: 'wolves' was checked, one problem per card)
+        raise DataError(f"{deck.source}: field 'faction_code': unknown faction {faction!r} (one of {', '.join(FACTIONS2)})")
     house = None
     title = deck.title
     entries = list(deck.entries)

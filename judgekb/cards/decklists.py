@@ -211,15 +211,15 @@ def parse_json(text: str, source: str) -> Decklist:
         deck.agenda_codes.append(code)
     if len(slots) > MAX_LINES:
         raise DataError(f"{source}: field 'slots': a decklist may name at most {MAX_LINES} cards; got {len(slots):,}")
-    lines = text.splitlines()
     for code, count in slots.items():
         line = _line_of(text, f'"{code}"')
         if len(code) > MAX_NAME_CHARS:
             raise DataError(f"{source}:{line}: field 'slots': a card code has at most {MAX_NAME_CHARS} characters; got {len(code):,}")
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
             raise DataError(f"{source}:{line}: field 'slots.{code}': count must be a whole number 1 to {MAX_COUNT}; got {count!r}")
-        raw = lines[line - 1].strip() if line <= len(lines) else ""
-        deck.entries.append(Entry(count, code, line, raw, code=code))
+        # the slot as written, never the whole line: a ThronesDB export is one line, and quoting it under each of
+        # 2,000 problems turned a 255 KB post into a 508 MB answer (a hostile-input review)
+        deck.entries.append(Entry(count, code, line, f'"{code}": {count}', code=code))
     return deck
 
 
