@@ -958,3 +958,19 @@ expect:
     assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
     late = [e for e in ruling.trace.entries if e.tag == "expires at once"]
     assert len(late) == 1 and late[0].clauses == ("agot2-faq41/timing/end-of-phase",)
+
+
+@pytest.mark.parametrize(("old", "new", "role"), [
+    ("attackers: [Raff the Sweetling]", "attackers: [Raff the Sweetling, Raff the Sweetling]", "an attacker"),
+    ("defenders: [Grey Wind]", "defenders: [Grey Wind, Grey Wind]", "a defender"),
+])
+def test_first_edition_refuses_a_character_named_twice_in_a_challenge(tmp_path, old: str, new: str, role: str):
+    """A hostile-input review (r43): first edition counted a character named twice as attacker or defender twice (STR 4
+    as 8) and the ruling reversed; second edition already refused it (library 332).  Both editions share the check."""
+    library = (ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml").read_text(encoding="utf-8")
+    assert old in library
+    ruling = runner.run(load_scenario(_write(tmp_path, library.replace(old, new))), TITLES)
+    refused = [e for e in ruling.trace.entries if e.outcome == "refused"]
+    assert refused and f"is named twice as {role}: a character is declared once" in refused[0].text, [e.text for e in refused]
+    step = "agot1-rules/challenge-step-1-declare-attackers" if role == "an attacker" else "agot1-rules/challenge-step-2-declare-defenders"
+    assert refused[0].clauses == (step,)

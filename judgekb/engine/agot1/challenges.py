@@ -7,6 +7,7 @@ from typing import Any
 from judgekb.engine.agot1 import RULES, rule, titles
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, State
+from judgekb.engine.core.steps import declared_once
 from judgekb.engine.core.trace import Trace
 
 
@@ -40,6 +41,7 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
             cite=["agot1-rules/challenge-step-1-declare-attackers"],
         )
     titles.check_may_challenge(state, trace, attacker, against)
+    declared_once(attackers, "an attacker", "challenge.declare", "agot1-rules/challenge-step-1-declare-attackers")
     for key in attackers:
         _check_participant(state, "challenge.declare", key, attacker, kind, "attack")
     for key in attackers:
@@ -125,6 +127,7 @@ def defend(state: State, trace: Trace, player: str, defenders: list[str]) -> Non
         )
     if player != challenge.defender:
         titles.check_may_support(state, trace, player, challenge)
+    declared_once(defenders, "a defender", "challenge.defend", "agot1-rules/challenge-step-2-declare-defenders")
     for key in defenders:
         if key in challenge.stealth.values():
             raise IllegalStep(

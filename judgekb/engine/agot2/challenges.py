@@ -23,7 +23,7 @@ from judgekb.engine.agot2.board import (
 )
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, Lasting, State
-from judgekb.engine.core.steps import names
+from judgekb.engine.core.steps import declared_once, names
 from judgekb.engine.core.trace import Trace
 
 DECLARE = "agot2-rr/appendix-i/challenges-phase/4.2"
@@ -35,13 +35,6 @@ KEYWORDS = "agot2-rr/appendix-i/challenges-phase/4.2.5"
 ENDS = "agot2-rr/appendix-i/challenges-phase/4.2.6"
 DUCK = "agot2-faq41/timing/duck"
 RR_ORDER = ("insight", "intimidate", "pillage", "renown")  # as the Rules Reference lists them (4.2.5)
-
-
-def _declared_once(keys: list[str], role: str, rule_id: str, clause: str) -> None:
-    """A character is declared once: named twice (review 32) its STR was counted twice."""
-    twice = sorted({k for k in keys if keys.count(k) > 1})
-    if twice:
-        raise IllegalStep(rule_id, f"{', '.join(twice)} is named twice as {role}: a character is declared once", cite=[clause])
 
 
 def _kneel_declared(state: State, keys: list[str]) -> list[str]:
@@ -138,7 +131,7 @@ def declare(
         raise IllegalStep(
             "challenge.declare", "at least one character must be declared as an attacker to initiate a challenge", cite=[DECLARE]
         )
-    _declared_once(attackers, "an attacker", "challenge.declare", DECLARE)
+    declared_once(attackers, "an attacker", "challenge.declare", DECLARE)
     for key in attackers:
         _participant(state, key, attacker, kind, "an attacker", "challenge.declare", DECLARE)
     knelt = _kneel_declared(state, attackers)
@@ -285,7 +278,7 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
         raise IllegalStep(
             "challenge.defend", f"only the defending player, {challenge.defender}, declares defenders", cite=[DEFEND, "agot2-rr/defender"]
         )
-    _declared_once(defenders, "a defender", "challenge.defend", DEFEND)
+    declared_once(defenders, "a defender", "challenge.defend", DEFEND)
     for key in defenders:
         if key in challenge.stealth.values():
             raise IllegalStep(

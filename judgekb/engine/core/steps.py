@@ -1,8 +1,10 @@
-"""Step arguments shared by both rulesets: names lists and effect durations."""
+"""Step arguments shared by both rulesets: names lists, effect durations, characters declared once."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from judgekb.engine.core.registry import IllegalStep
 
 UNTIL = {
     "end of phase": "phase",
@@ -29,3 +31,11 @@ def names(value: Any) -> list[str]:
 def pairs(mapping: Any) -> list[tuple[Any, Any]]:
     """A loaded mapping's items without the ``__line__`` bookkeeping key."""
     return [(k, v) for k, v in (mapping or {}).items() if k != "__line__"]
+
+
+def declared_once(keys: list[str], role: str, rule_id: str, clause: str) -> None:
+    """A character is declared once as an attacker or a defender: named twice, its STR was counted twice (review 32
+    in second edition; a hostile-input review found first edition still did it, and the ruling reversed)."""
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise IllegalStep(rule_id, f"{', '.join(twice)} is named twice as {role}: a character is declared once", cite=[clause])
