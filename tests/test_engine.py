@@ -974,3 +974,19 @@ def test_first_edition_refuses_a_character_named_twice_in_a_challenge(tmp_path, 
     assert refused and f"is named twice as {role}: a character is declared once" in refused[0].text, [e.text for e in refused]
     step = "agot1-rules/challenge-step-1-declare-attackers" if role == "an attacker" else "agot1-rules/challenge-step-2-declare-defenders"
     assert refused[0].clauses == (step,)
+
+
+def test_a_constant_the_engine_does_not_apply_is_said_under_card_values(tmp_path):
+    """A hostile-input review (r43): 'you cannot wn the game' (misspelt) was kept and silently did nothing, and the
+    ruling flipped with no word of it.  A constant none of the engine's words match is said under "Card values used";
+    the library's constants all match (none is said)."""
+    from judgekb.engine.rulingview import unapplied_constants
+
+    library = (ROOT / "scenarios" / "agot2" / "87-faq41-qa-tycho-nestoris-opponent-concedes.yaml").read_text(encoding="utf-8")
+    assert "constant: [you cannot win the game]" in library
+    misspelt = library.replace("constant: [you cannot win the game]", "constant: [you cannot wn the game]")
+    said = [c["text"] for c in unapplied_constants(load_scenario(_write(tmp_path, misspelt)))]
+    assert any("its constant ability 'you cannot wn the game' is not one the engine applies" in t for t in said), said
+    assert not unapplied_constants(load_scenario(_write(tmp_path, library)))
+    out = run_cli("run", str(_write(tmp_path, misspelt)))
+    assert "its constant ability 'you cannot wn the game' is not one the engine applies" in out.stdout

@@ -206,6 +206,7 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
         out["ruling"] = ["No challenge was resolved; what changed is listed below." if out["happened"] else "Nothing changed on the board."]
     out["board"] = board(ruling.scenario.state)
     out["cards"] = [dict(note.as_json(), text=note.text()) for note in getattr(ruling.scenario, "card_notes", [])]
+    out["cards"] += unapplied_constants(ruling.scenario)
     for name in ruling.scenario.state.facts.get("plots_assumed", []):
         plot = ruling.scenario.state.players[name].plot
         values = f"income {plot.income}, initiative {plot.initiative}, claim {plot.claim}"
@@ -242,3 +243,19 @@ def ruling_text(view: dict[str, Any], cite: bool) -> list[str]:
             else:
                 lines.append("          (no clause in the corpus states this)")
     return lines
+
+
+def unapplied_constants(scenario: Any) -> list[dict[str, str]]:
+    """A card's `constant` the engine does not apply, said under "Card values used": never silently nothing."""
+    if scenario.edition == 2:
+        from judgekb.engine.agot2.board import unapplied_constants as unapplied
+
+        found = unapplied(scenario.state)
+        known = "docs/scenarios.md lists those it does"
+    else:  # the first-edition engine applies no constant ability
+        found = [(c.key, text) for c in scenario.state.cards.values() for text in sorted(c.constant)]
+        known = "the first-edition engine applies none"
+    return [
+        {"card": key, "text": f"{key}: its constant ability '{text}' is not one the engine applies ({known}): give its effect as steps"}
+        for key, text in found
+    ]

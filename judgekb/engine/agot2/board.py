@@ -288,6 +288,35 @@ def constants(state: State, card: Card) -> set[str]:
     return set() if state.blanked(card) else {c.lower() for c in card.constant}
 
 
+# The constant abilities the engine applies, as the words it looks for in a card's `constant` (docs/scenarios.md lists
+# them): any other text is kept but does nothing, and the ruling says so (a hostile-input review: "you cannot wn the
+# game" was silently ignored and the ruling flipped)
+APPLIED_CONSTANTS = (
+    "opponents cannot trigger",
+    "you cannot win the game",
+    "cannot be killed",
+    "cannot be knelt",
+    "cannot be sacrificed",
+    "cannot be discarded",
+    "cannot be returned",
+    "str cannot be reduced by card effects",
+    "its gold may be spent as if in your gold pool",
+    "cannot play copies of events",
+    "marshal facedown cards attached to this card",
+    "more card in the draw phase",
+)
+
+
+def unapplied_constants(state: State) -> list[tuple[str, str]]:
+    """(card, text) for each constant a scenario gives that none of APPLIED_CONSTANTS' words are in."""
+    return [
+        (card.key, text)
+        for card in state.cards.values()
+        for text in sorted(card.constant)
+        if not any(words in text.lower() for words in APPLIED_CONSTANTS)
+    ]
+
+
 SOURCE_WORDS = {
     "event": "events",
     "character": "character abilities",
