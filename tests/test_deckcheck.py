@@ -558,3 +558,14 @@ def test_only_an_exports_heading_reads_as_title_faction_and_agendas(db):
     assert typed.verdict == "legal", [p.message for p in typed.problems]
     at_the_end = check(db, "Winter Wolves\n\nHouse Stark\nFealty\n" + body + "\nPacks: From Core Set to Redesigns II\n")
     assert at_the_end.verdict == "legal" and at_the_end.counts == check(db, STARK).counts
+
+
+def test_a_deck_named_after_an_agenda_keeps_its_name(db):
+    """A deck-check review (r45): the export's first line is the deck's name, above its faction; a deck named "Fealty"
+    with no agenda was held to Fealty's 15-neutral-card limit, and one named after the agenda it runs counted two
+    copies of it.  The line above the faction is the name, whatever card it also names."""
+    named = check(db, swap(STARK, "Winter Wolves\n", "Fealty\n"))
+    assert named.verdict == "legal" and named.deck_title == "Fealty" and named.agendas == ["Fealty"], [p.message for p in named.problems]
+    no_agenda = check(db, swap(swap(STARK, "Winter Wolves\n", "Fealty\n"), "House Stark\nFealty\n", "House Stark\n"))
+    assert no_agenda.deck_title == "Fealty" and no_agenda.agendas == []
+    assert "agenda-text" not in by_check(no_agenda), [p.message for p in no_agenda.problems]

@@ -1103,10 +1103,22 @@ def check(
     title = deck.title
     entries = list(deck.entries)
     after_faction = False  # ThronesDB's export names the agendas right after the faction: a line there is one
+
+    def names_faction(bare: Entry) -> bool:
+        if edition == 2:
+            return _faction_from_name(bare.name) is not None
+        return bare.name.removeprefix("House ").strip() in HOUSES1
+
+    # the export's first line is the deck's name, above its faction: a deck named after its agenda ("Alliance",
+    # "Fealty") is still a name there, not a second copy of the agenda (a deck-check review)
+    faction_line = next((b.line for b in deck.bare if names_faction(b)), None)
+    deck_name = deck.bare[0] if deck.bare and faction_line is not None and deck.bare[0].line < faction_line else None
     for bare in deck.bare:
         code = _faction_from_name(bare.name) if edition == 2 else None
         house_name = bare.name.removeprefix("House ").strip() if edition == 1 else None
-        if code:
+        if bare is deck_name and title is None:
+            title = bare.name
+        elif code:
             faction, after_faction = code, True
         elif edition == 1 and house_name in HOUSES1:
             house, after_faction = house_name, True
