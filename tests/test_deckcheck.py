@@ -569,3 +569,16 @@ def test_a_deck_named_after_an_agenda_keeps_its_name(db):
     no_agenda = check(db, swap(swap(STARK, "Winter Wolves\n", "Fealty\n"), "House Stark\nFealty\n", "House Stark\n"))
     assert no_agenda.deck_title == "Fealty" and no_agenda.agendas == []
     assert "agenda-text" not in by_check(no_agenda), [p.message for p in no_agenda.problems]
+
+
+def test_a_list_naming_no_faction_card_gets_no_verdict(db):
+    """r45: a list with no faction card came out LEGAL, its faction a guess (the most common one) that decides which
+    cards are out of faction.  RR Deckbuilding: "exactly 1 faction card"; the list is incomplete, so no verdict: the
+    problem says what the rest was checked as and to ask the player (TR Deck Lists: the leader completes the list)."""
+    body = swap(STARK, "House Stark\nFealty\n", "Fealty\n")
+    report = check(db, body)
+    assert report.verdict == "cannot be checked"
+    missing = by_check(report)[deckcheck.FACTION.name][0]
+    assert "names no faction card: the rest is checked as House Stark" in missing.message and "ask the player" in missing.message
+    assert [c.id for c in missing.cite] == ["agot2-rr/deckbuilding"]
+    assert any("names no faction card" in line for line in deckcheck.unreadable_lines(report))

@@ -1151,16 +1151,24 @@ def check(
     for p in problems:
         if p.check == AMBIGUOUS.name and edition == 2:
             p.cite = citer.check(AMBIGUOUS)
+    faction_missing = False
     if edition == 2:
         agendas, plots, draw = _split2(cards)
         if faction is None:
+            # (a deck-check review: a list with no faction card was LEGAL, its faction a guess that decides which cards
+            # are out of faction; RR Deckbuilding: "exactly 1 faction card"; TR Deck Lists: the leader completes the
+            # list from the cards the player uses).  The rest is checked as the most common faction, and no verdict given.
             loyal = Counter(dc.card.faction for dc in plots + draw if dc.card.faction != "neutral" for _ in range(dc.count))
             faction = loyal.most_common(1)[0][0] if loyal else None
-            notes.append(
-                "the list names no faction card" + (f"; checked as {FACTIONS2[faction]} (the most common faction in it)" if faction else "")
+            guessed = f": the rest is checked as {FACTIONS2[faction]}, the most common faction in it" if faction else ""
+            problems.append(
+                Problem(
+                    FACTION.name,
+                    f"the list names no faction card{guessed}; ask the player which faction card the deck uses and complete the list",
+                    cite=citer.check(FACTION),
+                )
             )
-            if faction is None:
-                problems.append(Problem(FACTION.name, "the list names no faction card", cite=citer.check(FACTION)))
+            faction_missing = True
         problems += construction2(Deck2(faction, agendas, plots, draw), citer, notes)
         assert rl is not None
         problems += list_checks2(cards, pool, rl, fmt, citer)
@@ -1182,11 +1190,12 @@ def check(
         }
         faction_name = f"House {house}" if house else None
         agenda_names = [dc.card.name for dc in cards if dc.card.type == "agenda"]
-    unreadable = any(p.check in (UNKNOWN.name, AMBIGUOUS.name) for p in problems)
+    unreadable = any(p.check in (UNKNOWN.name, AMBIGUOUS.name) for p in problems) or faction_missing
     if unreadable and len(pools) == 1:  # the edition was chosen: a list of the other edition's cards says so
         notes += _other_edition_note(db, deck, pool)
     others = [p for p in problems if p.check not in (UNKNOWN.name, AMBIGUOUS.name)]
-    # a line naming no card makes every count uncertain: no verdict, but the problems found so far are listed
+    # a line naming no card (or a list naming no faction card) makes every count uncertain: no verdict, but the
+    # problems found so far are listed
     verdict: Verdict = "cannot be checked" if unreadable else ("not legal" if others else "legal")
     return Report(
         verdict=verdict,
@@ -1214,6 +1223,8 @@ def unreadable_lines(report: Report) -> list[str]:
     for p in report.problems:
         if p.check in (UNKNOWN.name, AMBIGUOUS.name):
             out.append(f"{report.source}:{p.message.removeprefix('line ')}")
+        elif p.check == FACTION.name and report.verdict == "cannot be checked":
+            out.append(f"{report.source}: {p.message}")
     return out
 
 
