@@ -582,3 +582,15 @@ def test_a_list_naming_no_faction_card_gets_no_verdict(db):
     assert "names no faction card: the rest is checked as House Stark" in missing.message and "ask the player" in missing.message
     assert [c.id for c in missing.cite] == ["agot2-rr/deckbuilding"]
     assert any("names no faction card" in line for line in deckcheck.unreadable_lines(report))
+
+
+def test_a_count_short_only_by_an_unread_line_says_so(db):
+    """r45: a typo'd line ("Direwolf Pupp") gave, besides the unknown card, "57 cards in the draw deck: the minimum is
+    60" for a 60-card list, read by a judge as a second fault.  The count now says it leaves those cards out."""
+    pups, stewards = (next(ln for ln in STARK.splitlines() if name in ln) for name in ("Direwolf Pup", "Winterfell Steward"))
+    body = swap(swap(STARK, pups, pups.replace("Direwolf Pup", "Direwolf Pupp")), stewards + "\n", "")  # 63 - 3 cards: 60
+    report = check(db, body)
+    assert report.verdict == "cannot be checked"
+    short = by_check(report)[deckcheck.DRAW_MINIMUM.name][0]
+    assert short.message.startswith("57 cards in the draw deck: the minimum is 60"), short.message
+    assert short.message.endswith("(not counting the 3 card(s) on lines that name no card, or several)"), short.message
