@@ -594,3 +594,14 @@ def test_a_count_short_only_by_an_unread_line_says_so(db):
     short = by_check(report)[deckcheck.DRAW_MINIMUM.name][0]
     assert short.message.startswith("57 cards in the draw deck: the minimum is 60"), short.message
     assert short.message.endswith("(not counting the 3 card(s) on lines that name no card, or several)"), short.message
+
+
+def test_an_agenda_s_count_lists_the_cards_it_counted(db):
+    """r45 (its deck d38, a Stark deck with The White Book and six Kingsguard): "at least 7 different character
+    Kingsguard cards; it has 6" pointed only at the agenda's line.  The count now lists the cards it counted, and
+    says them as the card does ("Kingsguard character")."""
+    text = (DECKS / "agot2-white-book-six-kingsguard.txt").read_text(encoding="utf-8")
+    wb = by_check(check(db, text))[deckcheck.AGENDA_TEXT.name][0]
+    assert wb.message.startswith("The White Book: the deck must include at least 7 different Kingsguard character cards; it has 6")
+    counted = [s for s in wb.source_lines if "Ser " in s]
+    assert len(counted) == 6 and len(wb.lines) == 7, wb.source_lines

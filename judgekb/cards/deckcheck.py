@@ -713,8 +713,9 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
                 problems.append(
                     _problem(
                         AGENDA_TEXT,
-                        f"{host.card.name}: the deck must include at least {spec['count']} {what}; it has {n}",
-                        [host],
+                        f"{host.card.name}: the deck must include at least {spec['count']} {what}; it has {n}"
+                        + (" (the lines below)" if hits else ""),
+                        [host, *hits],  # (a deck-check review: the count named none of the cards it counted)
                         [card_text(host.card)],
                     )
                 )
@@ -760,8 +761,9 @@ def _saying(card: Card, phrases: tuple[str, ...]) -> str:
 
 
 def _describe(where: dict[str, Any]) -> str:
+    """The cards a rule counts, as the card says them: "Kingsguard character", the type last."""
     parts = []
-    for key, value in where.items():
+    for key, value in sorted(where.items(), key=lambda item: item[0] == "type"):
         if key == "not":
             parts.append("not " + _describe(value))
         elif key == "loyal":
