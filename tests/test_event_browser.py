@@ -442,6 +442,9 @@ def test_offline_on_plain_http_a_card_is_named_not_sent_to_a_dead_page(plain_ser
     assert not page.errors  # type: ignore[attr-defined]
     _no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"offline-plain-http-card-{size}.png"))
+    page.locator("a.chip.example", has_text="Meera Reed").click()  # the page's own "Try" chip: looked up here too
+    page.wait_for_function("/Meera Reed/.test(document.querySelector('#card-mode').innerText)", timeout=5_000)
+    assert page.url.startswith(base + "/card") and "name=" not in page.url and "no saved pages" in page.inner_text("#card-mode")
     context.close()
 
 

@@ -570,6 +570,17 @@
     }
     // keep the card names in this page once it is idle: if the network drops, this open page still finds a card
     if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
+    // the page's own card links ("Try", "Did you mean") offline at a plain-HTTP address: no page is saved there, so the
+    // link would open the browser's "no internet" page; look the card up on this device instead
+    document.addEventListener("click", function (ev) {
+      var a = ev.target.closest && ev.target.closest("a.chip[href^='/card?']");
+      if (!a || MODE === "static" || navigator.onLine !== false || pagesSaved()) return;
+      ev.preventDefault();
+      var wanted = new URLSearchParams(a.getAttribute("href").split("?")[1] || "");
+      nameInput.value = wanted.get("name") || "";
+      if (wanted.get("edition")) cardEdition.value = wanted.get("edition");
+      findHere(false);
+    });
     cardForm.addEventListener("submit", function (ev) {
       if (MODE !== "static" && navigator.onLine !== false) return; // the server finds near names too
       ev.preventDefault();
