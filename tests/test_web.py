@@ -74,6 +74,44 @@ def test_scenario_run_on_the_page_and_the_api(client):
     assert {c["id"] for c in ruling["cited"]} >= {"agot1-rules/stealth"}
 
 
+def test_the_scenario_page_s_ruling_and_errors_read_as_a_judge_needs(client):
+    """A blind builder review (r46): a first-edition plot was shown with a second-edition "reserve 6"; an intimidate
+    choice the rules refuse was announced as "step 3 refused" though claim and renown of that step applied; a YAML
+    error named its line twice ("Line 2: pasted-scenario.yaml:2: …")."""
+    first = (ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml").read_text(encoding="utf-8")
+    ruling = client.post("/api/run", data=first).get_json()
+    plots = [p["plot"] for p in ruling["board"] if p["plot"]]
+    assert plots and not [p for p in plots if "reserve" in p], plots
+    bad_choice = """title: intimidate too strong
+card_data: none
+edition: 2
+phase: challenges
+players:
+  - name: Anna
+    faction: baratheon
+    first: true
+    in_play:
+      - {name: Robert Baratheon, str: 5, icons: [military, power], keywords: [intimidate, renown], unique: true}
+  - name: Ben
+    faction: stark
+    in_play:
+      - {name: Summer, str: 3, icons: [military]}
+      - {name: Robb Stark, str: 5, icons: [military], unique: true}
+steps:
+  - challenge: {attacker: Anna, type: military, against: Ben, attackers: [Robert Baratheon]}
+  - defend: {defenders: [Summer]}
+  - resolve: {claim: [Summer], intimidate: Robb Stark}
+"""
+    said = client.post("/api/run", data=bad_choice).get_json()["ruling"]
+    assert not [line for line in said if line.startswith("step 3 refused")], said
+    refused_choice = "step 3: a choice was refused (the rest of the step went ahead): Robb Stark cannot be chosen"
+    assert any(line.startswith(refused_choice) for line in said), said
+    page = client.post("/scenario", data={"scenario": first.replace("str: 4", "str: -4", 1)}).get_data(as_text=True)
+    shown = page.split('id="scenario-error" role="alert">', 1)[1].split("</p>", 1)[0]
+    line = next(n for n, text in enumerate(first.splitlines(), 1) if "str: 4" in text)
+    assert shown.startswith(f"Line {line}: ") and "pasted-scenario.yaml" not in shown and f":{line}:" not in shown, shown
+
+
 def test_text_is_escaped_everywhere(client):
     evil = "<script>alert(1)</script>"
     for url in (f"/?q={evil}", f"/card?name={evil}", f"/c/{evil}"):

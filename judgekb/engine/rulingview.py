@@ -26,7 +26,7 @@ ZONE_NAMES = {
 }
 
 
-def board(state: Any) -> list[dict[str, Any]]:
+def board(state: Any, edition: int = 2) -> list[dict[str, Any]]:
     """The starting board, per player and zone, in a form a printed sheet can show."""
     out = []
     for name, player in state.players.items():
@@ -42,7 +42,7 @@ def board(state: Any) -> list[dict[str, Any]]:
             {
                 "player": name,
                 "faction": getattr(player, "faction", None) or getattr(player, "house", ""),
-                "plot": _plot_label(plot) if plot else None,
+                "plot": _plot_label(plot, edition) if plot else None,
                 "power": getattr(player, "power", 0),
                 "gold": getattr(player, "gold", 0),
                 "zones": [{"zone": ZONE_NAMES.get(z, z), "cards": cs} for z, cs in sorted(zones.items(), key=lambda i: _zone_rank(i[0]))],
@@ -56,8 +56,10 @@ def _zone_rank(zone: str) -> int:
     return order.index(zone) if zone in order else len(order)
 
 
-def _plot_label(plot: Any) -> str:
-    values = [f"{k} {getattr(plot, k)}" for k in ("income", "initiative", "claim", "reserve") if getattr(plot, k, None) is not None]
+def _plot_label(plot: Any, edition: int) -> str:
+    # (a first-edition plot has no reserve value: the sheet printed "reserve 6" on every one, a blind review)
+    shown = ("income", "initiative", "claim", "reserve") if edition == 2 else ("income", "initiative", "claim")
+    values = [f"{k} {getattr(plot, k)}" for k in shown if getattr(plot, k, None) is not None]
     return f"{plot.name} ({', '.join(values)})"
 
 
@@ -204,7 +206,7 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
     out["not_happened"] = not_happened(out["trace"])
     if not out["ruling"]:  # no challenge, no refusal, no winner: say so in words, never an empty ruling
         out["ruling"] = ["No challenge was resolved; what changed is listed below." if out["happened"] else "Nothing changed on the board."]
-    out["board"] = board(ruling.scenario.state)
+    out["board"] = board(ruling.scenario.state, ruling.scenario.edition)
     out["cards"] = [dict(note.as_json(), text=note.text()) for note in getattr(ruling.scenario, "card_notes", [])]
     out["cards"] += unapplied_constants(ruling.scenario)
     for name in ruling.scenario.state.facts.get("plots_assumed", []):

@@ -334,7 +334,11 @@ def scenario_page() -> Any:
             if exc.code not in (400, 413, 422):
                 raise
             error = exc.description or "the scenario could not be run"
-            return render_template("scenario.html", result=None, text=text, error=error, error_line=_error_line(error)), exc.code
+            line = _error_line(error)
+            if line is not None:  # "Line 2: pasted-scenario.yaml:2: …" said the line twice (a blind review)
+                where, rest = error.split(": ", 1)
+                error = (f"Line {line}: " if name == "pasted-scenario.yaml" else f"{where.rsplit(':', 1)[0]}, line {line}: ") + rest
+            return render_template("scenario.html", result=None, text=text, error=error, error_line=line), exc.code
     example = res().corpus.parent / "scenarios" / "001-darrell-brian-military-challenge.yaml"
     sample = example.read_text(encoding="utf-8") if example.is_file() else ""
     return render_template("scenario.html", result=result, text=text or sample)

@@ -757,7 +757,7 @@ def intimidate(state: State, trace: Trace, ctx: Context, result: dict[str, Any],
         # the choice is refused, not the challenge's resolution: who won, claim and the other keywords stand (review 21)
         trace.add(
             "keyword.intimidate",
-            f"illegal: {chosen} cannot be chosen for intimidate: {why}",
+            f"{chosen} cannot be chosen for intimidate: {why}",
             "refused",
             cite=cite,
             tag="intimidate",
