@@ -91,6 +91,15 @@ def test_a_typo_opens_the_one_near_title_and_the_page_says_so(carded, typed, edi
     assert page["shown_for"]["query"] == typed and page["shown_for"]["score"] >= cardnames.OPEN_SCORE
 
 
+def test_a_name_players_call_a_card_by_opens_it(carded, client):
+    """A blind builder review (r46): "ned stark", the players' name for Eddard Stark, found nothing on the card page
+    or in the builder.  The nicknames search reads (corpus/card-aliases.yaml) are read here too, shown as a near name."""
+    [page] = cardpage.find(carded, "ned stark", 2)
+    assert page["name"] == "Eddard Stark" and page["shown_for"]["query"] == "ned stark"
+    names = [c["name"] for c in client.get("/api/cards?edition=2&prefix=ned stark").get_json()]
+    assert names and all(n.startswith("Eddard Stark") for n in names), names
+
+
 def test_a_typo_with_no_edition_opens_the_title_in_both_editions(carded):
     assert _opened(carded, "tunels of the red keep", None) == [("Tunnels of the Red Keep", 1), ("Tunnels of the Red Keep", 2)]
 

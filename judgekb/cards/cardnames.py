@@ -190,8 +190,33 @@ def _started(idx: EditionIndex, query_key: str) -> list[Title]:
     return list(dict.fromkeys(found))
 
 
+def nicknamed(db: Any, name: str) -> str | None:
+    """The name with the words players call a card by read as its title's words ("ned stark" -> "eddard stark";
+    corpus/card-aliases.yaml's nicknames, as search reads them), or None when it has none."""
+    if not db["search_meta"].exists():
+        return None
+    row = next(iter(db.query("select value from search_meta where key = 'nicknames'")), None)
+    nicknames: dict[str, str] = json.loads(row["value"]) if row else {}
+    words = loose_key(name).split()
+    if not any(w in nicknames for w in words):
+        return None
+    return " ".join(nicknames.get(w, w) for w in words)
+
+
 def resolve(db: Any, name: str, edition: int | None) -> Resolution:
-    """The pages a typed card name opens, or the titles to offer instead (see the module docstring)."""
+    """The pages a typed card name opens, or the titles to offer instead (see the module docstring).  A name players
+    call a card by is read as its title's words (a blind review: "ned stark" found nothing)."""
+    typed = _resolve(db, name, edition)
+    read = nicknamed(db, name) if not typed.matches else None
+    if not read:
+        return typed
+    as_read = _resolve(db, read, edition)
+    if as_read.matches:  # shown as for a near name: the page says which title it shows for what was typed
+        return Resolution(name, [Match(m.title, "near", 100.0) for m in as_read.matches], as_read.near)
+    return Resolution(name, [], _unique(as_read.near + typed.near)[:NEAR_LIMIT])
+
+
+def _resolve(db: Any, name: str, edition: int | None) -> Resolution:
     titles = index(db)
     editions = [edition] if edition else sorted(titles)
     exact_key, query_key = normalise_name(name), loose_key(name)

@@ -72,6 +72,8 @@ def _matching_keys(db: Any, edition: int, typed: str) -> list[str]:
         else:
             continue
         ranked.append((rank, len(title), title))
+    if not ranked and (read := cardnames.nicknamed(db, typed)):  # "ned stark": the players' name for Eddard Stark
+        return _matching_keys(db, edition, read)
     return [title for *_, title in sorted(ranked)[:MAX_SUGGESTIONS]]
 
 
