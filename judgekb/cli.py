@@ -412,8 +412,8 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
         click.echo(f"No entries of {doc_id} carry a version after {since}.")
     for item in rows:
         said, reason = item.get("change"), item.get("reason") or ""
-        # ("reworded from v2.3: …" says its change; "reworded: reworded from …" said it twice)
-        change = f"\t{reason if reason.startswith(said) else f'{said}: {reason}'}" if said else ""
+        # the change first, as scripts split it ("reworded: from v2.3: …"; it said "reworded: reworded from …")
+        change = f"\t{said}: {reason.removeprefix(said).lstrip() if reason.startswith(said) else reason}" if said else ""
         if item.get("previous"):
             change += f" (the earlier text: {item['previous']})"
         click.echo(f"v{item['version']}\t{item['kind']}\t{item['id']}\t{item['heading']}{change}")
