@@ -323,7 +323,7 @@ END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
 EDITION2_FIELDS = {
     "marshal": {"bestow", "spend_from", "into"},
     "put_into_play": {"bestow"},
-    "redirect": {"stealth"},
+    "redirect": {"stealth", "assault"},
     "effect": {"reduce_cost", "kneel_faction_card", "stand_faction_card"},
 }
 # Fields of 'marshal' that marshaling a card into shadows (into: shadows) does not read.
@@ -370,7 +370,11 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
         },
         3,
     ),
-    "redirect": ({"player"}, {"player": "player", "to": "player", "stealth": ("cardmap", "card")}, 3),
+    "redirect": (
+        {"player"},
+        {"player": "player", "to": "player", "stealth": ("cardmap", "card"), "assault": ("cardmap", "card")},
+        3,
+    ),
     "defend": (set(), {"player": "player", "defenders": "cards"}, 3),
     "resolve": (set(), RESOLVE, 3),
     "effect": (set(), EFFECT, 3),

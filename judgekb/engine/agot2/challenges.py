@@ -208,7 +208,7 @@ def declare_stealth(state: State, trace: Trace, choices: dict[str, str], redirec
     ["agot2-rr/assault"],
     "an attacker with assault may target a location of lower printed cost; it is blank for the challenge and knelt if the attacker wins",
 )
-def declare_assault(state: State, trace: Trace, choices: dict[str, str]) -> None:
+def declare_assault(state: State, trace: Trace, choices: dict[str, str], redirected: bool = False) -> None:
     challenge = state.challenge
     assert challenge is not None
     if len(set(choices.values())) > 1:
@@ -220,7 +220,7 @@ def declare_assault(state: State, trace: Trace, choices: dict[str, str]) -> None
         if target.type != "location" or target.zone != "in_play" or target.controller != challenge.defender:
             raise IllegalStep(
                 "keyword.assault",
-                f"{target_key} is not a location controlled by {challenge.defender}",
+                f"{target_key} is not a location controlled by the defending player, {challenge.defender}",
                 cite=["agot2-rr/assault"],
             )
         if target.cost >= attacker.cost:
@@ -231,9 +231,11 @@ def declare_assault(state: State, trace: Trace, choices: dict[str, str]) -> None
             )
         state.effects.append(Lasting(target_key, "blank", "except traits", "challenge", attacker_key))
         state.facts["assault"] = target_key
+        when = " (a new target, chosen as the challenge is redirected)" if redirected else ""
         trace.add(
             "keyword.assault",
-            f"{attacker_key} (assault) targets {target_key}: until the end of the challenge its printed text box is blank (except traits)",
+            f"{attacker_key} (assault) targets {target_key}{when}: until the end of the challenge its printed text box is blank "
+            "(except traits)",
             tag="assault",
             subject=target_key,
         )

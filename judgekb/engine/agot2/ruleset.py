@@ -208,8 +208,19 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             dict(pairs(args.get("assault"))),
         )
     elif verb == "redirect":
-        if titles.redirect(state, trace, args["player"], args.get("to")) and args.get("stealth"):
-            challenges.declare_stealth(state, trace, dict(pairs(args["stealth"])), redirected=True)  # of the new defending player
+        if titles.redirect(state, trace, args["player"], args.get("to")):
+            if args.get("stealth"):
+                challenges.declare_stealth(state, trace, dict(pairs(args["stealth"])), redirected=True)  # of the new defending player
+            if args.get("assault"):  # RR Assault: the attacking player may choose a new target for assault
+                challenges.declare_assault(state, trace, dict(pairs(args["assault"])), redirected=True)
+        elif args.get("assault"):
+            trace.unused(
+                "keyword.assault",
+                "assault",
+                list(dict(pairs(args["assault"])).values()),
+                "the new opponent is not chosen yet, so no location controlled by the new defending player can be targeted",
+                "agot2-rr/assault",
+            )
     elif verb == "defend":
         challenge = state.challenge
         challenges.defend(state, trace, ctx, args.get("player") or (challenge.defender if challenge else ""), names(args.get("defenders")))

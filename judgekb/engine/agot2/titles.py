@@ -21,6 +21,7 @@ TITLE_CARDS = "agot2-rr/title-cards"
 SUPPORTS = "agot2-rr/supports"
 RIVALS = "agot2-rr/rivals"
 REDIRECT = "agot2-rr/redirect"
+ASSAULT = "agot2-rr/assault"
 MELEE = "agot2-rr/melee-game"
 SELECT = "agot2-rr/appendix-i/plot-phase/1.4"
 RETURN = "agot2-rr/appendix-i/taxation-phase/7.4"
@@ -310,9 +311,9 @@ def rivals_bonus(state: State, trace: Trace, result: dict[str, Any]) -> None:
 
 @rule(
     "title.redirect",
-    [REDIRECT, TITLE_CARDS, "agot2-rr/winning-the-game"],
+    [REDIRECT, TITLE_CARDS, "agot2-rr/winning-the-game", ASSAULT],
     "the Crown Regent redirects one challenge a round, after it is initiated and before reactions to it; the attacker "
-    "chooses a new opponent, not the original one",
+    "chooses a new opponent, not the original one; the assault target first chosen is no longer targeted",
 )
 def redirect(state: State, trace: Trace, player: str, to: str | None) -> bool:
     """Redirect the challenge under way; False when the attacker's choice of a new opponent is not stated.
@@ -379,6 +380,7 @@ def redirect(state: State, trace: Trace, player: str, to: str | None) -> bool:
         tag="redirect",
         subject=to,
     )
+    _drop_assault_target(state, trace)
     supported, source = supports_of(state, challenge.attacker)
     if supported and state.players[to].title == supported:
         trace.add(
@@ -390,6 +392,29 @@ def redirect(state: State, trace: Trace, player: str, to: str | None) -> bool:
             subject=to,
         )
     return True
+
+
+def _drop_assault_target(state: State, trace: Trace) -> None:
+    """RR Assault: "If a challenge is redirected using the Crown Regent melee title, the attacking player may choose a
+    new target for assault. The previously chosen target is not considered to have been targeted by assault and
+    remains unaffected."  Its blank (a lasting effect of the assault declaration) ends, and it will not be knelt."""
+    target = state.facts.pop("assault", None)
+    if not target:
+        return
+    blank = next(
+        (e for e in state.effects if e.target == target and e.kind == "blank" and e.value == "except traits" and e.until == "challenge"),
+        None,
+    )
+    if blank is not None:
+        state.effects.remove(blank)
+    trace.add(
+        "title.redirect",
+        f"{target}, the assault target first chosen, is not considered to have been targeted by assault and remains "
+        "unaffected: its printed text box is no longer treated as blank, and it is not knelt if the attacker wins",
+        cite=[ASSAULT],
+        tag="assault",
+        subject=target,
+    )
 
 
 # ------------------------------------------------------------------ printed abilities the engine applies
