@@ -392,29 +392,41 @@ RULES.add(
 
 @rule(
     "attach.illegal",
-    ["agot2-rr/attachment-cards"],
+    ["agot2-rr/attachment-cards", "agot2-rr/no-attachments"],
     "if a situation arises in which an attachment is not legally attached, the attachment is discarded",
 )
 def check_attachments(state: State, trace: Trace) -> None:
-    """Re-check each attachment in play whose restriction the engine reads (or, with none, the default: a character):
-    one that was legally attached and no longer is (a blank took its host's printed trait, a control change...) is
-    discarded. RR Attachment Cards: "If a situation arises in which an attachment is not legally attached, discard
-    the attachment."  The first check (before step 1) only records each attachment's state: one the scenario gives
-    attached to a card it does not meet is taken as given (its host's values may be incomplete), never discarded."""
+    """Re-check each attachment in play against its restriction when the engine reads it (or, with none, the default:
+    a character) and against its host's No attachments: one that was legally attached and no longer is (a blank took
+    its host's printed trait, a control change, its host gained "No attachments"...) is discarded. RR Attachment Cards:
+    "If a situation arises in which an attachment is not legally attached, discard the attachment."  RR No Attachments:
+    "A card with this keyword cannot have an attachment card attached" (no exception for terminal attachments;
+    duplicates are not attachments, RR Duplicates, and a facedown card has no card type of its own, RR Facedown Cards).
+    The first check (before step 1) only records each attachment's state: one the scenario gives attached to a card it
+    does not meet is taken as given (its host's values may be incomplete), never discarded."""
     legal: dict[str, bool] = state.facts.setdefault("attachments_legal", {})
     for card in sorted(state.cards.values(), key=lambda c: c.order):
         if card.type != "attachment" or card.zone != "in_play" or not card.attached_to or card.duplicate or card.facedown:
             continue
         alternatives = restrictions.parse(card.restriction)
         host = state.cards[card.attached_to]
-        if alternatives is None or host.zone != "in_play":
+        if host.zone != "in_play":
             continue
-        problem = restrictions.unmet(state, alternatives, host, card.controller)
+        barred = "no attachments" in state.keywords(host)
+        if alternatives is None and not barred:  # (a restriction the engine cannot read: only No attachments is checked)
+            legal[card.key] = True
+            continue
+        if barred:
+            problem: str | None = "a card with this keyword cannot have an attachment card attached"
+            why, cite = f"{host.key} has No attachments", ["agot2-rr/attachment-cards", "agot2-rr/no-attachments"]
+        else:
+            problem = restrictions.unmet(state, alternatives or [], host, card.controller)
+            why = f"its restriction is '{card.restriction}'" if alternatives else "an attachment can only attach to a character"
+            cite = ["agot2-rr/attachment-cards"]
         was = legal.get(card.key)
         legal[card.key] = problem is None
         if problem is None or was is not True:
             continue
-        why = f"its restriction is '{card.restriction}'" if alternatives else "an attachment can only attach to a character"
         move(state, card, "discard")
         if card.power:
             state.ledger(to_pool=card.power)
@@ -424,6 +436,7 @@ def check_attachments(state: State, trace: Trace) -> None:
         trace.add(
             "attach.illegal",
             f"{card.key} is no longer legally attached to {host.key} ({why}, and {problem}): it is discarded",
+            cite=cite,
             tag="discard",
             subject=card.key,
         )
