@@ -160,6 +160,8 @@ def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
                 for key, card in before.cards.items()
                 if (now := after.cards.get(key)) is not None and now.power != card.power and now.controller == name
             ]
+            on_title = getattr(after.players[name], "title_power", 0) - getattr(before.players[name], "title_power", 0)
+            where += [f"{on_title:+d} on the title"] if on_title else []
             lines.append(f"{name}: power {was} → {now_power}" + (f" ({', '.join(where)})" if where else ""))
         gold_was, gold_now = getattr(before.players[name], "gold", 0), getattr(after.players[name], "gold", 0)
         if gold_was != gold_now:

@@ -1060,6 +1060,26 @@ class _Checker:
         self.edition = edition
         self.titles: tuple[str, ...] = ()  # the edition's recorded title names (a typo is refused, the nearest named)
 
+    def title_end(self, value: str, key: str, line_of: Any) -> bool:
+        """Whether a move_power end names a melee title (``title: NAME``, or a bare title name that is no card or player):
+        a title is in play under its bearer's control (FAQ v4.1 A Cask of Ale Q&A).  A title in a joust is refused."""
+        head, _, rest = value.partition(":")
+        explicit = head.strip().lower() == "title"
+        name = rest.strip() if explicit else value.strip()
+        if not explicit and (value in self.state.cards or value in self.state.players):
+            return False
+        fold = name.casefold().removeprefix("the ").strip()
+        known = {t.casefold().removeprefix("the ").strip() for t in recorded_titles(2)}
+        known |= {p.title.casefold().removeprefix("the ").strip() for p in self.state.players.values() if p.title}
+        if fold not in known:
+            if explicit:
+                six = ", ".join(recorded_titles(2))
+                self.fail(line_of, key, f"'{name}' is not one of the six titles ({six}) nor a title a player bears")
+            return False
+        if not self.state.melee:
+            self.fail(line_of, key, f"'{name}' is a melee title: {_JOUST_TITLES[2]}")
+        return True
+
     def gained(self, value: Any, key: str, line_of: Any) -> None:
         """An effect's gain/lose: a keyword the edition knows, 'all keywords' (lose), and in edition 2 a trait, 'all
         traits' (lose) or an immunity (gain); anything else would be traced as gained and grant nothing."""
@@ -1208,7 +1228,9 @@ class _Checker:
                 self.fail(line_of, key, f"must be one player's name, not a {type(value).__name__}; got {value!r}")
             if not isinstance(value, str) or value not in state.players:
                 self.fail(line_of, key, f"unknown player '{value}'")
-        elif kind == "owner":  # a card or a player (whose faction card is meant)
+        elif kind == "owner":  # a card or a player (whose faction card is meant); in edition 2 also a melee title
+            if isinstance(value, str) and self.edition == 2 and key in ("from", "to") and self.title_end(value, key, line_of):
+                return
             if not isinstance(value, str) or (value not in state.cards and value not in state.players):
                 self.fail(line_of, key, f"unknown card or player '{value}'")
         elif kind == "until":

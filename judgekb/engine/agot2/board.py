@@ -53,8 +53,9 @@ def seq(state: State) -> int:
 
 
 def total_power(state: State, player: str) -> int:
-    """FAQ 1.4: a player's power total counts the power on every card he or she controls."""
-    return state.players[player].power + sum(
+    """FAQ 1.4: a player's power total counts the power on every card he or she controls (his or her title too: A Cask
+    of Ale Q&A, a melee title is in play under its bearer's control)."""
+    return state.players[player].power + state.players[player].title_power + sum(
         c.power for c in state.cards.values() if c.zone in ("in_play", "revealed") and c.controller == player
     )
 

@@ -8,8 +8,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule
-from judgekb.engine.agot2.board import Context, check_immune, check_terminal, check_victory, leave_play
+from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
+from judgekb.engine.agot2.board import Context, check_immune, check_terminal, check_victory, leave_play, total_power
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Delayed, Lasting, State
 from judgekb.engine.core.steps import UNTIL, names, pairs
@@ -912,9 +912,19 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
     origin, target = spec["from"], spec["to"]
 
     def holder(name: str) -> Any:
-        return state.cards[name] if name in state.cards else state.players[name]
+        if titles.title_named(name) is None and name in state.cards:
+            return state.cards[name]
+        if titles.title_named(name) is None and name in state.players:
+            return state.players[name]
+        return titles.title_holder(state, name)  # a melee title (A Cask of Ale Q&A)
 
     source, dest = holder(origin), holder(target)
+    on_title = [h for h in (source, dest) if isinstance(h, titles.TitlePower)]
+    subject = dest.bearer if isinstance(dest, titles.TitlePower) else target
+    if isinstance(source, titles.TitlePower):
+        origin = f"{source.bearer}'s {source.player.title}"
+    if isinstance(dest, titles.TitlePower):
+        target = f"{dest.bearer}'s {dest.player.title}"
     special = target in state.cards and dest.type in ("agenda", "plot")
     if special and dest.zone != "revealed":
         raise IllegalStep(
@@ -933,7 +943,7 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
         + "; power counts for whoever controls the card it is on",
         cite=["agot2-rr/moving-power", "agot2-faq41/1.4"],
         tag="power",
-        subject=target,
+        subject=subject,
     )
     if special:
         trace.add(
@@ -941,5 +951,15 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
             f"{target} is a revealed plot card, in play under {dest.controller}'s control, so power can be placed on it",
             tag="power",
             subject=target,
+        )
+    for title in on_title:
+        trace.add(
+            "power.onto-title",
+            f"the {title.player.title} is a melee title, in play under {title.bearer}'s control while {title.bearer} bears it, "
+            f"so power can be {'placed on it' if title is dest else 'on it'}; it counts toward {title.bearer}'s total "
+            f"({total_power(state, title.bearer)})",
+            cite=[titles.CASK_OF_ALE],
+            tag="power",
+            subject=title.bearer,
         )
     check_victory(state, trace)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule
-from judgekb.engine.agot2.board import gain_power, remaining
+from judgekb.engine.agot2.board import gain_power, remaining, total_power
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Challenge, State
 from judgekb.engine.core.trace import Trace
@@ -28,6 +28,8 @@ RETURN = "agot2-rr/appendix-i/taxation-phase/7.4"
 BONUS = "agot2-rr/appendix-i/challenges-phase/4.2.3"
 DECLARE = "agot2-rr/appendix-i/challenges-phase/4.2"
 DATA_FILE = "corpus/titles2.yaml"
+LEAVES_PLAY = "agot2-rr/leaves-play"
+CASK_OF_ALE = "agot2-faq41/qa/a-cask-of-ale"
 
 
 # ------------------------------------------------------------------ facts: the printed card, or the scenario's words
@@ -136,6 +138,7 @@ def select(state: State, trace: Trace, chosen: dict[str, str]) -> None:
             )
         taken[title] = player
     pool = 6 if len(order) >= 6 else (4 if len(order) == 3 else 5)
+    tokens_leave(state, trace, "back in the title pool before 1.4")
     for p in state.players.values():  # every title selected last round is back in the pool (7.4) before selection
         p.title, p.title_terms = None, None
         p.redirect_used_this_round = False
@@ -173,14 +176,17 @@ def select(state: State, trace: Trace, chosen: dict[str, str]) -> None:
             )
 
 
-@rule("title.return", [RETURN, TITLE_CARDS], "in the taxation phase each player returns his or her title to the title pool")
+@rule(
+    "title.return",
+    [RETURN, TITLE_CARDS, LEAVES_PLAY],
+    "in the taxation phase each player returns his or her title to the title pool; the tokens on a title leaving play "
+    "return to the treasury",
+)
 def return_titles(state: State, trace: Trace) -> None:
     """Framework step 7.4 (melee only): all titles leave play simultaneously."""
     if not state.melee:
         return
     held = [f"{n} the {p.title}" for n, p in state.players.items() if p.title]
-    for p in state.players.values():
-        p.title, p.title_terms = None, None
     trace.add(
         "title.return",
         "7.4 — each player returns his or her title to the title pool; all titles leave play simultaneously"
@@ -188,6 +194,70 @@ def return_titles(state: State, trace: Trace) -> None:
         cite=[RETURN],
         tag="title",
     )
+    tokens_leave(state, trace, "7.4")
+    for p in state.players.values():
+        p.title, p.title_terms = None, None
+
+
+def tokens_leave(state: State, trace: Trace, when: str) -> None:
+    """RR Leaves Play: "All tokens on the card are returned to the treasury" -- the power on each title leaving play."""
+    for name, p in state.players.items():
+        if not p.title_power:
+            continue
+        state.ledger(to_pool=p.title_power)
+        trace.add(
+            "title.return",
+            f"the {p.title_power} power on {name}'s {p.title} returns to the treasury as the title leaves play ({when}); "
+            f"{name}'s total: {total_power(state, name) - p.title_power}",
+            cite=[LEAVES_PLAY, RETURN],
+            tag="tokens",
+            subject=name,
+        )
+        p.title_power = 0
+
+
+# ------------------------------------------------------------------ power on a title (A Cask of Ale Q&A)
+
+
+class TitlePower:
+    """A player's title as a holder of power tokens (``move_power``): the title card is in play under its bearer's
+    control (FAQ v4.1 A Cask of Ale Q&A), so the power on it counts toward the bearer's 15 (RR Winning the Game)."""
+
+    def __init__(self, state: State, bearer: str) -> None:
+        self.player = state.players[bearer]
+        self.bearer = bearer
+
+    @property
+    def power(self) -> int:
+        return self.player.title_power
+
+    @power.setter
+    def power(self, value: int) -> None:
+        self.player.title_power = value
+
+
+def title_named(name: str) -> str | None:
+    """The title a ``move_power`` end names as ``title: NAME`` (None for anything else)."""
+    head, _, rest = name.partition(":")
+    return rest.strip() if head.strip().lower() == "title" and rest.strip() else None
+
+
+RULES.add("power.onto-title", [CASK_OF_ALE, TITLE_CARDS], "a melee title is in play under its bearer's control: power can be on it")
+
+
+def title_holder(state: State, name: str) -> TitlePower:
+    """The title ``name`` (``title: NAME`` or a bare title name) as a power holder; refused when no player bears it."""
+    title = title_named(name) or name
+    folded = title.casefold().removeprefix("the ").strip()
+    bearer = next((n for n, p in state.players.items() if p.title and p.title.casefold().removeprefix("the ").strip() == folded), None)
+    if bearer is None:
+        raise IllegalStep(
+            "power.onto-title",
+            f"no player bears the {title} now: a title is in play only while a player bears it (between 1.4 and 7.4), so "
+            "no power can be on it",
+            cite=[TITLE_CARDS],
+        )
+    return TitlePower(state, bearer)
 
 
 # ------------------------------------------------------------------ supports

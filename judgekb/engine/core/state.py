@@ -100,6 +100,7 @@ class Player:
     opposes_claimed_this_round: bool = False
     redirect_used_this_round: bool = False
     title_terms: TitleTerms | None = None  # edition 2: the relationships the scenario gives for its title
+    title_power: int = 0  # edition 2: power on the title borne (FAQ v4.1 A Cask of Ale Q&A: a title is in play)
     rival_bonuses_this_round: list[str] = field(default_factory=list)  # edition 2: opponents who gave a rivals bonus
     challenge_opponents: list[tuple[str, str]] = field(default_factory=list)  # this phase: (type, opponent initiated against)
     title_challenge_used: bool = False  # edition 2: the Hand of the King's additional challenge this phase
@@ -300,7 +301,7 @@ class State:
             and c.type in ("character", "location", "attachment")
             and (c.type == "character" or "infamy" in self.keywords(c))
         )
-        return self.players[player].power + on_cards
+        return self.players[player].power + self.players[player].title_power + on_cards
 
     def claimed_power(self, player: str) -> int:
         """Power on the House and on characters (the initiative tie-break)."""
@@ -312,7 +313,7 @@ class State:
         self.facts["to_pool"] = self.facts.get("to_pool", 0) + to_pool
 
     def power_in_game(self) -> int:
-        return sum(p.power for p in self.players.values()) + sum(c.power for c in self.cards.values())
+        return sum(p.power + p.title_power for p in self.players.values()) + sum(c.power for c in self.cards.values())
 
     def opponents(self, player: str) -> list[str]:
         return [p for p in self.players if p != player]
