@@ -131,3 +131,15 @@ def test_looking_at_an_opponents_piles_asks_about_open_information(index):
         assert "agot2-faq41/definitions/open-information" in [h.id for h in hits[:2]], (query, [h.id for h in hits])
     hits, _ = index.search("can i look at my opponents hand", 2, None, 5)
     assert hits[0].id == "agot2-faq41/definitions/hidden-information", [h.id for h in hits]
+
+
+def test_lookup_review_48_notes(index):
+    """A lookup review (r48): a question naming the plot Calm Over Westeros was told the corpus names it in a
+    superseded restricted-list line where "Calm Over Westeros" is the set of Iron Mines ("(Calm Over Westeros,
+    92)"); "the TO" (tournament organiser) missed Leader Participation."""
+    asked = "opponent forgot which challenge type i named for calm over westeros, do i have to tell him"
+    _, notes = search.results(index, asked, 2, None, 5)
+    said = " ".join(notes)
+    assert "agot2-faq41/definitions/derived-information" in said and "iron-mines" not in said, said
+    hits, _ = index.search("can the TO play in his own store championship", 2, None, 5)
+    assert hits[0].id == "agot2-tr/leader-participation", [h.id for h in hits]

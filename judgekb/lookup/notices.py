@@ -132,14 +132,22 @@ def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
     notice said "the clauses below are what the corpus says about it" above clauses that never named
     the card (Action Windows for "what does The Red Keep do", second edition)."""
     sql = (
-        "select c.id from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+        "select c.id, c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
         "where clauses_fts match ? and (? is null or c.edition = ?)"
     )
     found: dict[str, bool] = {}
     for card in sorted(cards):
-        phrase = " ".join(words_of(no_article(index.card_name(card))))
-        for (clause_id,) in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition]) if phrase else ():
+        name = index.card_name(card)
+        phrase = " ".join(words_of(no_article(name)))
+        # a set's name in a card reference ("Iron Mines (Calm Over Westeros, 92)") names the set, not the card
+        as_set = re.compile(re.escape(no_article(name)) + r",\s*\d+\)", re.IGNORECASE)
+        for clause_id, text in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition]) if phrase else ():
+            named = len(re.findall(re.escape(no_article(name)), text or "", re.IGNORECASE))
+            if named and named == len(as_set.findall(text or "")):
+                continue
             found[clause_id] = any(r == "superseded" for _, r in index.governors.get(clause_id, ()))
+    if any(not old for old in found.values()):  # (a lookup review: a superseded list entry was named beside them)
+        found = {c: old for c, old in found.items() if not old}
     if not found:
         which = f"{EDITION_ADJECTIVES[edition]} " if edition else ""
         return f"No {which}clause of the corpus names it; closest clauses below."
