@@ -78,9 +78,10 @@ def read_input(path: Path, cap: int | None) -> bytes:
         raise DataError(f"{path}: no such file") from None
     except OSError as exc:
         raise DataError(f"{path}: cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which refuses a folder with IsADirectoryError
+        os.close(fd)
+        raise DataError(f"{path}: not a regular file (a FIFO, device or folder)")
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise DataError(f"{path}: not a regular file (a FIFO, device or folder)")
         try:
             data = handle.read() if cap is None else handle.read(cap + 1)
         except OSError as exc:

@@ -958,3 +958,35 @@ def test_clients_sending_their_request_slowly_never_hold_the_server(db_path):
         assert waited < 3 * HEADER_SECONDS + 5 < 30, waited  # (before: 30 s and more, the worker timeout)
         # a slow client is dropped with one line in the log, not a worker killed nor a traceback
         urllib.request.urlopen(base + "/", timeout=10).close()
+
+
+def test_a_folder_where_a_file_is_expected_is_named_not_a_traceback(tmp_path, kb, corpus_copy):
+    """A hostile-input review (r43): read_input opened the file with fdopen before its regular-file check, and fdopen
+    raises IsADirectoryError for a folder: `verify DIR.lock.json` and `build` over a manifest folder were tracebacks, a
+    folder run stopped at a folder named *.yaml without its summary, and import-cards blamed a pack folder on the
+    database ("cannot write db.sqlite: Is a directory")."""
+    said = "not a regular file (a FIFO, device or folder)"
+    (tmp_path / "x.lock.json").mkdir()
+    verified = run_cli("verify", str(tmp_path / "x.lock.json"), db=kb)
+    _clean(verified)
+    assert verified.returncode == 2 and f"x.lock.json: {said}" in verified.stderr, verified.stderr
+    folder = tmp_path / "scenarios"
+    (folder / "a-old.yaml").mkdir(parents=True)
+    shutil.copy(SCENARIO, folder / "b-good.yaml")
+    ran = run_cli("run", str(folder), db=kb)
+    _clean(ran)
+    assert ran.returncode == 2 and f"a-old.yaml: {said}" in ran.stderr, ran.stderr
+    assert "PASS " in ran.stdout and "1 passed, 0 failed, 1 malformed" in ran.stdout, ran.stdout
+    manifest = corpus_copy / "manifests" / "agot2-faq.yaml"
+    manifest.unlink()
+    manifest.mkdir()
+    built = run_cli("build", db=tmp_path / "new.sqlite", corpus=corpus_copy, timeout=60)
+    _clean(built)
+    assert built.returncode == 2 and f"agot2-faq.yaml: {said}" in built.stderr, built.stderr
+    cards = tmp_path / "agot2-throneteki"
+    (cards / "packs" / "x.json").mkdir(parents=True)
+    shutil.copyfile(CARDS / "agot2-throneteki" / "packs" / "Core.json", cards / "packs" / "Core.json")
+    imported = run_cli("import-cards", str(cards), db=kb, timeout=60)
+    _clean(imported)
+    assert imported.returncode == 2 and f"x.json: {said}" in imported.stderr, imported.stderr
+    assert "cannot write" not in imported.stderr
