@@ -704,8 +704,12 @@ def serve(obj: Context, host: str, port: int, workers: int | None, lan: bool) ->
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     from judgekb.errors import DataError
-    from judgekb.web.app import create_app
+    from judgekb.web.app import create_app, scenario_slot_count
 
+    try:
+        scenario_slot_count()  # (before the build: a bad value is said at once)
+    except DataError as exc:
+        fail(str(exc))
     obj.db()  # build or refresh the database once, before the workers start
     try:
         app = create_app(obj.db_path, obj.corpus)

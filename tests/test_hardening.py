@@ -990,3 +990,16 @@ def test_a_folder_where_a_file_is_expected_is_named_not_a_traceback(tmp_path, kb
     _clean(imported)
     assert imported.returncode == 2 and f"x.json: {said}" in imported.stderr, imported.stderr
     assert "cannot write" not in imported.stderr
+
+
+@pytest.mark.parametrize("value", ["abc", "-3", "0", "²"])
+def test_a_bad_scenario_slot_count_is_refused_before_serving(kb, value):
+    """A hostile-input review (r43): JUDGEKB_SCENARIO_SLOTS=abc made `serve` a ValueError traceback, and a negative
+    count was quietly taken as 1."""
+    env = dict(os.environ, JUDGEKB_DB=str(kb), JUDGEKB_SCENARIO_SLOTS=value)
+    result = subprocess.run(
+        [sys.executable, "-m", "judgekb", "serve", "--port", "8898"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
+    _clean(result)
+    assert result.returncode == 2, result.stderr
+    assert f"$JUDGEKB_SCENARIO_SLOTS must be a whole number >= 1; got {value!r}" in result.stderr, result.stderr

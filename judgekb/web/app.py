@@ -25,6 +25,7 @@ from judgekb.authority import graph as authority
 from judgekb.cards import cardpage
 from judgekb.corpus.model import KINDS
 from judgekb.engine import guard
+from judgekb.errors import DataError
 from judgekb.lookup import search
 from judgekb.web import offline, views, webguard, webtext
 
@@ -47,6 +48,17 @@ SECURITY_HEADERS = {
 pages = Blueprint("pages", __name__)
 
 
+def scenario_slot_count() -> int:
+    """How many scenario runs and deck checks may run at once: ``$JUDGEKB_SCENARIO_SLOTS``, or half the cores.
+    Raises DataError for anything but a whole number from 1 ('abc' was a traceback, and -3 quietly became 1)."""
+    given = os.environ.get("JUDGEKB_SCENARIO_SLOTS", "").strip()
+    if not given:
+        return max(1, (os.cpu_count() or 2) // 2)
+    if not (given.isascii() and given.isdigit()) or int(given) < 1:
+        raise DataError(f"$JUDGEKB_SCENARIO_SLOTS must be a whole number >= 1; got {given[:40]!r}")
+    return int(given)
+
+
 class Resources:
     """Per-thread read-only database connection, search index and authority graph."""
 
@@ -58,8 +70,7 @@ class Resources:
 
         self.titles = runner.load_titles(corpus)
         self.memo = webguard.Memo()
-        slots = int(os.environ.get("JUDGEKB_SCENARIO_SLOTS", "0")) or max(1, (os.cpu_count() or 2) // 2)
-        self.scenario_slots = webguard.Slots(str(db_path.resolve()), slots)
+        self.scenario_slots = webguard.Slots(str(db_path.resolve()), scenario_slot_count())
         self.generation = 0  # bumped when the database file is replaced: every thread opens the new one
         self.stamp = self._stamp()
 
