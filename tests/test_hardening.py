@@ -1003,3 +1003,19 @@ def test_a_bad_scenario_slot_count_is_refused_before_serving(kb, value):
     _clean(result)
     assert result.returncode == 2, result.stderr
     assert f"$JUDGEKB_SCENARIO_SLOTS must be a whole number >= 1; got {value!r}" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_restricted_list_file_that_is_a_folder_or_fifo_is_refused_by_name(tmp_path, kb, kind):
+    """A hostile-input review (r43): a restricted-list.json that was a folder or a FIFO was skipped without a word:
+    'imported 211 cards', exit 0, and no dated lists."""
+    folder = tmp_path / "agot2-throneteki"
+    (folder / "packs").mkdir(parents=True)
+    shutil.copyfile(CARDS / "agot2-throneteki" / "packs" / "Core.json", folder / "packs" / "Core.json")
+    lists = folder / "restricted-list.json"
+    lists.mkdir() if kind == "folder" else os.mkfifo(lists)
+    result = run_cli("import-cards", str(folder), db=kb, timeout=60)
+    _clean(result)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "restricted-list.json: not a regular file (a FIFO, device or folder)" in result.stderr, result.stderr
+    assert _imported(kb) == 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,9 +156,10 @@ def read(path: Path) -> list[RestrictedList]:
 
 
 def find_file(path: Path) -> Path | None:
-    """The restricted-list file of a throneteki folder being imported, if it has one."""
+    """The restricted-list file of a throneteki folder being imported, if it has one: anything of that name, so that
+    ``read`` refuses a folder or a FIFO by name (it was skipped without a word, and no dated lists imported)."""
     candidate = path / FILE_NAME if path.is_dir() else None
-    return candidate if candidate and candidate.is_file() else None
+    return candidate if candidate and os.path.lexists(candidate) else None
 
 
 def apply(db: Any, lists: list[RestrictedList], source: Path) -> int:
