@@ -475,7 +475,8 @@ EXIT_NOT_LEGAL = 3
 
 
 @main.command()
-@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+# (a folder too: read_source refuses it, and with --json as JSON; click's usage error was never JSON)
+@click.argument("path", type=click.Path(allow_dash=True, path_type=Path))
 @click.option("--edition", type=click.Choice(["1", "2"]), help="The deck's edition (default: detected from its card names).")
 @click.option("--format", "fmt", type=click.Choice(["joust", "melee"]), default="joust", show_default=True)
 @click.option("--list", "list_name", help='2nd edition: the dated list to check against (default: the newest), e.g. "Standard v1.16".')

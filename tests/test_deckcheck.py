@@ -549,6 +549,17 @@ def test_deckcheck_json_on_bad_input_still_prints_json(kb, tmp_path):
     assert out["verdict"] == "cannot be checked" and "broken.json" in out["error"] and "not valid JSON" in out["error"]
 
 
+def test_deckcheck_json_on_a_folder_prints_json_too(kb, tmp_path):
+    """A hostile-input review (r43): `deckcheck DIR --json` printed click's usage error ("File 'DIR' is a directory"),
+    not the JSON the README promises for bad input."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    result = run_cli("deckcheck", str(folder), "--json", db=kb)
+    assert result.returncode == 2 and "Usage:" not in result.stderr, result.stderr
+    out = json.loads(result.stdout)
+    assert out == {"verdict": "cannot be checked", "error": f"{folder}: not a regular file (a FIFO, device or folder)"}
+
+
 def test_only_an_exports_heading_reads_as_title_faction_and_agendas(db):
     """Review 28: the 'agenda after the faction' reading and 'above Packs: is heading' applied to lists that are not
     a ThronesDB export's heading: a hand-typed list's title after its faction became an unknown card; a 'Packs:' line
