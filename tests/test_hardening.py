@@ -1019,3 +1019,20 @@ def test_a_restricted_list_file_that_is_a_folder_or_fifo_is_refused_by_name(tmp_
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert "restricted-list.json: not a regular file (a FIFO, device or folder)" in result.stderr, result.stderr
     assert _imported(kb) == 0
+
+
+def test_changes_since_a_version_past_the_last_or_of_a_document_without_versions_is_refused(db_path):
+    """A hostile-input review (r43): `changes agot1-faq --since v99` and `changes agot2-rr --since v1` said "No entries
+    ... carry a version after ...", exit 0: a typo such as v55 for v5.5 read as "nothing changed"."""
+    past = run_cli("changes", "agot1-faq", "--since", "v99", db=db_path)
+    _clean(past)
+    assert past.returncode == 2, past.stdout
+    assert "--since 'v99' is past agot1-faq's last version: its versions run from v1.0 to v5.5.1" in past.stderr, past.stderr
+    none = run_cli("changes", "agot2-rr", "--since", "v1", db=db_path)
+    _clean(none)
+    assert none.returncode == 2, none.stdout
+    assert "agot2-rr has no versions to compare" in none.stderr and "documents with versions: agot1-faq, agot2-faq" in none.stderr
+    last = run_cli("changes", "agot1-faq", "--since", "v5.5.1", db=db_path)  # the last version itself: nothing after it
+    assert last.returncode == 0 and "No entries of agot1-faq carry a version after v5.5.1." in last.stdout, last.stderr
+    later = run_cli("changes", "agot2-faq", "--since", "v2.3", db=db_path)  # its successor, v4.1, is a later version
+    assert later.returncode == 0 and later.stdout.startswith("v4.1\t"), later.stderr

@@ -180,6 +180,22 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def document_versions(db: Any, doc_id: str) -> list[str]:
+    """The versions ``changes`` can report for a document, earliest first: its entries' version tags, its change
+    log's versions, and the versions of a pair of documents one of which supersedes the other."""
+    found = {r["version"] for r in db.query("select distinct version from clauses where doc = ? and version is not null", [doc_id])}
+    for r in db.query("select data from clauses where doc = ? and data like '%changelog%'", [doc_id]):
+        log = json.loads(r["data"] or "{}").get("changelog") or {}
+        if log.get("version"):
+            found.add(str(log["version"]))
+    docs = {r["id"]: r for r in db.query("select id, version, supersedes from documents")}
+    for later in docs.values():
+        earlier = later.get("supersedes")
+        if earlier in docs and doc_id in (earlier, later["id"]):
+            found |= {docs[earlier]["version"], later["version"]}
+    return sorted((v for v in found if is_version(str(v))), key=version_key)
+
+
 def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
     """Clauses of a document introduced after version ``since`` (from their version tags), then
     what a later version of the document changed after ``since``: new, reworded and removed
