@@ -185,6 +185,25 @@ def test_the_page_names_its_own_fields_not_the_command_line_s_options(client):
     assert "--edition" not in notes
 
 
+def test_the_api_refuses_text_that_is_not_utf8_and_names_its_own_parameters(client):
+    """A hostile-input review (r43): /api/deckcheck decoded a Latin-1 body with replacement characters and checked it
+    ("no card named 'Dir\ufffdwolf Pup'") where the command line refuses it; its messages named --as-of and --edition,
+    flags the API has not (its parameters are as_of and edition)."""
+    second = (DECKS / "agot2-stark-fealty.txt").read_text(encoding="utf-8")
+    latin1 = second.replace("Direwolf", "Dir\xe9wolf", 1).encode("latin-1")
+    refused = client.post("/api/deckcheck", data=latin1)
+    byte = latin1.index(b"\xe9")
+    assert refused.status_code == 422 and refused.get_json()["error"] == f"posted decklist: not UTF-8 text (byte {byte})"
+    first = (DECKS / "agot1-stark-legal.txt").read_text(encoding="utf-8").encode()
+    bad_as_of = client.post("/api/deckcheck?as_of=zzz&edition=1", data=first)
+    assert bad_as_of.status_code == 422 and bad_as_of.get_json()["error"] == "as_of must be a FAQ version such as v5.4; got 'zzz'"
+    mixed = client.post("/api/deckcheck?as_of=v5.4", data=second.encode())
+    assert mixed.get_json()["error"] == "as_of is for first-edition FAQ versions; choose a second-edition list with list=NAME"
+    wrong = client.post("/api/deckcheck?edition=2", data=first).get_json()
+    assert any("check it with edition=1 (or with edition=auto, which detects it)" in n for n in wrong["notes"]), wrong["notes"]
+    assert "--" not in json.dumps(wrong["notes"]) + json.dumps([p["message"] for p in wrong["problems"]])
+
+
 # ---------------------------------------------------------------------------- bounded work (hostile-input review)
 
 

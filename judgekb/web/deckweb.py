@@ -31,6 +31,24 @@ FORM_WORDS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
 ]
 
 
+# ... and the API names its query parameters.
+API_WORDS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"without --edition, which detects it"), "with edition=auto, which detects it"),
+    (re.compile(r"--edition ([12])"), r"edition=\1"),
+    (re.compile(r"--as-of VERSION"), "as_of=VERSION"),
+    (re.compile(r"--as-of"), "as_of"),
+    (re.compile(r"with --list"), "with list=NAME"),
+    (re.compile(r"--list"), "list"),
+]
+
+
+def api_words(text: str) -> str:
+    """A deck-check message as the API says it: "as_of must be a FAQ version", not "--as-of" (a flag it has not)."""
+    for pattern, words in API_WORDS:
+        text = pattern.sub(words, text)
+    return text
+
+
 @deck_pages.app_template_filter("form_words")
 def form_words(text: str) -> str:
     """A deck-check message as the page says it: "choose a second-edition list with “List (2nd)”", not "--list"."""
@@ -102,9 +120,13 @@ def api_deckcheck() -> Any:
     from judgekb.web import webguard
     from judgekb.web.app import MAX_REQUEST_BYTES
 
-    text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8", "replace")  # chunked or not: 413 over the cap
-    try:
-        report = _check(text, "posted decklist", _options(request.args))
+    body = webguard.read_body(request.stream, MAX_REQUEST_BYTES)  # chunked or not: 413 over the cap
+    try:  # (it was decoded with replacement characters: 'Dir\ufffdwolf Pup' was checked, not refused as the CLI does)
+        report = _check(decklists.decode(body, "posted decklist"), "posted decklist", _options(request.args))
     except DataError as exc:
-        abort(422, description=str(exc))
-    return jsonify(report.as_json()), (422 if report.verdict == "cannot be checked" else 200)
+        abort(422, description=api_words(str(exc)))
+    data = report.as_json()
+    data["notes"] = [api_words(note) for note in data.get("notes") or []]
+    for problem in data.get("problems") or []:
+        problem["message"] = api_words(problem["message"])
+    return jsonify(data), (422 if report.verdict == "cannot be checked" else 200)
