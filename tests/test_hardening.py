@@ -1036,3 +1036,38 @@ def test_changes_since_a_version_past_the_last_or_of_a_document_without_versions
     assert last.returncode == 0 and "No entries of agot1-faq carry a version after v5.5.1." in last.stdout, last.stderr
     later = run_cli("changes", "agot2-faq", "--since", "v2.3", db=db_path)  # its successor, v4.1, is a later version
     assert later.returncode == 0 and later.stdout.startswith("v4.1\t"), later.stderr
+
+
+def test_export_site_removes_what_killed_runs_left_and_only_that(tmp_path, kb):
+    """A hostile-input review (r43): a killed `export-site` left its hidden temporary folder (about 15 MB) beside the
+    target, and later runs never removed it.  A run now removes the folders of runs that have ended for the same
+    target on this machine (their run file says so), and leaves anything it cannot prove it made."""
+    import socket
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead_pid = int(ended.stdout)
+    site = (tmp_path / "site").resolve()
+    host = socket.gethostname()
+
+    def left(name: str, target: Path, pid: int | None) -> Path:
+        folder = tmp_path / name
+        (folder / "c").mkdir(parents=True)
+        (folder / "c" / "page.html").write_text("x", encoding="utf-8")
+        if pid is not None:
+            (folder / ".judgekb-export-run").write_text(f"judgekb export-site\n{target}\n{host}\n{pid}\n", encoding="utf-8")
+        return folder
+
+    killed = left(".site.k1lled00", site, dead_pid)
+    swapped = left(f".site.old-{dead_pid}", site, dead_pid)  # killed while setting the earlier copy aside
+    running = left(".site.running0", site, os.getpid())  # another run, still going
+    foreign = left(".site.mine0000", site, None)  # no run file: not provably judgekb's
+    other = left(".site.v2.k1lled00", (tmp_path / "site.v2").resolve(), dead_pid)  # another target's
+    result = run_cli("export-site", str(site), db=kb, timeout=300)
+    _clean(result)
+    assert result.returncode == 0, result.stderr
+    assert not killed.exists() and not swapped.exists(), sorted(p.name for p in tmp_path.iterdir())
+    assert running.exists() and foreign.exists() and other.exists()
+    assert not (site / ".judgekb-export-run").exists()  # the run's own file does not stay in the copy
+    assert ".judgekb-export-run" not in json.loads((site / "offline-files.json").read_text(encoding="utf-8"))["files"]
+    again = run_cli("export-site", str(site), db=kb, timeout=300)  # an earlier export is still replaced
+    assert again.returncode == 0 and not any(p.name.startswith(".site.old-") for p in tmp_path.iterdir()), again.stderr

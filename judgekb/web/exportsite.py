@@ -9,7 +9,9 @@ rewritten to relative file paths (``c/agot1-faq/3.30.html``, ``card/1/val.html``
 exactly like the live site.  Search runs in the browser over ``search-index.js`` (a script, not a
 JSON fetch, because browsers refuse fetches from file:// pages).  The copy is written to a
 temporary folder beside DIR and renamed into place; an existing folder is replaced only when it
-is an earlier export that holds no file judgekb did not write.
+is an earlier export that holds no file judgekb did not write.  The temporary folder of a killed run
+is removed by the next run for the same DIR (its ``RUN_FILE`` names the target and a process that
+has ended).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +34,7 @@ from judgekb.web import offline
 from judgekb.yamlio import DataError
 
 MARKER = ".judgekb-export"
+RUN_FILE = ".judgekb-export-run"  # in a temporary folder while a run writes it: which run, so a later one may remove it
 STATIC_FILES = ("style.css", "app.js", "icon.svg")
 LINK = re.compile(r'(href|src|action)="(/[^"]*)"')
 
@@ -130,7 +134,7 @@ def _check_target(out: Path) -> None:
                 f"{out}: an earlier judgekb export whose file list (offline-files.json) is missing or damaged, so the files "
                 "judgekb did not write cannot be told apart; nothing was written (choose a new DIR)"
             ) from None
-        ours = listed | {"sw.js", "offline-files.json", MARKER}
+        ours = listed | {"sw.js", "offline-files.json", MARKER, RUN_FILE}  # (RUN_FILE: a run killed just after its rename)
         extra = sorted(str(f.relative_to(out)) for f in out.rglob("*") if f.is_file() and str(f.relative_to(out)) not in ours)
         if extra:
             raise DataError(
@@ -138,6 +142,47 @@ def _check_target(out: Path) -> None:
                 f"{'…' if len(extra) > 5 else ''}); replacing it would delete them, so nothing was written (move them out, "
                 "or choose a new DIR)"
             )
+
+
+def _run_mark(out: Path) -> str:
+    """What RUN_FILE holds: the target, this machine and this process (a folder on a stick may be another machine's)."""
+    import socket
+
+    return f"judgekb export-site\n{out}\n{socket.gethostname()}\n{os.getpid()}\n"
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Remove the temporary folders of killed runs for ``out`` (about 15 MB each; they were never removed): only a real
+    folder of its name, owned by this user, whose RUN_FILE names this target and a process of this machine that has
+    ended.  Anything else is left as it is: another run's folder in progress, or a folder judgekb cannot prove it made."""
+    try:
+        candidates = [p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
+    except OSError:
+        return
+    for folder in candidates:
+        try:
+            info = folder.lstat()
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            said = (folder / RUN_FILE).read_text(encoding="utf-8") if (folder / RUN_FILE).is_file() else ""
+        except (OSError, UnicodeDecodeError):
+            continue
+        lines, expected = said.split("\n"), _run_mark(out).split("\n")
+        if len(lines) != len(expected) or lines[:3] != expected[:3] or not (lines[3].isascii() and lines[3].isdigit()):
+            continue
+        if int(lines[3]) == os.getpid() or _alive(int(lines[3])):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process: alive)
+        return True
+    return True
 
 
 def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
@@ -153,7 +198,9 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
     site = Site(db)
     try:  # (a read-only stick or folder: a traceback before)
         out.parent.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(out)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        (tmp / RUN_FILE).write_text(_run_mark(out), encoding="utf-8")
     except OSError as exc:
         raise DataError(f"cannot write in {out.parent}: {exc.strerror or exc}. Choose a writable folder") from None
     # (mkdtemp makes it private: the copy is for others to open, so it gets a folder's usual mode under the umask)
@@ -202,18 +249,22 @@ def export(db_path: Path, corpus: Path, out: Path) -> dict[str, Any]:
         for name in STATIC_FILES:
             shutil.copyfile(static / name, tmp / "static" / name)
         shutil.copyfile(static / "sw-export.js", tmp / "sw.js")  # at the root, so its scope is the whole copy
-        files = sorted(str(f.relative_to(tmp)) for f in tmp.rglob("*") if f.is_file() and f.name != "sw.js")
+        kept = [f for f in tmp.rglob("*") if f.is_file() and f.relative_to(tmp) != Path(RUN_FILE)]
+        files = sorted(str(f.relative_to(tmp)) for f in kept if f.name != "sw.js")
         (tmp / "offline-files.json").write_text(json.dumps({"version": index["version"], "files": files}), encoding="utf-8")
         (tmp / MARKER).write_text(f"judgekb export of {db_path}\nversion {index['version']}\n", encoding="utf-8")
-        size = sum(f.stat().st_size for f in tmp.rglob("*") if f.is_file())
-        file_count = sum(1 for f in tmp.rglob("*") if f.is_file())
+        kept = [f for f in tmp.rglob("*") if f.is_file() and f.relative_to(tmp) != Path(RUN_FILE)]
+        size = sum(f.stat().st_size for f in kept)
+        file_count = len(kept)
         if out.exists():
             old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            (out / RUN_FILE).write_text(_run_mark(out), encoding="utf-8")  # (the old copy, set aside, is this run's too)
             out.rename(old)
             tmp.rename(out)
             shutil.rmtree(old, ignore_errors=True)
         else:
             tmp.rename(out)
+        (out / RUN_FILE).unlink()
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
