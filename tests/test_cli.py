@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from judgekb import store
@@ -226,6 +227,32 @@ def test_malformed_manifest_names_file_line_and_field_and_keeps_the_database(tmp
     assert "Traceback" not in result.stderr
     assert (db.stat().st_mtime_ns, db.read_bytes()) == before
     assert not [p for p in db.parent.iterdir() if p.name.startswith(".judgekb-")]  # no temp file left behind
+
+
+@pytest.mark.parametrize(
+    ("field", "written", "said"),
+    [
+        ("rank", "rank: [30]", "field 'rank' must be a whole number; got [30]"),
+        ("edition", "edition: two", "field 'edition' must be 1 or 2; got 'two'"),
+        ("pages", "pages: some", "field 'pages' must be 'printed', 'none' or 'lost'; got 'some'"),
+    ],
+)
+def test_a_manifest_error_names_the_field_s_own_line(corpus_copy, field, written, said):
+    """A hostile-input review (r43): every manifest error named line 2 (where the mapping starts), not the field's line."""
+    from judgekb.corpus.sources import load_manifest
+    from judgekb.yamlio import DataError
+
+    manifest = corpus_copy / "manifests" / "agot2-faq.yaml"
+    lines = manifest.read_text(encoding="utf-8").splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith(f"{field}:")), None)
+    if at is None:
+        lines.append("")
+        at = len(lines) - 1
+    lines[at] = written
+    manifest.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        load_manifest(manifest, corpus_copy)
+    assert str(refused.value) == f"{manifest}:{at + 1}: {said}"
 
 
 def test_unknown_manifest_field_and_bad_yaml(tmp_path, corpus_copy):

@@ -67,36 +67,35 @@ def check_corpus(corpus: Path) -> None:
 def load_manifest(path: Path, corpus: Path) -> Document:
     """Read and validate one manifest; errors name the file, line and field."""
     from judgekb.corpus.model import Document
-    from judgekb.yamlio import DataError, check_fields, load, strip_lines
+    from judgekb.yamlio import DataError, check_fields, load, strip_lines, where
 
     data = load(path)
     check_fields(path, data, MANIFEST_FIELDS, OPTIONAL_FIELDS, "manifest")
-    line = data["__line__"]
     if data["kind"] not in DOCUMENT_KINDS:
-        raise DataError(f"{path}:{line}: field 'kind' must be one of {', '.join(DOCUMENT_KINDS)}; got {data['kind']!r}")
+        raise DataError(f"{where(path, data, 'kind')}: field 'kind' must be one of {', '.join(DOCUMENT_KINDS)}; got {data['kind']!r}")
     if data["edition"] not in (1, 2):
-        raise DataError(f"{path}:{line}: field 'edition' must be 1 or 2; got {data['edition']!r}")
+        raise DataError(f"{where(path, data, 'edition')}: field 'edition' must be 1 or 2; got {data['edition']!r}")
     if data["parser"] not in PARSERS:
-        raise DataError(f"{path}:{line}: field 'parser' must be one of {', '.join(PARSERS)}; got {data['parser']!r}")
+        raise DataError(f"{where(path, data, 'parser')}: field 'parser' must be one of {', '.join(PARSERS)}; got {data['parser']!r}")
     if not isinstance(data["rank"], int):
-        raise DataError(f"{path}:{line}: field 'rank' must be a whole number; got {data['rank']!r}")
+        raise DataError(f"{where(path, data, 'rank')}: field 'rank' must be a whole number; got {data['rank']!r}")
     if data["parser"] not in ("markdown2", "html") and not data.get("map"):
-        raise DataError(f"{path}:{line}: field 'map' is required by parser '{data['parser']}'")
+        raise DataError(f"{where(path, data, 'parser')}: field 'map' is required by parser '{data['parser']}'")
     if data["parser"] == "html" and not data.get("structure"):
-        raise DataError(f"{path}:{line}: field 'structure' is required by parser 'html'")
+        raise DataError(f"{where(path, data, 'parser')}: field 'structure' is required by parser 'html'")
     if not all(isinstance(t, str) and t.strip() for t in data.get("chrome") or []):
-        raise DataError(f"{path}:{line}: field 'chrome' must be a list of texts (the start of each site-only passage)")
+        raise DataError(f"{where(path, data, 'chrome')}: field 'chrome' must be a list of texts (the start of each site-only passage)")
     if not isinstance(data.get("copies") or [], list):
-        raise DataError(f"{path}:{line}: field 'copies' must be a list of document ids; got {data['copies']!r}")
+        raise DataError(f"{where(path, data, 'copies')}: field 'copies' must be a list of document ids; got {data['copies']!r}")
     provenance = data.get("provenance")
     if provenance is not None:
         check_fields(path, provenance, PROVENANCE_FIELDS, PROVENANCE_OPTIONAL, "provenance")
     if data.get("pages") not in (None, "printed", "none", "lost"):
-        raise DataError(f"{path}:{line}: field 'pages' must be 'printed', 'none' or 'lost'; got {data['pages']!r}")
+        raise DataError(f"{where(path, data, 'pages')}: field 'pages' must be 'printed', 'none' or 'lost'; got {data['pages']!r}")
     for key in ("file", "map"):
         if data.get(key) and not (corpus / data[key]).is_file():
             what = "something that is not a regular file (a FIFO, device or folder)" if (corpus / data[key]).exists() else "a missing file"
-            raise DataError(f"{path}:{line}: field '{key}' names {what}: {data[key]}")
+            raise DataError(f"{where(path, data, key)}: field '{key}' names {what}: {data[key]}")
     return Document(
         id=str(data["id"]),
         title=str(data["title"]),
