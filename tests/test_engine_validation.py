@@ -515,3 +515,31 @@ def test_titles_are_checked_against_the_corpus_in_use():
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body, titles={1: {"Crown Regent": {}}})
     assert "'Master of Coin' is not one of the six titles (titles: Crown Regent)" in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            BASE2.replace("first: true", "first: true\n    plot: {name: [null], income: 2}") + "steps: []\n",
+            "t.yaml:7: plot field 'name' must be text (the plot's title); got [None]",
+        ),
+        (BASE2.replace("first: true", "first: true\n    plot: {name: 0}") + "steps: []\n", "t.yaml:7: plot field 'name' must be text"),
+        (BASE2.replace("first: true", "first: true\n    plot: {name: {}}") + "steps: []\n", "t.yaml:7: plot field 'name' must be text"),
+        (BASE2 + "steps:\n  - note: {name: Z}\n", "t.yaml:12: field 'note' must be text; got {'name': 'Z'}"),
+        (BASE2 + "steps: []\nexpect: {not_cited: xyz}\n", "t.yaml:12: field 'not_cited': must be a list of text; got 'xyz'"),
+        (
+            BASE2.replace("    first: true\n", "    first: true\n    dead:\n      - {name: Aeron, traits: [Lord, 1000000]}\n")
+            + "steps: []\n",
+            "t.yaml:8: field 'traits' must be a list of words; got ['Lord', 1000000]",
+        ),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_refused_not_shown_as_a_python_value(body: str, message: str):
+    """A hostile-input review (r43): a plot named [None] ran and passed ("plot": "[None] (income 2, ...)"), as did a plot
+    named 0, true or {}, a note step holding a mapping, expect.not_cited given one string, and 1000000 among the traits
+    of a card in a dead pile."""
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)
+

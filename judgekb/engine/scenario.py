@@ -442,6 +442,7 @@ EXPECT: dict[str, Any] = {
     "not_cited": ("textlist",),
 }
 EXPECT_FIELDS = set(EXPECT)
+WHOLE_LISTS = frozenset({"not_cited"})  # a list even of one (a bare string was taken as one clause id; docs: a list)
 ED2_ONLY_EXPECT = {
     "faction_kneeling",
     "traits",
@@ -488,9 +489,9 @@ def _text_list(path: Path, spec: dict[str, Any], key: str) -> list[str]:
         return []
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):  # (1000000 among a card's traits was taken)
         raise DataError(f"{where(path, spec, key)}: field '{key}' must be a list of words; got {value!r}")
-    return [str(v) for v in value]
+    return list(value)
 
 
 def _keywords(path: Path, spec: dict[str, Any], edition: int) -> tuple[set[str], dict[str, int]]:
@@ -692,6 +693,9 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
     if isinstance(spec, str):
         spec = {"name": spec}
     check_fields(path, spec, set(), PLOT_FIELDS, what)
+    for key in ("name", "id"):  # ([None] was taken, and the ruling named the plot "[None]")
+        if key in spec and (not isinstance(spec[key], str) or not spec[key].strip()):
+            raise DataError(f"{where(path, spec, key)}: {what} field '{key}' must be text (the plot's title); got {spec[key]!r}")
     for key in ("income", "initiative", "claim", "reserve"):
         if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
             raise DataError(
@@ -1004,7 +1008,9 @@ def _check_steps(path: Path, steps: list[Any], edition: int, checker: _Checker, 
         if not editions & edition:
             raise DataError(f"{where(path, step)}: step '{verb}' exists only in edition {3 - edition} scenarios")
         args = step[verb]
-        if verb == "note":
+        if verb == "note":  # free text for the reader ({name: Z} was taken)
+            if not isinstance(args, str):
+                raise DataError(f"{where(path, step, 'note')}: field 'note' must be text; got {args!r}")
             continue
         if verb == "phase" and isinstance(args, str):
             args = {"name": args}
@@ -1189,7 +1195,7 @@ class _Checker:
                 if len({v.lower() for v in items}) != len(items):  # a keyword type is processed once (RR 4.2.5)
                     self.fail(line_of, key, f"names a word twice; got {value!r}")
             elif head == "textlist":
-                items = [value] if isinstance(value, str) else value
+                items = [value] if isinstance(value, str) and key not in WHOLE_LISTS else value
                 if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
                     self.fail(line_of, key, f"must be a list of text; got {value!r}")
             elif head == "intlist":
