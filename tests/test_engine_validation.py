@@ -543,3 +543,19 @@ def test_a_field_of_the_wrong_type_is_refused_not_shown_as_a_python_value(body: 
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith(message), str(caught.value)
 
+
+@pytest.mark.parametrize(
+    ("card", "message"),
+    [
+        ("{name: Robb Stark, str: 5, icons: [military], owner: C}", "t.yaml:8: field 'owner': unknown player 'C' (players: A, B)"),
+        (
+            "{name: Robb Stark, str: 5, icons: [military], attachments: [{name: Chain, type: attachment, controller: C}]}",
+            "t.yaml:8: field 'controller': unknown player 'C' (players: A, B)",
+        ),
+    ],
+)
+def test_an_unknown_owner_or_controller_is_named_with_its_line_and_field(card: str, message: str):
+    """A hostile-input review (r43): "card 'Lars Chain' names an unknown owner or controller", with no line or field."""
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), BASE2.replace("{name: Robb Stark, str: 5, icons: [military]}", card) + "steps: []\n")
+    assert str(caught.value) == message

@@ -548,7 +548,18 @@ def _houses(path: Path, spec: dict[str, Any], edition: int, several: bool) -> tu
 OUT_OF_PLAY_ZONES = frozenset({"hand", "deck", "discard", "dead"})
 
 
-def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], edition: int, controller: str | None = None) -> Card:
+def _card(
+    path: Path,
+    spec: Any,
+    owner: str,
+    zone: str,
+    cards: dict[str, Card],
+    edition: int,
+    controller: str | None = None,
+    players: tuple[str, ...] = (),
+) -> Card:
+    """One card of a player's zone (with its attachments and duplicates); ``players``: the names an owner or a
+    controller may give."""
     if isinstance(spec, str):
         spec = {"name": spec, "__line__": None}
     check_fields(path, spec, {"name"}, CARD_FIELDS, "card")
@@ -613,6 +624,10 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     # top-level cards are controlled by the player whose zone lists them; attachments by whoever
     # played them (their owner) unless the scenario says otherwise
     controlled_by = str(spec.get("controller") or controller or real_owner)
+    for field_name, player in (("owner", real_owner), ("controller", controlled_by)):
+        if players and player not in players:  # (it was said without a line or a field, after every card was read)
+            at_player = where(path, spec, field_name if field_name in spec else None)
+            raise DataError(f"{at_player}: field '{field_name}': unknown player {player!r} (players: {', '.join(players)})")
     card = Card(
         key=key,
         name=str(spec["name"]),
@@ -648,7 +663,7 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
     )
     cards[key] = card
     for attachment in _list_of(path, spec, "attachments"):
-        child = _card(path, attachment, owner, zone, cards, edition)
+        child = _card(path, attachment, owner, zone, cards, edition, players=players)
         if child.type != "attachment":
             raise DataError(f"{where(path, attachment if isinstance(attachment, dict) else spec)}: attachments must have type: attachment")
         child.attached_to = card.key
@@ -658,7 +673,7 @@ def _card(path: Path, spec: Any, owner: str, zone: str, cards: dict[str, Card], 
             if duplicate is True or duplicate == card.name
             else duplicate
         )
-        child = _card(path, dup_spec, owner, zone, cards, edition)
+        child = _card(path, dup_spec, owner, zone, cards, edition, players=players)
         child.duplicate, child.attached_to, child.type = True, card.key, card.type
     return card
 
@@ -892,7 +907,7 @@ def load_scenario(
             for card_spec in _list_of(path, spec, zone):
                 if isinstance(card_spec, str):  # (a bare name has no line of its own: the zone's)
                     card_spec = {"name": card_spec, "__line__": getattr(spec, "key_lines", {}).get(zone) or spec.get("__line__")}
-                card = _card(path, card_spec, name, zone, cards, edition, controller=name)
+                card = _card(path, card_spec, name, zone, cards, edition, controller=name, players=tuple(players))
                 if zone == "in_play" and card.type == "attachment":  # (review 21: taken as in play on no card, no word)
                     at = where(path, card_spec) if isinstance(card_spec, dict) else where(path, spec, zone)
                     raise DataError(
