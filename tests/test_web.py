@@ -341,3 +341,17 @@ def test_an_address_too_long_for_the_server_gets_the_sites_page(db_path):
     page = body.decode("utf-8")
     assert '<header class="site">' in page and '<a href="/">Search the rules</a>' in page
     assert "longer than the server reads (8,190 characters)" in page
+
+
+def test_a_clause_superseding_many_entries_lists_the_rest_on_demand(client):
+    """A lookup review (r48): FAQ v4.1's Card Legality supersedes some 65 entries of v2.3 (its introduction, both
+    lists' introductions, every restricted card), all listed in full: 17,681 px at 390 px.  The first few are
+    listed, the rest open under "and N more"; every one is still linked."""
+    from judgekb.web.app import SUPERSEDES_SHOWN
+
+    page = client.get("/c/agot2-faq41/card-legality/introduction").get_data(as_text=True)
+    section = page.split('<section id="supersedes">', 1)[1].split("</section>", 1)[0]
+    shown, more = section.split('<details class="more-superseded">', 1)
+    assert shown.count("<li>") == SUPERSEDES_SHOWN and more.count("<li>") > 50
+    assert f"and {more.count('<li>')} more</summary>" in more
+    assert "/c/agot2-faq/restricted/joust/" in section

@@ -31,6 +31,7 @@ from judgekb.web import offline, views, webguard, webtext
 
 NOTES_HEADER = 1000  # characters of notes in the API's response header (proxies refuse huge headers)
 
+SUPERSEDES_SHOWN = 6  # entries a clause page lists under "This text supersedes" before "and N more"
 MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
 MAX_NAME_CHARS = guard.MAX_NAME_CHARS
 MAX_SCENARIO_STEPS = guard.WEB.max_steps
@@ -446,6 +447,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
 
     app.register_blueprint(deck_pages)
     app.jinja_env.globals["zip"] = zip
+    app.jinja_env.globals["SUPERSEDES_SHOWN"] = SUPERSEDES_SHOWN
     app.jinja_env.globals["clarifications_title"] = cardpage.CLARIFICATIONS  # the card page's section, as the CLI names it
 
     @app.before_request
