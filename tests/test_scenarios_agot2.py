@@ -130,3 +130,24 @@ def test_every_clause_the_library_names_exists(db):
         named.update(CLAUSE.findall(path.read_text(encoding="utf-8")))
     missing = sorted(named - ids)
     assert not missing, missing
+
+
+def test_no_power_is_made_or_lost_in_any_library_ruling():
+    """A README review (r49): bench/engine.py reported power that vanished in scenarios 311 and 312 (tokens a card
+    loses as it comes out of shadows were not counted back to the treasury), and no test noticed.  In every
+    second-edition library ruling, the power in the game is the power at the start, plus what was taken from the
+    treasury, minus what went back to it."""
+    from judgekb.corpus.sources import default_corpus
+    from judgekb.engine.core import runner
+    from judgekb.engine.scenario import load_scenario
+
+    titles = runner.load_titles(default_corpus())
+    wrong = []
+    for path in FILES:
+        scenario = load_scenario(path)
+        start = scenario.state.power_in_game()
+        state = runner.run(scenario, titles).state
+        expected = start + state.facts.get("from_pool", 0) - state.facts.get("to_pool", 0)
+        if state.power_in_game() != expected:
+            wrong.append(f"{path.name}: {state.power_in_game()} in the game, {expected} counted")
+    assert not wrong, wrong

@@ -318,6 +318,7 @@ def _enter(
         card.attached_to = onto
     lost = [f"{n} {what}" for n, what in ((card.power, "power"), (card.gold_tokens, "gold")) if n and card.zone == "shadows"]
     if lost:  # RR Shadows: the tokens on a card do not come out of shadows with it
+        state.ledger(to_pool=card.power)  # (the engine bench's power count missed it: a README review)
         card.power = card.gold_tokens = 0
     card.zone, card.controller, card.kneeling = "in_play", player, False
     card.order = seq(state)
