@@ -537,8 +537,17 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
 
     Exit status 2 for an empty query; a query with no words prints no results (status 0).
     """
+    import re
+
     from judgekb.lookup import search as lookup
 
+    # (a README review: "--db PATH" after the command, or a misspelt "--edtion 2", became query words and the
+    # search ran anyway; words a query may start with a dash, "-1 STR", never two dashes and letters)
+    flag = next((w for w in query if re.fullmatch(r"--[A-Za-z][\w-]*(=.*)?", w)), None)
+    if flag:
+        name = flag.split("=", 1)[0]
+        where = " (it goes before the command: judgekb --db PATH search …)" if name in ("--db", "--corpus") else ""
+        fail(f"unknown option {quoted(name)} for search{where}; its options are --edition, --kind, --limit, --json")
     if kinds:
         from judgekb.corpus.model import KINDS
 

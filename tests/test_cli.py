@@ -362,3 +362,15 @@ def test_list_refuses_an_unknown_kind_as_search_does(db_path):
         result = run_cli("list", "agot1-faq", "--kind", kind, db=db_path)
         assert result.returncode == 2 and f"unknown --kind '{kind}'; kinds are: " in result.stderr, result.stderr
     assert run_cli("list", "agot1-faq", "--kind", "qa", db=db_path).stdout.startswith("agot1-faq/qa/")
+
+
+def test_search_refuses_an_option_it_does_not_have(db_path):
+    """A README review (r49): `search` takes words that start with a dash ("-1 STR"), and so took "--db PATH" placed
+    after the command, or a misspelt "--edtion 2", as query words and searched the default database or both editions.
+    Two dashes and a name are refused, naming the options (and where --db goes); a single dash is still a word."""
+    typo = run_cli("search", "who wins", "--edtion", "2", db=db_path)
+    assert typo.returncode == 2 and "unknown option '--edtion' for search" in typo.stderr and "--edition" in typo.stderr
+    late = run_cli("search", "claim", "--db", "/tmp/elsewhere.sqlite", db=db_path)
+    assert late.returncode == 2 and "judgekb --db PATH search" in late.stderr
+    minus = run_cli("search", "-1 STR", "--edition", "2", db=db_path)
+    assert minus.returncode == 0 and "agot2-rr/" in minus.stdout
