@@ -197,3 +197,13 @@ def test_a_second_edition_card_page_says_the_faq_lists_are_not_in_force(db_path)
     status = next(line for line in out.stdout.splitlines() if line.startswith("Status"))
     assert status.startswith("Status on the lists of AGoT 2.0 FAQ v2.3 (2019-09-20), not in force (later lists have replaced them;")
     assert "to see the list in force" in status and status.endswith("joust not restricted; melee restricted; not banned"), status
+
+
+def test_a_draft_set_printing_is_never_shown_first(imported_db):
+    """A README review (r49): Robb Stark's card page put the Tower of Joy Draft Set printing ("Draft format only.")
+    first, as the page's printed text, ahead of Core Set 146: a judge at a joust table read a card not legal there.
+    A core printing comes first and a draft set's (code 00…) last, as the builder already ordered them."""
+    db = store.connect(imported_db)
+    [page] = cardpage.find(db, "Robb Stark", 2)
+    codes = [p["code"] for p in page["printed"]]
+    assert codes[0] == "01146" and codes[-1].startswith("00"), codes

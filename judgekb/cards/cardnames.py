@@ -43,6 +43,9 @@ NEAR_SCORE = 60.0  # fuzz.ratio a title needs to be offered at all (below, the o
 INSIDE_SCORE = 85.0  # fuzz.partial_ratio for the typed text found inside a longer title
 INDEX_CACHE = 4  # databases whose title index is kept (a server has one; tests build several)
 
+# imported printings, the one a judge means first: a core printing, then by code, a draft set's (code 00…, "Draft
+# format only") last (the card page showed Robb Stark's Tower of Joy Draft Set printing as its printed text)
+PRINTING_ORDER = "code like 'core%' desc, code like '01%' desc, code like '00%', code"
 How = Literal["exact", "same name", "near"]
 APOSTROPHES = re.compile(r"[’‘`´']")
 POSSESSIVE = re.compile(r"(?<=\w)'s\b", re.IGNORECASE)

@@ -23,7 +23,7 @@ def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
     its other printed values (the import keeps them among the card's ``stats``)."""
     if not db["imported_cards"].exists():
         return []
-    rows = list(db.query("select * from imported_cards where edition = ? and key = ? order by code", [edition, key]))
+    rows = list(db.query(f"select * from imported_cards where edition = ? and key = ? order by {cardnames.PRINTING_ORDER}", [edition, key]))
     for row in rows:
         try:
             stats = json.loads(row.get("stats") or "{}")

@@ -93,7 +93,7 @@ def api_cards() -> Any:
     keys = _matching_keys(db, int(edition), prefix)
     rows = db.query(
         f"select * from imported_cards where edition = ? and key in ({', '.join('?' * len(keys))}) "
-        "order by code like 'core%' desc, code like '01%' desc, code like '00%', code",  # (a core printing first, a draft set's last)
+        f"order by {cardnames.PRINTING_ORDER}",
         [int(edition), *keys],
     )
     out: dict[str, dict[str, Any]] = {k: {"name": "", "printings": []} for k in keys}  # in the order ranked
