@@ -1,5 +1,5 @@
 // judgekb scenario builder: a board and steps from menus; writes the scenario YAML, runs it on
-// /api/run, and shares the whole builder state in the URL fragment (nothing stored on the server).
+// /api/run, and keeps the whole builder state in the URL fragment as the form changes (a share link is that URL; nothing stored on the server).
 (function () {
   "use strict";
   var form = document.getElementById("builder");
@@ -793,6 +793,7 @@
     if (a.dataset.url) URL.revokeObjectURL(a.dataset.url);
     a.dataset.url = URL.createObjectURL(new Blob([text], { type: "text/yaml" }));
     a.href = a.dataset.url;
+    keepInUrl();
     return text;
   }
 
@@ -913,6 +914,27 @@
       t.remove(); if (ok) resolve(); else reject(new Error("copy refused"));
     });
   }
+  // The state is kept in the URL fragment as the form changes (the share link's format), so a reload, a phone's
+  // pull-to-refresh, a discarded tab or Back from another page brings the board back, not only a shared link.
+  var savedJson = null, saveTimer = null;  // the state as the URL holds it (null: nothing read or written yet)
+  function keepInUrl() {
+    if (savedJson === null) return;  // not before the page has read its own fragment (a damaged link stays as it was)
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(saveNow, 300);
+  }
+  function saveNow() {
+    clearTimeout(saveTimer);
+    var json = JSON.stringify(state);
+    if (json === savedJson) return;
+    savedJson = json;
+    encodeState().then(function (token) { if (JSON.stringify(state) === json) history.replaceState(history.state, "", "#s=" + token); });
+  }
+  window.addEventListener("pagehide", function () {  // leaving before the pause ran out: written now, uncompressed
+    var json = JSON.stringify(state);
+    if (savedJson === null || json === savedJson) return;
+    savedJson = json; clearTimeout(saveTimer);
+    history.replaceState(history.state, "", "#s=j." + b64url(new TextEncoder().encode(json)));
+  });
   function share() {
     var status = document.getElementById("b-status");
     encodeState().then(function (token) {
@@ -951,8 +973,9 @@
     Promise.resolve(m[1]).then(decodeState).then(function (loaded) {
       if (!loaded || !Array.isArray(loaded.players) || !Array.isArray(loaded.steps)) throw new Error("not a builder state");
       loaded.players.forEach(function (p) { p.zones = p.zones || {}; ZONES.forEach(function (z) { p.zones[z[0]] = p.zones[z[0]] || []; }); });  // older links lack later zones
-      state = loaded; render(); learn(allCards().map(function (x) { return x.card.name; })); run();
+      state = loaded; savedJson = JSON.stringify(state); render(); learn(allCards().map(function (x) { return x.card.name; })); run();
     }).catch(function () {
+      savedJson = JSON.stringify(state);  // the damaged link stays in the address until the form is changed
       render();
       // at the top, in view: below the empty form, a phone showed it some 2,000 px down and the builder looked merely empty
       var box = el("p", { class: "error field-error", id: "b-link-error", role: "alert", text: "This share link is damaged: it could not be read. Ask for the link again." });
@@ -960,6 +983,7 @@
       box.scrollIntoView({ block: "nearest" });
     });
   } else {
+    savedJson = JSON.stringify(state);
     render();
   }
 })();
