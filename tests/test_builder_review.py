@@ -31,3 +31,32 @@ def test_a_reload_or_back_keeps_the_board_without_a_share_link(carded_server, br
     page.go_back()
     expect(page.locator("#p1 [data-zone=in_play] li.card")).to_have_count(2)
     context.close()
+
+
+def test_a_step_with_no_card_is_said_beside_it_and_not_run_as_an_empty_effect(carded_server, browser):
+    """r46 #2: "Card killed" with no card chosen, and a step whose card was then removed from the board, were run as
+    ``effect: {}`` and skipped without a word: a judge read a ruling where the kill never happened."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "The Tickler")
+    add_card(page, 1, "in_play", "Winterfell Steward")
+    add_card(page, 1, "in_play", "Sansa Stark")
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
+    add_step(page, "kill")  # no card chosen
+    add_step(page, "remove")
+    page.locator("#s2 label", has_text="Card").locator("select").select_option("Sansa Stark")
+    page.locator("#p1 li.card", has_text="Sansa Stark").locator("button", has_text="remove").click()  # its card leaves the board
+    expect(page.locator("#s1 .step-missing")).to_be_visible()
+    expect(page.locator("#s2 .step-missing")).to_be_visible()
+    assert "effect: {}" not in page.text_content("#b-yaml") and "no card chosen" in page.text_content("#b-yaml")
+    page.click("#b-run")
+    expect(page.locator("#s1 .field-error")).to_contain_text("choose the card")
+    expect(page.locator("#s2 .field-error")).to_contain_text("choose the card")
+    expect(page.locator("#b-status")).to_contain_text("Not run")
+    assert page.locator("#b-result .ruling-lines li").count() == 0
+    page.locator("#s1 label", has_text="Card").locator("select").select_option("Winterfell Steward")
+    page.locator("#s2 button", has_text="remove").last.click()
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines li").first).to_be_visible()
+    assert page.locator(".field-error").count() == 0
+    context.close()

@@ -511,7 +511,7 @@
   function renderStep(s, si) {
     var li = el("li", { class: "step-item", id: "s" + si });
     var names = playerNames(), row = el("div", { class: "row" });
-    li.appendChild(el("strong", { text: (STEP_KINDS.filter(function (k) { return k[0] === s.kind; })[0] || [s.kind, s.kind])[1] }));
+    li.appendChild(el("strong", { text: stepLabel(s) }));
     if (s.kind === "challenge") {
       row.appendChild(labelled("Attacker", select(names, s.attacker, function (v) { s.attacker = v; s.attackers = []; })));
       row.appendChild(labelled("Type", select(["military", "intrigue", "power"], s.type, function (v) { s.type = v; })));
@@ -656,6 +656,7 @@
       row.appendChild(labelled("Note", input(s.text, function (v) { s.text = v; }, { size: 30 })));
       li.appendChild(row);
     }
+    if (noCard(s)) li.appendChild(el("p", { class: "error step-missing", text: "Choose the card: a step with no card is not run." }));
     var tools = el("div", { class: "row tools" }, [
       el("button", { type: "button", class: "link", text: "↑", "aria-label": "Move step up", onclick: function () { if (si) { state.steps.splice(si - 1, 0, state.steps.splice(si, 1)[0]); render(); } } }),
       el("button", { type: "button", class: "link", text: "↓", "aria-label": "Move step down", onclick: function () { if (si < state.steps.length - 1) { state.steps.splice(si + 1, 0, state.steps.splice(si, 1)[0]); render(); } } }),
@@ -746,7 +747,13 @@
     }
     return null;
   }
+  // a step that acts on a card, with none chosen (never chosen, or its card since removed from the board): it is
+  // not run as an empty effect (the engine skipped "effect: {}" without a word); Run says so beside the step
+  var CARD_STEPS = ["strength", "kill", "kneel", "stand", "remove", "control"];
+  function noCard(s) { return CARD_STEPS.indexOf(s.kind) >= 0 ? !s.target : s.kind === "enter" ? !s.card : false; }
+  function stepLabel(s) { return (STEP_KINDS.filter(function (k) { return k[0] === s.kind; })[0] || [s.kind, s.kind])[1]; }
   function stepYaml(s) {
+    if (noCard(s)) return "note: " + q(stepLabel(s) + ": no card chosen, not run");
     switch (s.kind) {
       case "challenge":
         var bypass = s.stealth && Object.keys(s.stealth).length ? s.stealth : undefined;
@@ -815,6 +822,17 @@
       if (where) where.appendChild(note);
     }
     var out = document.getElementById("b-result"), status = document.getElementById("b-status");
+    var blank = state.steps.map(function (s, si) { return noCard(s) ? si : -1; }).filter(function (si) { return si >= 0; });
+    if (blank.length) {  // a step with no card would rule on a board where it never happened: not run until it is fixed
+      blank.forEach(function (si) {
+        var box = document.getElementById("s" + si);
+        if (box) box.appendChild(el("p", { class: "error field-error", role: "alert", text: "Step " + (si + 1) + " (" + stepLabel(state.steps[si]) + ") names no card: choose the card, or remove the step." }));
+      });
+      out.textContent = "";
+      status.textContent = "Not run: " + (blank.length > 1 ? blank.length + " steps name" : "step " + (blank[0] + 1) + " names") + " no card.";
+      var first = document.getElementById("s" + blank[0]); if (first) first.scrollIntoView({ block: "center" });
+      return;
+    }
     status.textContent = "Running…";
     fetch("/api/run", { method: "POST", headers: { "Content-Type": "text/yaml", "Accept": "application/json" }, body: refreshYaml() })
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
