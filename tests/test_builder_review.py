@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser_support import SHOTS
 from tests.test_builder import add_card, add_step, builder_at, lannister_against_stark_on_a_phone
 
 
@@ -59,4 +60,19 @@ def test_a_step_with_no_card_is_said_beside_it_and_not_run_as_an_empty_effect(ca
     page.click("#b-run")
     expect(page.locator("#b-result .ruling-lines li").first).to_be_visible()
     assert page.locator(".field-error").count() == 0
+    context.close()
+
+
+def test_the_form_says_what_a_deck_listed_means(carded_server, browser):
+    """r46 #3: a deck listed with only its top card is the whole deck (docs/scenarios.md), so pillage eliminated the
+    player: nothing on the form said so."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    page.locator("#p1 details.zones > summary").click()
+    note = page.locator("#p1 [data-zone=deck] .deck-note")
+    expect(note).to_contain_text("whole deck")
+    expect(note).to_contain_text("Leave the deck empty")
+    add_card(page, 1, "deck", "Winterfell Steward")
+    expect(note).to_contain_text("Player B\u2019s deck holds only this card")
+    expect(note).to_contain_text("eliminated")
+    page.locator("#p1 [data-zone=deck]").screenshot(path=str(SHOTS / "builder-deck-note-phone.png"))
     context.close()

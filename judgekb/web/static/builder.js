@@ -5,7 +5,7 @@
   var form = document.getElementById("builder");
   if (!form) return;
 
-  var ZONES = [["in_play", "In play"], ["hand", "Hand"], ["deck", "Deck (top first)"], ["discard", "Discard pile"], ["dead", "Dead pile"],
+  var ZONES = [["in_play", "In play"], ["hand", "Hand"], ["deck", "Deck (top first; the whole deck)"], ["discard", "Discard pile"], ["dead", "Dead pile"],
                ["shadows", "Shadows (facedown, 2nd edition)"]];
   function zonesOf() { return state.edition === "1" ? ZONES.slice(0, 5) : ZONES; }  // shadows are a second-edition area
   var HOUSES = {
@@ -201,7 +201,18 @@
     wrap.appendChild(el("h3", { text: title + (p.zones[zone].length ? " (" + p.zones[zone].length + ")" : "") }));
     wrap.appendChild(list);
     wrap.appendChild(el("div", { class: "row" }, [name, el("button", { type: "button", class: "secondary", text: "Add", "aria-label": "Add card to " + title, onclick: add })]));
+    if (zone === "deck") wrap.appendChild(deckNote(p));
     return wrap;
+  }
+
+  // a deck the scenario lists is the whole deck, one left out is unknown (docs/scenarios.md; the format has no "more
+  // cards below"): a judge who listed only the top card for pillage read "eliminated" in the ruling
+  function deckNote(p) {
+    var n = p.zones.deck.length, ends = state.edition === "2";
+    return el("p", { class: n ? "near deck-note" : "muted deck-note" }, [el("strong", { text: "Cards listed here are the whole deck" }),
+      " (there is no “more cards below”)" + (n ? ": " + p.name + "’s deck holds only " + (n === 1 ? "this card" : "these " + n + " cards") : "") + ". " +
+      (ends ? "A player whose deck runs out is eliminated, so a draw or pillage that takes the last card listed ends the game for them. " : "") +
+      "Leave the deck empty when its cards do not matter: it is then unknown" + (ends ? ", and running out of it eliminates no one." : ".")]);
   }
 
   // a card put in a player's zone: a unique card's second copy in play is its duplicate (RR Duplicates); each other
