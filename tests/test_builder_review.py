@@ -76,3 +76,35 @@ def test_the_form_says_what_a_deck_listed_means(carded_server, browser):
     expect(note).to_contain_text("eliminated")
     page.locator("#p1 [data-zone=deck]").screenshot(path=str(SHOTS / "builder-deck-note-phone.png"))
     context.close()
+
+
+def test_first_edition_deadly_kill_is_chosen_in_the_resolve_step(carded_server, browser):
+    """r46 #4: a first-edition 'Challenge resolved' step had no menu for the Deadly kill (nor vigilant, vengeful,
+    infamy), though the format has ``deadly: card``; the ruling asked for a choice the form could not give."""
+    context, page = builder_at(browser, carded_server, "phone")
+    page.select_option("#b-edition", "1")
+    page.locator("#p0 .p-house").select_option("Lannister")
+    page.locator("#p1 .p-house").select_option("Baratheon")
+    add_card(page, 0, "in_play", "Ser Jaime Lannister")
+    add_card(page, 1, "in_play", "Stannis Baratheon")
+    add_card(page, 1, "in_play", "Brienne of Tarth")
+    for card, code in (("p0-in_play-0", "core_37"), ("p1-in_play-0", "core_72"), ("p1-in_play-1", "core_76")):
+        printing = page.locator(f"#{card} select.card-printing")
+        if printing.count():
+            printing.select_option(code)
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="Ser Jaime Lannister").locator("input").check()
+    add_step(page, "defend")
+    page.locator("#s1 label.check", has_text="Stannis Baratheon").locator("input").check()
+    page.locator("#s1 label.check", has_text="Brienne of Tarth").locator("input").check()
+    add_step(page, "claim")
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines")).to_contain_text("\u201cDeadly kills\u201d menu")
+    deadly = page.locator("#s2 select.s-deadly")
+    assert deadly.locator("option").all_inner_texts()[1:] == ["Stannis Baratheon (Player B)", "Brienne of Tarth (Player B)"]
+    deadly.select_option("Brienne of Tarth")
+    assert 'deadly: "Brienne of Tarth"' in page.text_content("#b-yaml")
+    page.click("#b-run")
+    expect(page.locator("#b-result .ruling-lines")).not_to_contain_text("choice is needed")
+    expect(page.locator("#b-result .trace")).to_contain_text("the defender kills Brienne of Tarth")
+    context.close()

@@ -38,7 +38,10 @@
   // the ruling asks for a choice in the scenario format's words ("(state first_player)"): where the form has the field, it is named
   var ASKED = { "first_player": "choose it in the plot step's \u201cFirst player\u201d menu", "random_winner": "choose it in the plot step's \u201cRandom tie won by\u201d menu",
                 "'discard'": "tick them under the taxation step" };
-  function inForm(text) { return String(text).replace(/\(state ([^)]+)\)/g, function (m, k) { return ASKED[k] ? "(" + ASKED[k] + ")" : m; }); }
+  function inForm(text) {
+    return String(text).replace(/\(state ([^)]+)\)/g, function (m, k) { return ASKED[k] ? "(" + ASKED[k] + ")" : m; })
+      .replace(/(deadly: a choice is needed .*)$/, "$1 (choose it in the \u201cDeadly kills\u201d menu of the \u201cChallenge resolved\u201d step)");
+  }
   function asForm(text) { return inForm(String(text).replace(/\bstep (\d+)\b/g, function (m, n) { return stepNames[+n] || m; })); }
   var typing = {};  // "player:zone" -> a card name typed but not yet added (kept across re-renders)
 
@@ -332,10 +335,10 @@
   // every place a step names a card: its lists, single fields, stealth choices (attacker -> target), reactions
   function eachCardRef(change) {  // change(key) -> the key to keep, or "" to drop it
     state.steps.forEach(function (s) {
-      ["attackers", "defenders", "cards", "save"].forEach(function (f) {
+      ["attackers", "defenders", "cards", "save", "vigilant", "vengeful"].forEach(function (f) {
         if (Array.isArray(s[f])) s[f] = s[f].map(change).filter(Boolean);
       });
-      ["target", "intimidate", "card", "onto"].forEach(function (f) { if (s[f]) s[f] = change(s[f]); });
+      ["target", "intimidate", "card", "onto", "deadly", "infamy"].forEach(function (f) { if (s[f]) s[f] = change(s[f]); });
       if (s.stealth) {
         var moved = {};
         Object.keys(s.stealth).forEach(function (k) { var a = change(k), t = change(s.stealth[k]); if (a && t) moved[a] = t; });
@@ -519,6 +522,43 @@
       .filter(function (x) { return controllerAt(x, si) === name && isCharacter(x.card); });
   }
 
+  // the first edition's keyword choices at a challenge's resolution (the scenario's deadly, vigilant, vengeful and
+  // infamy; Rules of Play "Deadly", "Vigilant", "Vengeful", "Infamy"), each offered when a card with the keyword is there
+  function defendersBefore(si) {  // the characters declared as defenders in the challenge step si resolves
+    var ci = openChallenge(si - 1), out = [];
+    if (ci === null) return out;
+    state.steps.slice(ci + 1, si).forEach(function (k) { if (k.kind === "defend") (k.defenders || []).forEach(function (d) { if (out.indexOf(d) < 0) out.push(d); }); });
+    return out;
+  }
+  function keywordChoices1(s, si, ch, li) {
+    var attackers = ch ? ch.attackers || [] : [], defenders = defendersBefore(si);
+    var inPlay = allCards().filter(function (x) { return x.zone === "in_play"; }).concat(enteredBefore(si));
+    var withWord = function (word, who) { return inPlay.filter(function (x) { return hasKeyword(cardKey(x.card), word) && (!who || controllerAt(x, si) === who); }); };
+    var byKey = function (keys) { return keys.map(function (k) { return inPlay.filter(function (x) { return cardKey(x.card) === k; })[0]; }).filter(Boolean); };
+    var deadlyThere = attackers.concat(defenders).some(function (k) { return hasKeyword(k, "deadly"); });
+    var victims = byKey(defenders);
+    if (s.deadly && !victims.some(function (x) { return cardKey(x.card) === s.deadly; })) s.deadly = "";
+    if (deadlyThere || s.deadly) {
+      li.appendChild(el("p", { class: "muted", text: "Deadly: if the attacker controls more participating Deadly characters, the defender kills a defending character (even when the attacker loses):" }));
+      li.appendChild(el("div", { class: "row" }, [labelled("Deadly kills", select([["", "— not stated —"]].concat(victims.map(function (x) { return [cardKey(x.card), cardKey(x.card) + " (" + x.player.name + ")"]; })),
+        s.deadly || "", function (v) { s.deadly = v; }, { class: "s-deadly" }))]));
+    }
+    [["vigilant", ch && ch.attacker, "Vigilant cards the attacker stands (if the attacker wins):"],
+     ["vengeful", ch && ch.against, "Vengeful cards the defender stands (if the defender loses):"]].forEach(function (w) {
+      var cards = withWord(w[0], w[1]);
+      keepOnly(s[w[0]] = s[w[0]] || [], cards);
+      if (!cards.length) return;
+      li.appendChild(el("p", { class: "muted", text: w[2] }));
+      li.appendChild(cardChecklist(cards, s[w[0]], function () {}, w[0] + " choices"));
+    });
+    var famed = withWord("infamy");
+    if (s.infamy && !famed.some(function (x) { return cardKey(x.card) === s.infamy; })) s.infamy = "";
+    if (famed.length) {
+      li.appendChild(el("div", { class: "row" }, [labelled("Power placed on (Infamy)", select([["", "— the House card —"]].concat(famed.map(function (x) { return [cardKey(x.card), cardKey(x.card) + " (" + x.player.name + ")"]; })),
+        s.infamy || "", function (v) { s.infamy = v; }, { class: "s-infamy" }))]));
+    }
+  }
+
   function renderStep(s, si) {
     var li = el("li", { class: "step-item", id: "s" + si });
     var names = playerNames(), row = el("div", { class: "row" });
@@ -637,7 +677,7 @@
           li.appendChild(el("p", { class: "muted", text: "Saved by discarding a duplicate:" }));
           li.appendChild(cardChecklist(dupes, s.save, function () {}, "saved by a duplicate"));
         }
-      }
+      } else keywordChoices1(s, si, ch, li);
     } else if (s.kind === "phase") {
       row.appendChild(labelled("Phase", select(PHASES[state.edition], s.name, function (v) { s.name = v; })));
       li.appendChild(row);
@@ -786,6 +826,10 @@
         if (state.edition === "2") {
           choices.decline = (s.decline || []).slice(); choices.use = (s.use || []).slice(); choices.intimidate = s.intimidate || undefined;
           choices.keyword_order = s.first ? [s.first] : undefined;
+        }
+        if (state.edition === "1") {
+          choices.deadly = s.deadly || undefined; choices.vigilant = (s.vigilant || []).slice(); choices.vengeful = (s.vengeful || []).slice();
+          choices.infamy = s.infamy || undefined;
         }
         choices.save = (s.save || []).slice();
         var reacted = (s.reactions || []).filter(function (r) { return r.card && (TARGETED.indexOf(r.effect) < 0 || r.target); }).map(reactionYaml);
