@@ -108,3 +108,36 @@ def test_first_edition_deadly_kill_is_chosen_in_the_resolve_step(carded_server, 
     expect(page.locator("#b-result .ruling-lines")).not_to_contain_text("choice is needed")
     expect(page.locator("#b-result .trace")).to_contain_text("the defender kills Brienne of Tarth")
     context.close()
+
+
+def pick_printing(page, card: str, code: str) -> None:
+    """The printing ``code`` for the card at element id ``card`` (a menu shown only when its printings differ)."""
+    printing = page.locator(f"#{card} select.card-printing")
+    if printing.count():
+        printing.select_option(code)
+
+
+def test_intimidate_may_kneel_a_character_ambushed_during_the_challenge(carded_server, browser):
+    """r46 #5: the 'Intimidate kneels' menu left out The Hound, ambushed into play after no defenders were declared;
+    RR Intimidate: the character knelt need not be participating."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "Ser Gregor Clegane")
+    pick_printing(page, "p0-in_play-0", "14027")
+    add_card(page, 1, "in_play", "Sansa Stark")
+    page.locator("#p1 .p-gold").fill("5")
+    page.locator("#p1 details.zones summary").click()
+    add_card(page, 1, "hand", "The Hound")
+    pick_printing(page, "p1-hand-0", "02009")
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="Ser Gregor Clegane").locator("input").check()
+    add_step(page, "defend")
+    add_step(page, "enter")
+    page.locator("#s2 label", has_text="Player").locator("select").select_option("Player B")
+    page.locator("#s2 label", has_text="Card").locator("select").select_option("The Hound")
+    add_step(page, "claim")
+    page.locator("#s3 label.check", has_text="Sansa Stark").locator("input").check()
+    page.locator("#s3 label", has_text="Intimidate kneels").locator("select").select_option("The Hound")
+    page.click("#b-run")
+    expect(page.locator("#b-result .happened")).to_contain_text("The Hound")
+    expect(page.locator("#b-result .trace")).to_contain_text("kneels The Hound")
+    context.close()

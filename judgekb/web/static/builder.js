@@ -643,7 +643,10 @@
         var last = el("input", { type: "checkbox" }); last.checked = s.use.indexOf("insight") >= 0;
         last.addEventListener("change", function () { s.use = last.checked ? ["insight"] : []; render(); });
         li.appendChild(el("label", { class: "check" }, [last, " insight draws even the last card of the deck (which eliminates the player)"]));
-        var kneelable = function (x) { return x.zone === "in_play" && (!loser || controllerAt(x, si) === loser) && isCharacter(x.card); };
+        // any character the loser controls in play then, one put into play during the challenge (ambush) too: it need
+        // not be participating (RR Intimidate)
+        var arrived = enteredBefore(si);
+        var kneelable = function (x) { return (x.zone === "in_play" || arrived.some(function (y) { return y.card === x.card; })) && (!loser || controllerAt(x, si) === loser) && isCharacter(x.card); };
         if (s.intimidate && !allCards().filter(kneelable).some(function (x) { return cardKey(x.card) === s.intimidate; })) s.intimidate = "";
         li.appendChild(el("div", { class: "row" }, [labelled("Intimidate kneels", cardSelect(s.intimidate || "", function (v) { s.intimidate = v; }, kneelable))]));
         // the first player orders the keyword types (RR 4.2.5); the rest follow in the Rules Reference's order
