@@ -141,3 +141,32 @@ def test_intimidate_may_kneel_a_character_ambushed_during_the_challenge(carded_s
     expect(page.locator("#b-result .happened")).to_contain_text("The Hound")
     expect(page.locator("#b-result .trace")).to_contain_text("kneels The Hound")
     context.close()
+
+
+def test_choices_the_rules_forbid_are_left_out_or_marked_and_a_refusal_is_shown_beside_its_step(carded_server, browser):
+    """r46 #7: the stealth menu offered Varys (who has stealth), the defenders offered the stealth target, a knelt or
+    icon-less character was offered as an attacker, and an engine refusal was only in the ruling, never beside the step."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    for name in ("Arya Stark", "Summer", "Robb Stark"):
+        add_card(page, 0, "in_play", name)
+    page.locator("#p0-in_play-2 details summary").click()
+    page.locator("#p0-in_play-2 label", has_text="knelt").locator("input").check()
+    add_card(page, 1, "in_play", "Varys")
+    add_card(page, 1, "in_play", "Winterfell Steward")
+    add_step(page, "challenge")
+    page.locator("#s0 label", has_text="Type").locator("select").select_option("power")
+    page.locator("#s0 label.check", has_text="Arya Stark").locator("input").check()
+    expect(page.locator("#s0 label.check", has_text="Summer")).to_contain_text("no power icon: cannot attack")
+    expect(page.locator("#s0 label.check", has_text="Robb Stark")).to_contain_text("knelt on the board")
+    stealth = page.locator("#s0 select.s-stealth")
+    assert stealth.locator("option").all_inner_texts() == ["— no one —", "Winterfell Steward"]  # not Varys (RR Stealth)
+    stealth.select_option("Winterfell Steward")
+    add_step(page, "defend")
+    steward = page.locator("#s1 label.check", has_text="Winterfell Steward")
+    expect(steward).to_contain_text("bypassed by stealth")
+    expect(steward.locator("input")).to_be_disabled()
+    page.locator("#s0 label.check", has_text="Robb Stark").locator("input").check()  # chosen anyway: the engine refuses
+    page.click("#b-run")
+    expect(page.locator("#s0 .refusal").first).to_contain_text("Refused: illegal: Robb Stark is kneeling")
+    page.screenshot(path=str(SHOTS / "builder-forbidden-marked-phone.png"), full_page=True)
+    context.close()

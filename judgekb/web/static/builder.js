@@ -34,6 +34,7 @@
   // "'s" as "s" or left out): "Jaqen Hghar" is Jaqen H'ghar; and a phone keyboard's curly apostrophe is the straight one
   var names = window.judgekbNames || { loose: function (t) { return String(t).toLowerCase(); }, keys: function (t) { return [String(t).toLowerCase()]; } };
   function ck(name) { return String(name).replace(/#\d+$/, "").toLowerCase().replace(/[\u2018\u2019`\u00b4]/g, "'"); }
+  var stepOwners = [null];  // the ruling's step N -> the id of the form's step that wrote it
   var stepNames = [null];  // the ruling's step N (the YAML's) -> as the form numbers it ("step 3", "the resolution added after step 2")
   // the ruling asks for a choice in the scenario format's words ("(state first_player)"): where the form has the field, it is named
   var ASKED = { "first_player": "choose it in the plot step's \u201cFirst player\u201d menu", "random_winner": "choose it in the plot step's \u201cRandom tie won by\u201d menu",
@@ -443,17 +444,34 @@
       default: return { kind: kind, names: names };
     }
   }
-  function cardChecklist(cards, chosen, onchange, label) {
+  // mark(x), if given: why the rules forbid choosing card x here ({text, off: true} when it cannot be chosen at all)
+  function cardChecklist(cards, chosen, onchange, label, mark) {
     var box = el("div", { class: "checks", role: "group", "aria-label": label });
     if (!cards.length) box.appendChild(el("span", { class: "muted", text: "(no cards in play yet)" }));
     cards.forEach(function (x) {
-      var k = cardKey(x.card), c = el("input", { type: "checkbox", value: k }); c.checked = chosen.indexOf(k) >= 0;
+      var k = cardKey(x.card), c = el("input", { type: "checkbox", value: k }), why = mark ? mark(x) : null;
+      if (why && why.off) { var at = chosen.indexOf(k); if (at >= 0) chosen.splice(at, 1); c.disabled = true; }
+      c.checked = chosen.indexOf(k) >= 0;
       c.addEventListener("change", function () {
         var i = chosen.indexOf(k); if (c.checked && i < 0) chosen.push(k); if (!c.checked && i >= 0) chosen.splice(i, 1); onchange(); render();
       });
-      box.appendChild(el("label", { class: "check" }, [c, " " + k]));
+      box.appendChild(el("label", { class: "check" + (why ? " forbidden" : "") }, [c, " " + k].concat(why ? [el("span", { class: "why", text: " — " + why.text })] : [])));
     });
     return box;
+  }
+  function iconsOf(c) {  // as typed, else as its chosen printing prints them (null: not known)
+    if (c.icons) return c.icons;
+    var known = cardCache[ck(c.name)], printed = known && (known.printings.filter(function (pr) { return pr.code === c.printing; })[0] || known.printings[0]);
+    return printed ? printed.values.icons || [] : null;
+  }
+  // a character the rules do not let attack or defend in a challenge of this type (RR 4.1, 4.2.1: standing, with the icon)
+  function cannotJoin(type, defending) {
+    return function (x) {
+      var icons = iconsOf(x.card), said = [];
+      if (x.card.kneeling) said.push("knelt on the board");
+      if (icons && icons.indexOf(type) < 0) said.push("no " + type + " icon");
+      return said.length ? { text: said.join(", ") + ": cannot " + (defending ? "defend" : "attack") } : null;
+    };
   }
   function cardSelect(value, onchange, filter) {
     var options = [["", "— card —"]].concat(allCards().filter(filter || function () { return true; }).map(function (x) {
@@ -568,19 +586,27 @@
       row.appendChild(labelled("Type", select(["military", "intrigue", "power"], s.type, function (v) { s.type = v; })));
       row.appendChild(labelled("Against", select(names, s.against, function (v) { s.against = v; })));
       li.appendChild(row);
-      li.appendChild(cardChecklist(inPlayOf(s.attacker, si), s.attackers, function () {}, "attacking characters"));
-      // each attacker with stealth may choose a character that cannot defend (RR Stealth)
+      li.appendChild(cardChecklist(inPlayOf(s.attacker, si), s.attackers, function () {}, "attacking characters", cannotJoin(s.type, false)));
+      // each attacker with stealth may choose a character without stealth that cannot defend (RR Stealth)
       s.stealth = s.stealth || {};
+      var targets = inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); }).filter(function (k) { return !hasKeyword(k, "stealth"); });
       s.attackers.filter(function (k) { return hasKeyword(k, "stealth"); }).forEach(function (k) {
-        li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); })),
-          s.stealth[k] || "", function (v) { if (v) s.stealth[k] = v; else delete s.stealth[k]; }))]));
+        li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(targets),
+          s.stealth[k] || "", function (v) { if (v) s.stealth[k] = v; else delete s.stealth[k]; }, { class: "s-stealth" }))]));
       });
-      var targets = inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); });
+      if (s.attackers.some(function (k) { return hasKeyword(k, "stealth"); }) && targets.length < inPlayOf(s.against, si).length) {
+        li.appendChild(el("p", { class: "muted", text: "A character with stealth cannot be chosen as a stealth target, so it is not offered." }));
+      }
       Object.keys(s.stealth).forEach(function (k) { if (s.attackers.indexOf(k) < 0 || targets.indexOf(s.stealth[k]) < 0) delete s.stealth[k]; });
     } else if (s.kind === "defend") {
       row.appendChild(labelled("Defending player", select(names, s.player, function (v) { s.player = v; s.defenders = []; })));
       li.appendChild(row);
-      li.appendChild(cardChecklist(inPlayOf(s.player, si), s.defenders, function () {}, "defending characters"));
+      var dch = challengeBefore(si), bypassed = dch && dch.stealth ? Object.keys(dch.stealth).map(function (k) { return dch.stealth[k]; }) : [];
+      var noDefence = dch ? cannotJoin(dch.type, true) : function () { return null; };
+      li.appendChild(cardChecklist(inPlayOf(s.player, si), s.defenders, function () {}, "defending characters", function (x) {
+        if (bypassed.indexOf(cardKey(x.card)) >= 0) return { text: "bypassed by stealth: cannot defend", off: true };  // RR Stealth, 4.2.1
+        return noDefence(x);
+      }));
     } else if (s.kind === "strength") {
       row.appendChild(labelled("Card", cardSelect(s.target, function (v) { s.target = v; })));
       row.appendChild(labelled("STR change", input(s.amount, function (v) { s.amount = num(v) === undefined ? 0 : num(v); }, { inputmode: "numeric", size: 3 })));
@@ -768,16 +794,16 @@
     });
     put("steps:");
     if (!state.steps.length) lines[lines.length - 1] = "steps: []";
-    stepNames = [null];
+    stepNames = [null]; stepOwners = [null];
     state.steps.forEach(function (s, si) {
       put("  - " + stepYaml(s), "s" + si);
-      stepNames.push("step " + (si + 1));
+      stepNames.push("step " + (si + 1)); stepOwners.push("s" + si);
       // a challenge with no "Challenge resolved" step before the next challenge or phase is resolved here, so a
       // judge who only declared it still gets its result (its claim and keyword choices are then asked for)
       var next = state.steps[si + 1], open = openChallenge(si);
       if (open !== null && (!next || ["challenge", "phase", "end_phase", "end_round"].indexOf(next.kind) >= 0)) {
         put("  - resolve: {}  # added: the challenge is resolved (a 'Challenge resolved' step sets its choices)", "s" + open);
-        stepNames.push("the resolution added after step " + (si + 1));
+        stepNames.push("the resolution added after step " + (si + 1)); stepOwners.push("s" + open);
       }
     });
     return lines.join("\n") + "\n";
@@ -918,6 +944,10 @@
     }
     if (!state.steps.length) ul.appendChild(el("li", { class: "muted", text: "No steps yet: add the cards in play, then steps such as \u201cChallenge declared\u201d and \u201cDefenders declared\u201d, and run again." }));
     out.appendChild(ul);
+    (r.ruling || []).forEach(function (line) {  // a refusal is said beside the step it refused too (the README's promise)
+      var m = /^step (\d+) refused: ([\s\S]*)$/.exec(line), box = m && document.getElementById(stepOwners[+m[1]]);
+      if (box) box.appendChild(el("p", { class: "error field-error refusal", role: "alert", text: "Refused: " + asForm(m[2]) }));
+    });
     [["happened", "What changed"], ["not_happened", "What did not happen, and why"]].forEach(function (part) {
       if (!(r[part[0]] || []).length) return;
       out.appendChild(el("h3", { text: part[1] }));
