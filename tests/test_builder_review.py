@@ -170,3 +170,16 @@ def test_choices_the_rules_forbid_are_left_out_or_marked_and_a_refusal_is_shown_
     expect(page.locator("#s0 .refusal").first).to_contain_text("Refused: illegal: Robb Stark is kneeling")
     page.screenshot(path=str(SHOTS / "builder-forbidden-marked-phone.png"), full_page=True)
     context.close()
+
+
+
+def test_a_plot_takes_its_printed_title(carded_server, browser):
+    """r46 #10: a plot typed 'a noble cause' was named so in the ruling and on the printed sheet."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    plot = page.locator("#p0-plot label", has_text="Plot").locator("input")
+    plot.fill("a noble cause")
+    page.wait_for_selector("#b-card-names option[value='A Noble Cause']", state="attached")  # the suggestion came first
+    plot.press("Tab")
+    expect(plot).to_have_value("A Noble Cause")
+    assert 'plot: {name: "A Noble Cause"}' in page.text_content("#b-yaml")
+    context.close()

@@ -161,7 +161,8 @@
       labelled(state.edition === "1" ? "Power on House card" : "Power on faction card", input(p.power, function (v) { p.power = v; }, { inputmode: "numeric", size: 3, class: "p-power" })),
       labelled("Gold in pool", input(p.gold, function (v) { p.gold = v; }, { inputmode: "numeric", size: 3, class: "p-gold" }))
     ]));
-    var plot = p.plot;
+    var plot = p.plot, titled = cardCache[ck((plot.name || "").trim())];
+    if (titled && titled.name !== plot.name) plot.name = titled.name;  // "a noble cause" is A Noble Cause: the ruling names it so
     var plotRow = el("div", { class: "row plot", id: "p" + pi + "-plot" }, [
       labelled("Plot", cardNameInput(plot.name, function (v) { plot.name = v; }, "plot")),
       labelled("Income", input(plot.income, function (v) { plot.income = v; }, { inputmode: "numeric", size: 2 })),
