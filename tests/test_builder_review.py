@@ -183,3 +183,20 @@ def test_a_plot_takes_its_printed_title(carded_server, browser):
     expect(plot).to_have_value("A Noble Cause")
     assert 'plot: {name: "A Noble Cause"}' in page.text_content("#b-yaml")
     context.close()
+
+
+def test_an_edition_switch_says_what_it_changed_and_can_be_undone(carded_server, browser):
+    """r46 #9: switching the edition after building reset the factions and re-read every card as the other edition's
+    card of the same name, without a word."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "Robb Stark")
+    page.select_option("#b-edition", "1")
+    note = page.locator("#b-edition-note")
+    expect(note).to_contain_text("Switched to the 1st edition")
+    expect(note).to_contain_text("Player A\u2019s faction (lannister) is cleared")
+    expect(note).to_contain_text("1st-edition cards of the same names")
+    note.locator("button", has_text="Undo").click()
+    expect(page.locator("#b-edition")).to_have_value("2")
+    expect(page.locator("#p0 .p-house")).to_have_value("lannister")
+    expect(note).to_have_count(0)
+    context.close()

@@ -112,6 +112,7 @@ steps: []
         # (review 21) a mistyped plot, or a character's title, ran as a blank plot with no word
         ("{name: Sneak Atack}", "t.yaml:5: field 'plot': no plot in the card data is called 'Sneak Atack' (nearest: Sneak Attack"),
         ("{name: Robb Stark}", "t.yaml:5: field 'plot': 'Robb Stark' is a character, not a plot"),
+        ("{name: Fealty}", "t.yaml:5: field 'plot': 'Fealty' is an agenda, not a plot"),  # (r46: "is a agenda")
         ("{name: Sneak Atack, income: 3, initiative: 1, claim: 2}", None),  # the judge's own plot: as written
     ],
 )

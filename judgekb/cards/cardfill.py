@@ -386,7 +386,9 @@ def fill_plot(plot: dict[str, Any], book: CardBook, path: Path) -> Note | None:
             return None
         # (review 21: "Sneak Atack", or a character's title, ran as a blank plot with no word)
         if found:
-            raise DataError(f"{where(path, plot)}: field 'plot': {plot['name']!r} is a {found[0].values.get('type')}, not a plot")
+            kind = str(found[0].values.get("type") or "card")
+            article = "an" if kind[:1] in "aeiou" else "a"  # (r46: "is a agenda")
+            raise DataError(f"{where(path, plot)}: field 'plot': {plot['name']!r} is {article} {kind}, not a plot")
         is_plot = lambda n: any(p.values.get("type") == "plot" for p in book.find(n, None, "plot"))  # noqa: E731
         nearest = [n for n in book.nearest(str(plot["name"]), 12) if is_plot(n)]
         raise DataError(

@@ -1055,13 +1055,35 @@
   }
 
   // ------------------------------------------------------------------ wiring
+  // what a switch of edition changes on the board, said beside the edition menu with a way back (r46: the faction was
+  // reset and the cards re-read as the other edition's cards of the same names without a word)
+  function editionNote(before, was) {
+    var old = document.getElementById("b-edition-note"); if (old) old.remove();
+    var said = [], cardsNow = allCards().length;
+    was.players.forEach(function (p) { if (p.house) said.push(p.name + "’s " + (was.edition === "1" ? "House" : "faction") + " (" + p.house + ") is cleared: choose it again"); });
+    if (cardsNow) said.push("the " + cardsNow + " card" + (cardsNow > 1 ? "s" : "") + " on the board are now read as " + (state.edition === "1" ? "1st" : "2nd") + "-edition cards of the same names: their values may differ, check each one");
+    var printed = 0; was.players.forEach(function (p) { ZONES.forEach(function (z) { (p.zones[z[0]] || []).forEach(function (c) { if (c.printing) printed++; }); }); });
+    if (printed) said.push(printed + " printing" + (printed > 1 ? "s" : "") + " chosen " + (printed > 1 ? "are" : "is") + " cleared");
+    if (was.players.some(function (p) { return p.plot.name; })) said.push("each plot named is looked up again among this edition’s plots");
+    if (was.players.some(function (p) { return (p.zones.shadows || []).length; }) && state.edition === "1") said.push("cards in shadows are left out (a second-edition area)");
+    if (!said.length) return;
+    var note = el("p", { class: "note edition-note", id: "b-edition-note", role: "status" }, [
+      "Switched to the " + (state.edition === "1" ? "1st" : "2nd") + " edition: " + said.join("; ") + ". ",
+      el("button", { type: "button", class: "link", text: "Undo the switch", onclick: function () {
+        state = JSON.parse(before); cardCache = {}; nearCache = {}; plotAsked = {}; note.remove(); render();
+        learn(allCards().map(function (x) { return x.card.name; }));
+      } })]);
+    document.getElementById("b-edition").closest("fieldset").appendChild(note);
+  }
   document.getElementById("b-edition").addEventListener("change", function (e) {
+    var before = JSON.stringify(state), was = JSON.parse(before);
     state.edition = e.target.value;
     cardCache = {}; nearCache = {}; plotAsked = {};  // suggestions and printed values are one edition's: fetched again for this one
     learn(allCards().map(function (x) { return x.card.name; }));
     // a House or faction and a printing belong to one edition's cards: both are chosen again
     state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
     render();
+    editionNote(before, was);
   });
   document.getElementById("b-title").addEventListener("input", function (e) {
     state.title = e.target.value; refreshYaml();
