@@ -200,3 +200,40 @@ def test_an_edition_switch_says_what_it_changed_and_can_be_undone(carded_server,
     expect(page.locator("#p0 .p-house")).to_have_value("lannister")
     expect(note).to_have_count(0)
     context.close()
+
+
+def test_phone_tap_targets_of_the_trace_search_and_clause_page(carded_server, browser):
+    """r46 #11: on a phone the trace's "open …" links were 16 px tall, search-result titles and the clause page's
+    JSON and permalink links 19 px, and the claim step's insight checkbox sat alone with its label wrapped below."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    add_card(page, 0, "in_play", "The Tickler")
+    add_card(page, 1, "in_play", "Winterfell Steward")
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
+    add_step(page, "claim")
+    label = page.locator("#s1 label.check", has_text="insight draws")
+    box, text = label.locator("input").bounding_box(), label.locator("span").bounding_box()
+    assert text["x"] > box["x"] + box["width"] and text["y"] < box["y"] + box["height"], (box, text)  # beside it
+    label.screenshot(path=str(SHOTS / "builder-insight-label-phone.png"))
+    page.click("#b-run")
+    page.locator("#b-result details.cite summary").first.click()
+    opened = page.locator("#b-result details.cite[open] > a").first
+    assert opened.bounding_box()["height"] >= 44
+    page.goto(carded_server + "/?q=intimidate+kneel&edition=2")
+    titles = page.locator("#results li.hit a.citation")
+    titles.first.wait_for()
+    # on a touch screen the whole result opens it (its title link's ::after covers the result): a tap on the snippet
+    # lands on the title link, so the target is the result's height, not the title's 19 px
+    for i in range(3):
+        hit = page.locator("#results li.hit").nth(i)
+        snippet = hit.locator(".snippet, .source").first.bounding_box()
+        x, y = snippet["x"] + snippet["width"] / 2, snippet["y"] + snippet["height"] / 2
+        assert page.evaluate(f"document.elementFromPoint({x}, {y}).closest('a.citation') !== null"), i
+        assert hit.bounding_box()["height"] >= 44
+    page.screenshot(path=str(SHOTS / "search-titles-phone.png"))
+    titles.first.click()
+    page.wait_for_selector("#permalink")
+    for link in ("a.api-link", "#permalink"):
+        assert page.locator(link).bounding_box()["height"] >= 44, link
+    page.locator(".ids").screenshot(path=str(SHOTS / "clause-ids-phone.png"))
+    context.close()

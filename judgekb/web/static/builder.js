@@ -669,7 +669,7 @@
         li.appendChild(kw);
         var last = el("input", { type: "checkbox" }); last.checked = s.use.indexOf("insight") >= 0;
         last.addEventListener("change", function () { s.use = last.checked ? ["insight"] : []; render(); });
-        li.appendChild(el("label", { class: "check" }, [last, " insight draws even the last card of the deck (which eliminates the player)"]));
+        li.appendChild(el("label", { class: "check long" }, [last, el("span", { text: "insight draws even the last card of the deck (which eliminates the player)" })]));
         // any character the loser controls in play then, one put into play during the challenge (ambush) too: it need
         // not be participating (RR Intimidate)
         var arrived = enteredBefore(si);
