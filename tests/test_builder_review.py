@@ -3,8 +3,6 @@ said, and the menus follow the rules.  Chromium at phone (390 px, touch) and des
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import expect
 
 from tests.browser_support import SHOTS
@@ -170,7 +168,6 @@ def test_choices_the_rules_forbid_are_left_out_or_marked_and_a_refusal_is_shown_
     expect(page.locator("#s0 .refusal").first).to_contain_text("Refused: illegal: Robb Stark is kneeling")
     page.screenshot(path=str(SHOTS / "builder-forbidden-marked-phone.png"), full_page=True)
     context.close()
-
 
 
 def test_a_plot_takes_its_printed_title(carded_server, browser):
