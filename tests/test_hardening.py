@@ -1071,3 +1071,31 @@ def test_export_site_removes_what_killed_runs_left_and_only_that(tmp_path, kb):
     assert ".judgekb-export-run" not in json.loads((site / "offline-files.json").read_text(encoding="utf-8"))["files"]
     again = run_cli("export-site", str(site), db=kb, timeout=300)  # an earlier export is still replaced
     assert again.returncode == 0 and not any(p.name.startswith(".site.old-") for p in tmp_path.iterdir()), again.stderr
+
+
+def test_scenario_slots_never_use_a_folder_another_user_could_hold(tmp_path):
+    """A hostile-input review (r43): the slots' lock folder has a predictable name in the shared temp folder, and one
+    made first by someone else (or a symlink there) was used as it was: holding its slot files gave every run 429.
+    A folder that is not this user's alone (a symlink, or open to others) is not used; the process's own slots are."""
+    import fcntl
+
+    from judgekb.web.webguard import Slots
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    held = os.open(shared / "slot-0", os.O_RDWR | os.O_CREAT, 0o666)
+    fcntl.flock(held, fcntl.LOCK_EX)  # someone else holds the only slot
+    slots = Slots("db", 1, folder=shared)
+    with slots.take() as got:
+        assert got  # not 429: the folder is not used
+        with slots.take() as second:
+            assert not second  # still one slot, in this process
+    os.close(held)
+    (tmp_path / "real").mkdir(mode=0o700)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with Slots("db", 1, folder=tmp_path / "link").take() as got:
+        assert got and not (tmp_path / "real" / "slot-0").exists()
+    own = tmp_path / "own"
+    with Slots("db", 1, folder=own).take() as got:
+        assert got and (own / "slot-0").exists()  # this user's own folder is used as before

@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 import threading
@@ -78,11 +79,20 @@ class Slots:
         self.folder = folder or Path(tempfile.gettempdir()) / f"judgekb-slots-{os.getuid()}-{digest}"
         self.local = threading.BoundedSemaphore(self.count)  # used when the folder cannot be made
 
+    def _own_folder(self) -> bool:
+        """The folder exists (made now if not), is a real folder and is this user's alone: one another user made
+        first in the shared temp folder, or a symlink there, would hold every slot (a hostile-input review)."""
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(self.folder)
+        return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+
     @contextlib.contextmanager
     def take(self) -> Iterator[bool]:
         try:
-            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            usable = self._own_folder()
         except OSError:
+            usable = False
+        if not usable:  # this process's own slots, then
             got = self.local.acquire(blocking=False)
             try:
                 yield got
