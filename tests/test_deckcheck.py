@@ -616,3 +616,23 @@ def test_an_agenda_s_count_lists_the_cards_it_counted(db):
     assert wb.message.startswith("The White Book: the deck must include at least 7 different Kingsguard character cards; it has 6")
     counted = [s for s in wb.source_lines if "Ser " in s]
     assert len(counted) == 6 and len(wb.lines) == 7, wb.source_lines
+
+
+def test_a_list_of_the_edition_whose_cards_are_not_imported_says_so(db_path, tmp_path):
+    """A hostile-input review (r43): with only first-edition card data imported, a ThronesDB second-edition export was
+    read as a first-edition list, some 40 names unknown and "0 plots, 0 draw cards", and nothing said the second
+    edition's card data was missing.  Now a note says so and how to import it."""
+    import shutil
+
+    from judgekb.cards import cardimport
+    from tests.conftest import SHARED_CARDS
+
+    only1 = tmp_path / "only1.sqlite"
+    shutil.copy(db_path, only1)
+    db1 = store.connect(only1, read_only=False)
+    cardimport.apply(db1, cardimport.read(SHARED_CARDS / "agot1" / "agot1.json"))
+    report = deckcheck.check(db1, decklists.parse(STARK, "deck.txt"))
+    assert report.verdict == "cannot be checked"
+    said = [n for n in report.notes if "no second-edition card data is imported" in n]
+    assert said and "import-cards ../shared/cards/agot2-throneteki" in said[0], report.notes
+    db1.conn.close()

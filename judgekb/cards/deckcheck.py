@@ -1046,6 +1046,15 @@ def _other_edition_note(db: Any, deck: Decklist, here: CardPool) -> list[str]:
     names = [e.name for e in deck.entries if e.name and not e.code]
     unknown = [n for n in names if not here.by_key.get(normalise_name(n))]
     known_there = [n for n in unknown if there.by_key.get(normalise_name(n))]
+    if not there and len(unknown) >= max(5, len(names) // 2):
+        # (a hostile-input review: with only first-edition card data imported, a second-edition export was read as a
+        # first-edition list, some 40 names unknown, and nothing said the other edition's card data was missing)
+        where = "../shared/cards/agot1/agot1.json" if other == 1 else "../shared/cards/agot2-throneteki"
+        ordinal = "first" if other == 1 else "second"
+        return [
+            f"{len(unknown)} of the {len(names)} names are not edition {edition}'s cards, and no {ordinal}-edition card data is "
+            f"imported: if this is a {ordinal}-edition list, run judgekb import-cards {where}, then check it again"
+        ]
     if not there or len(known_there) < max(2, len(unknown) // 2):
         return []
     ordinal = "first" if other == 1 else "second"
@@ -1199,7 +1208,7 @@ def check(
         for p in problems:
             if p.check in (PLOTS.name, DRAW_MINIMUM.name, PLOTS1.name, DRAW_MINIMUM1.name) and uncounted:
                 p.message += f" (not counting the {uncounted} card(s) on lines that name no card, or several)"
-    if unreadable and len(pools) == 1:  # the edition was chosen: a list of the other edition's cards says so
+    if unreadable and (len(pools) == 1 or not pools[3 - edition]):  # a list of the other edition's cards says so
         notes += _other_edition_note(db, deck, pool)
     others = [p for p in problems if p.check not in (UNKNOWN.name, AMBIGUOUS.name)]
     # a line naming no card (or a list naming no faction card) makes every count uncertain: no verdict, but the
