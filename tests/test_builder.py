@@ -258,15 +258,21 @@ def test_the_builder_enters_stealth_a_duplicate_s_save_and_keyword_order_and_num
     context.close()
 
 
-def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_server, browser):
-    """A second phone review could not enter a reaction after winning (its Note changed nothing).  RR 4.2.2's timing
-    note: reactions to winning may be initiated after the winner is determined, before the claim is applied."""
-    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+def tickler_attacks_then_the_result(browser, server: str):
+    """The phone builder with The Tickler (Player A) declared attacking Winterfell Steward's player, then a result step."""
+    context, page = lannister_against_stark_on_a_phone(browser, server)
     add_card(page, 0, "in_play", "The Tickler")
     add_card(page, 1, "in_play", "Winterfell Steward")
     add_step(page, "challenge")
     page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
     add_step(page, "claim")
+    return context, page
+
+
+def test_a_reaction_to_winning_is_entered_and_resolves_before_claim(carded_server, browser):
+    """A second phone review could not enter a reaction after winning (its Note changed nothing).  RR 4.2.2's timing
+    note: reactions to winning may be initiated after the winner is determined, before the claim is applied."""
+    context, page = tickler_attacks_then_the_result(browser, carded_server)
     page.locator("#s1 button", has_text="Add a reaction").tap()
     reaction = page.locator("#s1 .reactions .row").first
     reaction.locator("label", has=page.locator("span.lbl", has_text=re.compile("^Card$"))).locator("select").select_option("The Tickler")

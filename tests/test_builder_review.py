@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser_support import SHOTS, no_horizontal_scroll
-from tests.test_builder import add_card, add_step, builder_at, lannister_against_stark_on_a_phone
+from tests.test_builder import add_card, add_step, builder_at, lannister_against_stark_on_a_phone, tickler_attacks_then_the_result
 
 
 def test_a_reload_or_back_keeps_the_board_without_a_share_link(carded_server, browser):
@@ -203,12 +203,7 @@ def test_an_edition_switch_says_what_it_changed_and_can_be_undone(carded_server,
 def test_phone_tap_targets_of_the_trace_search_and_clause_page(carded_server, browser):
     """r46 #11: on a phone the trace's "open …" links were 16 px tall, search-result titles and the clause page's
     JSON and permalink links 19 px, and the claim step's insight checkbox sat alone with its label wrapped below."""
-    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
-    add_card(page, 0, "in_play", "The Tickler")
-    add_card(page, 1, "in_play", "Winterfell Steward")
-    add_step(page, "challenge")
-    page.locator("#s0 label.check", has_text="The Tickler").locator("input").check()
-    add_step(page, "claim")
+    context, page = tickler_attacks_then_the_result(browser, carded_server)
     label = page.locator("#s1 label.check", has_text="insight draws")
     box, text = label.locator("input").bounding_box(), label.locator("span").bounding_box()
     assert text["x"] > box["x"] + box["width"] and text["y"] < box["y"] + box["height"], (box, text)  # beside it
