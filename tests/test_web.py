@@ -133,6 +133,8 @@ def test_text_is_escaped_everywhere(client):
         ("get", "/api/card?name=", None, 400, "name is required"),
         ("get", "/api/card?name=Zzyzx", None, 404, "no card"),
         ("get", "/api/changes/agot1-faq?since=latest", None, 400, "since"),
+        # (r43: a version past the last answered "no entries", as if nothing had changed; the CLI refuses it)
+        ("get", "/api/changes/agot1-faq?since=v55", None, 400, "past agot1-faq's last version"),
         ("get", "/api/changes/agot9-faq?since=v1", None, 404, "no document"),
         ("post", "/api/run", "", 400, "paste or upload"),
         ("post", "/api/run", "players: [", 422, "invalid YAML"),
