@@ -636,3 +636,12 @@ def test_a_list_of_the_edition_whose_cards_are_not_imported_says_so(db_path, tmp
     said = [n for n in report.notes if "no second-edition card data is imported" in n]
     assert said and "import-cards ../shared/cards/agot2-throneteki" in said[0], report.notes
     db1.conn.close()
+
+
+def test_uniting_the_realm_says_its_count_takes_in_the_deck_s_own_faction(db):
+    """r45 (its deck d37): "17 different House Stark cards; at most 3" for the deck's own faction surprised a head
+    judge; the card's literal text counts each faction.  The message says the own faction counts, in the card's words."""
+    text = (DECKS / "agot2-uniting-the-realm-own-faction.txt").read_text(encoding="utf-8")
+    said = [p.message for p in by_check(check(db, text))[deckcheck.AGENDA_TEXT.name] if "House Stark" in p.message]
+    assert said and "(the deck's own faction too)" in said[0], said
+    assert '"You cannot include more than 3 different cards (by title) from each faction in your deck."' in said[0]

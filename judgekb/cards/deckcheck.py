@@ -743,7 +743,10 @@ def construction2(deck: Deck2, citer: Citer, notes: list[str]) -> list[Problem]:
                         _problem(
                             AGENDA_TEXT,
                             f"{host.card.name}: {len(keys)} different {FACTIONS2.get(faction, faction)} cards; "
-                            f"at most {rule['titles_per_faction']}",
+                            f"at most {rule['titles_per_faction']}"
+                            # (a deck-check review did not expect the deck's own faction to count: the card says each)
+                            + (" (the deck's own faction too)" if faction == deck.faction else "")
+                            + _saying(host.card, ("from each faction",)),
                             hits,
                             [card_text(host.card)],
                         )
