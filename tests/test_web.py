@@ -357,3 +357,13 @@ def test_a_clause_superseding_many_entries_lists_the_rest_on_demand(client):
     assert shown.count("<li>") == SUPERSEDES_SHOWN and more.count("<li>") > 50
     assert f"and {more.count('<li>')} more</summary>" in more
     assert "/c/agot2-faq/restricted/joust/" in section
+
+
+def test_the_scenario_page_links_the_scenario_format(client):
+    """A blind builder review (r46): the /scenario page said the format is "in the project's docs/scenarios.md", a file
+    a judge's phone cannot open.  It links the document, served as plain text."""
+    page = client.get("/scenario").get_data(as_text=True)
+    assert 'href="/docs/scenarios">docs/scenarios.md</a>' in page
+    doc = client.get("/docs/scenarios")
+    assert doc.status_code == 200 and doc.mimetype == "text/plain"
+    assert doc.get_data(as_text=True) == (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
