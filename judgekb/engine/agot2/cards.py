@@ -170,10 +170,7 @@ def marshal(
         f"{player} marshals {key}" + (" as a duplicate, at no cost" if duplicate else f" for {cost} gold"),
         cite,
     )
-    if bestowed and duplicate:  # (a blind review: 2 gold moved onto a duplicate)
-        why = f"{key} was marshaled as a duplicate, which has none of its printed keywords, bestow included"
-        trace.unused("bestow.duplicate", "bestow", bestowed, why, "agot2-faq41/qa/limited-card-as-duplicate")
-    elif bestowed:
+    if bestowed:
         bestow(state, trace, player, card, bestowed, spend_from)
     state.facts.setdefault("entered", []).append(key)
     state.facts.setdefault("marshaled", []).append(key)
@@ -273,10 +270,7 @@ def put_into_play(
         # ("Some effects allow a card to be 'put into play' from shadows. ... The shadow cost ... is not paid.")
         + (["agot2-rr/shadows/bringing-a-card-out-of-shadows"] if card.zone == "shadows" else []),
     )
-    if bestowed and duplicate:
-        why = f"{key} was put into play as a duplicate, which has none of its printed keywords, bestow included"
-        trace.unused("bestow.duplicate", "bestow", bestowed, why, "agot2-faq41/qa/limited-card-as-duplicate")
-    elif bestowed:  # "When a card with bestow (X) enters play": put into play (ambush included) as well as marshaled
+    if bestowed:  # "When a card with bestow (X) enters play": put into play (ambush included) as well as marshaled
         bestow(state, trace, player, card, bestowed, None)
     state.facts.setdefault("entered", []).append(key)
     queue_reactions(ctx, f"put into play: {key}")
@@ -621,6 +615,10 @@ RULES.add(
 
 @rule("bestow", ["agot2-rr/bestow", "agot2-faq41/2.8"], "a card with bestow (X) entering play may receive up to X gold from its controller")
 def bestow(state: State, trace: Trace, player: str, card: Card, amount: int, spend_from: str | None) -> None:
+    if card.duplicate:  # (a blind review: 2 gold moved onto a duplicate)
+        why = f"{card.key} entered play as a duplicate, which has none of its printed keywords, bestow included"
+        trace.unused("bestow.duplicate", "bestow", amount, why, "agot2-faq41/qa/limited-card-as-duplicate")
+        return
     # (several instances: the player may choose which is used, so up to the highest X)
     limit = max(instances(card, "bestow"), default=0) if "bestow" in state.keywords(card) else 0
     if amount > limit:

@@ -273,17 +273,21 @@ RULES.add(
 
 
 @rule("draw", ["agot2-rr/drawing-cards", "agot2-rr/deck"], "cards are drawn from the top of the deck")
-def draw(state: State, trace: Trace, player: str, count: int, rule_id: str = "draw") -> None:
-    if rule_id == "draw" and state.phase == "draw" and draw_phase_bonus(state, player):
+def draw(state: State, trace: Trace, players: str | list[str], count: int, rule_id: str = "draw") -> None:
+    """One player draws, or (a list) one effect draws for each of them at once: a deck that runs out is checked once,
+    after every one of them drew (all out at once: the first player's choice)."""
+    drawing = [players] if isinstance(players, str) else players
+    if rule_id == "draw" and state.phase == "draw" and any(draw_phase_bonus(state, p) for p in drawing):
         trace.add(
             "draw.bonus",
             "this draw is a card effect during the draw phase: the 'more cards in the draw phase' effect does not change it",
             cite=["agot2-faq41/qa/time-of-plenty"],
             tag="draw bonus",
-            subject=player,
+            subject=drawing[0] if len(drawing) == 1 else "",
         )
     before = deck_counts(state)
-    _take(state, trace, player, count, rule_id)
+    for player in drawing:
+        _take(state, trace, player, count, rule_id)
     check_elimination(state, trace, before)
 
 
@@ -302,20 +306,9 @@ def each_player_said(trace: Trace, does: str, source: str | None) -> None:
 
 
 def draw_each(state: State, trace: Trace, count: int, source: str | None) -> None:
-    """'Each player draws N cards': one effect on every player still in the game, drawn simultaneously, so a deck that
-    runs out is checked once, after every player drew (two players out at once: the first player's choice)."""
+    """'Each player draws N cards': one effect on every player still in the game, drawn simultaneously."""
     each_player_said(trace, f"draws {count} card(s)", source)
-    if state.phase == "draw" and any(draw_phase_bonus(state, p) for p in remaining(state)):
-        trace.add(
-            "draw.bonus",
-            "this draw is a card effect during the draw phase: the 'more cards in the draw phase' effect does not change it",
-            cite=["agot2-faq41/qa/time-of-plenty"],
-            tag="draw bonus",
-        )
-    before = deck_counts(state)
-    for name in remaining(state, in_order=True):
-        _take(state, trace, name, count, "draw")
-    check_elimination(state, trace, before)
+    draw(state, trace, remaining(state, in_order=True), count)
 
 
 def _take(state: State, trace: Trace, player: str, count: int, rule_id: str) -> None:
