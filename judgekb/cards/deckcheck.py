@@ -50,6 +50,7 @@ FACTIONS2 = {
     "targaryen": "House Targaryen",
     "tyrell": "House Tyrell",
 }
+CARD_DATA = {1: "../shared/cards/agot1/agot1.json", 2: "../shared/cards/agot2-throneteki"}  # each edition's import, as a message names it
 HOUSES1 = ("Stark", "Lannister", "Baratheon", "Greyjoy", "Martell", "Targaryen")
 FAQ23_LIST = "FFG FAQ v2.3"  # the list the corpus's FAQ v2.3 prints: its clauses are cited beside it
 MAX_SUGGESTED = 20  # unknown names given their nearest names: fuzzy matching is a deck check's costly part
@@ -1049,18 +1050,16 @@ def _other_edition_note(db: Any, deck: Decklist, here: CardPool) -> list[str]:
     names = [e.name for e in deck.entries if e.name and not e.code]
     unknown = [n for n in names if not here.by_key.get(normalise_name(n))]
     known_there = [n for n in unknown if there.by_key.get(normalise_name(n))]
+    ordinal = "first" if other == 1 else "second"
     if not there and len(unknown) >= max(5, len(names) // 2):
         # (a hostile-input review: with only first-edition card data imported, a second-edition export was read as a
         # first-edition list, some 40 names unknown, and nothing said the other edition's card data was missing)
-        where = "../shared/cards/agot1/agot1.json" if other == 1 else "../shared/cards/agot2-throneteki"
-        ordinal = "first" if other == 1 else "second"
         return [
             f"{len(unknown)} of the {len(names)} names are not edition {edition}'s cards, and no {ordinal}-edition card data is "
-            f"imported: if this is a {ordinal}-edition list, run judgekb import-cards {where}, then check it again"
+            f"imported: if this is a {ordinal}-edition list, run judgekb import-cards {CARD_DATA[other]}, then check it again"
         ]
     if not there or len(known_there) < max(2, len(unknown) // 2):
         return []
-    ordinal = "first" if other == 1 else "second"
     return [
         f"{len(known_there)} of the {len(unknown)} names not found in edition {edition}'s card data are {ordinal}-edition "
         f"cards ({', '.join(known_there[:3])}{'…' if len(known_there) > 3 else ''}): this looks like a {ordinal}-edition list; "
@@ -1085,8 +1084,8 @@ def check(
     edition = edition or _detect_edition(deck, pools)
     pool = pools[edition]
     if not pool:
-        where = "../shared/cards/agot1/agot1.json" if edition == 1 else "../shared/cards/agot2-throneteki"
-        raise DataError(f"no {edition}{'st' if edition == 1 else 'nd'}-edition card data imported: run judgekb import-cards {where}")
+        ordinal = "1st" if edition == 1 else "2nd"
+        raise DataError(f"no {ordinal}-edition card data imported: run judgekb import-cards {CARD_DATA[edition]}")
     citer = Citer(db)
     notes: list[str] = []
     rl = None

@@ -912,10 +912,11 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
     origin, target = spec["from"], spec["to"]
 
     def holder(name: str) -> Any:
-        if titles.title_named(name) is None and name in state.cards:
-            return state.cards[name]
-        if titles.title_named(name) is None and name in state.players:
-            return state.players[name]
+        if titles.title_named(name) is None:
+            if name in state.cards:
+                return state.cards[name]
+            if name in state.players:
+                return state.players[name]
         return titles.title_holder(state, name)  # a melee title (A Cask of Ale Q&A)
 
     source, dest = holder(origin), holder(target)
