@@ -123,6 +123,11 @@
     }
     return indexPromise;
   }
+  // fetch the index into this open page once it is idle (the search page and the Cards page): at a plain-HTTP
+  // address nothing is saved, and the open page is all that can search when the network drops
+  function keepIndexWhenIdle() {
+    if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
+  }
   var STOP = {};
   ("the a an of to in is are am do does did i my me it its on for and or if be with at by as what how who whom when can could would " +
    "should will shall that this these those there their they them he she his her we our us from into than then so not no any all about " +
@@ -516,8 +521,7 @@
     else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) lookup();
     else last = q.value.trim() + "|" + edition.value;
     showRecent();
-    // keep the search index in this page once it is idle: if the network drops, this open page still searches
-    if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
+    keepIndexWhenIdle();  // if the network drops, this open page still searches
   }
 
   // ------------------------------------------------------------------ card page: suggestions, and look-ups without the server
@@ -568,8 +572,7 @@
         note.textContent = "No network, and this card's page is not saved on this device.";
       });
     }
-    // keep the card names in this page once it is idle: if the network drops, this open page still finds a card
-    if (MODE !== "static") setTimeout(function () { getIndex().catch(function () {}); }, 1500);
+    keepIndexWhenIdle();  // if the network drops, this open page still finds a card
     // the page's own card links ("Try", "Did you mean") offline at a plain-HTTP address: no page is saved there, so the
     // link would open the browser's "no internet" page; look the card up on this device instead
     document.addEventListener("click", function (ev) {
