@@ -140,9 +140,10 @@ def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
         name = index.card_name(card)
         phrase = " ".join(words_of(no_article(name)))
         # a set's name in a card reference ("Iron Mines (Calm Over Westeros, 92)") names the set, not the card
-        as_set = re.compile(re.escape(no_article(name)) + r",\s*\d+\)", re.IGNORECASE)
+        written = re.compile(re.escape(no_article(name)), re.IGNORECASE)
+        as_set = re.compile(written.pattern + r",\s*\d+\)", re.IGNORECASE)
         for clause_id, text in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition]) if phrase else ():
-            named = len(re.findall(re.escape(no_article(name)), text or "", re.IGNORECASE))
+            named = len(written.findall(text or ""))
             if named and named == len(as_set.findall(text or "")):
                 continue
             found[clause_id] = any(r == "superseded" for _, r in index.governors.get(clause_id, ()))
