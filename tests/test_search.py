@@ -877,15 +877,17 @@ def test_snippet_marks_a_token_where_one_of_its_words_starts_with_a_query_stem()
 
 @given(
     st.lists(st.text(alphabet="abkneluqi0-('İ.", min_size=1, max_size=9), min_size=1, max_size=40),
-    st.lists(st.text(alphabet="abkneluqi0", min_size=3, max_size=6), min_size=1, max_size=4),
+    st.lists(st.text(alphabet="abkneluqi0", min_size=3, max_size=6) | st.sampled_from(["0", "1", "2", "10"]), min_size=1, max_size=4),
 )
 @settings(max_examples=300, deadline=None)
 def test_snippet_marks_what_a_word_start_pattern_marks(tokens, query_words):
     """The snippet finds stems with ``str.find`` in a text it keeps split: it marks the same tokens as
-    the plain definition, a stem after no letter or digit in the token's lower case."""
+    the plain definition, a stem after no letter or digit in the token's lower case; a number only
+    whole (not "2" in "1.2" or "20", nor "1" in "1.5")."""
     stems = {words.stem_of(w) for w in query_words if w not in words.STOPWORDS}
     shown = search.snippet(" ".join(tokens), [set(query_words)], width=len(tokens))
-    pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(map(re.escape, stems)) + ")") if stems else None
+    parts = [re.escape(s) if not s.isdigit() else rf"(?<!\.){re.escape(s)}(?![0-9]|\.[0-9])" for s in stems]
+    pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(parts) + ")") if stems else None
     expected = [f"[{t}]" if pattern and pattern.search(t.lower()) else t for t in tokens]
     assert shown == " ".join(expected)
 

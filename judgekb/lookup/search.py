@@ -1691,13 +1691,22 @@ def _tokens(text: str) -> tuple[tuple[str, ...], str, tuple[int, ...]]:
 
 def marked_stems(groups: list[set[str]]) -> set[str]:
     """The stems a snippet marks for the query's word groups: a phrase's small words ("the" in "until
-    the end of the phase") mark nothing on their own."""
-    return {stem_of(w) for g in groups for t in g for w in t.split() if len(w) > 2 and w not in STOPWORDS}
+    the end of the phase") mark nothing on their own; a number does ("15 power", "0 STR": the number is
+    often what is asked, and chose the sentence that says it)."""
+    return {stem_of(w) for g in groups for t in g for w in t.split() if (len(w) > 2 or w.isdigit()) and w not in STOPWORDS}
 
 
 def idea_stems(groups: list[set[str]]) -> list[set[str]]:
     """``marked_stems`` of each of the query's ideas (word groups) apart: a snippet shows the most ideas it can."""
     return [marked_stems([g]) for g in groups]
+
+
+def _whole_number(lowered: str, at: int, length: int) -> bool:
+    """Is the number at ``at`` a whole number, not part of a step ("2" in "1.2"), a larger number ("15"
+    in "150") or a decimal: a question's "2 cards" marks the text's "2", not its "step 2.2"."""
+    before = lowered[at - 1] if at else " "
+    after = lowered[at + length : at + length + 2]
+    return before != "." and not (after[:1].isdigit() or (after[:1] == "." and after[1:2].isdigit()))
 
 
 def snippet(text: str, groups: list[set[str]], width: int = 36, stems: list[set[str]] | None = None) -> str:
@@ -1716,7 +1725,7 @@ def snippet(text: str, groups: list[set[str]], width: int = 36, stems: list[set[
         for stem in idea:  # a token is marked where a word in it starts with a stem
             at = lowered.find(stem)
             while at >= 0:
-                if not at or lowered[at - 1] not in WORD_CHARACTERS:
+                if (not at or lowered[at - 1] not in WORD_CHARACTERS) and (not stem.isdigit() or _whole_number(lowered, at, len(stem))):
                     ideas[bisect_right(offsets, at) - 1] |= 1 << number
                 at = lowered.find(stem, at + 1)
     # the window (from a marked word) that says the most different ideas, then the most marked words, the
