@@ -249,7 +249,8 @@ IRREGULAR = {
     "dying": "die", "died": "die", "dies": "die", "dead": "die", "cancelled": "cancel", "canceled": "cancel",
     "cancelling": "cancel", "canceling": "cancel", "marshalled": "marshal", "marshalling": "marshal",
     "marshaled": "marshal", "marshaling": "marshal", "began": "begin", "begun": "begin", "chosing": "choose",
-    "controlled": "control", "controlling": "control",
+    "controlled": "control", "controlling": "control", "forgot": "forget", "forgotten": "forget", "stole": "steal",
+    "stolen": "steal", "kept": "keep", "ran": "run", "fought": "fight", "sent": "send",
     # the challenge's sides: players ask whether a character can "attack" or "defend", the rules
     # say who may be declared an "attacker" or "defender"
     "attacker": "attack", "attackers": "attack", "defender": "defend", "defenders": "defend",
