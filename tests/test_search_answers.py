@@ -4,6 +4,8 @@ answers, a term only the other edition's rules use."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from judgekb.lookup import notices, search
@@ -1916,6 +1918,21 @@ def test_a_name_from_the_story_is_never_read_as_a_typo(index):
                              "against the cards (judgekb import-cards)"), notes
 
 
+def test_a_story_name_note_says_which_clauses_print_the_name(index, db):
+    """A blind review: "'jon' is a name, not a rules term" stood above Deck Lists quoting "Veronica
+    includes Jon Snow", as if the corpus never wrote the name.  The note names the governing clauses
+    that print it (each does), never a superseded entry or an unofficial copy."""
+    hits, notes = index.search("do i need to say which version of jon snow on my deck list", 2, None, 5)
+    assert hits[0].id == "agot2-tr/deck-lists", [h.id for h in hits]
+    printed = re.search(r'^not in the corpus: "jon" is a name, not a rules term \(the corpus prints it in ([^)]*)\)\. If this', notes[0])
+    assert printed and "agot2-tr/deck-lists" in printed[1], notes
+    for clause_id in printed[1].split(", "):
+        row = db.execute("select text, edition from clauses where id = ?", [clause_id]).fetchone()
+        assert row and re.search(r"\bJon\b", row[0]) and row[1] == 2 and not index.governors.get(clause_id), clause_id
+    _, notes = index.search("does Ser Jaime's not-kneeling thing work in a power challenge too", 2, None, 5)
+    assert "agot2-web/" not in notes[0], notes
+
+
 def test_a_characters_name_the_texts_print_only_in_an_example_still_says_the_card_text_is_not_here(index):
     """A blind judge review: "does Ser Jaime's not-kneeling thing work in a power challenge too" put
     Moving Power first with no note, because the second-edition FAQ prints "Jaime" once, in an example.
@@ -1923,7 +1940,8 @@ def test_a_characters_name_the_texts_print_only_in_an_example_still_says_the_car
     and no card data, the judge is told the card's own text is not in the corpus.  A house is a
     faction, never read so; a list question keeps its own notes."""
     _, notes = index.search("does Ser Jaime's not-kneeling thing work in a power challenge too", 2, None, 5)
-    assert notes and notes[0].startswith('not in the corpus: "jaime\'s" is a name, not a rules term. If this asks about a card'), notes
+    assert notes and notes[0].startswith('not in the corpus: "jaime\'s" is a name, not a rules term (the corpus prints it in '), notes
+    assert ". If this asks about a card" in notes[0], notes
     assert "no card database is imported" in notes[0]
     _, notes = index.search("can a ghost save jon if he gets discarded instead of killed", 1, None, 5)
     assert any(n.startswith('not in the corpus: "jon" is a name') for n in notes), notes

@@ -90,12 +90,14 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         theirs = index.cards_named(analysis, other)
         if (asks or _only_title(index, theirs, analysis)) and (spelled := {c for c in theirs if _full_title(index, c, analysis)}):
             cards, unknown = spelled, []
+    printed = ""
     if not unknown and not cards:
         unknown = _story_names(index, analysis, elsewhere)
+        printed = _printed_in(index, unknown, edition)
     if unknown:
         notices.append(
-            f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, icons, "
-            f"abilities) is not in the corpus {how}. Closest clauses below."
+            f"not in the corpus: {_unknown_said(unknown, index)}{printed}. If this asks about a card, the card's own text (cost, "
+            f"STR, icons, abilities) is not in the corpus {how}. Closest clauses below."
         )
     elif not cards and (said := CARD_SAID.search(analysis["text"])):
         # "what does the card kings of summer say": a title of words the rules use too, said to be a card
@@ -560,6 +562,25 @@ POINTERS = 3  # card-page pointers at most, for the cards one question names
 def card_page_note(name: str, edition: int) -> str:
     """The note that a card's own text is on its card page (CARD_POINTER reads it back)."""
     return f"{CARD_POINTER_START}{name} is a card; its own text is on its card page (the Cards page, or {card_command(name, edition)})"
+
+
+def _printed_in(index: Index, names: list[str], edition: int | None) -> str:
+    """Where the searched edition's clauses print a character's name (in an example or a ruling), by
+    clause id: the note that "jon" is a name, not a rules term, stood above Deck Lists quoting "Veronica
+    includes Jon Snow" (a blind review) and read as if the corpus never wrote it."""
+    sql = (
+        "select c.id from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+        "where clauses_fts match ? and (? is null or c.edition = ?) order by c.id"
+    )
+    found: list[str] = []
+    for name in dict.fromkeys(_bare(w) for w in names):
+        rows = index.rows(sql, ['"' + name + '"', edition, edition])
+        # (the governing text only: a superseded entry, or an unofficial copy restating one, names what it does)
+        found += [c for (c,) in rows if c not in found and not index.governors.get(c)]
+    if not found:
+        return ""
+    more = f" and {len(found) - MENTIONS_SAID} more" if len(found) > MENTIONS_SAID else ""
+    return f" (the corpus prints {'it' if len(set(map(_bare, names))) == 1 else 'them'} in {', '.join(found[:MENTIONS_SAID])}{more})"
 
 
 def _story_names(index: Index, analysis: dict[str, Any], elsewhere: set[str]) -> list[str]:
