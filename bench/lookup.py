@@ -6,7 +6,7 @@ Prints, for the dev half and the frozen test half of tests/eval/players.yaml, to
 MRR of judgekb and of plain BM25 (rank-bm25 over each clause's heading and text), overall and
 per category; what judgekb puts first where it misses top-1, by the judges' labels (a clause they
 marked partial, one they did not mark, a query with no judged answer); then the heading-built
-regression set (tests/eval/lookup.yaml); then judgekb's
+regression set (tests/eval/lookup.yaml) and the blind-review set (tests/eval/blind-reviews.yaml); then judgekb's
 warm latency (median, p99) beside BM25's, and the cold time of `judgekb search` as a command
 beside a bare interpreter start.  Targets (frozen half): top-1 >= 92 %, top-5 >= 98 %,
 warm p99 <= 5 ms, judgekb ahead of BM25 in every category; cold search < 150 ms.
@@ -187,6 +187,14 @@ def main() -> None:
     print(
         f"\nregression set (tests/eval/lookup.yaml, {quality['n']} heading-built queries): judgekb "
         f"top-1 {quality['top1']:.1%}, top-5 {quality['top5']:.1%}"
+    )
+
+    blind = evaluation.load_players(ROOT / "tests" / "eval" / "blind-reviews.yaml")
+    blind_ranks = [evaluation.player_rank(it, *search.results(index, it.query, it.edition, None, 5)) for it in blind]
+    blind_score = evaluation.player_score(blind_ranks)
+    print(
+        f"blind-review set (tests/eval/blind-reviews.yaml, {len(blind)} table questions written before searching): "
+        f"judgekb top-1 {blind_score['top1']:.1%}, top-5 {blind_score['top5']:.1%}, MRR {blind_score['mrr']:.3f}"
     )
 
     print(f"\nwarm latency over {args.repeat} passes ({len(latency['judgekb'])} lookups):")

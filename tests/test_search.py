@@ -184,6 +184,18 @@ def test_player_lookup_quality(index, half, top1, top5):
     assert score["top5"] >= top5, misses
 
 
+def test_blind_review_questions_lookup_quality(index, db):
+    """The blind reviews' table questions (tests/eval/blind-reviews.yaml): floors just under the figures
+    bench/lookup.py reports, so a regression fails; every expected id exists."""
+    items = evaluation.load_players(ROOT / "tests" / "eval" / "blind-reviews.yaml")
+    known = {r["id"] for r in db.query("select id from clauses")}
+    assert len(items) >= 90 and not [e for i in items for e in i.expect if not e.startswith("absent:") and e not in known]
+    ranks = [evaluation.player_rank(i, *search.results(index, i.query, i.edition, None, 5)) for i in items]
+    score = evaluation.player_score(ranks)
+    misses = "\n".join(f"{r} {i.query!r}" for i, r in zip(items, ranks, strict=True) if r != 1)
+    assert score["top1"] >= 0.88 and score["top5"] >= 0.96, misses
+
+
 def test_typo_correction_never_turns_a_real_word_into_another(index):
     for word in ("tapped", "knocked", "gone", "blocked", "exiled", "graveyard"):
         assert index.correct(word, 2) is None, word
@@ -711,6 +723,7 @@ def test_players_questions_are_indexed_and_never_copied_from_the_evaluation(db):
     assert {a["id"] for a in asked} <= known
     queries = {joined_words(i.query) for i in evaluation.load_players(PLAYERS)}
     queries |= {joined_words(i.query) for i in evaluation.load_players(ROOT / "tests" / "eval" / "judge-review.yaml")}
+    queries |= {joined_words(i.query) for i in evaluation.load_players(ROOT / "tests" / "eval" / "blind-reviews.yaml")}
     queries |= {joined_words(i.query) for i in evaluation.load(EVAL)}
     copied = [a["question"] for a in asked if joined_words(a["question"]) in queries]
     assert not copied
