@@ -898,6 +898,8 @@ def test_snippet_marks_what_a_word_start_pattern_marks(tokens, query_words):
     the plain definition, a stem after no letter or digit in the token's lower case; a number only
     whole (not "2" in "1.2" or "20", nor "1" in "1.5")."""
     stems = {words.stem_of(w) for w in query_words if w not in words.STOPWORDS}
+    # (as typed too, where the stem is no start of the word and no irregular form made it: "during", "dure")
+    stems |= {w for w in query_words if w not in words.STOPWORDS and not w.startswith(words.stem_of(w)) and w not in words.IRREGULAR}
     shown = search.snippet(" ".join(tokens), [set(query_words)], width=len(tokens))
     parts = [re.escape(s) if not s.isdigit() else rf"(?<!\.){re.escape(s)}(?![0-9]|\.[0-9])" for s in stems]
     pattern = re.compile(r"(?<![0-9a-z])(?:" + "|".join(parts) + ")") if stems else None

@@ -117,6 +117,8 @@ def test_an_erratum_of_a_document_not_in_the_corpus_says_what_it_corrects(db_pat
         ("tycho nestoris on 15 power and time is called, who wins", "controlling [Tycho] at [15] or more [power,]"),
         # ("forgot" was no form of the text's "forgets": the snippet showed "do not rush an opponent")
         ("i forgot to use my reaction last phase, can i go back and do it now", "[forgets] to use an effect"),
+        # ("during" stems to "dure", no start of the text's "during": "[Game]" chose the window)
+        ("can i write notes during the game", "cannot take [notes] or reference outside material or information [during]"),
     ],
 )
 def test_a_snippet_shows_the_sentence_that_says_most_of_what_is_asked(index, query, shown):

@@ -60,6 +60,7 @@ from judgekb.lookup.words import (
     EDITION_SAID,
     ELIDED,
     FOREIGN_WORDS,
+    IRREGULAR,
     QUESTION_ONLY,
     QUESTION_START,
     QUOTED,
@@ -1692,8 +1693,16 @@ def _tokens(text: str) -> tuple[tuple[str, ...], str, tuple[int, ...]]:
 def marked_stems(groups: list[set[str]]) -> set[str]:
     """The stems a snippet marks for the query's word groups: a phrase's small words ("the" in "until
     the end of the phase") mark nothing on their own; a number does ("15 power", "0 STR": the number is
-    often what is asked, and chose the sentence that says it)."""
-    return {stem_of(w) for g in groups for t in g for w in t.split() if (len(w) > 2 or w.isdigit()) and w not in STOPWORDS}
+    often what is asked, and chose the sentence that says it).  A word whose stem the suffix rules gave
+    an e it lacks marks as typed too: "during" stems to "dure", "saving" to "save", and found neither
+    in the text (an irregular form, "won", marks by its verb, "win", as before)."""
+    marked = set()
+    for w in (w for g in groups for t in g for w in t.split() if (len(w) > 2 or w.isdigit()) and w not in STOPWORDS):
+        stem, typed = stem_of(w), w.removesuffix("'s").replace("'", "")
+        marked.add(stem)
+        if not typed.startswith(stem) and typed not in IRREGULAR:
+            marked.add(typed)
+    return marked
 
 
 def idea_stems(groups: list[set[str]]) -> list[set[str]]:
