@@ -189,7 +189,7 @@ def test_blind_review_questions_lookup_quality(index, db):
     bench/lookup.py reports, so a regression fails; every expected id exists."""
     items = evaluation.load_players(ROOT / "tests" / "eval" / "blind-reviews.yaml")
     known = {r["id"] for r in db.query("select id from clauses")}
-    assert len(items) >= 90 and not [e for i in items for e in i.expect if not e.startswith("absent:") and e not in known]
+    assert len(items) >= 85 and not [e for i in items for e in i.expect if not e.startswith("absent:") and e not in known]
     ranks = [evaluation.player_rank(i, *search.results(index, i.query, i.edition, None, 5)) for i in items]
     score = evaluation.player_score(ranks)
     misses = "\n".join(f"{r} {i.query!r}" for i, r in zip(items, ranks, strict=True) if r != 1)
