@@ -40,6 +40,17 @@ def test_removed_restricted_entries_do_not_lift_card_legality(index):
     assert "agot2-faq41/card-legality/introduction" not in [h.id for h in hits]
 
 
+def test_a_qa_hit_shows_every_question_its_entry_asks(index):
+    """A blind review: Tycho Nestoris asks two questions, and the second ("How does he work in
+    tournament games that go to time?") was cut off the Q: line, though it was what the judge searched."""
+    results, _ = search.results(index, "tycho at 15 power and we go to time", 2, None, 3)
+    tycho = next(r for r in results if r["id"] == "agot2-faq41/qa/tycho-nestoris")
+    assert tycho["question"].startswith("How does Tycho Nestoris") and tycho["question"].endswith(
+        "How does he work in tournament games that go to time?"
+    ), tycho["question"]
+    assert "If a player controls" not in tycho["question"]  # (the answer's first sentence is no question)
+
+
 def test_an_unofficial_paragraph_that_answers_nothing_more_never_stands_alone(index):
     hits, _ = index.search("Catelyn Stark", 2, None, 10)
     assert hits[0].id == "agot2-faq41/qa/catelyn-stark"

@@ -323,6 +323,10 @@ def question_of(kind: str, heading: str, text: str) -> str:
     if heading.rstrip().endswith("?"):
         return heading
     end = text.find("?")
+    # and the questions straight after it: Tycho Nestoris asks two ("… deck)? How does he work in
+    # tournament games that go to time?"), and a blind review's time question was the second
+    while 0 < end and (after := text.find("?", end + 1)) > 0 and after < 600 and not re.search(r"[.!]\s", text[end + 1 : after]):
+        end = after
     return text[: end + 1] if 0 < end < 600 else heading
 
 
