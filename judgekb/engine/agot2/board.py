@@ -164,12 +164,45 @@ RULES.add(
 )
 
 
+RULES.add(
+    "reaction.not-occurred",
+    ["agot2-rr/reactions", "agot2-rr/kneel", "agot2-rr/stand"],
+    "a reaction needs its triggering condition to have occurred: a kneel of a kneeling card (a refused step) did not",
+)
+
+
+def _not_occurred(state: State, event: str) -> None:
+    """A reaction to an event the last step did not produce: refused when the engine knows it did not occur there.
+
+    RR Reactions: a reaction is initiated after its triggering condition occurs.  Raises IllegalStep when the last
+    step said the event did not occur (a kneel of a card already kneeling, RR Kneel), or when the last step that was
+    not a reaction was refused (nothing in it occurred)."""
+    why = next((text for e, text in state.facts.get("not_occurred", {}).items() if e.lower() == event.lower()), None)
+    verb = event.partition(": ")[0]
+    if why is not None:
+        raise IllegalStep(
+            "reaction.not-occurred",
+            f"{why}: no {verb} occurred in the last step, so there is no '{event}' for a reaction to answer",
+            cite=["agot2-rr/reactions", "agot2-rr/stand" if verb == "stand" else "agot2-rr/kneel"],
+        )
+    refused = [n for n, v in state.facts.get("refused_steps", {}).items() if v not in ("reaction", "note")]
+    last = max(refused, default=0)
+    if last > int(state.facts.get("window_step") or 0):
+        raise IllegalStep(
+            "reaction.not-occurred",
+            f"the last step before this reaction (step {last}) was refused, so nothing in it occurred: there is no "
+            f"'{event}' for a reaction to answer",
+            cite=["agot2-rr/reactions"],
+        )
+
+
 def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     """A reaction used as a step: one use per occurrence of its triggering condition (when the engine recorded it)."""
     event = str(spec.get("to") or "")
     verb, _, subject = event.partition(": ")
     key = next((e for e in ctx.occurred if e.lower() == event.lower()), None)
     if key is None:
+        _not_occurred(state, event)
         return
     if key not in ctx.open_windows:
         raise IllegalStep(

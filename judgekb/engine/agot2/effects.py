@@ -658,6 +658,71 @@ def _check_sacrificer(state: State, args: dict[str, Any]) -> None:
             )
 
 
+# an effect's bookkeeping and its kneel/stand parts: any other part may change the game state on its own
+KNEEL_STAND_ONLY = frozenset(
+    ("__line__", "source", "source_type", "controller", "player", "target", "choose", "all", "until", "reactions",
+     "interrupts", "saves", "cost", "kneel", "stand", "kneel_faction_card", "stand_faction_card")
+)
+
+
+@rule(
+    "kneel.already",
+    ["agot2-rr/kneel", "agot2-rr/stand", "agot2-rr/abilities"],
+    "a kneeling card cannot kneel again until it is standing (a standing card does not stand): nothing occurs; an "
+    "effect that could change nothing else cannot be initiated",
+)
+def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
+    """The cards (a faction card as "PLAYER's faction card") the effect's kneel and stand parts change: one already
+    kneeling (standing) is said and left alone, so there is no kneel (stand) for a reaction to answer.
+
+    RR Kneel: "A kneeling card cannot kneel again until it is standing"; RR Stand: a card "in an upright state ... is
+    considered standing".  Raises IllegalStep when every card it would kneel or stand already is so and the effect has
+    no other part: RR Abilities, "A card ability can only be initiated if its effect has the potential to change the
+    game state" (a post-then or delayed part was initiated earlier: there only that aspect fails to resolve)."""
+    args = r.args
+    wanted = [(k, True) for k in names(args.get("kneel"))] + [(k, False) for k in names(args.get("stand"))]
+    kneeling = {k: state.cards[k].kneeling for k, _ in wanted}
+    for field_name, kneel in (("kneel_faction_card", True), ("stand_faction_card", False)):
+        if args.get(field_name):
+            key = f"{args[field_name]}'s faction card"
+            wanted.append((key, kneel))
+            kneeling[key] = state.players[str(args[field_name])].faction_kneeling
+    idle = [(k, kneel) for k, kneel in wanted if kneeling[k] == kneel]
+    changed = [k for k, kneel in wanted if kneeling[k] != kneel]
+    if not idle:
+        return changed
+
+    def said(key: str, kneel: bool) -> str:
+        return (
+            f"{key} is already kneeling: a kneeling card cannot kneel again until it is standing"
+            if kneel
+            else f"{key} is already standing: it is upright, and a standing card does not stand again"
+        )
+
+    cite = sorted({"agot2-rr/kneel" if kneel else "agot2-rr/stand" for _, kneel in idle})
+    other = [k for k in args if k not in KNEEL_STAND_ONLY and not k.startswith("_") and args[k] is not None and args[k] is not False]
+    if not changed and not other and not (args.get("_post_then") or args.get("_delayed")):
+        raise IllegalStep(
+            "kneel.already",
+            "; ".join(said(k, kneel) for k, kneel in idle)
+            + f": {r.source or 'the effect'} could not change the game state, so it cannot be initiated",
+            cite=[*cite, "agot2-rr/abilities"],
+        )
+    for key, kneel in idle:
+        # a reaction step to it is refused (board.check_reaction_window): nothing occurred that it could answer
+        state.facts.setdefault("not_occurred", {})[f"{'kneel' if kneel else 'stand'}: {key}"] = said(key, kneel)
+        trace.add(
+            "kneel.already",
+            f"{said(key, kneel)}: it does not {'kneel' if kneel else 'stand'}, so no "
+            f"{'kneel' if kneel else 'stand'} occurs for a reaction to answer",
+            "not-applied",
+            cite=["agot2-rr/kneel" if kneel else "agot2-rr/stand"],
+            tag="kneel" if kneel else "stand",
+            subject=key.removesuffix("'s faction card") if key not in state.cards else key,
+        )
+    return changed
+
+
 def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     """Control, kneeling, leaving play and moves between out-of-play areas."""
     args = r.args
@@ -667,9 +732,12 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     holder = r.holder
     for key in names(args.get("take_control")):
         cards.take_control(state, trace, args.get("player") or args.get("controller") or state.first_player, key, until, holder, source)
+    kneel_stand = _kneel_or_stand(state, trace, r)
     for key in names(args.get("kneel")) + names(args.get("stand")):
         card = state.cards[key]
         kneel = key in names(args.get("kneel"))
+        if key not in kneel_stand:
+            continue  # already kneeling (standing): said by _kneel_or_stand
         if not board.cannot(state, trace, card, "knelt" if kneel else "stood", chosen):
             continue  # FAQ 2.1: a card that cannot be knelt (stood) ignores a non-targeting kneel (stand)
         card.kneeling = kneel
@@ -682,15 +750,8 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         )
         board.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
     for verb, field_name in (("kneel", "kneel_faction_card"), ("stand", "stand_faction_card")):
-        if args.get(field_name):  # RR In Play and Out of Play: a player's faction card is in play
+        if args.get(field_name) and f"{args[field_name]}'s faction card" in kneel_stand:  # RR In Play and Out of Play
             player = str(args[field_name])
-            if state.players[player].faction_kneeling == (verb == "kneel"):
-                raise IllegalStep(
-                    "effect.kneel",
-                    f"{player}'s faction card is already {'kneeling' if verb == 'kneel' else 'standing'}: the effect could not "
-                    "affect it",
-                    cite=["agot2-rr/kneel" if verb == "kneel" else "agot2-rr/stand", "agot2-rr/target"],
-                )
             state.players[player].faction_kneeling = verb == "kneel"
             trace.add(
                 "effect.kneel",

@@ -157,6 +157,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     if verb not in ("reaction", "note"):  # any other step closes the reaction windows the last one opened (RR Reactions)
         state.facts["open_windows"] = {}
         state.facts["reacted"] = {}  # (uses of a reaction are counted within its window)
+        state.facts["not_occurred"] = {}  # events this step said did not occur (a kneel of a kneeling card)
+        state.facts["window_step"] = trace.step  # the step whose reaction windows are open (unless it is refused)
     ctx.open_windows = state.facts.setdefault("open_windows", {})
     happened = dict(ctx.occurred)  # (what the step adds to it: the events its interrupts and reactions could answer)
     state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
