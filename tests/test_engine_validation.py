@@ -460,6 +460,45 @@ def test_an_effect_gaining_or_losing_an_unknown_keyword_is_refused_with_the_know
 
 
 @pytest.mark.parametrize(
+    ("edition", "field", "message"),
+    [
+        (
+            2,
+            "cannot: be dancing",
+            "t.yaml:12: field 'cannot': 'be dancing' is not a restriction the edition 2 engine applies (it applies: be killed, "
+            "be discarded, be sacrificed, be returned to hand, be returned to deck, be knelt, be stood, be saved, gain power, "
+            "bring cards out of shadows, be marshaled, played, or put into play)",
+        ),
+        (2, "cannot: be bypassed by stealth", "t.yaml:12: field 'cannot': 'be bypassed by stealth' is not a restriction"),
+        (2, "cannot: 3", "t.yaml:12: field 'cannot': must be text; got 3"),
+        (1, "cannot: gain power", "t.yaml:12: field 'cannot': 'gain power' is not a restriction the edition 1 engine applies"),
+    ],
+)
+def test_an_effect_s_unknown_cannot_is_refused_with_the_ones_the_engine_applies(edition: int, field: str, message: str):
+    """Review r51 (finding 3): 'cannot: gain power' and 'cannot: be dancing' loaded and were traced as "Hero cannot
+    gain power" (cites RR Cannot), then nothing consulted them and renown gave Hero power. RR Cannot: "The word 'cannot'
+    is absolute"; a restriction the engine does not apply is refused at load, naming the ones it does."""
+    base = BASE2 if edition == 2 else JOUST1
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), base + "steps:\n  - effect: {target: Robb Stark, " + field + "}\n")
+    assert str(caught.value).startswith(message), str(caught.value)
+    fine = {2: ["cannot: be killed", "cannot: Gain Power", "cannot: knelt", "cannot: bring cards out of shadows"],
+            1: ["cannot: be killed", "cannot: be saved"]}[edition]
+    for ok in fine:
+        load_scenario(Path("t.yaml"), base + "steps:\n  - effect: {target: Robb Stark, " + ok + "}\n")
+
+
+def test_a_card_s_unknown_cannot_is_refused():
+    """The same for a card's own 'cannot' list (review r51): the card field is checked as the effect's is."""
+    body = BASE2.replace("icons: [military]}", "icons: [military], cannot: [be killed, be bypassed by stealth]}") + "steps: []\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(
+        "t.yaml:8: field 'cannot': 'be bypassed by stealth' is not a restriction the edition 2 engine applies"
+    ), str(caught.value)
+
+
+@pytest.mark.parametrize(
     ("change", "message"),
     [
         ("house: lannister", "t.yaml:10: field 'house': 'Lannistr' is not a House"),  # (the second player's, below)

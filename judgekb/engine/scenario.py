@@ -62,6 +62,42 @@ IMMUNE_TO2 = (
     "card effects",
     "opponent's card effects",
 )
+# The 'cannot' restrictions each engine applies (a card's `cannot`, an effect's `cannot`): any other is refused at load,
+# since it would be stored and said to apply while nothing consults it (review r51: 'cannot: gain power' was traced as
+# applying, then renown gave the card power; 'cannot: be dancing' was accepted)
+CANNOT1 = ("be killed", "be discarded", "be returned to hand", "be returned to deck", "be saved", "be controlled", "change control")
+CANNOT2 = (
+    "be killed",
+    "be discarded",
+    "be sacrificed",
+    "be returned to hand",
+    "be returned to deck",
+    "be knelt",
+    "be stood",
+    "be saved",
+    "gain power",
+)
+# an effect's only, edition 2: a player's (FAQ v4.1 No Surprises Q&A), and The Iron Throne's naming a card
+CANNOT2_EFFECT = ("bring cards out of shadows", "be marshaled, played, or put into play")
+
+
+def cannot_words(value: str) -> str:
+    """A 'cannot' restriction as the engine stores it: lower case, one space, 'be ' before a bare past participle."""
+    words = " ".join(value.lower().split())
+    return words if words.startswith("be ") or words in ("gain power", "change control") or "out of shadows" in words else f"be {words}"
+
+
+def cannot_problem(value: Any, edition: int, effect: bool) -> str | None:
+    """Why ``value`` is no 'cannot' restriction the edition's engine applies, or None when it is one."""
+    if not isinstance(value, str) or not value.strip():
+        return f"must be text; got {value!r}"
+    known = (CANNOT2 + (CANNOT2_EFFECT if effect else ())) if edition == 2 else CANNOT1
+    words = cannot_words(value)
+    if words in known or (edition == 2 and effect and "out of shadows" in words):
+        return None
+    return f"{value!r} is not a restriction the edition {edition} engine applies (it applies: {', '.join(known)})"
+
+
 HOUSES = ("Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen")  # 1st ed.: the six Great Houses
 FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral")
 PHASES = ("setup", "plot", "draw", "marshalling", "marshaling", "challenges", "dominance", "standing", "taxation")
@@ -201,7 +237,7 @@ EFFECT: dict[str, Any] = {
     "gold": ("playermap", "int"),
     "power": ("playermap", "int"),
     "move_power": ("map", {"from": "owner", "to": "owner", "count": "count"}),
-    "cannot": "text",
+    "cannot": "cannot",  # a restriction the edition's engine applies (cannot_problem)
     "save": "cards",
     "saves": ("list", {"card": "card", "by": "title", "effect": ("map", "EFFECT")}),
     "order": ("textlist",),
@@ -494,6 +530,16 @@ def _text_list(path: Path, spec: dict[str, Any], key: str) -> list[str]:
     return list(value)
 
 
+def _cannot_list(path: Path, spec: dict[str, Any], edition: int) -> list[str]:
+    """A card's `cannot` list: each a restriction the edition's engine applies (``cannot_problem``)."""
+    values = _text_list(path, spec, "cannot")
+    for value in values:
+        problem = cannot_problem(value, edition, effect=False)
+        if problem:
+            raise DataError(f"{where(path, spec, 'cannot')}: field 'cannot': {problem}")
+    return values
+
+
 def _keywords(path: Path, spec: dict[str, Any], edition: int) -> tuple[set[str], dict[str, int]]:
     """Keywords, with the X of ``ambush (X)``, ``bestow (X)``, ``shadow (X)`` kept apart.  A card with several
     instances of one of them ("ambush (5)", "ambush (3)"; RR Ambush, Shadows: its controller chooses which is
@@ -641,7 +687,7 @@ def _card(
         crests=_text_list(path, spec, "crests"),
         keywords=keywords,
         immune={i.lower() for i in _text_list(path, spec, "immune")},
-        cannot={c.lower() if c.lower().startswith("be ") else f"be {c.lower()}" for c in _text_list(path, spec, "cannot")},
+        cannot={cannot_words(c) for c in _cannot_list(path, spec, edition)},
         unique=bool(spec.get("unique", False)),
         cost=int(spec.get("cost", 0)),
         house=houses[0] if houses else str(spec.get("house", "neutral")),
@@ -1221,6 +1267,11 @@ class _Checker:
             return
         if kind in ("gained", "lost"):
             self.gained(value, key, line_of)
+            return
+        if kind == "cannot":
+            problem = cannot_problem(value, self.edition, effect=True)
+            if problem:
+                self.fail(line_of, key, problem)
             return
         if kind.endswith("?"):
             if value is None or value in ("none", "nobody"):

@@ -475,7 +475,7 @@ def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as
                 subject=card.key,
             )
             continue
-        if cannot_be_saved or "be saved" in card.cannot:
+        if cannot_be_saved or not can_be(state, card, "saved"):
             trace.add("save.cannot", f"{card.key} cannot be saved", "refused", tag="save", subject=card.key)
             continue
         terminal = _terminal_on(state, card)
@@ -1129,6 +1129,36 @@ def deck_counts(state: State) -> dict[str, int]:
     return {p: len(state.deck(p)) for p in state.players}
 
 
+RULES.add(
+    "power.cannot-gain",
+    ["agot2-rr/cannot", "agot2-rr/gains", "agot2-rr/moving-power"],
+    "a card that cannot gain power gains none, whatever would give it; power moved onto it is not gained",
+)
+
+
+def can_gain_power(state: State, card: Card | None, player: str) -> bool:
+    """Whether power may be gained on ``card`` (None: ``player``'s faction card): not while a 'cannot gain power' is on
+    it (a card's own words or a lasting effect; for the faction card, a lasting effect on its player)."""
+    key = card.key if card is not None else player
+    lasting = {e.value for e in state.effects if e.target == key and e.kind == "cannot"}
+    own = card.cannot if card is not None else set()
+    return "gain power" not in lasting | own
+
+
+def moved_not_gained(state: State, trace: Trace, card: Card | None, player: str) -> None:
+    """RR Moving Power: "Power that is moved is not considered 'gained'": said where the card it moves onto cannot gain
+    power, so a judge sees why the restriction does not stop it."""
+    if not can_gain_power(state, card, player):
+        where = card.key if card else f"{player}'s faction card"
+        trace.add(
+            "power.cannot-gain",
+            f"{where} cannot gain power, but power that is moved is not considered gained: the move is not stopped",
+            cite=["agot2-rr/moving-power", "agot2-rr/cannot"],
+            tag="power",
+            subject=card.key if card else player,
+        )
+
+
 @rule("power.gain", ["agot2-rr/power"], "power is taken from the token pool and placed on a faction card or a card in play")
 def gain_power(
     state: State,
@@ -1143,6 +1173,17 @@ def gain_power(
     check: bool = True,
 ) -> None:
     if amount <= 0:
+        return
+    if not can_gain_power(state, card, player):
+        where = card.key if card else f"{player}'s faction card"
+        trace.add(
+            "power.cannot-gain",
+            f"{why}: {where} cannot gain power, so it gains none ('cannot' is absolute: no ability gives it power)",
+            "not-applied",
+            cite=["agot2-rr/cannot", "agot2-rr/gains"],
+            tag=tag,
+            subject=card.key if card else player,
+        )
         return
     state.ledger(from_pool=amount)
     if card is not None:

@@ -17,6 +17,7 @@ from judgekb.engine.agot2.board import (
     immunity,
     interrupts,
     leave_play,
+    moved_not_gained,
     queue_reactions,
     replacement,
     run_reactions,
@@ -644,6 +645,8 @@ def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int)
         tag="claim",
         subject=loser,
     )
+    if moved:
+        moved_not_gained(state, trace, None, winner)
     check_victory(state, trace)
 
 

@@ -11,10 +11,10 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
 from judgekb.engine.agot2.board import Context, check_immune, check_terminal, check_victory, leave_play, total_power
 from judgekb.engine.core.registry import IllegalStep
-from judgekb.engine.core.state import Delayed, Lasting, State
+from judgekb.engine.core.state import Card, Delayed, Lasting, State
 from judgekb.engine.core.steps import UNTIL, names, pairs
 from judgekb.engine.core.trace import Trace
-from judgekb.engine.scenario import ICON_ALIASES
+from judgekb.engine.scenario import CANNOT2_EFFECT, ICON_ALIASES, cannot_words
 
 LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
 
@@ -948,11 +948,23 @@ def _lasting_rules(state: State, trace: Trace, ctx: Context, r: Resolving) -> No
                     subject=player,
                 )
         else:
-            for key in targets:
-                state.effects.append(
-                    Lasting(key, "cannot", what if what.startswith("be ") else f"be {what}", until, source, while_in_play=holder)
-                )
-                trace.add("effect.cannot", f"{key} cannot {what}", cite=["agot2-rr/cannot"], tag="cannot", subject=key)
+            words = cannot_words(what)
+            faction_cards = names(args.get("player")) if words == "gain power" and not targets else []
+            for key in targets + faction_cards:
+                card = state.cards.get(key)
+                if words == CANNOT2_EFFECT[1] and (card is None or card.type != "plot"):
+                    trace.add(
+                        "effect.cannot",
+                        f"{key} cannot {what}: not modeled — the engine does not check it when a card is marshaled, played or "
+                        "put into play, so the scenario must not marshal, play or put it into play",
+                        "not-applied",
+                        tag="not modeled",
+                        subject=key,
+                    )
+                    continue
+                state.effects.append(Lasting(key, "cannot", words, until, source, while_in_play=holder))
+                whose = f"{key}'s faction card" if card is None else key
+                trace.add("effect.cannot", f"{whose} cannot {what}", cite=["agot2-rr/cannot"], tag="cannot", subject=key)
     if args.get("at_end_of"):
         delayed = args["at_end_of"]
         then = delayed.get("effect", {})
@@ -1007,6 +1019,10 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
         tag="power",
         subject=subject,
     )
+    if moved and isinstance(dest, Card):
+        board.moved_not_gained(state, trace, dest, dest.controller)
+    elif moved and target in state.players:
+        board.moved_not_gained(state, trace, None, target)
     if special:
         trace.add(
             "power.onto-plot",
