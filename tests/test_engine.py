@@ -316,6 +316,21 @@ def test_a_refused_save_is_in_the_ruling_and_in_refused():
     assert next(c for c in ruling.checks if c["expect"] == "refused")["actual"] == [1]
 
 
+def test_an_elimination_is_in_the_ruling_and_in_what_changed():
+    """Blind review r51 (finding 4): in a melee game pillage emptied Ben's deck; the trace said "Ben is eliminated from the
+    game at once", but the ruling said only "military challenge by Anna against Ben: Anna wins (3–1)" and "What changed"
+    listed card moves. RR Winning the Game: "A player is eliminated from the game when his or her draw deck has no
+    cards remaining": a judge reading the summary must be told a player left the game."""
+    from judgekb.engine.rulingview import happened
+
+    path = SCENARIOS / "agot2" / "365-rr-melee-pillage-eliminates-one-player-the-game-goes-on.yaml"
+    ruling = runner.run(load_scenario(path), TITLES)
+    assert ruling.passed, [c for c in ruling.checks if not c["passed"]]
+    assert "step 3: Ben's draw deck has no cards remaining: Ben is eliminated from the game at once" in ruling.summary()
+    assert not any("wins the game" in line for line in ruling.summary())  # Cara is still in: the game goes on
+    assert "Ben: out of the game" in happened(ruling.scenario.state, ruling.state, 2)
+
+
 def test_no_defend_step_is_said_never_silent(tmp_path):
     """From a blind judge review: a resolve with no defend step before it was silently taken as "no defenders"
     and gave the unopposed bonus.  The trace now says why there are none (as edition 2 does)."""

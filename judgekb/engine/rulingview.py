@@ -168,6 +168,8 @@ def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
             lines.append(f"{name}: gold {gold_was} → {gold_now}")
     if getattr(before, "first_player", None) != getattr(after, "first_player", None):
         lines.append(f"First player: {before.first_player} → {after.first_player}")
+    out_before = before.facts.get("eliminated", [])  # (edition 2: decked out, or conceded)
+    lines += [f"{name}: out of the game" for name in after.facts.get("eliminated", []) if name not in out_before]
     return lines
 
 

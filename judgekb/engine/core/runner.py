@@ -62,6 +62,9 @@ class Ruling:
         for entry in self.trace.entries:
             if entry.outcome == "choice-needed":
                 lines.append(f"step {entry.step}: {entry.text}")
+        for entry in self.trace.entries:  # a player leaving the game is part of the ruling, not only of its trace
+            if (entry.tag in ("eliminated", "concede") and entry.outcome == "applied") or entry.rule == "first player.eliminated":
+                lines.append(f"step {entry.step}: {entry.text}" if entry.step else f"before the first step: {entry.text}")
         if self.state.winner:
             lines.append(f"{self.state.winner} wins the game")
         elif self.state.facts.get("game_over") is True:
