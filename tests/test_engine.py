@@ -347,6 +347,30 @@ def test_no_defend_step_is_said_never_silent(tmp_path):
     assert said and "the defend step, step 2, was refused" in said[-1], said
 
 
+def test_deadly_offers_only_defenders_that_can_be_killed(tmp_path):
+    """From a blind judge review (r56 F1): Deadly asked the defender to kill a defender that "cannot be killed"
+    (FAQ 4.3: "cannot" is an absolute).  With another defender that can be killed, only that one is offered, and
+    naming the one that cannot be killed is refused, citing FAQ 4.3."""
+    body = (
+        "title: t\nplayers:\n  - name: A\n    house: Lannister\n    first: true\n    in_play:\n"
+        "      - {name: Ilyn, str: 9, icons: [military], keywords: [deadly]}\n"
+        "  - name: B\n    house: Stark\n    in_play:\n"
+        "      - {name: Jory, str: 1, icons: [military]}\n      - {name: Rickon, str: 1, icons: [military]}\n"
+        "      - {name: Luwin, str: 1, icons: [intrigue]}\n"
+        "steps:\n  - effect: {target: Jory, cannot: be killed}\n"
+        "  - challenge: {attacker: A, type: military, against: B, attackers: [Ilyn]}\n"
+        "  - defend: {defenders: [Jory, Rickon]}\n  - resolve: {claim: [Luwin]DEADLY}\n"
+    )
+    entries = runner.run(load_scenario(_write(tmp_path, body.replace("DEADLY", ""))), TITLES).trace.entries
+    asked = next(e for e in entries if e.rule == "keyword.deadly")
+    assert asked.outcome == "choice-needed" and asked.text.endswith("from Rickon (Jory cannot be killed)"), asked.text
+    assert asked.clauses == ("agot1-rules/deadly", "agot1-faq/4.3")
+    entries = runner.run(load_scenario(_write(tmp_path, body.replace("DEADLY", ", deadly: Jory"))), TITLES).trace.entries
+    refused = next(e for e in entries if e.outcome == "refused")
+    assert refused.text.startswith("illegal: Jory cannot be killed: 'cannot' is an absolute"), refused.text
+    assert refused.clauses == ("agot1-faq/4.3",)
+
+
 def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
     """From a blind judge review: `deadly` with no Deadly character, `claim` in a power challenge, `claim` or
     `discard` when the defender won were silently ignored, while a Vigilant choice that could not apply refused the

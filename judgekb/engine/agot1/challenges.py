@@ -442,9 +442,9 @@ def renown(state: State, trace: Trace, winner: str, side: list[str]) -> None:
 
 @rule(
     "keyword.deadly",
-    ["agot1-rules/deadly", "agot1-faq/qa/deadly-timing", "agot1-faq/timing/chart-challenges-phase"],
+    ["agot1-rules/deadly", "agot1-faq/qa/deadly-timing", "agot1-faq/timing/chart-challenges-phase", "agot1-faq/4.3"],
     "if the attacking player controls the most participating Deadly characters, the defender kills a defending "
-    "participating character; deadly resolves after renown",
+    "participating character that can be killed ('cannot' is an absolute, FAQ 4.3); deadly resolves after renown",
 )
 def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None) -> None:
     from judgekb.engine.agot1 import leaving
@@ -464,8 +464,8 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
                 cite=["agot1-rules/deadly"],
             )
         return
-    victims = [k for k in challenge.defenders if state.cards[k].zone == "in_play"]
-    if not victims:
+    remaining = [k for k in challenge.defenders if state.cards[k].zone == "in_play"]
+    if not remaining:
         trace.add(
             "keyword.deadly",
             f"{named}the attacker controls the most Deadly characters, but no defending character remains to be killed",
@@ -473,15 +473,35 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
             cite=["agot1-rules/deadly"],
         )
         return
+    # FAQ 4.3: "cannot" is absolute, so a defender that cannot be killed is no choice for the kill (as for claim)
+    victims = [k for k in remaining if "be killed" not in state.cards[k].cannot]
+    if not victims:
+        trace.add(
+            "keyword.deadly",
+            (f"deadly: {chosen} named, but it is not used: " if chosen else "deadly: ")
+            + f"no defending character that can be killed remains ({', '.join(remaining)} cannot be killed, and 'cannot' "
+            "is an absolute), so nothing is killed, though the attacker controls the most Deadly characters",
+            "not-applied" if chosen else "applied",
+            cite=["agot1-rules/deadly", "agot1-faq/4.3"],
+        )
+        return
     if chosen is None:
         trace.add(
             "keyword.deadly",
             f"deadly: a choice is needed — {challenge.defending_player} chooses a defending "
-            f"participating character to kill from {', '.join(victims)}",
+            f"participating character to kill from {', '.join(victims)}"
+            + (f" ({', '.join(sorted(set(remaining) - set(victims)))} cannot be killed)" if len(victims) < len(remaining) else ""),
             "choice-needed",
-            cite=["agot1-rules/deadly"],
+            cite=["agot1-rules/deadly"] + (["agot1-faq/4.3"] if len(victims) < len(remaining) else []),
         )
         return
+    if chosen in remaining and chosen not in victims:
+        raise IllegalStep(
+            "keyword.deadly",
+            f"{chosen} cannot be killed: 'cannot' is an absolute, so it may not be chosen for the deadly kill "
+            f"(choose from {', '.join(victims)})",
+            cite=["agot1-faq/4.3"],
+        )
     if chosen not in victims:
         raise IllegalStep("keyword.deadly", f"{chosen} is not a defending participating character", cite=["agot1-rules/deadly"])
     trace.add(
