@@ -371,6 +371,24 @@ def test_deadly_offers_only_defenders_that_can_be_killed(tmp_path):
     assert refused.clauses == ("agot1-faq/4.3",)
 
 
+def test_a_claim_of_0_is_said_as_claim_0_and_a_named_choice_as_unused(tmp_path):
+    """From a blind judge review (r56 F2): with claim 0 the trace said "B has no character that can be killed"
+    (false: B has several; Step 3 kills "a number … equal to the claim value") and dropped `claim: [Luwin]` silently."""
+    military = "  - challenge: {attacker: A, type: military, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Robb]}\n"
+    entries = _cited(tmp_path, military + "  - resolve: {claim: [Luwin]}\n", claim=0)
+    texts = [e.text for e in entries]
+    assert "military claim 0: the claim value is 0, so B kills no character" in texts, texts
+    assert not any("no character that can be killed" in t for t in texts), texts
+    unused = [e for e in entries if e.tag == "unused choice"]
+    assert [e.text for e in unused] == ["claim: Luwin named, but it is not used: the claim value is 0, so no character is killed"]
+    assert unused[0].clauses == ("agot1-rules/challenge-step-3-resolve",)
+    intrigue = "  - challenge: {attacker: A, type: intrigue, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Luwin]}\n"
+    entries = _cited(tmp_path, intrigue + "  - resolve: {claim: [Card D]}\n", claim=0)
+    texts = [e.text for e in entries]
+    assert "intrigue claim 0: the claim value is 0, so B discards no card" in texts, texts
+    assert "claim: Card D named, but it is not used: the claim value is 0, so no card is discarded" in texts, texts
+
+
 def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
     """From a blind judge review: `deadly` with no Deadly character, `claim` in a power challenge, `claim` or
     `discard` when the defender won were silently ignored, while a Vigilant choice that could not apply refused the

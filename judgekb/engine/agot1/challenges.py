@@ -305,8 +305,15 @@ def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: l
             f"{'all of them' if available else 'nothing'} — no document in the corpus states this rule "
             "(FAQ 3.44, Partial Fulfillment, covers cards in a hand, deck, discard or dead pile, not characters in play)",
         )
+    if claim <= 0:  # Step 3: "a number of his characters in play equal to the claim value": 0 kills none
+        trace.add("claim.military", f"military claim {claim}: the claim value is {claim}, so {loser} kills no character", cite=cite)
+        why = f"the claim value is {claim}, so no character is killed"
+        trace.unused("claim.military", "claim", chosen, why, "agot1-rules/challenge-step-3-resolve")
+        return
     if need == 0:
         trace.add("claim.military", f"{loser} has no character that can be killed: the claim kills nothing", cite=cite)
+        why = f"{loser} has no character that can be killed, so the claim kills nothing"
+        trace.unused("claim.military", "claim", chosen, why, "agot1-rules/challenge-step-3-resolve")
         return
     if chosen is None and need == len(available):
         chosen = [c.key for c in available]
@@ -358,13 +365,21 @@ RULES.add(
     ["agot1-rules/challenge-step-3-resolve", "agot1-faq/3.44"],
     "intrigue claim: the defender discards that many cards at random from hand (as many as there are)",
 )
-def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
+def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None, field: str = "discard") -> None:
+    """``field``: the resolve choice that names the discarded cards (``discard``, else ``claim``), for the trace."""
     hand = state.zone(loser, "hand")
     need = min(claim, len(hand))
     # FAQ 3.44 (Partial Fulfillment) decides only a claim larger than the hand
     cite = ["agot1-rules/challenge-step-3-resolve"] + (["agot1-faq/3.44"] if claim > len(hand) else [])
+    if claim <= 0:  # Step 3: "a number of cards from his hand equal to the claim value": 0 discards none
+        trace.add("claim.intrigue", f"intrigue claim {claim}: the claim value is {claim}, so {loser} discards no card", cite=cite)
+        why = f"the claim value is {claim}, so no card is discarded"
+        trace.unused("claim.intrigue", field, chosen, why, "agot1-rules/challenge-step-3-resolve")
+        return
     if need == 0:
         trace.add("claim.intrigue", f"{loser} has no cards in hand: nothing is discarded", cite=cite)
+        why = f"{loser} has no cards in hand, so nothing is discarded"
+        trace.unused("claim.intrigue", field, chosen, why, "agot1-rules/challenge-step-3-resolve")
         return
     if chosen is None and len(hand) <= claim:
         chosen = [c.key for c in hand]
@@ -604,7 +619,8 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
             why = "a military claim kills characters; it discards no cards from hand"
             trace.unused("claim.military", "discard", choices.get("discard"), why, "agot1-rules/challenge-step-3-resolve")
         elif challenge.type == "intrigue":
-            claim_intrigue(state, trace, claim_target, claim, choices.get("discard") or choices.get("claim"))
+            field = "discard" if choices.get("discard") else "claim"
+            claim_intrigue(state, trace, claim_target, claim, choices.get("discard") or choices.get("claim"), field)
             if choices.get("discard"):  # `claim` names the discarded cards only when `discard` does not
                 why = "`discard` already names the cards the intrigue claim discards"
                 trace.unused("claim.intrigue", "claim", choices.get("claim"), why, "agot1-rules/challenge-step-3-resolve")
