@@ -389,6 +389,28 @@ def test_a_claim_of_0_is_said_as_claim_0_and_a_named_choice_as_unused(tmp_path):
     assert "claim: Card D named, but it is not used: the claim value is 0, so no card is discarded" in texts, texts
 
 
+def test_vengeful_needs_declared_defenders_and_says_which_text_it_follows(tmp_path):
+    """From a blind judge review (r56 F3): Vengeful stood a card of a player who declared no defenders, citing only
+    Vengeful ("After you lose a challenge as the defender").  Step 2 says a player "must declare at least 1 defending
+    character in order to be considered defending"; "Unopposed Challenges" still calls him "the defender".  The
+    trace follows Step 2 and cites both; a stand after defenders were declared cites Vengeful alone."""
+    body = ED1.replace("CLAIM", "1").replace("[military], kneeling: true}", "[military], keywords: [vengeful], kneeling: true}")
+    power = "  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n"
+
+    def run(steps: str) -> list:
+        return runner.run(load_scenario(_write(tmp_path, body + "steps:\n" + power + steps)), TITLES).trace.entries
+
+    unused = [e for e in run("  - defend: {defenders: []}\n  - resolve: {vengeful: [Knelt]}\n") if e.tag == "unused choice"]
+    assert len(unused) == 1 and "The engine follows Step 2 here" in unused[0].text, unused
+    assert unused[0].clauses == (
+        "agot1-rules/vengeful",
+        "agot1-rules/challenge-step-2-declare-defenders",
+        "agot1-rules/unopposed-challenges",
+    )
+    stood = [e for e in run("  - defend: {defenders: [Robb]}\n  - resolve: {vengeful: [Knelt]}\n") if e.rule == "keyword.vengeful"]
+    assert [(e.text, e.clauses) for e in stood] == [("B stands Knelt (Vengeful)", ("agot1-rules/vengeful",))]
+
+
 def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
     """From a blind judge review: `deadly` with no Deadly character, `claim` in a power challenge, `claim` or
     `discard` when the defender won were silently ignored, while a Vigilant choice that could not apply refused the
@@ -399,7 +421,9 @@ def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
     def unused(steps: str) -> list[str]:
         return [e.text for e in _cited(tmp_path, steps) if e.outcome == "not-applied"]
 
-    power = "  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Luwin]}\n"
+    # (B defends with Robb: a refused defend step, as Luwin has no power icon, would leave B with no defenders, and
+    # Vengeful would then not apply for that reason, Step 2, before the card is even looked at)
+    power = "  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Robb]}\n"
     said = unused(power + "  - resolve: {claim: [Luwin], deadly: Luwin, vengeful: [Robb], save: [Robb]}\n")
     for start in ("claim: Luwin named, but it is not used: a power claim moves power", "deadly: Luwin named, but deadly count: attacker 0",
                   "vengeful: Robb named, but it is not used: it is not a card with Vengeful",

@@ -540,7 +540,7 @@ def _stand_keyword(state: State, trace: Trace, player: str, chosen: list[str], k
             trace.unused(rule_id, keyword, key, why, f"agot1-rules/{keyword}")
             continue
         card.kneeling = False
-        trace.add(rule_id, f"{player} stands {key} ({keyword.title()})")
+        trace.add(rule_id, f"{player} stands {key} ({keyword.title()})", cite=[f"agot1-rules/{keyword}"])
 
 
 @rule("keyword.vigilant", ["agot1-rules/vigilant"], "after winning as the attacker, stand Vigilant cards")
@@ -548,8 +548,28 @@ def vigilant(state: State, trace: Trace, player: str, chosen: list[str]) -> None
     _stand_keyword(state, trace, player, chosen, "vigilant")
 
 
-@rule("keyword.vengeful", ["agot1-rules/vengeful"], "after losing as the defender, stand Vengeful cards")
-def vengeful(state: State, trace: Trace, player: str, chosen: list[str]) -> None:
+VENGEFUL_READING = ["agot1-rules/vengeful", "agot1-rules/challenge-step-2-declare-defenders", "agot1-rules/unopposed-challenges"]
+
+
+@rule(
+    "keyword.vengeful",
+    VENGEFUL_READING,
+    "after losing as the defender, stand Vengeful cards; a player who declared no defending character is not "
+    "considered defending (Step 2), so Vengeful does not apply",
+)
+def vengeful(state: State, trace: Trace, player: str, chosen: list[str], challenge: Challenge) -> None:
+    if challenge.defending_player is None:
+        # the documents differ: Step 2 defines who is "considered defending"; "Unopposed Challenges" still calls
+        # the challenged player "the defender" with "no defending characters". The defining sentence is followed.
+        why = (
+            f"{player} declared no defending character, and Step 2 says a player \"must declare at least 1 defending "
+            f"character in order to be considered defending against a challenge\", so {player} did not lose "
+            "\"as the defender\" (Vengeful: \"After you lose a challenge as the defender\"). The engine follows Step 2 "
+            "here; \"Unopposed Challenges\" calls the challenged player \"the defender\" even with \"no defending "
+            "characters\", so a head judge may read Vengeful otherwise"
+        )
+        trace.unused("keyword.vengeful", "vengeful", chosen, why, VENGEFUL_READING)
+        return
     _stand_keyword(state, trace, player, chosen, "vengeful")
 
 
@@ -659,7 +679,7 @@ def resolve(state: State, trace: Trace, choices: dict[str, Any]) -> None:
         why = f"{challenge.attacker} did not win the challenge as the attacker"
         trace.unused("keyword.vigilant", "vigilant", choices.get("vigilant"), why, "agot1-rules/vigilant")
     if winner == challenge.attacker and choices.get("vengeful"):
-        vengeful(state, trace, defending, choices["vengeful"])
+        vengeful(state, trace, defending, choices["vengeful"], challenge)
     elif choices.get("vengeful"):
         why = f"{defending} did not lose the challenge as the defender"
         trace.unused("keyword.vengeful", "vengeful", choices.get("vengeful"), why, "agot1-rules/vengeful")

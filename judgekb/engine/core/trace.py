@@ -57,13 +57,15 @@ class Trace:
         self.entries.append(entry)
         return entry
 
-    def unused(self, rule_id: str, field: str, value: Any, why: str, cite: str) -> Entry | None:
+    def unused(self, rule_id: str, field: str, value: Any, why: str, cite: str | list[str]) -> Entry | None:
         """A choice the scenario names that cannot apply here: said ("not applied", tag ``UNUSED_CHOICE``,
-        citing the clause that says when it applies), never silently dropped; the rest of the step goes on."""
+        citing the clause that says when it applies, or the clauses when it takes several), never silently dropped;
+        the rest of the step goes on."""
         if not value:
             return None
         names = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        return self.add(rule_id, f"{field}: {names} named, but it is not used: {why}", "not-applied", cite=[cite], tag=UNUSED_CHOICE)
+        clauses = [cite] if isinstance(cite, str) else cite
+        return self.add(rule_id, f"{field}: {names} named, but it is not used: {why}", "not-applied", cite=clauses, tag=UNUSED_CHOICE)
 
     def as_json(self) -> list[dict[str, Any]]:
         return [
