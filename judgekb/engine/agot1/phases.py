@@ -10,10 +10,12 @@ from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.core.turns import turns_until
 
+CHOOSE = "agot1-rules/plot-step-1-choose-and-reveal"  # "The player who wins initiative chooses who will act first"
+
 
 @rule(
     "phase.initiative",
-    ["agot1-rules/plot-step-1-choose-and-reveal", "agot1-rules/initiative-bonuses"],
+    [CHOOSE, "agot1-rules/initiative-bonuses"],
     "highest total initiative wins; ties go to the least claimed power, then random; the winner picks the first player",
 )
 def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> str:
@@ -38,6 +40,7 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
                 "phase.initiative",
                 text + f"; still tied between {', '.join(tied)}: the winner must be determined randomly (state random_winner)",
                 "choice-needed",
+                cite=[CHOOSE],
             )
             winner = tied[0]
         else:
@@ -49,7 +52,7 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
     trace.add(
         "phase.initiative",
         text + f"; {winner} wins initiative",
-        cite=["agot1-rules/plot-step-1-choose-and-reveal"] + (["agot1-rules/initiative-bonuses"] if by_cards else []),
+        cite=[CHOOSE] + (["agot1-rules/initiative-bonuses"] if by_cards else []),
     )
     state.facts["initiative"] = winner
     if chooses is None:  # the winner's choice is asked for, never assumed
@@ -57,13 +60,15 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
             "phase.initiative",
             f"a choice is needed: {winner} chooses which player is the first player (state first_player)",
             "choice-needed",
+            cite=[CHOOSE],
         )
         return winner
     if chooses not in state.players:
-        raise IllegalStep("phase.initiative", f"{chooses} is not a player")
+        raise IllegalStep("phase.initiative", f"{chooses} is not a player", cite=[CHOOSE])
     state.first_player = chooses
     state.facts["first_player"] = chooses
-    trace.add("phase.initiative", f"{winner} chooses {chooses} to be the first player")
+    # Plot Step 1 alone decides it: "The player who wins initiative chooses who will act first"
+    trace.add("phase.initiative", f"{winner} chooses {chooses} to be the first player", cite=[CHOOSE])
     return winner
 
 
