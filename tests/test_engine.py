@@ -411,6 +411,24 @@ def test_vengeful_needs_declared_defenders_and_says_which_text_it_follows(tmp_pa
     assert [(e.text, e.clauses) for e in stood] == [("B stands Knelt (Vengeful)", ("agot1-rules/vengeful",))]
 
 
+def test_a_power_claim_takes_only_house_card_power_and_cites_the_claim_text(tmp_path):
+    """From a blind judge review (r56 F5): with no power on B's House card but power on his characters, the trace
+    said "the engine moves nothing — no document in the corpus states this rule", though Step 3's Power Challenge
+    text decides it: the counters are taken "from his House card"."""
+    body = ED1.replace("CLAIM", "2").replace("    power: 5\n", "    power: 0\n").replace("unique: true}", "unique: true, power: 3}")
+    steps = "  - challenge: {attacker: A, type: power, against: B, attackers: [Gregor]}\n  - defend: {defenders: [Robb]}\n  - resolve: {}\n"
+    ruling = runner.run(load_scenario(_write(tmp_path, body + "steps:\n" + steps)), TITLES)
+    texts = [e.text for e in ruling.trace.entries]
+    assert not any("no document in the corpus" in t for t in texts), texts
+    said = next(e for e in ruling.trace.entries if e.rule == "claim.power")
+    assert said.text == (
+        'power claim 2: B has no power on his or her House card, and the claim takes power counters only "from his '
+        'House card" (not the power on Robb 3): nothing moves'
+    )
+    assert said.clauses == ("agot1-rules/challenge-step-3-resolve",)
+    assert ruling.state.players["B"].power == 0 and ruling.state.cards["Robb"].power == 3
+
+
 def test_resolve_choices_that_cannot_apply_are_said_never_dropped(tmp_path):
     """From a blind judge review: `deadly` with no Deadly character, `claim` in a power challenge, `claim` or
     `discard` when the defender won were silently ignored, while a Vigilant choice that could not apply refused the

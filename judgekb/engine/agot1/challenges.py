@@ -413,6 +413,15 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
 )
 def claim_power(state: State, trace: Trace, loser: str, winner: str, claim: int, infamy: str | None) -> None:
     moved = min(claim, state.players[loser].power)
+    if claim > 0 and moved == 0:
+        # Step 3 decides it: the counters are taken "from his House card", never from his other cards
+        elsewhere = [f"{c.key} {c.power}" for c in state.in_play(loser) if c.power]
+        trace.add(
+            "claim.power",
+            f"power claim {claim}: {loser} has no power on his or her House card, and the claim takes power counters only "
+            f"\"from his House card\"" + (f" (not the power on {', '.join(elsewhere)})" if elsewhere else "") + ": nothing moves",
+        )
+        return
     if moved < claim:  # no first-edition document says what a claim larger than the House's power does
         trace.add(
             "claim.short",
