@@ -160,3 +160,12 @@ def test_lookup_review_48_notes(index):
     assert "agot2-faq41/definitions/derived-information" in said and "iron-mines" not in said, said
     hits, _ = index.search("can the TO play in his own store championship", 2, None, 5)
     assert hits[0].id == "agot2-tr/leader-participation", [h.id for h in hits]
+
+
+def test_the_tiebreakers_by_their_initials(index):
+    """A blind review: "tiebreakers sos" said "no second-edition clause uses 'sos'" above Tiebreakers,
+    whose first rule is Strength of Schedule; "sos" alone put Stand and Standing second and third."""
+    for query in ("tiebreakers sos", "sos", "what is esos"):
+        hits, notes = index.search(query, 2, None, 5)
+        assert hits[0].id == "agot2-tr/tiebreakers", (query, [h.id for h in hits])
+        assert not [n for n in notes if "uses" in n and "sos" in n], (query, notes)
