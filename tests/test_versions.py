@@ -82,6 +82,45 @@ def test_changes_since_v23(db_path):
     assert later.returncode == 0 and "No entries" in later.stdout
 
 
+def test_changes_since_before_v23_lists_what_v23_introduced_at_v23(db_path):
+    """A blind citation audit (r55 F1): `changes agot2-faq --since v2.2` listed no v2.3 line; each v2.3-tagged
+    entry showed only as "removed: in v4.1", so "Removed (v2.3): Dorne" read as a v4.1 change.  FAQ v2.3 (003,
+    line 13: "All changes and additions ... since the previous version are marked"; the seed's README: "text in
+    bold marks what is new in this version") prints in bold "**Removed (v2.3): Dorne**" (line 290) and eleven
+    list entries (lines 314-416).  Each is listed at v2.3, then again at v4.1, where the lists left the FAQ."""
+    from judgekb.web import app as web
+
+    bold = [  # FAQ v2.3, in the order printed (Drowned Disciple twice: Joust line 326, Melee line 416)
+        ("list-change", "Removed from the Joust Restricted List: Dorne"),
+        *(("restricted", f"Joust Restricted List: {name}") for name in (
+            "Great Hall", "Forced March", "Drowned Disciple", "Euron Crow's Eye", "We Take Westeros!", "Desert Raider",
+            "Skagos", "Meera Reed", "Growing Ambition",
+        )),
+        ("restricted", "Melee Restricted List: You Win or You Die"),
+        ("restricted", "Melee Restricted List: Drowned Disciple"),
+    ]
+    for since in ("v2.2", "v2.0", "v1.4"):
+        result = run_cli("changes", "agot2-faq", "--since", since, db=db_path)
+        assert result.returncode == 0, result.stderr
+        rows = [line.split("\t") for line in result.stdout.splitlines()]
+        assert [(r[1], r[3]) for r in rows if r[0] == "v2.3"] == bold, since
+    dorne = "agot2-faq/list-changes/joust/dorne-sands-of-dorne-17"
+    listed = [(r[0], r[4].split(":")[0] if len(r) > 4 else "") for r in rows if r[2] == dorne]
+    assert listed == [("v2.3", ""), ("v4.1", "removed")]  # v2.3's change first; v4.1 removed the note with the lists
+    data = json.loads(run_cli("changes", "agot2-faq", "--since", "v2.2", "--json", db=db_path).stdout)
+    assert [(r["version"], r.get("change")) for r in data if r["id"] == dorne] == [("2.3", None), ("4.1", "removed")]
+    # the tag that v2.3 printed and the row's version agree (the row said 4.1, its citation "(v2.3)")
+    assert "(v2.3)" in next(r for r in data if r["id"] == dorne)["citation"]
+    # the web page and its API say the same
+    client = web.create_app(db_path, CORPUS).test_client()
+    assert client.get("/api/changes/agot2-faq?since=v2.2").get_json() == data
+    page = client.get("/changes?doc=agot2-faq&since=v2.2").get_data(as_text=True)
+    assert page.count('<span class="tag">v2.3</span>') == len(bold)
+    # entries v2.3 tagged are not "after v2.3"
+    since23 = json.loads(run_cli("changes", "agot2-faq", "--since", "v2.3", "--json", db=db_path).stdout)
+    assert not [r for r in since23 if r["version"] == "2.3"]
+
+
 def test_governing_a_v23_clause_names_v41(db_path, graph):
     result = run_cli("governing", "agot2-faq/2.6", db=db_path)
     assert result.returncode == 0, result.stderr

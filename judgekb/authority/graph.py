@@ -219,6 +219,9 @@ def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
             printed = f"printed (v{r['version']}); " if r.get("version") else ""
             rows.append({**r, "version": log["version"], "change": "listed in the change log", "reason": f"{printed}{log.get('says', '')}"})
     rows.sort(key=lambda r: version_key(r["version"]))
-    diff = {r["id"]: r for r in versions.changes(db, doc_id, since, version_key)}
-    rows = [diff.pop(r["id"], r) for r in rows]  # an entry tagged with a later version that is also new says so
+    # an entry tagged with the version that also made it new says so once (FAQ v4.1's Silver Steed: "(v4.1)", new
+    # since v2.3); an entry tagged with an earlier version keeps its own row and is listed again at the later
+    # version's change (FAQ v2.3's "Removed (v2.3): Dorne" is v2.3's list change; v4.1 then removed the lists)
+    diff = {(r["id"], r["version"]): r for r in versions.changes(db, doc_id, since, version_key)}
+    rows = [diff.pop((r["id"], r["version"]), r) for r in rows]
     return rows + list(diff.values())
