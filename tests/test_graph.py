@@ -54,11 +54,19 @@ def test_every_errata_entry_is_linked_to_its_card(db):
 
 
 def test_every_explicit_reference_is_resolved_or_points_outside_the_corpus(db):
-    detect = [re.compile(p) for p in yaml.safe_load((CORPUS / "references.yaml").read_text(encoding="utf-8"))["detect"]]
+    """Each detected reference is resolved (corpus/references.yaml) or is a link the page itself makes to the entry
+    it names ('See "Plot Card"').  Detection ignores capitals: "(Step 4.2.2)" is as much a reference as "step 1.3.III"
+    (r55 F2: detection knew only 'step \\d\\.\\d\\.[IVX]+', so FAQ (2.10)'s "Step 4.2.2" went unseen and unlinked)."""
+    detect = [re.compile(p, re.IGNORECASE) for p in yaml.safe_load((CORPUS / "references.yaml").read_text(encoding="utf-8"))["detect"]]
     resolved: dict[str, list[str]] = {}
     for ref in db.query("select clause, text, target from refs"):
         assert ref["target"].startswith("absent:") or list(db.query("select 1 from clauses where id = ?", [ref["target"]]))
         resolved.setdefault(ref["clause"], []).append(ref["text"])
+    page_links = (
+        "select l.src, c.heading from links l join clauses c on c.id = l.dst where l.type = 'cites' and l.reason like 'the page links%'"
+    )
+    for row in db.query(page_links):
+        resolved.setdefault(row["src"], []).append(f'"{row["heading"]}"')
     unresolved = []
     for row in db.query("select id, heading, text from clauses"):
         for pattern in detect:
@@ -66,6 +74,44 @@ def test_every_explicit_reference_is_resolved_or_points_outside_the_corpus(db):
                 if not any(m.group(0) in text or text in m.group(0) for text in resolved.get(row["id"], [])):
                     unresolved.append((row["id"], m.group(0)))
     assert unresolved == []
+
+
+STEP = re.compile(r"\bsteps? \(?(\d\.\d+(?:\.\d+)*)(?:\.[IVX]+)?(?: and (\d\.\d+(?:\.\d+)*))?", re.IGNORECASE)
+
+
+def test_every_framework_step_named_by_number_cites_that_step(db, graph):
+    """A blind citation audit (r55 F2): FAQ v4.1 (2.10) "When STR is compared to determine the winner of a challenge
+    (Step 4.2.2)" and Time of Plenty's "framework event step 2.2, "Draw."" had no link, while the Doran Q&A's "step
+    1.3.III" had one (references.yaml named that one occurrence).  Every second-edition text that names an
+    Appendix I step by its number now cites the Rules Reference clause printed with that number."""
+    sections = {r["section"]: r["id"] for r in db.query("select id, section from clauses where doc = 'agot2-rr' and section is not null")}
+    expected = set()
+    for row in db.query("select id, heading, text from clauses where doc in ('agot2-rr', 'agot2-faq', 'agot2-faq41', 'agot2-tr')"):
+        for m in STEP.finditer(f"{row['heading']}\n{row['text']}"):
+            for number in filter(None, m.groups()):
+                assert number in sections, (row["id"], m.group(0))
+                if sections[number] != row["id"]:
+                    expected.add((row["id"], sections[number]))
+    cited = {(r["src"], r["dst"]) for r in db.query("select src, dst from links where type = 'cites'")}
+    assert sorted(expected - cited) == []
+    assert ("agot2-faq41/2.10", "agot2-rr/appendix-i/challenges-phase/4.2.2") in expected
+    assert ("agot2-faq41/qa/time-of-plenty", "agot2-rr/appendix-i/draw-phase/2.2") in expected
+    assert ("agot2-rr/joust-game", "agot2-rr/appendix-i/taxation-phase/7.4") in expected  # "framework steps (1.4 and 7.4"
+    shown = {link["id"]: link for link in authority.links_of(graph, "agot2-rr/appendix-i/challenges-phase/4.2.2")}
+    assert shown["agot2-faq41/2.10"]["type"] == "cites" and shown["agot2-faq41/2.10"]["direction"] == "in"
+    assert shown["agot2-faq41/2.10"]["reason"] == "the text refers to it: “Step 4.2.2”"
+
+
+def test_a_step_number_the_rules_reference_does_not_print_is_refused(corpus_copy, tmp_path):
+    """A `section_of` reference to a number no clause carries fails the build, naming the file, line and text."""
+    path = corpus_copy / "references.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("section_of: agot2-rr}", "section_of: agot2-tr}", 1), encoding="utf-8")
+    result = run_cli("build", db=tmp_path / "kb.sqlite", corpus=corpus_copy)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if "section_of: agot2-rr}" in s)
+    assert f"references.yaml:{line}: “step 1.3.III” in agot2-faq/qa/" in result.stderr
+    assert "agot2-tr has no section 1.3" in result.stderr
 
 
 def test_rules_of_play_duplicates_are_governed_by_the_faq_and_the_page_19_errata(graph, db):

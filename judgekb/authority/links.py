@@ -81,38 +81,68 @@ def curated(links_file: Path, precedence: dict[str, dict[str, Any]], known: set[
 def explicit_references(
     references_file: Path, clauses: list[Clause], known: set[str], absent: dict[str, str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``cites`` links and one row per reference found (what text, which target)."""
+    """``cites`` links and one row per reference found (what text, which target).
+
+    A reference names its target by id (``target``), as a document the corpus lacks (``absent``), or by the
+    section numbers it prints (``section_of``: every number in the pattern's ``sections`` group names the clause
+    of that document printed with that number, "(Step 4.2.2)" → Appendix I's 4.2.2, "step 1.3.III" → 1.3).
+    """
     data = load(references_file)
     check_fields(references_file, data, {"references", "detect"}, set(), "references file")
     by_doc: dict[str, list[Clause]] = {}
+    by_section: dict[tuple[str, str], str] = {}
     for clause in clauses:
         by_doc.setdefault(clause.doc, []).append(clause)
+        if clause.section:
+            by_section.setdefault((clause.doc, clause.section), clause.id)
     links, found = [], []
     for item in data["references"]:
-        check_fields(references_file, item, {"in", "pattern"}, {"target", "absent", "note"}, "reference")
-        if ("target" in item) == ("absent" in item):
-            raise DataError(f"{where(references_file, item)}: give exactly one of 'target' or 'absent'")
+        check_fields(references_file, item, {"in", "pattern"}, {"target", "absent", "section_of", "note"}, "reference")
+        if sum(key in item for key in ("target", "absent", "section_of")) != 1:
+            raise DataError(f"{where(references_file, item)}: give exactly one of 'target', 'absent' or 'section_of'")
         try:
             pattern = re.compile(item["pattern"])
         except re.error as exc:
             raise DataError(f"{where(references_file, item)}: bad pattern: {exc}") from None
+        if "section_of" in item and "sections" not in pattern.groupindex:
+            raise DataError(f"{where(references_file, item, 'pattern')}: a 'section_of' reference needs a group (?P<sections>…)")
         hits = 0
         for clause in by_doc.get(item["in"], []):
             for m in pattern.finditer(f"{clause.heading}\n{clause.text}"):
                 hits += 1
                 if "target" in item:
-                    target = item["target"].format(**m.groupdict())
+                    targets = [item["target"].format(**m.groupdict())]
+                elif "absent" in item:
+                    targets = [f"absent:{item['absent']}"]
                 else:
-                    target = f"absent:{item['absent']}"
-                _check_node(target, known, absent, where(references_file, item))
+                    targets = _by_section(m, item, by_section, clause.id, where(references_file, item))
                 page = m.groupdict().get("page")
-                found.append({"clause": clause.id, "text": m.group(0), "target": target, "page": page})
-                said = f"the text refers to it: “{m.group(0)}”" + (f" ({item['note']})" if item.get("note") else "")
-                links.append(link(clause.id, target, "cites", said, data={"page": page} if page else {}))
+                for target in targets:
+                    _check_node(target, known, absent, where(references_file, item))
+                    found.append({"clause": clause.id, "text": m.group(0), "target": target, "page": page})
+                    said = f"the text refers to it: “{m.group(0)}”" + (f" ({item['note']})" if item.get("note") else "")
+                    links.append(link(clause.id, target, "cites", said, data={"page": page} if page else {}))
         if not hits:
             raise DataError(f"{where(references_file, item)}: pattern matches nothing in {item['in']}")
     unique = {(r["src"], r["dst"], r["reason"]): r for r in links}
     return list(unique.values()), found
+
+
+SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+")  # "4.2.2"; "1.3" of "1.3.III" (step 1.3's sub-step III is in 1.3's text)
+
+
+def _by_section(m: re.Match[str], item: dict[str, Any], by_section: dict[tuple[str, str], str], clause_id: str, at: str) -> list[str]:
+    """The clauses of ``item["section_of"]`` printed with the numbers in the match's ``sections`` group (not the
+    clause that says it: "step 4.2" inside 4.2's own text is no reference).  Raises DataError for a number that
+    names no clause."""
+    targets = []
+    for number in SECTION_NUMBER.findall(m.group("sections") or ""):
+        target = by_section.get((item["section_of"], number))
+        if target is None:
+            raise DataError(f"{at}: “{m.group(0)}” in {clause_id}: {item['section_of']} has no section {number}")
+        if target != clause_id and target not in targets:
+            targets.append(target)
+    return targets
 
 
 def page_links(clauses: list[Clause], docs: dict[str, Document]) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
