@@ -372,6 +372,10 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
         click.echo("\nThis text clarifies (a ruling on how the printed card works; the printed text stands):")
         for item in info["clarifies"]:
             click.echo(f"  · {views.node_label(db, item['id'])}  [{item['id']}] — {item['reason']}")
+    if info["clarified_by"]:
+        click.echo("\nRead with (rulings on how this text reads; they replace none of it):")
+        for item in info["clarified_by"]:
+            click.echo(f"  · {item['citation']}  [{item['id']}] — {item['reason']}")
     for passage in info["overruled"]:
         click.echo(f"\nOverruled: a passage the page strikes through (not part of the text served), before “{passage['before']}”:")
         click.echo(f"   [struck] {passage['text']}")

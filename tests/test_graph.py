@@ -114,6 +114,43 @@ def test_a_step_number_the_rules_reference_does_not_print_is_refused(corpus_copy
     assert "agot2-tr has no section 1.3" in result.stderr
 
 
+# FAQ v4.1 entries and the Rules Reference words they qualify (each side quoted from the seeds)
+QUALIFIED = [
+    # RR Target, last bullet: "A card is not an eligible target for an ability if the resolution of that ability's
+    # effect could not affect the target at all."  (2.3): "When choosing referential targets, a player is not bound
+    # by the rule that a target is ineligible if the resolution of the effect would not affect the chosen target."
+    ("agot2-faq41/2.3", "agot2-rr/target", "could not affect the target at all", "not bound by the rule that a target is ineligible"),
+    # RR Abilities: "unless the ability text specifically refers to an out of play area or element"; In Play and Out
+    # of Play names the out of play areas.  (2.4): "some abilities implicitly refer to the out-of-play area"
+    ("agot2-faq41/2.4", "agot2-rr/abilities", "specifically refers to an out of play area", "implicitly refer to the out-of-play area"),
+    ("agot2-faq41/2.4", "agot2-rr/in-play-and-out-of-play", '"Out of play" refers to all other cards and areas', "implicitly refer"),
+    # RR Agenda Cards: "A player may use a single agenda card"; Deckbuilding: "A player may choose 1 agenda card".
+    # (3.5): "A player cannot run more than 1 copy of each different agenda (by title), even in situations where
+    # they are allowed to run multiple agendas."
+    ("agot2-faq41/3.5", "agot2-rr/agenda-cards", "A player may use a single agenda card", "more than 1 copy of each different agenda"),
+    ("agot2-faq41/3.5", "agot2-rr/deckbuilding", "A player may choose 1 agenda card", "more than 1 copy of each different agenda"),
+]
+
+
+@pytest.mark.parametrize(("faq", "rule", "rule_words", "faq_words"), QUALIFIED)
+def test_an_faq_entry_that_qualifies_a_rules_reference_rule_is_named_on_it(db, db_path, faq, rule, rule_words, faq_words):
+    """A blind citation audit (r55 F3): these FAQ v4.1 entries change how a Rules Reference entry reads, yet
+    `judgekb show` on the entry neither named nor linked them (no link between the pairs), and `governing
+    agot2-rr/target` named only its struck bullet.  Each is now a `clarifies` link (corpus/links.yaml), as the other
+    FAQ v4.1 clarifications are, whose reason quotes both texts; `show` and `governing` on the rule name the entry."""
+    texts = {r["id"]: r["text"] for r in db.query("select id, text from clauses where id in (?, ?)", [faq, rule])}
+    assert rule_words in texts[rule] and faq_words in texts[faq]  # the pair is what the documents say
+    assert [r["type"] for r in db.query("select type from links where src = ? and dst = ?", [faq, rule])] == ["clarifies"]
+    shown = run_cli("show", rule, db=db_path).stdout
+    line = next(s for s in shown.splitlines() if s.startswith(f"  ← clarifies {faq} — "))
+    assert f"({faq.rsplit('/', 1)[1]})" in line and faq_words in line
+    governing = run_cli("governing", rule, db=db_path).stdout
+    assert "Read with (rulings on how this text reads; they replace none of it):" in governing
+    assert f"[{faq}] — " in governing and "This text governs" in governing  # a clarification replaces nothing
+    info = json.loads(run_cli("governing", rule, "--json", db=db_path).stdout)
+    assert faq in [i["id"] for i in info["clarified_by"]] and [g["id"] for g in info["governing"]] == [rule]
+
+
 def test_rules_of_play_duplicates_are_governed_by_the_faq_and_the_page_19_errata(graph, db):
     results = authority.governing(graph, "agot1-rules/duplicates")
     assert {r["id"] for r in results} == {"agot1-faq/4.2", "agot1-faq/errata/rulebook-page-19"}

@@ -102,6 +102,12 @@ def governing_object(db: Any, graph: Any, row: dict[str, Any], gov: Any = None) 
         ],
         # struck passages another text overrules: not part of the text served, which still governs
         "overruled": [p for p in struck_passages(db, graph, row) if p["overruled_by"]],
+        # rulings on how this text reads (an FAQ entry on a Rules Reference rule): read with it, they replace nothing
+        "clarified_by": [
+            {**i, "citation": node_label(db, i["id"])}
+            for i in authority.links_of(graph, row["id"])
+            if i["type"] == "clarifies" and i["direction"] == "in"
+        ],
     }
     for result in authority.governing(graph, row["id"], gov):
         target = None if result["id"].startswith(("card:", "absent:")) else store.clause(db, result["id"])
