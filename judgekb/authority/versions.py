@@ -11,6 +11,9 @@ kind — and the pair is classified:
 * ``reworded``  the later text differs (the similarity score is kept);
 * ``removed``   nothing in the later version carries it (the restricted lists left the FAQ).
 
+A later entry that carries several earlier ones (``moved`` in ``corpus/versions.yaml``) is compared with
+them together, in their earlier order.
+
 Each pair becomes a ``supersedes`` link (later → earlier) under the precedence rule
 ``later-version-over-earlier``; a removed entry is superseded by the later clause that says
 where its content went, named in ``corpus/versions.yaml``.
@@ -176,6 +179,14 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
             else:
                 pairs.append((old, None, ""))
         v_old, v_new = earlier_doc.version, later_doc.version
+        # a later entry that carries several earlier ones (its own predecessor and a rule moved into it) is compared
+        # with them together, in the earlier order: v4.1's Notes and Errata introduction prints v2.3's two paragraphs
+        carried: dict[str, list[Clause]] = {}
+        for old, new, _ in pairs:
+            if new is not None:
+                carried.setdefault(new.id, []).append(old)
+        for olds in carried.values():
+            olds.sort(key=lambda c: c.seq)
         for old, new, how in pairs:
             if new is None:
                 removal = next((r for r in removals if r["doc"] == old.doc and (old.kind in r["kinds"] or old.id in r["ids"])), None)
@@ -188,10 +199,14 @@ def align(clauses: list[Clause], docs: dict[str, Document], corpus: Path) -> lis
                 reason = f"removed in v{v_new}: {' '.join(str(removal['reason']).split())}"
                 rows.append(link(removal["to"], old.id, "supersedes", reason, rule=RULE, version=v_new, data={"relation": "removed"}))
                 continue
-            a, b = _comparable_text(old), _comparable_text(new)
+            together = [c for c in carried[new.id] if c is not old]
+            earlier_text = " ".join(_compared_text(c) for c in carried[new.id])
+            a, b = comparable(earlier_text), _comparable_text(new)
             score = fuzz.ratio(a, b)
             relation = "same" if a == b else "reworded"
-            changed = differences(_compared_text(old), _compared_text(new))
+            changed = differences(earlier_text, _compared_text(new))
+            if together:
+                how += f"; it carries {', '.join(c.id for c in together)} in the same entry, compared with this one together"
             old.data["successor"] = {"id": new.id, "relation": relation, "version": v_new}
             if old.id not in moves:  # a moved rule is carried inside an entry that keeps its own predecessor
                 new.data["previous"] = {"id": old.id, "relation": relation, "version": v_old, "score": round(score, 1), "changes": changed}
