@@ -10,6 +10,7 @@ import networkx as nx
 import pytest
 import yaml
 
+from judgekb import store
 from judgekb.authority import graph as authority
 from judgekb.cards import cardpage
 from tests.conftest import CORPUS, ROOT, run_cli
@@ -149,6 +150,19 @@ def test_an_faq_entry_that_qualifies_a_rules_reference_rule_is_named_on_it(db, d
     assert f"[{faq}] — " in governing and "This text governs" in governing  # a clarification replaces nothing
     info = json.loads(run_cli("governing", rule, "--json", db=db_path).stdout)
     assert faq in [i["id"] for i in info["clarified_by"]] and [g["id"] for g in info["governing"]] == [rule]
+
+
+def test_the_step_that_reads_the_rulebook_erratum_s_phrase_shows_the_erratum(db, db_path):
+    """A blind citation audit (r55 F5): `show agot2-rr/appendix-i/plot-phase/1.3` listed only the Doran Q&A, though
+    the erratum (FAQ v4.1: "The phrase "all relevant reserve modifiers" should read: "all relevant initiative
+    modifiers."") names that step in its own reason and linked only to the absent printed Rules Reference."""
+    erratum, step = "agot2-faq41/errata/rules-reference-page-26-column-1-paragraph-9", "agot2-rr/appendix-i/plot-phase/1.3"
+    assert "all relevant initiative modifiers" in store.clause(db, step)["text"]  # the web edition already reads it
+    assert [r["type"] for r in db.query("select type from links where src = ? and dst = ?", [erratum, step])] == ["clarifies"]
+    shown = run_cli("show", step, db=db_path).stdout
+    assert f"← clarifies {erratum} — The rulebook errata corrects the printed Rules Reference, page 26" in shown
+    governing = run_cli("governing", step, db=db_path).stdout
+    assert "This text governs: nothing in the corpus replaces it." in governing and f"[{erratum}]" in governing
 
 
 def test_rules_of_play_duplicates_are_governed_by_the_faq_and_the_page_19_errata(graph, db):
@@ -327,7 +341,6 @@ def test_import_cards_from_the_folder_holding_both_databases(tmp_path: Path, cor
 
 
 def store_rows(db: Path, sql: str) -> list[tuple]:
-    from judgekb import store
 
     return store.connect(db).execute(sql).fetchall()
 
