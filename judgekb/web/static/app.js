@@ -613,6 +613,47 @@
     });
   }
 
+  // ------------------------------------------------------------------ forms the server works out: sent only when it answers
+  // Deck check and Scenario post their text to the server.  Sent with the network gone (or the laptop out of reach),
+  // the browser's own "no internet" page replaced the form and the pasted list was lost (blind review r54, M1).  The
+  // page first asks the server (HEAD of the form's address, which the service worker lets through to the network);
+  // when it does not answer, the form stays as it is and says so, as the builder's Run does.
+  var ASK_SERVER_MS = 8000;
+  function keepTextWhenServerSilent(form, again) {
+    var sending = false, note = null;
+    form.addEventListener("submit", function (ev) {
+      if (sending) return;  // the server answered: the browser sends the form as usual
+      ev.preventDefault();
+      var button = ev.submitter || form.querySelector("button[type=submit]");
+      if (note) note.hidden = true;
+      if (button) button.disabled = true;
+      var abort = window.AbortController ? new AbortController() : null;
+      var timer = abort ? setTimeout(function () { abort.abort(); }, ASK_SERVER_MS) : 0;
+      fetch(form.action, { method: "HEAD", cache: "no-store", signal: abort ? abort.signal : undefined }).then(function () {
+        clearTimeout(timer);
+        if (button) button.disabled = false;
+        sending = true;
+        try { if (form.requestSubmit) form.requestSubmit(button || undefined); else form.submit(); } finally { sending = false; }
+      }, function () {
+        clearTimeout(timer);
+        if (button) button.disabled = false;
+        if (!note) {
+          note = el("p", "error server-silent");
+          note.id = "server-silent"; note.setAttribute("role", "alert");
+          (button || form.lastElementChild).after(note);
+        }
+        note.textContent = "The server did not answer: check the connection and " + again + " again. Your text is still here.";
+        note.hidden = false;
+      });
+    });
+  }
+  if (MODE !== "static") {
+    [["form.deckcheck", "check the deck"], ["form.scenario", "run"]].forEach(function (pair) {
+      var form = document.querySelector(pair[0]);
+      if (form) keepTextWhenServerSilent(form, pair[1]);
+    });
+  }
+
   // ------------------------------------------------------------------ copy buttons: clipboard API, else execCommand, else say so
   function legacyCopy(text) {
     var ta = el("textarea"), ok = false, active = document.activeElement;
