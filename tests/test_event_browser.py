@@ -946,3 +946,31 @@ def test_a_deck_or_scenario_sent_offline_keeps_the_pasted_text(plain_server, chr
         _send_with_the_network_gone(context, page, "form.scenario", "#scenario", "#run", scenario, "phone")
         assert not page.errors  # type: ignore[attr-defined]
         context.close()
+
+
+def test_the_scenario_format_reads_on_a_phone_and_offline(plain_server, chromium):
+    """Blind review r54 M2: /docs/scenarios (linked from /scenario) was raw Markdown sent as text/plain: no viewport, so a
+    390 px phone laid it out 980 px wide with the text at about 5 px, no menu; offline it answered with the page saying it
+    "needs the laptop's server".  It is now a page of the site (menu, wrapped to the screen, dark mode) and the offline
+    copy keeps it."""
+    base = f"http://127.0.0.1:{plain_server}"
+    context, page = _context(chromium, "phone", scheme="dark", workers="allow")
+    page.goto(base + "/scenario")
+    page.click("a[href='/docs/scenarios']")
+    page.wait_for_selector("#doc")
+    assert page.evaluate("document.documentElement.clientWidth") == 390
+    _no_horizontal_scroll(page)
+    assert page.locator("header.site nav a").count() == 6 and page.is_visible("header.site nav")
+    assert float(page.evaluate("parseFloat(getComputedStyle(document.querySelector('#doc')).fontSize)")) >= 12
+    assert "### Expectations (edition 2)" in page.inner_text("#doc")
+    colours = page.evaluate("(s => [s.color, s.backgroundColor])(getComputedStyle(document.querySelector('#doc')))")
+    assert colours == ["rgb(232, 230, 227)", "rgb(29, 31, 35)"]  # the dark theme's ink on its panel
+    page.screenshot(path=str(SHOTS / "docs-scenarios-phone-dark.png"))
+    page.wait_for_function("caches.match('/docs/scenarios').then(r => !!r)", timeout=60_000, polling=500)  # the shell is saved
+    context.set_offline(True)
+    page.goto(base + "/docs/scenarios")
+    page.wait_for_selector("#doc")
+    assert page.locator("#offline-page").count() == 0 and "### Expectations (edition 2)" in page.inner_text("#doc")
+    _no_horizontal_scroll(page)
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()

@@ -119,6 +119,8 @@ def urls_json() -> Any:
     db = _db()
     pages = _cached("urls", lambda: page_urls(db))
     shell = list(SHELL)
+    if (current_app.config["JUDGEKB"].corpus.parent / "docs" / "scenarios.md").is_file():
+        shell.append("/docs/scenarios")  # static text, kept with the shell (offline it blamed the server: r54 M2)
     return jsonify({"version": _cached("version", lambda: version(db)), "shell": shell, "pages": pages, "bundle": "/offline/bundle.json"})
 
 

@@ -118,6 +118,6 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (path.indexOf("/api/") === 0 || path === "/offline/urls.json" || path === "/offline/bundle.json" || path === "/sw.js") return;
   var keep = path.indexOf("/c/") === 0 || (path === "/card" && url.search) ? PAGES
-    : path.indexOf("/static/") === 0 || path === "/offline/index.json" || path === "/card" || path === "/changes" ? SHELL : null;
+    : path.indexOf("/static/") === 0 || path === "/offline/index.json" || path === "/card" || path === "/changes" || path === "/docs/scenarios" ? SHELL : null;
   event.respondWith(respond(request, keep));
 });
