@@ -974,3 +974,25 @@ def test_the_scenario_format_reads_on_a_phone_and_offline(plain_server, chromium
     _no_horizontal_scroll(page)
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+_CONTRAST = """e => {
+  const linear = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = c => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const s = getComputedStyle(e), a = lum(s.color), b = lum(s.backgroundColor);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_builders_yaml_reads_in_both_themes(plain_server, chromium, scheme):
+    """Blind review r54 L4: in dark mode the builder's "The scenario as YAML" was the dark theme's light grey ink on a
+    fixed white background (1.25:1).  It takes the theme's panel and ink now (phone width)."""
+    context, page = _context(chromium, "phone", scheme)
+    page.goto(f"http://127.0.0.1:{plain_server}/build")
+    page.click("summary:has-text('The scenario as YAML')")
+    page.wait_for_function("document.querySelector('#b-yaml').textContent.length > 0")
+    ratio = page.eval_on_selector("#b-yaml", _CONTRAST)
+    assert ratio >= 7, ratio
+    page.locator("#b-yaml").screenshot(path=str(SHOTS / f"builder-yaml-phone-{scheme}.png"))
+    context.close()
