@@ -1099,3 +1099,98 @@ def test_scenario_slots_never_use_a_folder_another_user_could_hold(tmp_path):
     own = tmp_path / "own"
     with Slots("db", 1, folder=own).take() as got:
         assert got and (own / "slot-0").exists()  # this user's own folder is used as before
+
+
+def _serve_one_drip(monkeypatch, app: object, head: bytes, body: bytes, gap: float) -> tuple[float, bytes, list[str]]:
+    """One connection through judgekb's serve worker (gunicorn's own parser, in this process) with 0.5 s deadlines:
+    the client sends ``head`` whole, then ``body`` a byte every ``gap`` seconds.  How long the worker was held, what
+    the client got back and what the worker logged."""
+    import logging
+    import socket
+    import threading
+
+    from gunicorn.config import Config  # type: ignore[import-untyped]
+    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+    from judgekb.web import serveworker
+
+    monkeypatch.setattr(serveworker, "HEADER_SECONDS", 0.5)
+    monkeypatch.setattr(serveworker, "BODY_SECONDS", 0.5)
+    cfg = Config()
+    worker = serveworker.Worker(0, os.getpid(), [], None, 30, cfg, Logger(cfg))
+    worker.wsgi = app
+    worker.log.error_log.addFilter(serveworker._SlowClient())
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage() + (" (with a traceback)" if record.exc_info else ""))
+
+    keep = Keep()
+    worker.log.error_log.addHandler(keep)
+    stop = threading.Event()
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname())
+        served, addr = listener.accept()
+
+        def drip() -> None:
+            try:
+                client.sendall(head)
+                for i in range(len(body)):
+                    if stop.wait(gap):
+                        return
+                    client.send(body[i : i + 1])
+            except OSError:
+                return
+
+        threading.Thread(target=drip, daemon=True).start()
+        started = time.monotonic()
+        try:
+            worker.handle(listener, served, addr)
+        finally:
+            held = time.monotonic() - started
+            stop.set()
+            worker.log.error_log.removeHandler(keep)
+        client.settimeout(2)
+        answer = b""
+        try:
+            while part := client.recv(65536):
+                answer += part
+        except OSError:
+            pass
+        client.close()
+    return held, answer, said
+
+
+@pytest.mark.parametrize("form", ["headers", "body", "chunked body"])
+def test_a_client_trickling_its_request_is_dropped_at_the_deadline_not_per_read(monkeypatch, db_path, form):
+    """A hostile-input review (r53, H1): the deadlines were timeouts for each read, so a client that sent one header
+    byte every 3 s (under HEADER_SECONDS = 5) or one body byte every 10 s (under BODY_SECONDS = 15) was never
+    dropped, and five of them held every worker until gunicorn's 30 s worker timeout.  The deadline now holds for
+    the whole headers, and for the whole body: a byte every 0.1 s for 3 s is dropped at 0.5 s."""
+    from judgekb.web.serveworker import SLOW
+
+    app = web.create_app(db_path)
+    scenario = b"title: x\n" + b"#" * 30
+    if form == "headers":
+        head, body = b"GET /api/search?q=claim HTTP/1.1\r\n", b"Host: judge.test\r\nX-Drip: " + b"a" * 30
+    elif form == "body":
+        head, body = b"POST /api/run HTTP/1.1\r\nHost: judge.test\r\nContent-Length: %d\r\n\r\n" % len(scenario), scenario
+    else:
+        head = b"POST /api/run HTTP/1.1\r\nHost: judge.test\r\nTransfer-Encoding: chunked\r\n\r\n"
+        body = b"".join(b"1\r\n" + scenario[i : i + 1] + b"\r\n" for i in range(6))
+    held, answer, said = _serve_one_drip(monkeypatch, app, head, body, gap=0.1)
+    assert held < 1.5, held  # (before: until the client had sent it all, 3 s and more here; 30 s and more served)
+    assert not answer.startswith(b"HTTP/1.1 2"), answer[:200]
+    assert [line for line in said if line.startswith(SLOW)], said
+    assert not [line for line in said if "traceback" in line or "unexpected" in line], said
+
+
+def test_a_client_sending_its_request_in_time_is_answered_under_the_deadlines(monkeypatch, db_path):
+    """The deadlines of r53 H1 leave a request sent at once alone, body and all."""
+    app = web.create_app(db_path)
+    scenario = (ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml").read_bytes()
+    head = b"POST /api/run HTTP/1.1\r\nHost: judge.test\r\nContent-Length: %d\r\n\r\n" % len(scenario)
+    held, answer, said = _serve_one_drip(monkeypatch, app, head + scenario, b"", gap=0)
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert said == [], said

@@ -8,13 +8,18 @@ search pasted whole.  The page shown instead is the app's error page (menu, mess
 A sync worker serves one connection at a time and gunicorn sets no read timeout of its own: five
 connections that sent half their headers held every worker until the 30 s worker timeout killed them, and
 nobody's search was answered meanwhile (a hostile-input review; one phone repeating it keeps the site down).
-Reading a request now has its own deadline: the headers within ``HEADER_SECONDS``, a body within
-``BODY_SECONDS``; a client that takes longer is dropped (one line in the log) and the worker goes on.
+Reading a request now has its own deadline: the headers within ``HEADER_SECONDS`` of the connection, a body
+(and the short answer to it) within ``BODY_SECONDS`` of the headers; a client that takes longer is dropped (one
+line in the log) and the worker goes on.  These are deadlines for the whole read, not timeouts for each
+``recv``: a client that trickled one byte every 3 s (well inside a 5 s timeout per read) held its worker until
+the worker timeout all the same (a hostile-input review, r53).  ``_Deadline`` wraps the client socket, and
+each read waits only for what is left of the time.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from gunicorn import util  # type: ignore[import-untyped]
@@ -27,13 +32,61 @@ SLOW = "judgekb: dropped a client that sent its request too slowly"
 
 
 class _SlowClient(logging.Filter):
-    """gunicorn logs a read that timed out as "Socket error processing request." with a traceback: one line instead."""
+    """gunicorn logs a read past its deadline as "Socket error processing request." with a traceback; ``Worker.handle``
+    logs the one line ``SLOW`` instead."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and isinstance(record.exc_info[1], TimeoutError):
-            record.msg, record.args, record.exc_info, record.exc_text = SLOW, (), None, None
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
+        return not (record.exc_info and isinstance(record.exc_info[1], TimeoutError))
+
+
+class _Deadline:
+    """A client socket whose reads share one deadline: each ``recv`` waits only for the time left, and raises
+    TimeoutError once it has run out (``late`` is then set).  Everything else is the socket's own."""
+
+    def __init__(self, sock: Any, seconds: float) -> None:
+        self._sock = sock
+        self.late = False
+        self.limit(seconds)
+
+    def limit(self, seconds: float | None) -> None:
+        """From now on, reads (and sends) end ``seconds`` from now; None: no deadline, as a plain blocking socket."""
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self._sock.settimeout(None)
+
+    def _wait(self, at_least: float = 0.0) -> None:
+        if self.deadline is None:
+            return
+        left = self.deadline - time.monotonic()
+        if left <= 0 and not at_least:
+            self.late = True
+            raise TimeoutError(f"the client did not send its request within {self.seconds:g} s")
+        self._sock.settimeout(max(left, at_least))
+
+    def recv(self, size: int, *flags: int) -> bytes:
+        if self.late:  # dropped: not even gunicorn's linger on closing reads from it (it would drip on for 2 s)
+            raise TimeoutError("the client was dropped")
+        self._wait()
+        try:
+            return bytes(self._sock.recv(size, *flags))
+        except TimeoutError:
+            self.late = self.late or self.deadline is not None  # (not gunicorn's own linger on closing)
+            raise
+
+    def sendall(self, data: Any, *flags: int) -> None:
+        self._wait(at_least=1.0)  # (the short answer to a request read in time; a second even when it was not)
+        self._sock.sendall(data, *flags)
+
+    def send(self, data: Any, *flags: int) -> int:
+        self._wait(at_least=1.0)
+        return int(self._sock.send(data, *flags))
+
+    def settimeout(self, value: float | None) -> None:  # gunicorn's own (closing: a short linger, reading the rest)
+        self.deadline = None
+        self._sock.settimeout(value)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
 
 
 class Worker(SyncWorker):  # type: ignore[misc]
@@ -42,15 +95,24 @@ class Worker(SyncWorker):  # type: ignore[misc]
         super().init_process()
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
-        client.settimeout(HEADER_SECONDS)  # the request line and headers (gunicorn's parser reads them first)
-        super().handle(listener, client, addr)
+        sock = _Deadline(client, HEADER_SECONDS)  # the request line and headers (gunicorn's parser reads them first)
+        try:
+            super().handle(listener, sock, addr)
+        finally:
+            if sock.late:
+                self.log.warning("%s (%s, within %g s)", SLOW, (addr or ("",))[0], sock.seconds or 0)
 
     def handle_request(self, listener: Any, req: Any, client: Any, addr: Any) -> Any:
         # headers read: a request with a body keeps a deadline for it (and its short answer); one without gets
         # none, so a large answer (the offline bundle) to a slow phone is bounded only by the worker timeout
         has_body = req.method in ("POST", "PUT", "PATCH") or any(k == "CONTENT-LENGTH" for k, _ in req.headers)
-        client.settimeout(BODY_SECONDS if has_body else None)
-        return super().handle_request(listener, req, client, addr)
+        if isinstance(client, _Deadline):
+            client.limit(BODY_SECONDS if has_body else None)
+        try:
+            return super().handle_request(listener, req, client, addr)
+        finally:
+            if isinstance(client, _Deadline) and not client.late:
+                client.limit(None)  # answered: closing lingers on its own terms
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         if isinstance(exc, LimitRequestLine):
