@@ -1194,3 +1194,32 @@ def test_a_client_sending_its_request_in_time_is_answered_under_the_deadlines(mo
     held, answer, said = _serve_one_drip(monkeypatch, app, head + scenario, b"", gap=0)
     assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
     assert said == [], said
+
+
+def _many(steps: int, cards: int) -> str:
+    """A second-edition scenario of ``steps`` notes and ``cards`` characters in play (line 9 is the first step)."""
+    in_play = ", ".join(f"{{name: c{n}}}" for n in range(cards))
+    head = "title: many\nedition: 2\ncard_data: none\nphase: challenges\nplayers:\n"
+    head += f"- {{name: Anna, faction: stark, first: true, in_play: [{in_play}]}}\n- {{name: Ben, faction: lannister}}\nsteps:\n"
+    return head + "- note: x\n" * steps
+
+
+def test_a_scenario_over_the_step_or_card_limit_is_bad_input_naming_the_limit_and_field(tmp_path, db_path, client):
+    """A hostile-input review (r53, M2): 401 steps or 401 cards were reported as an engine fault ("judgekb could not run
+    this scenario (ScenarioError: …) … please report it with the file"), exit 1, and the web's 422 offered the
+    command line's --no-limits to a phone."""
+    for name, text, said in [
+        ("steps.yaml", _many(401, 0), ":409: field 'steps': a scenario may have at most 400 steps (this one has 401)"),
+        ("cards.yaml", _many(1, 401), ": field 'players': a scenario may have at most 400 cards in its players' zones (this one has 401)"),
+    ]:
+        scenario = tmp_path / name
+        scenario.write_text(text, encoding="utf-8")
+        ran = run_cli("run", str(scenario), db=db_path)
+        _clean(ran)
+        assert ran.returncode == 2, (ran.returncode, ran.stderr)
+        assert f"{scenario}{said}; run it with --no-limits if it is meant to be this large" in ran.stderr, ran.stderr
+        assert "please report" not in ran.stderr
+        posted = client.post("/api/run", data=text.encode("utf-8"))
+        assert posted.status_code == 422
+        assert posted.get_json()["error"] == f"posted-scenario.yaml{said}", posted.get_json()
+    assert run_cli("run", str(tmp_path / "steps.yaml"), "--no-limits", db=db_path).returncode == 0

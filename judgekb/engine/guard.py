@@ -30,12 +30,13 @@ class Limits:
     max_steps: int | None = 400
     max_cards: int | None = 400
     seconds: float | None = 2.0  # parse + validation + run + checks + JSON
+    lifted_by: str = ""  # the option that lifts these limits, said in a message over one ("" on the web: no flags there)
 
 
 MAX_NAME_CHARS = 200  # a card name typed or sent: none comes close; longer only costs fuzzy-matching time
 
 WEB = Limits()
-CLI = Limits(seconds=10.0)  # a judge's laptop may be slow; still never a hang
+CLI = Limits(seconds=10.0, lifted_by="--no-limits")  # a judge's laptop may be slow; still never a hang
 UNLIMITED = Limits(max_bytes=None, max_steps=None, max_cards=None, seconds=None)
 
 
@@ -114,6 +115,8 @@ def run(
             from judgekb.engine import rulingview
 
             return ruling, rulingview.ruling_json(ruling, db)
+    except ScenarioError:  # (a limit, said as bad input: not "please report it")
+        raise
     except Timeout:
         raise ScenarioError(f"{path}: the scenario took longer than {limits.seconds:g}s (parse, run and checks); stopped") from None
     except DataError as exc:
@@ -133,9 +136,19 @@ def run(
 
 
 def _check_size(path: Path, scenario: Any, limits: Limits) -> None:
+    """Refuse a scenario with more steps or cards than ``limits`` allow, naming the limit and the field (bad input)."""
+    from judgekb.yamlio import where
+
+    lift = f"; run it with {limits.lifted_by} if it is meant to be this large" if limits.lifted_by else ""
     steps, cards = len(scenario.steps), len(scenario.state.cards)
-    if (limits.max_steps is not None and steps > limits.max_steps) or (limits.max_cards is not None and cards > limits.max_cards):
+    if limits.max_steps is not None and steps > limits.max_steps:
+        first_over = scenario.steps[limits.max_steps]
         raise ScenarioError(
-            f"{path}: a scenario may have at most {limits.max_steps} steps and {limits.max_cards} cards "
-            f"(this one has {steps} and {cards}); the CLI lifts this with --no-limits"
+            f"{where(path, first_over)}: field 'steps': a scenario may have at most {limits.max_steps} steps "
+            f"(this one has {steps}){lift}"
+        )
+    if limits.max_cards is not None and cards > limits.max_cards:
+        raise ScenarioError(
+            f"{path}: field 'players': a scenario may have at most {limits.max_cards} cards in its players' zones "
+            f"(this one has {cards}){lift}"
         )
