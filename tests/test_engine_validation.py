@@ -598,3 +598,37 @@ def test_an_unknown_owner_or_controller_is_named_with_its_line_and_field(card: s
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), BASE2.replace("{name: Robb Stark, str: 5, icons: [military]}", card) + "steps: []\n")
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("banned", "fails"),
+    [
+        ("agot2-rr", True),  # a document id: every clause of the Rules Reference (before: matched as a clause id, never)
+        ("agot2-rr/", True),
+        ("agot2-", True),
+        ("agot2-rr/appendix-i/plot-phase/1.3", True),
+        ("agot2-tr", False),
+        ("agot2-r", False),  # (not a prefix of the document's clauses: it names no document)
+    ],
+)
+def test_not_cited_covers_a_whole_document_named_by_its_id(banned: str, fails: bool):
+    """A hostile-input review (r53, M4): `not_cited: [agot2-rr, agot2-faq41]` passed though the trace cited agot2-rr
+    clauses five times: an entry without '/' was matched only as a clause id, and no clause has a document's id."""
+    path = ROOT / "scenarios/agot2/214-rr-1.4-select-titles-in-the-plot-phase.yaml"
+    text = path.read_text(encoding="utf-8").replace("agot2-faq/]", f"agot2-faq/, {banned}]")
+    ruling = runner.run(load_scenario(path, text), TITLES)
+    check = next(c for c in ruling.checks if c["expect"] == "not_cited")
+    assert check["passed"] is not fails, check
+    if fails:
+        assert "agot2-rr/appendix-i/plot-phase/1.3" in check["actual"], check
+
+
+@pytest.mark.parametrize("entries", ["['']", "[agot2-faq/, ' ']", "[null]"])
+def test_an_empty_not_cited_entry_is_refused_at_load(entries: str):
+    """A hostile-input review (r53, M4): an empty entry matched no clause, so it could never fail."""
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), BASE2 + f"steps: []\nexpect: {{not_cited: {entries}}}\n")
+    said = str(caught.value)
+    assert said.startswith("t.yaml:12: field 'not_cited': "), said
+    if entries != "[null]":
+        assert "an empty entry matches no clause; give a clause id (agot2-rr/stealth), a document id (agot2-rr: all its clauses)" in said

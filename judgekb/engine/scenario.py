@@ -1259,6 +1259,13 @@ class _Checker:
                 items = [value] if isinstance(value, str) and key not in WHOLE_LISTS else value
                 if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
                     self.fail(line_of, key, f"must be a list of text; got {value!r}")
+                if key == "not_cited" and not all(v.strip() for v in items):  # (it matched no clause: never failed)
+                    self.fail(
+                        line_of,
+                        key,
+                        "an empty entry matches no clause; give a clause id (agot2-rr/stealth), a document id (agot2-rr: "
+                        f"all its clauses) or a prefix ending in '/'; got {value!r}",
+                    )
             elif head == "intlist":
                 if not isinstance(value, list) or not all(_whole(v) and v >= 0 for v in value):
                     self.fail(line_of, key, f"must be a list of step numbers; got {value!r}")
