@@ -410,13 +410,10 @@ def changes(obj: Context, doc_id: str, since: str, as_json: bool) -> None:
         fail(f"--since takes a version such as v5.4, not {quoted(since)}")
     # (a version past the last, or a document without versions, said "no entries ... after v99", exit 0: a typo
     # such as v55 for v5.5 read as "nothing changed")
+    unversioned = authority.no_versions(db, doc_id)
+    if unversioned:
+        fail(unversioned)
     known = authority.document_versions(db, doc_id)
-    if not known:
-        versioned = [d["id"] for d in db.query("select id from documents order by id") if authority.document_versions(db, d["id"])]
-        fail(
-            f"{doc_id} has no versions to compare (its entries carry no version tags, and no other version of it is in the corpus);"
-            f" documents with versions: {', '.join(versioned)}"
-        )
     if authority.version_key(since) > authority.version_key(known[-1]):
         fail(f"--since {quoted(since)} is past {doc_id}'s last version: its versions run from v{known[0]} to v{known[-1]}")
     rows = authority.changes(db, doc_id, since)

@@ -1223,3 +1223,21 @@ def test_a_scenario_over_the_step_or_card_limit_is_bad_input_naming_the_limit_an
         assert posted.status_code == 422
         assert posted.get_json()["error"] == f"posted-scenario.yaml{said}", posted.get_json()
     assert run_cli("run", str(tmp_path / "steps.yaml"), "--no-limits", db=db_path).returncode == 0
+
+
+@pytest.mark.parametrize(("doc", "since"), [("agot2-tr", "v1"), ("agot2-rr", "v9")])
+def test_changes_of_a_document_without_versions_is_refused_on_the_web_as_on_the_cli(db_path, client, doc, since):
+    """A hostile-input review (r53, M5): `judgekb changes agot2-tr --since v1` refuses (exit 2, "has no versions to
+    compare"), but /api/changes/agot2-tr?since=v1 answered 200 [], read as "nothing changed since v1"; the /changes
+    page explained it and still printed "No entries carry a later version"."""
+    result = run_cli("changes", doc, "--since", since, db=db_path)
+    _clean(result)
+    assert result.returncode == 2, result.stderr
+    said = result.stderr.strip().removeprefix("judgekb: ").removeprefix("Error: ")
+    assert said.startswith(f"{doc} has no versions to compare (its entries carry no version tags"), said
+    response = client.get(f"/api/changes/{doc}", query_string={"since": since})
+    assert response.status_code == 400 and response.get_json()["error"] == said, response.get_json()
+    page = client.get("/changes", query_string={"doc": doc, "since": since})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "carries no version marks on its entries, so there is nothing to compare" in text
+    assert "No entries carry a later version" not in text and "entries introduced after" not in text

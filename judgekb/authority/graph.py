@@ -196,6 +196,18 @@ def document_versions(db: Any, doc_id: str) -> list[str]:
     return sorted((v for v in found if is_version(str(v))), key=version_key)
 
 
+def no_versions(db: Any, doc_id: str) -> str | None:
+    """Why ``changes`` has nothing to compare in a document without versions, naming those that have some; None when
+    it has versions.  `judgekb changes` and /api/changes both refuse with it: an empty list read as "nothing changed"."""
+    if document_versions(db, doc_id):
+        return None
+    versioned = [d["id"] for d in db.query("select id from documents order by id") if document_versions(db, d["id"])]
+    return (
+        f"{doc_id} has no versions to compare (its entries carry no version tags, and no other version of it is in the corpus);"
+        f" documents with versions: {', '.join(versioned)}"
+    )
+
+
 def changes(db: Any, doc_id: str, since: str) -> list[dict[str, Any]]:
     """Clauses of a document introduced after version ``since`` (from their version tags), then
     what a later version of the document changed after ``since``: new, reworded and removed

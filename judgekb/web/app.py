@@ -286,14 +286,18 @@ def changes_page() -> Any:
     if current is None:
         bad_request(f"unknown document '{doc}'")
     rows = []
+    comparable = bool(authority.document_versions(res().db, doc))  # (else the page says there is nothing to compare)
     if since:
         if not authority.is_version(since):
             bad_request("since must be a version such as v5.4")
-        _since_known(doc, since)
-        rows = authority.changes(res().db, doc, since)
+        if comparable:  # (not "No entries carry a later version", as if nothing had changed)
+            _since_known(doc, since)
+            rows = authority.changes(res().db, doc, since)
     found = {r["version"] for r in res().db.query("select distinct version from clauses where doc = ? and version is not null", [doc])}
     versions = sorted(found, key=authority.version_key)
-    return render_template("changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions)
+    return render_template(
+        "changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions, comparable=comparable
+    )
 
 
 def _error_page(status: int, message: str, **extra: Any) -> Any:
@@ -431,6 +435,9 @@ def api_changes(doc: str) -> Any:
         bad_request("since must be a version such as v5.4")
     if store.document(res().db, doc) is None:
         abort(404, description=f"no document '{doc}'")
+    unversioned = authority.no_versions(res().db, doc)
+    if unversioned:  # (it answered [] with 200, read as "nothing changed since": a hostile-input review, r53)
+        bad_request(unversioned)
     _since_known(doc, since)
     return jsonify(authority.changes(res().db, doc, since))
 
