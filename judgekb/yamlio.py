@@ -4,11 +4,15 @@ Loading is bounded: the document's node graph is measured before anything is bui
 ("billion laughs") may expand to at most ``MAX_NODES`` values and nest at most ``MAX_DEPTH``
 deep, or the file is refused with its line.  Only plain YAML is accepted — strings, numbers,
 booleans, null, lists and mappings; a tag such as ``!!timestamp`` or ``!!binary`` is refused with
-its line, and an unquoted date stays a string.
+its line, and an unquoted date stays a string.  A number is written in decimal: YAML 1.1's other forms
+(``1:30`` read as sexagesimal 90, ``0x10`` as 16, ``1_0`` as 10, ``010`` as octal 8) stay text, so
+a field that wants a number says what it got.  A value YAML reads as true/false or a number where text
+belongs (``name: No``, ``name: 007``) is quoted as written, with the advice to quote it (``got``).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +74,34 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
         for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
     }
 
+    yaml_implicit_resolvers = {  # numbers in decimal only (below): no sexagesimal, hexadecimal, octal or 1_000
+        first: [(tag, rx) for tag, rx in resolvers if tag not in (_CORE + "int", _CORE + "float")]
+        for first, resolvers in yaml_implicit_resolvers.items()
+    }
+
     def __init__(self, text: str) -> None:
         _Parser.__init__(self, text)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        return int(str(node.value), 10)  # (decimal: YAML 1.1 read 010 as octal 8)
+
+
+_Loader.add_implicit_resolver(_CORE + "int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
+_Loader.add_implicit_resolver(
+    _CORE + "float",
+    re.compile(r"^(?:[-+]?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.[0-9]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."),
+)
+_Loader.add_constructor(_CORE + "int", _Loader.construct_yaml_int)  # type: ignore[type-var]
 
 
 class Located(dict):  # type: ignore[type-arg]
     """A loaded mapping that knows the line of each of its fields (``key_lines``), for messages that name a field's own line."""
 
     key_lines: dict[Any, int]
+    key_sources: dict[Any, str]  # a value YAML read as true/false or a number, as the file writes it (``got``)
 
     def __repr__(self) -> str:  # a message quoting the mapping shows what the file says, not the line bookkeeping
         return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items() if k != "__line__") + "}"
@@ -98,6 +120,12 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any
             seen[key] = key_node.start_mark.line + 1
     mapping = Located(loader.construct_mapping(node, deep=True))
     mapping.key_lines = seen
+    mapping.key_sources = {
+        loader.construct_object(key_node): value_node.value
+        for key_node, value_node in node.value
+        if isinstance(key_node, yaml.ScalarNode) and isinstance(value_node, yaml.ScalarNode) and not value_node.style
+        and value_node.tag in (_CORE + "bool", _CORE + "int", _CORE + "float")
+    }
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
 
@@ -243,6 +271,17 @@ def where(path: Path, item: Any, field: Any = None) -> str:
     line = getattr(item, "key_lines", {}).get(field) if field is not None else None
     line = line or (item.get("__line__") if isinstance(item, dict) else None)
     return f"{path}:{line}" if line else str(path)
+
+
+def got(item: Any, field: Any) -> str:
+    """``got VALUE`` for a field that must be text: a value YAML read as true/false or a number (``name: No``) is
+    shown as written, with the advice to quote it, not as the ``False`` or ``7`` the user never typed."""
+    value = item.get(field) if isinstance(item, dict) else None
+    written = getattr(item, "key_sources", {}).get(field)
+    if written is None or not isinstance(value, bool | int | float):
+        return f"got {value!r}"
+    reads = str(value).lower() if isinstance(value, bool) else f"the number {value!r}"
+    return f"got {written}, which YAML reads as {reads}: put it in quotes, {field}: \"{written}\""
 
 
 def check_fields(path: Path, item: Any, required: set[str], optional: set[str], what: str) -> None:

@@ -632,3 +632,36 @@ def test_an_empty_not_cited_entry_is_refused_at_load(entries: str):
     assert said.startswith("t.yaml:12: field 'not_cited': "), said
     if entries != "[null]":
         assert "an empty entry matches no clause; give a clause id (agot2-rr/stealth), a document id (agot2-rr: all its clauses)" in said
+
+
+@pytest.mark.parametrize("written", ["1:30", "0x10", "1_0", "0o7", "1:30.5", "1_000.5"])
+def test_a_number_in_a_yaml_1_1_form_other_than_decimal_is_refused_not_converted(written: str):
+    """A hostile-input review (r53, L3): `gold: 1:30` was read as sexagesimal 90 gold without a word (0x10 as 16,
+    1_0 as 10).  Numbers are decimal; the other forms stay text, which a number field refuses."""
+    body = BASE2.replace("    faction: lannister\n", f"    faction: lannister\n    gold: {written}\n") + "steps: []\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value) == f"t.yaml:11: field 'gold' must be a whole number from 0 to 999; got '{written}'", str(caught.value)
+
+
+def test_decimal_numbers_still_read_as_numbers():
+    """The decimal forms the library writes, including a leading zero (YAML 1.1 read 010 as octal 8)."""
+    from judgekb.yamlio import loads
+
+    text = "a: 5\nb: -3\nc: 010\nd: 1.5\ne: '7'\nf: .inf\ng: true\n"
+    assert {k: v for k, v in loads(text, Path("t.yaml")).items() if k != "__line__"} == {
+        "a": 5, "b": -3, "c": 10, "d": 1.5, "e": "7", "f": float("inf"), "g": True
+    }
+
+
+@pytest.mark.parametrize(("written", "reads"), [("No", "false"), ("off", "false"), ("yes", "true"), ("007", "the number 7")])
+def test_a_name_yaml_reads_as_true_false_or_a_number_is_quoted_as_written_with_advice(written: str, reads: str):
+    """A hostile-input review (r53, L3): `name: No` gave "field 'name' of a player must be text; got False" and
+    `name: 007` "got 7": a value the user never typed, and no word of quoting it."""
+    body = BASE2.replace("  - name: B\n", f"  - name: {written}\n") + "steps: []\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    said = f"t.yaml:9: field 'name' of a player must be text; got {written}, which YAML reads as {reads}: "
+    said += f'put it in quotes, name: "{written}"'
+    assert str(caught.value) == said, str(caught.value)
+    assert written in load_scenario(Path("t.yaml"), body.replace(f"name: {written}", f'name: "{written}"')).state.players

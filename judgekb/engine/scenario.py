@@ -32,7 +32,7 @@ from typing import Any
 
 from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State, TitleTerms
-from judgekb.yamlio import DataError, check_fields, load, loads, read_data, where
+from judgekb.yamlio import DataError, check_fields, got, load, loads, read_data, where
 
 KEYWORDS2 = (
     "stealth",
@@ -617,7 +617,7 @@ def _card(
         if field_name == "house" and edition == 1:
             continue  # (read by _houses: one House, or a multi-house card's list)
         if field_name in spec and spec[field_name] is not None and not isinstance(spec[field_name], str):
-            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be text; got {spec[field_name]!r}")
+            raise DataError(f"{where(path, spec, field_name)}: field '{field_name}' must be text; {got(spec, field_name)}")
     key = str(spec.get("id") or spec["name"])
     if not key.strip():
         raise DataError(f"{where(path, spec, 'name')}: field 'name' must not be empty")
@@ -756,7 +756,7 @@ def _plot(path: Path, spec: Any, what: str = "plot") -> Plot:
     check_fields(path, spec, set(), PLOT_FIELDS, what)
     for key in ("name", "id"):  # ([None] was taken, and the ruling named the plot "[None]")
         if key in spec and (not isinstance(spec[key], str) or not spec[key].strip()):
-            raise DataError(f"{where(path, spec, key)}: {what} field '{key}' must be text (the plot's title); got {spec[key]!r}")
+            raise DataError(f"{where(path, spec, key)}: {what} field '{key}' must be text (the plot's title); {got(spec, key)}")
     for key in ("income", "initiative", "claim", "reserve"):
         if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
             raise DataError(
@@ -829,7 +829,7 @@ def _title_terms(path: Path, spec: dict[str, Any]) -> tuple[str | None, TitleTer
         return given, None
     check_fields(path, given, {"name"}, TITLE_FIELDS, "title")
     if not isinstance(given["name"], str):
-        raise DataError(f"{where(path, given, 'name')}: field 'name' must be text; got {given['name']!r}")
+        raise DataError(f"{where(path, given, 'name')}: field 'name' must be text; {got(given, 'name')}")
     supports = given.get("supports")
     if supports is not None and not isinstance(supports, str):
         raise DataError(f"{where(path, given, 'supports')}: field 'supports' must be a title or null; got {supports!r}")
@@ -868,7 +868,7 @@ def load_scenario(
         raise DataError(f"{top('edition')}: field 'edition' must be 1 or 2; got {edition!r}")
     for key in ("title", "notes"):
         if data.get(key) is not None and not isinstance(data[key], str):
-            raise DataError(f"{top(key)}: field '{key}' must be text; got {data[key]!r}")
+            raise DataError(f"{top(key)}: field '{key}' must be text; {got(data, key)}")
     if "melee" in data and not isinstance(data["melee"], bool):
         raise DataError(f"{top('melee')}: field 'melee' must be true or false; got {data['melee']!r}")
     if "round" in data and (not _whole(data["round"]) or data["round"] < 1):
@@ -890,12 +890,12 @@ def load_scenario(
             raise DataError(f"{top('players')}: field 'players': player {number} must be a mapping with name and {needs}; got {spec!r}")
         check_fields(path, spec, {"name", needs}, PLAYER_FIELDS, "player")
         if not isinstance(spec["name"], str) or not spec["name"].strip():
-            raise DataError(f"{where(path, spec, 'name')}: field 'name' of a player must be text; got {spec['name']!r}")
+            raise DataError(f"{where(path, spec, 'name')}: field 'name' of a player must be text; {got(spec, 'name')}")
         for key in ("name", "house", "faction", "title"):
             if key == "title" and edition == 2 and isinstance(spec.get(key), dict):
                 continue  # a title with the relationships the scenario gives (_title_terms)
             if spec.get(key) is not None and not isinstance(spec[key], str):
-                raise DataError(f"{where(path, spec, key)}: field '{key}' must be text; got {spec[key]!r}")
+                raise DataError(f"{where(path, spec, key)}: field '{key}' must be text; {got(spec, key)}")
         for key in ("gold", "power"):
             if key in spec and (not _whole(spec[key]) or spec[key] < 0 or _too_large(spec[key])):
                 raise DataError(f"{where(path, spec, key)}: field '{key}' must be a whole number from 0 to {MAX_VALUE}; got {spec[key]!r}")
