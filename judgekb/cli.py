@@ -615,7 +615,7 @@ def run(obj: Context, paths: tuple[Path, ...], as_json: bool, show_trace: bool |
 
     def report(path: Path, problem: guard.ScenarioError) -> None:
         problems.append(problem)
-        click.echo(f"ERROR {problem}", err=True)
+        click.echo(f"ERROR {terminal_safe(str(problem))}", err=True)  # (a NUL or ESC the file holds, quoted: as escapes)
         results.append({"path": str(path), "error": str(problem), "malformed": problem.malformed})
 
     for path in paths:
@@ -669,16 +669,18 @@ def _print_ruling(ruling: Any, view: dict[str, Any], show_trace: bool, cite: boo
     from judgekb.engine import rulingview
 
     mark = "PASS" if ruling.passed else "FAIL"
-    click.echo(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}")
+    # every line may quote the file (a title, a note, a name): its control characters are shown as escapes, as in
+    # every other message (a NUL was printed raw, and an OSC sequence in a note set the terminal's title)
+    click.echo(terminal_safe(f"{mark} {ruling.scenario.path} — {ruling.scenario.title}"))
     if show_trace or not ruling.passed:
         for line in rulingview.ruling_text(view, cite):
-            click.echo(line)
+            click.echo(terminal_safe(line))
         if ruling.checks:
             click.echo("  Expectations:")
         for check in ruling.checks:
             sign = "✓" if check["passed"] else "✗"
             detail = "" if check["passed"] else f" (got {check['actual']!r})"
-            click.echo(f"    {sign} {check['expect']}: {check['expected']!r}{detail}")
+            click.echo(terminal_safe(f"    {sign} {check['expect']}: {check['expected']!r}{detail}"))
 
 
 @main.command(name="export-site")

@@ -1241,3 +1241,24 @@ def test_changes_of_a_document_without_versions_is_refused_on_the_web_as_on_the_
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and "carries no version marks on its entries, so there is nothing to compare" in text
     assert "No entries carry a later version" not in text and "entries introduced after" not in text
+
+
+def test_control_characters_a_scenario_holds_are_shown_as_escapes_by_run(tmp_path, db_path):
+    """A hostile-input review (r53, L5): `to: "title: Master of Coin\\u0000"` printed the NUL raw in the ERROR line
+    (an ESC was only hidden because click drops colour codes when not writing to a terminal); a note's OSC sequence
+    was printed raw in the trace, where it sets the judge's terminal title."""
+    base = "title: \"t\\u001b[2J\"\nedition: 2\ncard_data: none\nplayers:\n  - {name: A, faction: stark, first: true}\n"
+    base += "  - {name: B, faction: lannister}\nsteps:\n"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(base + '  - concede: {player: "B\\u0000\\u001b]0;pwn\\u0007"}\n')
+    ran = run_cli("run", str(bad), db=db_path)
+    _clean(ran)
+    assert ran.returncode == 2 and "unknown player 'B\\x00\\x1b]0;pwn\\x07'" in ran.stderr, ran.stderr
+    assert not any(c in ran.stderr for c in "\x00\x1b\x07")
+    noted = tmp_path / "noted.yaml"
+    noted.write_text(base + '  - note: "x\\u0000y\\u001b]0;pwn\\u0007"\n')
+    ran = run_cli("run", "--trace", str(noted), db=db_path)
+    _clean(ran)
+    assert ran.returncode == 0, ran.stderr
+    assert "note: x\\x00y\\x1b]0;pwn\\x07" in ran.stdout and "— t\\x1b[2J" in ran.stdout, ran.stdout
+    assert not any(c in ran.stdout for c in "\x00\x1b\x07")
