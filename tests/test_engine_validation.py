@@ -376,6 +376,47 @@ def test_a_title_in_other_capitals_is_the_recorded_title(edition: int):
     assert own.state.players["A"].title == "Lord of the Crossing"  # second edition: a title of the scenario's own stays
 
 
+@pytest.mark.parametrize(
+    ("edition", "second", "message"),
+    [
+        (
+            2,
+            "Crown Regent",
+            "t.yaml:11: field 'title': B cannot bear the Crown Regent: A already bears it; a player takes a title from the "
+            "title pool, and the remaining titles are passed on (RR Appendix I 1.4",
+        ),
+        (2, "the crown regent", "t.yaml:11: field 'title': B cannot bear the Crown Regent: A already bears it"),
+        (2, "{name: Crown Regent, rivals: []}", "t.yaml:11: field 'title': B cannot bear the Crown Regent: A already bears it"),
+        (
+            1,
+            "Crown Regent",
+            "t.yaml:11: field 'title': B cannot bear the Crown Regent: A already bears it; each player chooses one of the "
+            "remaining titles (Rules of Play, Step 2: Select Titles)",
+        ),
+    ],
+)
+def test_two_players_bearing_one_title_are_refused_at_load(edition: int, second: str, message: str):
+    """Review r53 (M1): Anna and Ben both bore the Crown Regent, in either edition, and both got its 2 STR for
+    dominance: a title is one card, taken by one player (RR Appendix I 1.4; Rules of Play, Step 2: Select Titles)."""
+    body = MELEE.replace("EDITION", str(edition)).replace("HOUSE", "house" if edition == 1 else "faction")
+    body = body.replace("TITLE", "Crown Regent").replace("lannister\n", f"lannister\n    title: {second}\n", 1)
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+@pytest.mark.parametrize(("edition", "title"), [(2, "none"), (2, "None"), (2, "{name: none}"), (1, "none")])
+def test_title_none_on_the_board_is_refused_not_taken_as_a_title_called_none(edition: int, title: str):
+    """Review r53 (M1): 'title: none' was a second-edition title called "none" ("Anna bears the none, in play under
+    Anna's control"); 'none' is how an expectation says no title, so on the board it is refused."""
+    body = MELEE.replace("EDITION", str(edition)).replace("HOUSE", "house" if edition == 1 else "faction").replace("TITLE", title)
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body)
+    assert str(caught.value).startswith("t.yaml:8: field 'title': 'none' is not a title; a player who bears no title has no"), str(
+        caught.value
+    )
+
+
 def test_an_engine_fault_on_a_step_is_reported_as_judgekb_s_with_the_step_line_not_as_a_bad_file(monkeypatch):
     """A step the format check let through and the engine failed on read "step 1 (marshal) could not be run:
     KeyError('x')" and counted as a malformed file: internals shown, and the judge told their file was wrong."""

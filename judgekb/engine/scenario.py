@@ -821,6 +821,13 @@ def _title_named(path: Path, at: Any, key: str, name: str, edition: int, own_all
     raise DataError(f"{where(path, at, key)}: field '{key}': '{name}' is not one of the six titles{said}{own}")
 
 
+_ONE_BEARER = {  # why two players cannot bear one title, by edition
+    1: "each player chooses one of the remaining titles (Rules of Play, Step 2: Select Titles)",
+    2: "a player takes a title from the title pool, and the remaining titles are passed on (RR Appendix I 1.4; RR Title "
+    "Cards: \"While a player bears a title, it is in play under his or her control\")",
+}
+
+
 def _title_terms(path: Path, spec: dict[str, Any]) -> tuple[str | None, TitleTerms | None]:
     """A second-edition player's title: a name (the printed card's relationships), or ``{name, supports, rivals}``
     (relationships the scenario gives, each replacing the printed one)."""
@@ -885,6 +892,7 @@ def load_scenario(
     melee = bool(data.get("melee", len(data["players"]) > 2))  # (three or more players: a melee game, unless said)
     # the titles the engine will apply (the corpus in use, as the runner loads it), else this checkout's corpus
     recorded = tuple(titles.get(edition) or {}) if titles is not None else recorded_titles(edition)
+    borne: dict[str, str] = {}  # title -> the player bearing it (each title is one card: one bearer)
     for number, spec in enumerate(data["players"], 1):
         if not isinstance(spec, dict):
             raise DataError(f"{top('players')}: field 'players': player {number} must be a mapping with name and {needs}; got {spec!r}")
@@ -920,7 +928,18 @@ def load_scenario(
         plot = _plot(path, spec["plot"]) if spec.get("plot") else Plot()
         title, terms = _title_terms(path, spec) if edition == 2 else (spec.get("title"), None)
         if title is not None:
+            at_title = where(path, spec, "title")
+            if " ".join(title.split()).casefold() == "none":  # (review r53: taken as a title called "none")
+                raise DataError(
+                    f"{at_title}: field 'title': 'none' is not a title; a player who bears no title has no 'title' field "
+                    "('title: {PLAYER: none}' is how an expectation says it)"
+                )
             title = _title_named(path, spec, "title", title, edition, terms is not None, recorded)
+            if title in borne:  # (review r53: two players bore the Crown Regent and both got its bonus)
+                raise DataError(
+                    f"{at_title}: field 'title': {name} cannot bear the {title}: {borne[title]} already bears it; {_ONE_BEARER[edition]}"
+                )
+            borne[title] = name
         house = (_houses(path, spec, edition, several=False) or (str(spec.get("house", faction)),))[0]
         player = Player(name, house, plot, int(spec.get("gold", 0)), int(spec.get("power", 0)), title)
         player.title_terms = terms
