@@ -417,6 +417,47 @@ def test_title_none_on_the_board_is_refused_not_taken_as_a_title_called_none(edi
     )
 
 
+@pytest.mark.parametrize(
+    ("card", "step", "said"),
+    [
+        (
+            "{name: Hidden, cost: 3}",
+            "bring_out_of_shadows: {player: A, card: Hidden}",
+            "Hidden has no shadow keyword, so it has no shadow cost",
+        ),
+        (
+            "{name: Hidden, cost: 3, keywords: [shadow]}",
+            "bring_out_of_shadows: {player: A, card: Hidden}",
+            "Hidden's shadow keyword is given with no (X) value (write it 'shadow (X)'), so its shadow cost is not known",
+        ),
+        ("{name: Hidden Plot, type: plot, keywords: [\"shadow (1)\"]}", "bring_out_of_shadows: {player: A, card: Hidden Plot}",
+         "Hidden Plot is a plot card: only a character, location or attachment may be brought out of shadows"),
+        ("{name: Hidden Agenda, type: agenda, keywords: [\"shadow (1)\"]}", "bring_out_of_shadows: {player: A, card: Hidden Agenda}",
+         "Hidden Agenda is an agenda card: only a character, location or attachment"),
+        (
+            "{name: Dark Deed, type: event, cost: 3, keywords: [shadow]}",
+            "play_event: {player: A, card: Dark Deed, from: shadows, effect: {draw: 1, player: A}}",
+            "Dark Deed's shadow keyword is given with no (X) value (write it 'shadow (X)'): an event in shadows is played by "
+            "paying its shadow cost",
+        ),
+    ],
+)
+def test_a_card_with_no_shadow_cost_or_of_another_type_is_not_brought_out_of_shadows(card: str, step: str, said: str):
+    """Review r53 (H2): a card without the shadow keyword came out of shadows for its printed cost (or 0 gold), and a
+    plot came out into play, citing the clause that forbids both (RR Bringing a card out of shadows: "A card's 'shadow
+    cost' is the value listed in parentheses after the shadow keyword. ... a player may bring a character, location,
+    or attachment out of shadows and into play by paying its shadow cost")."""
+    body = BASE2.replace("edition: 2", "edition: 2\ncard_data: none\nphase: marshaling").replace(
+        "first: true", "first: true\n    gold: 5\n    shadows:\n      - " + card
+    )
+    ruling = runner.run(load_scenario(Path("t.yaml"), body + f"steps:\n  - {step}\n"), TITLES)
+    refused = [e for e in ruling.trace.entries if e.outcome == "refused"]
+    assert refused and said in refused[0].text, [e.text for e in ruling.trace.entries]
+    assert refused[0].clauses == ("agot2-rr/shadows/bringing-a-card-out-of-shadows",), refused[0].clauses
+    assert ruling.state.players["A"].gold == 5
+    assert [c.zone for c in ruling.state.cards.values() if c.owner == "A" and c.key != "Robb Stark"] == ["shadows"]
+
+
 def test_an_engine_fault_on_a_step_is_reported_as_judgekb_s_with_the_step_line_not_as_a_bad_file(monkeypatch):
     """A step the format check let through and the engine failed on read "step 1 (marshal) could not be run:
     KeyError('x')" and counted as a malformed file: internals shown, and the judge told their file was wrong."""

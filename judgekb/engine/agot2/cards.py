@@ -1016,6 +1016,7 @@ def resolve_with_then(state: State, trace: Trace, ctx: Context, spec: dict[str, 
         "agot2-rr/shadows/the-shadow-keyword",
         "agot2-faq41/qa/no-surprises",
         "agot2-rr/shadows/printed-cost-of-shadows-cards",
+        "agot2-rr/shadows/bringing-a-card-out-of-shadows",
     ],
     "playing an event: it leaves the hand when its costs are paid, resolves or is canceled, then goes to its owner's discard "
     "pile; reactions to playing it come after",
@@ -1031,6 +1032,13 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
         raise IllegalStep(
             "event.play", f"{key} has no shadow keyword to be played from shadows", cite=["agot2-rr/shadows/the-shadow-keyword"]
         )
+    if origin == "shadows" and not instances(card, "shadow"):  # (as out_of_shadows: it was played for 0 gold)
+        raise IllegalStep(
+            "event.play",
+            f"{key}'s shadow keyword is given with no (X) value (write it 'shadow (X)'): an event in shadows is played by "
+            "paying its shadow cost, the value listed after the shadow keyword",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+        )
     if origin == "shadows" and player in state.facts.get("no_shadows", []):
         raise IllegalStep("event.play", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
     if origin == "hand":
@@ -1043,7 +1051,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     check_limits(state, trace, player, spec, key)
     pool = state.players[player]
     extra = dict(spec.get("cost") or {})
-    default = card.values.get("shadow", 0) if origin == "shadows" else card.cost
+    default = instances(card, "shadow")[0] if origin == "shadows" else card.cost
     gold = int(extra.pop("gold", default))  # a stated gold cost is the event's cost, not an addition
     # (from shadows too: "Any effect that modifies the cost to bring a card out of shadows modifies that card's shadow cost")
     gold = reduced_cost(state, trace, player, card, gold, "play")
@@ -1194,16 +1202,34 @@ def out_of_shadows(
             f"{key} is an event card: it is played from shadows (a play_event step), not brought out of shadows into play",
             cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
         )
+    if card.type not in ("character", "location", "attachment"):  # (review r53: a plot was brought out and into play)
+        raise IllegalStep(
+            "shadows",
+            f"{key} is {'an' if card.type[0] in 'aeiou' else 'a'} {card.type} card: only a character, location or attachment "
+            "may be brought out of shadows and into play",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+        )
+    held = instances(card, "shadow")  # RR: "the player controlling the card may choose which instance ... is used"
+    if "shadow" not in state.keywords(card) or not held:  # (review r53: brought out for its printed cost, or for 0)
+        raise IllegalStep(
+            "shadows",
+            (
+                f"{key} has no shadow keyword, so it has no shadow cost"
+                if "shadow" not in state.keywords(card)
+                else f"{key}'s shadow keyword is given with no (X) value (write it 'shadow (X)'), so its shadow cost is not known"
+            )
+            + ": a card is brought out of shadows only by paying its shadow cost, the value listed after the shadow keyword",
+            cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
+        )
     if player in state.facts.get("no_shadows", []):
         raise IllegalStep("shadows", f"{player} cannot bring cards out of shadows", cite=["agot2-faq41/qa/no-surprises"])
-    held = instances(card, "shadow")  # RR: "the player controlling the card may choose which instance ... is used"
     if chosen is not None and chosen not in held:
         raise IllegalStep(
             "shadows",
             f"{key} has {', '.join(f'shadow ({x})' for x in held) or 'no shadow (X)'}, not shadow ({chosen})",
             cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
         )
-    cost = chosen if chosen is not None else card.values.get("shadow", card.cost)
+    cost = chosen if chosen is not None else held[0]  # the cheapest instance unless one is named
     if state.players[player].gold < cost:
         raise IllegalStep(
             "shadows",
