@@ -458,6 +458,18 @@ def test_a_card_with_no_shadow_cost_or_of_another_type_is_not_brought_out_of_sha
     assert [c.zone for c in ruling.state.cards.values() if c.owner == "A" and c.key != "Robb Stark"] == ["shadows"]
 
 
+def test_a_draw_phase_victory_choice_no_one_needs_is_said_unused():
+    """Review r53 (L2): a victory_choice no elimination or tie needed was dropped without a word, on an effect and on
+    the draw phase alike; it is said unused (tag 'unused choice'), as other choices that cannot apply are."""
+    body = BASE2.replace("edition: 2", "edition: 2\ncard_data: none\nphase: plot").replace(
+        "first: true", "first: true\n    deck: [{name: A1}, {name: A2}, {name: A3}]"
+    ).replace("faction: lannister", "faction: lannister\n    deck: [{name: B1}, {name: B2}, {name: B3}]")
+    ruling = runner.run(load_scenario(Path("t.yaml"), body + "steps:\n  - phase: {name: draw, victory_choice: A}\n"), TITLES)
+    unused = [e for e in ruling.trace.entries if e.tag == "unused choice"]
+    assert [(e.step, e.outcome, e.clauses) for e in unused] == [(1, "not-applied", ("agot2-rr/winning-the-game",))], unused
+    assert unused[0].text.startswith("victory_choice: A named, but it is not used: the first player chooses the winner only")
+
+
 def test_an_engine_fault_on_a_step_is_reported_as_judgekb_s_with_the_step_line_not_as_a_bad_file(monkeypatch):
     """A step the format check let through and the engine failed on read "step 1 (marshal) could not be run:
     KeyError('x')" and counted as a malformed file: internals shown, and the judge told their file was wrong."""

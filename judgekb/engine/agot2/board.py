@@ -894,6 +894,7 @@ def check_victory(state: State, trace: Trace) -> str | None:
             subject=reached[0],
         )
     else:
+        state.facts["victory_choice_used"] = True  # (several reach 15 at once: the first player's choice is needed)
         choice = state.facts.get("victory_choice")
         on_cards = any(c.power and c.zone == "in_play" and c.controller in reached for c in state.cards.values())
         state.winner = choice if choice in reached else None
@@ -1013,6 +1014,7 @@ def pass_first_player(state: State, trace: Trace, out: list[str]) -> None:
 def _all_eliminated(state: State, trace: Trace, players: list[str], draw_phase: bool) -> None:
     """Every remaining player is eliminated at once: the first player decides (victory_choice), never 'wins' then 'eliminated'."""
     state.facts["eliminated"].extend(players)
+    state.facts["victory_choice_used"] = True  # (the first player's choice is needed: a step's victory_choice is used)
     choice = state.facts.get("victory_choice")
     first = state.first_player
     said = " and ".join(", ".join(players).rsplit(", ", 1))

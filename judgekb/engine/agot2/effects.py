@@ -220,6 +220,7 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     _too_late(state, trace, r)
     if r.args.get("victory_choice"):  # the first player's choice, before any stage can need it (decks run out, power)
         state.facts["victory_choice"] = r.args["victory_choice"]
+        state.facts.setdefault("victory_choice_named", []).append(r.args["victory_choice"])
     for stage in (_placement, _modifiers, _moves, _tokens, _lasting_rules):
         stage(state, trace, ctx, r)
     cards.check_attachments(state, trace)

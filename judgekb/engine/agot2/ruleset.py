@@ -162,6 +162,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     ctx.open_windows = state.facts.setdefault("open_windows", {})
     happened = dict(ctx.occurred)  # (what the step adds to it: the events its interrupts and reactions could answer)
     state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
+    # every victory_choice the step names (its own, its effects'), said unused when no one was to choose (review r53)
+    state.facts["victory_choice_named"] = [args["victory_choice"]] if args.get("victory_choice") else []
+    state.facts["victory_choice_used"] = False
     check_between_phases(state, verb, args)
     if verb == "phase":
         phases.phase(state, trace, ctx, str(args["name"]), args)
@@ -256,3 +259,13 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     run_reactions(state, trace, ctx)
     unmatched(trace, ctx, happened)
     check_victory(state, trace)
+    named = state.facts.pop("victory_choice_named", [])
+    if not state.facts.pop("victory_choice_used", False):
+        trace.unused(
+            "eliminated",
+            "victory_choice",
+            list(dict.fromkeys(named)),
+            "the first player chooses the winner only when every remaining player is eliminated at once, or when several "
+            "players reach 15 power at once, and neither happened in this step",
+            "agot2-rr/winning-the-game",
+        )
