@@ -767,7 +767,7 @@
     function put(text, owner) { lines.push(text); lineOwner.push(owner || null); }
     put("# built with the judgekb scenario builder");
     put("title: " + q(state.title || "Built scenario"));
-    put("edition: " + state.edition);
+    put("edition: " + (state.edition === "1" ? "1" : "2"));  // (the menu's two values only: r53 wrote a tampered one as lines)
     put("players:");
     state.players.forEach(function (p, pi) {
       put("  - name: " + q(p.name), "p" + pi);
@@ -776,8 +776,8 @@
       if (state.edition === "2") plot.reserve = num(p.plot.reserve);
       if (Object.keys(plot).some(function (k) { return plot[k] !== undefined; })) put("    plot: " + flow(plot), "p" + pi + "-plot");
       if (p.first) put("    first: true", "p" + pi);
-      if (num(p.power) !== undefined) put("    power: " + num(p.power), "p" + pi);
-      if (num(p.gold) !== undefined) put("    gold: " + num(p.gold), "p" + pi);
+      if (num(p.power) !== undefined) put("    power: " + q(num(p.power)), "p" + pi);  // quoted unless a number (r53: a share
+      if (num(p.gold) !== undefined) put("    gold: " + q(num(p.gold)), "p" + pi);     // link's gold added lines to the YAML)
       zonesOf().forEach(function (z) {
         // an attachment in play is written under the card it is attached to (with its owner and controller when that
         // card is another player's), as the scenario format nests it
@@ -998,6 +998,81 @@
     }
   }
 
+  // ------------------------------------------------------------------ a share link's state, checked before it is drawn
+  // A link is read only if it holds what the form can show (r53: a tampered link drew half a form and threw, or carried
+  // values the form never shows, such as a gold field holding "5\n    power: 14", into the YAML).  Anything else is a
+  // damaged link: the empty form and the message.
+  function isMap(v) { return !!v && typeof v === "object" && !Array.isArray(v); }
+  function isText(v) { return typeof v === "string"; }
+  function isValue(v) { return typeof v === "string" || (typeof v === "number" && isFinite(v)); }  // a field as typed, or its number
+  function textList(v) { return Array.isArray(v) && v.every(isText); }
+  function oneOf(options) {  // a menu's value: one of its options (as [value, label] or value)
+    return function (v) { return options.some(function (o) { return (Array.isArray(o) ? o[0] : o) === v; }); };
+  }
+  function plainData(v, depth) {  // JSON text, numbers, booleans, lists and maps only; no control character in any text
+    if (depth > 12) return false;
+    if (typeof v === "string") return !/[\u0000-\u001f\u007f\u2028\u2029]/.test(v);
+    if (typeof v === "number") return isFinite(v);
+    if (typeof v === "boolean") return true;
+    if (Array.isArray(v)) return v.every(function (x) { return plainData(x, depth + 1); });
+    if (isMap(v)) return Object.keys(v).every(function (k) { return k !== "__proto__" && plainData(v[k], depth + 1); });
+    return false;  // null: the builder never writes one
+  }
+  var CARD_FIELDS = {  // what the form shows of a card (its values, its printing, what it is attached to, its duplicates)
+    name: isText, id: isText, printing: isText, attach_to: isText, str: isValue, icons: textList, keywords: textList,
+    type: oneOf(["character", "location", "attachment", "event", "plot", "agenda"]), kneeling: function (v) { return v === true; },
+    duplicates: function (v) { return Array.isArray(v) && v.every(function (x) { return x === true; }); }
+  };
+  function stepFields(edition) {  // what each step field may hold, as its menu or field in the form
+    var text = isText;
+    return {
+      kind: oneOf(STEP_KINDS), attacker: text, against: text, player: text, target: text, source: text, card: text, onto: text,
+      intimidate: text, text: text, deadly: text, infamy: text, first_player: text, random_winner: text, amount: isValue, ambush: isValue,
+      type: oneOf(ICONS), until: oneOf(UNTIL), how: oneOf(["ambush", "shadows"]), claim: oneOf(["military", "intrigue", "power"]),
+      name: oneOf(PHASES[edition]), first: oneOf(["", "insight", "intimidate", "pillage", "renown"]),
+      attackers: textList, defenders: textList, cards: textList, decline: textList, use: textList, save: textList,
+      vigilant: textList, vengeful: textList, names: textList,
+      stealth: function (v) { return isMap(v) && Object.keys(v).every(function (k) { return isText(v[k]); }); },
+      discard: function (v) { return isMap(v) && Object.keys(v).every(function (k) { return textList(v[k]); }); },
+      reactions: function (v) {
+        return Array.isArray(v) && v.every(function (r) {
+          return isMap(r) && oneOf(REACTION_EFFECTS)(r.effect) && isText(r.to) && /^(win|lose): /.test(r.to)
+            && ["card", "target"].every(function (k) { return r[k] === undefined || isText(r[k]); })
+            && (r.amount === undefined || isValue(r.amount));
+        });
+      }
+    };
+  }
+  function checkedState(s) {  // the state a share link holds, if the form can show it; throws otherwise
+    function bad(why) { throw new Error("not a builder state: " + why); }
+    if (!isMap(s) || !plainData(s, 0)) bad("not plain data");
+    s.edition = String(s.edition);
+    if (s.edition !== "1" && s.edition !== "2") bad("edition");
+    if (s.title === undefined) s.title = ""; else if (!isText(s.title)) bad("title");
+    if (!Array.isArray(s.players) || s.players.length < 2 || !Array.isArray(s.steps)) bad("players or steps");
+    s.players.forEach(function (p) {
+      if (!isMap(p) || !isText(p.name) || !isMap(p.plot) || !(p.house === "" || oneOf(HOUSES[s.edition])(p.house))) bad("player");
+      ["name", "income", "initiative", "claim", "reserve"].forEach(function (k) { if (p.plot[k] !== undefined && !isValue(p.plot[k])) bad("plot"); });
+      ["power", "gold"].forEach(function (k) { if (p[k] !== undefined && !isValue(p[k])) bad(k); });
+      if (p.first !== undefined && typeof p.first !== "boolean") bad("first");
+      p.zones = p.zones === undefined ? {} : p.zones;  // older links lack later zones
+      if (!isMap(p.zones)) bad("zones");
+      ZONES.forEach(function (z) {
+        var cards = p.zones[z[0]] = p.zones[z[0]] === undefined ? [] : p.zones[z[0]];
+        if (!Array.isArray(cards)) bad("zone");
+        cards.forEach(function (c) {
+          if (!isMap(c) || !isText(c.name) || Object.keys(c).some(function (k) { return !CARD_FIELDS[k] || !CARD_FIELDS[k](c[k]); })) bad("card");
+        });
+      });
+    });
+    var fields = stepFields(s.edition);
+    s.steps.forEach(function (st) {
+      if (!isMap(st) || !fields.kind(st.kind)) bad("step");
+      Object.keys(st).forEach(function (k) { if (fields[k] && !fields[k](st[k])) bad("step field " + k); });
+    });
+    return s;
+  }
+
   // ------------------------------------------------------------------ share link (state in the URL fragment)
   function b64url(bytes) { var s = ""; bytes.forEach(function (b) { s += String.fromCharCode(b); }); return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
   function unb64url(text) { var s = atob(text.replace(/-/g, "+").replace(/_/g, "/")); var out = new Uint8Array(s.length); for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i); return out; }
@@ -1100,9 +1175,7 @@
   var m = /#s=([A-Za-z0-9._-]+)/.exec(location.hash);
   if (m) {
     Promise.resolve(m[1]).then(decodeState).then(function (loaded) {
-      if (!loaded || !Array.isArray(loaded.players) || !Array.isArray(loaded.steps)) throw new Error("not a builder state");
-      loaded.players.forEach(function (p) { p.zones = p.zones || {}; ZONES.forEach(function (z) { p.zones[z[0]] = p.zones[z[0]] || []; }); });  // older links lack later zones
-      state = loaded; savedJson = JSON.stringify(state); render(); learn(allCards().map(function (x) { return x.card.name; })); run();
+      state = checkedState(loaded); savedJson = JSON.stringify(state); render(); learn(allCards().map(function (x) { return x.card.name; })); run();
     }).catch(function () {
       savedJson = JSON.stringify(state);  // the damaged link stays in the address until the form is changed
       render();
