@@ -71,13 +71,21 @@ def gold(state: dict[str, Any], value: str) -> None:
         tampered(lambda s: s["players"][1].__setitem__("power", "3\n    power: 14")),
         tampered(lambda s: s["players"][0]["zones"]["in_play"].append({"name": "Guard", "power": 14})),  # no such card field
         tampered(lambda s: s["steps"][0].__setitem__("type", "power\n  - note: x")),
+        # r53 L1: well-formed JSON of the wrong shape threw inside render() and drew an empty or half-drawn form
+        tampered(lambda s: s["players"][0]["zones"].__setitem__("hand", "abc")),
+        tampered(lambda s: s["players"][0].pop("plot")),
+        tampered(lambda s: s["steps"].append(None)),
+        tampered(lambda s: s["steps"][0].__setitem__("attackers", "abc")),
+        tampered(lambda s: s["steps"][0].pop("attackers")),  # a shape no check names: the form fails to draw it
     ],
-    ids=["edition", "gold", "power", "card-field", "step-type"],
+    ids=["edition", "gold", "power", "card-field", "step-type", "zone-text", "no-plot", "null-step", "attackers-text", "no-attackers"],
 )
 def test_a_tampered_or_misshapen_share_link_is_said_damaged_over_the_empty_form(server, browser, state):
     """r53 M3: a share link's ``edition: "2\\nphase: taxation"`` or Player A's ``gold: "5\\n    power: 14 …"`` was
     written into the YAML unquoted: the form showed a gold field and nothing else, and the ruling was "Player A wins
-    the game".  Each is now a damaged link: the message at the top, the empty form, nothing run."""
+    the game".  r53 L1: four links of the wrong shape threw an uncaught error (``p.zones[zone].forEach is not a
+    function``) and left an empty or half-drawn form with no word.  Each is now a damaged link: the message at the
+    top, the empty form, nothing run."""
     context, page, errors, posted = opened(browser, server, state)
     message = page.locator("#b-link-error")
     message.wait_for()

@@ -1177,6 +1177,7 @@
     Promise.resolve(m[1]).then(decodeState).then(function (loaded) {
       state = checkedState(loaded); savedJson = JSON.stringify(state); render(); learn(allCards().map(function (x) { return x.card.name; })); run();
     }).catch(function () {
+      state = blank();  // the empty form (r53: the state that failed was drawn again, and failed again half drawn)
       savedJson = JSON.stringify(state);  // the damaged link stays in the address until the form is changed
       render();
       // at the top, in view: below the empty form, a phone showed it some 2,000 px down and the builder looked merely empty
