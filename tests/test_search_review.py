@@ -169,3 +169,10 @@ def test_the_tiebreakers_by_their_initials(index):
         hits, notes = index.search(query, 2, None, 5)
         assert hits[0].id == "agot2-tr/tiebreakers", (query, [h.id for h in hits])
         assert not [n for n in notes if "uses" in n and "sos" in n], (query, notes)
+
+
+def test_more_than_once_in_a_period_asks_for_the_limit(index):
+    """"more than once in a round" is how often an ability may be used, its limit ("Limit X per
+    [period]"), as "twice in a round" already read; a round's other rules came first."""
+    hits, _ = index.search("can i use my location more than once in a round", 2, None, 5)
+    assert hits[0].id == "agot2-rr/limits-and-maxima", [h.id for h in hits]
