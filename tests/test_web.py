@@ -42,6 +42,19 @@ def test_pages_render_with_security_headers(client, url):
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
 
 
+def test_opener_policy_only_where_a_browser_applies_it(client):
+    """A blind review: over plain http at the venue's LAN address the browser ignores
+    Cross-Origin-Opener-Policy and logs an error on every page; on this machine (loopback, localhost)
+    and over https it applies, and is sent."""
+    for host, sent in (("192.0.2.2:8000", False), ("judge.test", False), ("127.0.0.1:8000", True), ("localhost:8000", True),
+                       ("[::1]:8000", True)):  # fmt: skip
+        response = client.get("/", headers={"Host": host})
+        assert response.status_code == 200 and ("Cross-Origin-Opener-Policy" in response.headers) == sent, host
+        assert "Content-Security-Policy" in response.headers  # the others are sent everywhere
+    response = client.get("/", base_url="https://192.0.2.2")
+    assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
 def test_clause_page_shows_citation_governing_and_links(client):
     page = client.get("/c/agot1-rules/duplicates").get_data(as_text=True)
     assert "AGoT LCG 1.0 Rules of Play (Core Set) “Duplicates”" in page

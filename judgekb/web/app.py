@@ -49,6 +49,15 @@ SECURITY_HEADERS = {
 pages = Blueprint("pages", __name__)
 
 
+def trustworthy_origin() -> bool:
+    """Is the page's origin one a browser holds "potentially trustworthy" (https, or this machine by
+    name or loopback address)?  Only there does it apply Cross-Origin-Opener-Policy: at a venue's
+    plain-http LAN address it ignores the header and logs an error on every page (a blind review)."""
+    host = (request.host or "").rsplit(":", 1)[0] if not (request.host or "").endswith("]") else request.host or ""
+    host = host.strip("[]").lower()
+    return request.is_secure or host in ("localhost", "::1") or host.endswith(".localhost") or host.startswith("127.")
+
+
 def scenario_slot_count() -> int:
     """How many scenario runs and deck checks may run at once: ``$JUDGEKB_SCENARIO_SLOTS``, or half the cores.
     Raises DataError for anything but a whole number from 1 ('abc' was a traceback, and -3 quietly became 1)."""
@@ -495,6 +504,8 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     @app.after_request
     def headers(response: Response) -> Response:
         for key, value in SECURITY_HEADERS.items():
+            if key == "Cross-Origin-Opener-Policy" and not trustworthy_origin():
+                continue  # (a browser ignores it over plain http to a LAN address, and logs an error on every page)
             response.headers.setdefault(key, value)
         return response
 
