@@ -146,9 +146,21 @@ def load(path: Path) -> Any:
     return loads(read_text(path), path)
 
 
+# JSON's escape of a character outside the Basic Multilingual Plane, a surrogate pair ("\ud83d\ude00", as
+# Python's json.dumps writes an emoji): YAML has no such pair, and refused the scenario a JSON library wrote
+SURROGATE_PAIR = re.compile(r"(?<!\\)\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _joined_pair(match: re.Match[str]) -> str:
+    """A JSON surrogate-pair escape as YAML's own eight-digit escape of the same character."""
+    high, low = int(match[1], 16), int(match[2], 16)
+    return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08x}"
+
+
 def loads(text: str, path: Path, max_nodes: int = MAX_NODES) -> Any:
-    """Parse YAML text within the node budget; ``path`` names it in error messages."""
-    loader = _Loader(text)
+    """Parse YAML text within the node budget; ``path`` names it in error messages.  (YAML is a superset of
+    JSON but for one escape: a surrogate pair is read as YAML's ``\\U`` escape of its character.)"""
+    loader = _Loader(SURROGATE_PAIR.sub(_joined_pair, text) if "\\u" in text else text)
     try:
         node = _compose(loader, path, max_nodes)
         return None if node is None else loader.construct_document(node)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekb import store
+from judgekb import store, yamlio
 from judgekb.web import app as web
 from tests.conftest import CORPUS, ROOT, run_cli
 
@@ -131,6 +131,20 @@ def test_a_billion_laughs_scenario_is_refused_by_the_web(client):
     response = client.post("/api/run", data=LAUGHS)
     assert response.status_code == 422 and "expands to more than" in response.get_json()["error"]
     assert time.monotonic() - started < 2.0
+
+
+def test_a_scenario_a_json_library_wrote_with_an_emoji_runs(client):
+    """A hostile-input review: Python's json.dumps writes an emoji in a note as the surrogate pair
+    "\\ud83d\\ude00", which YAML has no escape for: the scenario was refused as invalid YAML.  The
+    pair is the character; an escaped backslash before it stays a backslash."""
+    scenario = yamlio.safe_load(SCENARIO.read_text(encoding="utf-8"))
+    scenario["title"] = "tie at the table \U0001f600"
+    body = json.dumps(scenario, default=str)
+    assert "\\ud83d\\ude00" in body
+    response = client.post("/api/run", data=body.encode())
+    assert response.status_code == 200, response.get_json()
+    assert "\U0001f600" in json.dumps(response.get_json(), ensure_ascii=False)
+    assert yamlio.loads('a: "x\\\\ud83d\\\\ude00"', Path("t.yaml")) == {"a": "x\\ud83d\\ude00", "__line__": 1}
 
 
 def _spin(*args, **kwargs):
