@@ -176,3 +176,13 @@ def test_more_than_once_in_a_period_asks_for_the_limit(index):
     [period]"), as "twice in a round" already read; a round's other rules came first."""
     hits, _ = index.search("can i use my location more than once in a round", 2, None, 5)
     assert hits[0].id == "agot2-rr/limits-and-maxima", [h.id for h in hits]
+
+
+def test_a_player_word_is_no_cards_name_unless_the_name_is_written(index):
+    """A blind review: "if my event gets countered do I get my gold back" was told that "countered" is a
+    card's name (first edition's Countered Plots) and to import card data; it is the player word for
+    cancel.  Written as the name ("what does countered plots do"), it still names the card."""
+    _, notes = index.search("if my event gets countered do I get my gold back", 2, None, 5)
+    assert not [n for n in notes if "countered" in n and "name" in n], notes
+    _, notes = index.search("what does countered plots do", 1, None, 5)
+    assert notes and notes[0].startswith('not in the corpus: "countered" is a name'), notes

@@ -324,9 +324,32 @@ def _unknown_words(
             # "store" of the Tournament Regulations' "Store Championship")
             and (base in nicknamed or (
                 base not in terms and (df := index.rules_df(base, edition)) <= NAME_RULES_DF and not (df and index.everyday(base))
+                # (a word the player vocabulary reads names no card unless the query writes the name it is
+                # part of: "countered" is cancel, "countered plots" the first edition's Countered Plots; a blind
+                # review got the card-text note for "if my event gets countered do I get my gold back")
+                and (base not in index.synonyms or _in_written_name(index, analysis["words"], base, edition))
             ))
         ]  # fmt: skip
     return unknown
+
+
+def _in_written_name(index: Index, words: list[str], word: str, edition: int | None) -> bool:
+    """Does the query write ``word`` with a neighbour as the texts write a name, capitalised ("countered
+    plots": the example's Countered Plots)?"""
+    sql = (
+        "select c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+        "where clauses_fts match ? and (? is null or c.edition = ?) limit 20"
+    )
+    for at, typed in enumerate(words):
+        if _bare(typed) != word:
+            continue
+        for pair in (words[at - 1 : at + 1] if at else [], words[at : at + 2]):
+            if len(pair) == 2 and all(w.isalpha() for w in pair):
+                phrase = " ".join(pair)
+                written = re.compile(r"\b" + r"\s+".join(w.capitalize() for w in pair) + r"\b")
+                if any(written.search(text or "") for (text,) in index.rows(sql, [f'"{phrase}"', edition, edition])):
+                    return True
+    return False
 
 
 def _bare(word: str) -> str:
