@@ -1089,3 +1089,33 @@ def test_a_constant_the_engine_does_not_apply_is_said_under_card_values(tmp_path
     assert not unapplied_constants(load_scenario(_write(tmp_path, library)))
     out = run_cli("run", str(_write(tmp_path, misspelt)))
     assert "its constant ability 'you cannot wn the game' is not one the engine applies" in out.stdout
+
+
+def test_does_not_kneel_applies_only_as_the_whole_sentence_about_the_card(tmp_path):
+    """Blind review r51 (finding 5): "does not kneel when declared as an attacker" was not applied (the attacker knelt).
+    It now is (library 366), but only as a sentence the engine can check: a printed condition it cannot check (Crow
+    Killers: "against an opponent whose reserve value is higher than yours") or a text about another card ("Attached
+    character ...") is not applied, the attacker kneels, and "Card values used" says so; a blank text box has none."""
+    from judgekb.engine.rulingview import unapplied_constants
+
+    library = (ROOT / "scenarios" / "agot2" / "366-rr-does-not-kneel-when-declared-its-text-over-4.2.yaml").read_text(encoding="utf-8")
+    printed = '"Knight does not kneel when declared as an attacker in a [military] challenge."'
+    assert printed in library
+    scenario = load_scenario(_write(tmp_path, library))
+    assert not unapplied_constants(scenario)
+    for text in (
+        "Knight does not kneel when declared as an attacker against an opponent whose reserve value is higher than yours.",
+        "Attached character does not kneel when declared as an attacker.",
+        "Knight does not kneel when declared as a defender.",
+    ):
+        scenario = load_scenario(_write(tmp_path, library.replace(printed, f'"{text}"')))
+        ruling = runner.run(scenario, TITLES)
+        assert ruling.state.cards["Knight"].kneeling, text
+        assert not [e for e in ruling.trace.entries if e.tag == "does not kneel" and e.subject == "Knight"], text
+        said = [c["text"] for c in unapplied_constants(scenario)]
+        if "defender" not in text:
+            assert any(f"'{text.lower()}' is not one the engine applies" in t for t in said), said
+    blank = library.replace("steps:\n", "steps:\n  - effect: {source: Gag, controller: Ben, target: Knight, blank: true}\n", 1)
+    ruling = runner.run(load_scenario(_write(tmp_path, blank)), TITLES)
+    assert not [e for e in ruling.trace.entries if e.tag == "does not kneel" and e.subject == "Knight"]
+    assert ruling.state.facts.get("refused_steps", {}).get(6) == "challenge"  # knelt in step 2, it cannot attack again

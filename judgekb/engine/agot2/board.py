@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -341,13 +342,48 @@ APPLIED_CONSTANTS = (
 )
 
 
+# The constant abilities the engine applies only as a whole sentence about the card itself ("Hero does not kneel when
+# declared as an attacker in a [military] challenge."): a printed condition the engine cannot check ("against an
+# opponent whose reserve value is higher than yours", "Attached character ...") leaves the text unapplied, and said
+# so, rather than applied unconditionally (review r51, finding 5)
+NO_KNEEL = re.compile(
+    r"(?:(?P<subject>.+?) )?does not kneel when declared as (?P<role>an attacker or defender|an attacker|a defender)"
+    r"(?: in (?:a |an )?\[?(?P<kind>military|intrigue|power)\]? challenges?)?\.?"
+)
+SELF_SUBJECTS = ("this character", "this card")
+
+
+def _about_itself(card: Card, match: re.Match[str] | None) -> bool:
+    """A constant's sentence matched and its subject, if any, is the card itself (its title or key, or 'this card')."""
+    if match is None:
+        return False
+    subject = match.group("subject")
+    return subject is None or subject in (card.name.lower(), card.key.lower(), *SELF_SUBJECTS)
+
+
+def does_not_kneel(state: State, card: Card, role: str, kind: str) -> str | None:
+    """What the card's constant 'does not kneel when declared as an attacker/a defender [in a TYPE challenge]' says, when
+    it applies to this declaration (``role``: "attack" or "defend"), or None; a blank text box has none."""
+    for text in sorted(constants(state, card)):
+        match = NO_KNEEL.fullmatch(text)
+        if not _about_itself(card, match) or match is None:
+            continue
+        roles, printed = match.group("role"), match.group("kind")
+        if ("attacker" if role == "attack" else "defender") in roles and printed in (None, kind):
+            article = "an" if kind[0] in "aeiou" else "a"
+            return f"does not kneel when declared as {roles}" + (f" in {article} {kind} challenge" if printed else "")
+    return None
+
+
 def unapplied_constants(state: State) -> list[tuple[str, str]]:
-    """(card, text) for each constant a scenario gives that none of APPLIED_CONSTANTS' words are in."""
+    """(card, text) for each constant a scenario gives that none of APPLIED_CONSTANTS' words are in, and that is not
+    one of the whole sentences about the card itself the engine applies (NO_KNEEL)."""
     return [
         (card.key, text)
         for card in state.cards.values()
         for text in sorted(card.constant)
         if not any(words in text.lower() for words in APPLIED_CONSTANTS)
+        and not _about_itself(card, NO_KNEEL.fullmatch(text.lower()))
     ]
 
 

@@ -13,6 +13,7 @@ from judgekb.engine.agot2.board import (
     check_elimination,
     check_victory,
     deck_counts,
+    does_not_kneel,
     gain_power,
     immunity,
     interrupts,
@@ -38,13 +39,36 @@ DUCK = "agot2-faq41/timing/duck"
 RR_ORDER = ("insight", "intimidate", "pillage", "renown")  # as the Rules Reference lists them (4.2.5)
 
 
-def _kneel_declared(state: State, keys: list[str]) -> list[str]:
-    """Kneel the characters declared as attackers or defenders, all at once, and return those knelt: one that cannot
-    be knelt ignores this game rule, which chooses no one (FAQ 2.1), and stays standing."""
-    knelt = [key for key in keys if can_be(state, state.cards[key], "knelt")]
+def _kneel_declared(state: State, keys: list[str], role: str, kind: str) -> tuple[list[str], dict[str, str]]:
+    """Kneel the characters declared as attackers or defenders (``role``: "attack", "defend"), all at once, and return
+    those knelt, and those whose own text says they do not kneel when so declared (with that text): those are declared
+    standing (RR The Golden Rules: the card's text takes precedence); one that cannot be knelt ignores this game rule,
+    which chooses no one (FAQ 2.1), and stays standing."""
+    own = {key: text for key in keys if (text := does_not_kneel(state, state.cards[key], role, kind))}
+    knelt = [key for key in keys if key not in own and can_be(state, state.cards[key], "knelt")]
     for key in knelt:
         state.cards[key].kneeling = True
-    return knelt
+    return knelt, own
+
+
+NO_KNEEL = RULES.add(
+    "challenge.no-kneel",
+    [DECLARE, DEFEND, "agot2-rr/the-golden-rules"],
+    "a character whose text says it does not kneel when declared as an attacker or defender is declared standing",
+)
+
+
+def _declared_standing(trace: Trace, own: dict[str, str], role: str, clause: str) -> None:
+    """Say which declared characters were not knelt because their own text says so (``_kneel_declared``)."""
+    for key, text in own.items():
+        trace.add(
+            NO_KNEEL,
+            f"{key} {role}s without kneeling: its text says it {text}, and where a card's text contradicts the Rules "
+            f"Reference (which kneels {role}ers as they are declared) the card's text takes precedence",
+            cite=[clause, "agot2-rr/the-golden-rules"],
+            tag="does not kneel",
+            subject=key,
+        )
 
 
 def _stays_standing(trace: Trace, standing: list[str], role: str, rule_id: str, clause: str) -> None:
@@ -135,7 +159,7 @@ def declare(
     declared_once(attackers, "an attacker", "challenge.declare", DECLARE)
     for key in attackers:
         _participant(state, key, attacker, kind, "an attacker", "challenge.declare", DECLARE)
-    knelt = _kneel_declared(state, attackers)
+    knelt, own = _kneel_declared(state, attackers, "attack", kind)
     player.challenges_this_round.append(kind)
     player.challenge_opponents.append((kind, against))
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
@@ -149,7 +173,8 @@ def declare(
         tag="declare challenge",
         subject=attacker,
     )
-    _stays_standing(trace, [k for k in attackers if k not in knelt], "attack", "challenge.declare", DECLARE)
+    _declared_standing(trace, own, "attack", DECLARE)
+    _stays_standing(trace, [k for k in attackers if k not in knelt and k not in own], "attack", "challenge.declare", DECLARE)
     if stealth:
         declare_stealth(state, trace, stealth)
     if assault:
@@ -288,13 +313,14 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
                 "challenge.defend", f"{key} was chosen as a stealth target and is not eligible to be declared as a defender", cite=[DEFEND]
             )
         _participant(state, key, player, challenge.type, "a defender", "challenge.defend", DEFEND)
-    knelt = _kneel_declared(state, defenders)
+    knelt, own = _kneel_declared(state, defenders, "defend", challenge.type)
     challenge.defenders = list(defenders)
     challenge.defending_player = player
     state.facts["defenders_declared"] = True
     text = f"{player} kneels {', '.join(knelt) or 'no one'} to defend" if defenders else f"{player} declares no defenders"
     trace.add("challenge.defend", text, cite=[DEFEND], tag="declare defenders", subject=player)
-    _stays_standing(trace, [k for k in defenders if k not in knelt], "defend", "challenge.defend", DEFEND)
+    _declared_standing(trace, own, "defend", DEFEND)
+    _stays_standing(trace, [k for k in defenders if k not in knelt and k not in own], "defend", "challenge.defend", DEFEND)
 
 
 def contributes_to(challenge: Challenge, key: str) -> str | None:
