@@ -1119,3 +1119,33 @@ def test_does_not_kneel_applies_only_as_the_whole_sentence_about_the_card(tmp_pa
     ruling = runner.run(load_scenario(_write(tmp_path, blank)), TITLES)
     assert not [e for e in ruling.trace.entries if e.tag == "does not kneel" and e.subject == "Knight"]
     assert ruling.state.facts.get("refused_steps", {}).get(6) == "challenge"  # knelt in step 2, it cannot attack again
+
+
+@pytest.mark.parametrize(("lord", "step", "applied"), [
+    ('constant: "Lord cannot be bypassed by stealth."', "", True),
+    ("cannot: [be bypassed by stealth]", "", True),
+    ("cannot: []", "  - effect: {source: Ward, controller: Ben, target: Lord, cannot: be bypassed by stealth}\n", True),
+    ('constant: "Attached character cannot be bypassed by stealth."', "", False),
+])
+def test_cannot_be_bypassed_by_stealth_refuses_the_stealth_choice(tmp_path, lord: str, step: str, applied: bool):
+    """Blind review r51 (finding 5): stealth could choose a character that "cannot be bypassed by stealth".  FAQ 2.1: it
+    cannot be chosen to be (library 367) — as the card's constant, its `cannot` list or a lasting effect; a sentence about
+    another card is not applied, and is said under "Card values used"."""
+    from judgekb.engine.rulingview import unapplied_constants
+
+    library = (ROOT / "scenarios" / "agot2" / "367-faq41-2.1-cannot-be-bypassed-by-stealth-is-no-stealth-target.yaml").read_text(
+        encoding="utf-8"
+    )
+    printed = 'constant: "Lord cannot be bypassed by stealth."'
+    assert printed in library
+    text = library.replace(printed, lord).replace("steps:\n", "steps:\n" + step, 1)
+    scenario = load_scenario(_write(tmp_path, text))
+    ruling = runner.run(scenario, TITLES)
+    first = 2 if step else 1
+    refused = [e for e in ruling.trace.entries if e.outcome == "refused" and e.step == first]
+    if applied:
+        assert refused and refused[0].clauses == ("agot2-rr/stealth", "agot2-faq41/2.1"), [e.text for e in refused]
+        assert not unapplied_constants(scenario)
+    else:
+        assert not refused and ruling.state.challenge and ruling.state.challenge.stealth == {"Sneak": "Lord"}
+        assert [c["card"] for c in unapplied_constants(scenario)] == ["Lord"]

@@ -561,9 +561,9 @@ def test_an_effect_gaining_or_losing_an_unknown_keyword_is_refused_with_the_know
             "cannot: be dancing",
             "t.yaml:12: field 'cannot': 'be dancing' is not a restriction the edition 2 engine applies (it applies: be killed, "
             "be discarded, be sacrificed, be returned to hand, be returned to deck, be knelt, be stood, be saved, gain power, "
-            "bring cards out of shadows, be marshaled, played, or put into play)",
+            "be bypassed by stealth, bring cards out of shadows, be marshaled, played, or put into play)",
         ),
-        (2, "cannot: be bypassed by stealth", "t.yaml:12: field 'cannot': 'be bypassed by stealth' is not a restriction"),
+        (2, "cannot: be removed from the challenge", "t.yaml:12: field 'cannot': 'be removed from the challenge' is not a restriction"),
         (2, "cannot: 3", "t.yaml:12: field 'cannot': must be text; got 3"),
         (1, "cannot: gain power", "t.yaml:12: field 'cannot': 'gain power' is not a restriction the edition 1 engine applies"),
     ],
@@ -584,11 +584,11 @@ def test_an_effect_s_unknown_cannot_is_refused_with_the_ones_the_engine_applies(
 
 def test_a_card_s_unknown_cannot_is_refused():
     """The same for a card's own 'cannot' list (review r51): the card field is checked as the effect's is."""
-    body = BASE2.replace("icons: [military]}", "icons: [military], cannot: [be killed, be bypassed by stealth]}") + "steps: []\n"
+    body = BASE2.replace("icons: [military]}", "icons: [military], cannot: [be killed, be removed from the challenge]}") + "steps: []\n"
     with pytest.raises(DataError) as caught:
         load_scenario(Path("t.yaml"), body)
     assert str(caught.value).startswith(
-        "t.yaml:8: field 'cannot': 'be bypassed by stealth' is not a restriction the edition 2 engine applies"
+        "t.yaml:8: field 'cannot': 'be removed from the challenge' is not a restriction the edition 2 engine applies"
     ), str(caught.value)
 
 

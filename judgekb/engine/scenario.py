@@ -76,6 +76,7 @@ CANNOT2 = (
     "be stood",
     "be saved",
     "gain power",
+    "be bypassed by stealth",
 )
 # an effect's only, edition 2: a player's (FAQ v4.1 No Surprises Q&A), and The Iron Throne's naming a card
 CANNOT2_EFFECT = ("bring cards out of shadows", "be marshaled, played, or put into play")

@@ -350,6 +350,7 @@ NO_KNEEL = re.compile(
     r"(?:(?P<subject>.+?) )?does not kneel when declared as (?P<role>an attacker or defender|an attacker|a defender)"
     r"(?: in (?:a |an )?\[?(?P<kind>military|intrigue|power)\]? challenges?)?\.?"
 )
+NOT_BYPASSED = re.compile(r"(?:(?P<subject>.+?) )?cannot be bypassed by stealth\.?")
 SELF_SUBJECTS = ("this character", "this card")
 
 
@@ -375,15 +376,21 @@ def does_not_kneel(state: State, card: Card, role: str, kind: str) -> str | None
     return None
 
 
+def not_bypassed(state: State, card: Card) -> bool:
+    """Does the card say 'cannot be bypassed by stealth' (its `cannot` list, a lasting effect or its own constant)?"""
+    own = any(_about_itself(card, NOT_BYPASSED.fullmatch(t)) for t in constants(state, card))
+    return own or not can_be(state, card, "bypassed by stealth")
+
+
 def unapplied_constants(state: State) -> list[tuple[str, str]]:
     """(card, text) for each constant a scenario gives that none of APPLIED_CONSTANTS' words are in, and that is not
-    one of the whole sentences about the card itself the engine applies (NO_KNEEL)."""
+    one of the whole sentences about the card itself the engine applies (NO_KNEEL, NOT_BYPASSED)."""
     return [
         (card.key, text)
         for card in state.cards.values()
         for text in sorted(card.constant)
         if not any(words in text.lower() for words in APPLIED_CONSTANTS)
-        and not _about_itself(card, NO_KNEEL.fullmatch(text.lower()))
+        and not any(_about_itself(card, pattern.fullmatch(text.lower())) for pattern in (NO_KNEEL, NOT_BYPASSED))
     ]
 
 

@@ -19,6 +19,7 @@ from judgekb.engine.agot2.board import (
     interrupts,
     leave_play,
     moved_not_gained,
+    not_bypassed,
     queue_reactions,
     replacement,
     run_reactions,
@@ -184,8 +185,17 @@ def declare(
 
 @rule(
     "keyword.stealth",
-    ["agot2-rr/stealth", DECLARE, "agot2-faq41/qa/wolves-of-the-north", titles.REDIRECT, "agot2-rr/keywords", "agot2-rr/immune"],
-    "each attacker with stealth may choose a character without stealth of the defending player; it cannot defend",
+    [
+        "agot2-rr/stealth",
+        DECLARE,
+        "agot2-faq41/qa/wolves-of-the-north",
+        titles.REDIRECT,
+        "agot2-rr/keywords",
+        "agot2-rr/immune",
+        "agot2-faq41/2.1",
+    ],
+    "each attacker with stealth may choose a character without stealth of the defending player (not one that cannot be "
+    "bypassed by stealth); it cannot defend",
 )
 def declare_stealth(state: State, trace: Trace, choices: dict[str, str], redirected: bool = False) -> None:
     challenge = state.challenge
@@ -206,6 +216,13 @@ def declare_stealth(state: State, trace: Trace, choices: dict[str, str], redirec
                 "keyword.stealth",
                 f"{target_key} has stealth itself: stealth chooses a character without stealth",
                 cite=["agot2-rr/stealth"],
+            )
+        if not_bypassed(state, target):  # FAQ 2.1: a card that "cannot be {variable}ed" cannot be chosen to be
+            raise IllegalStep(
+                "keyword.stealth",
+                f"{target_key} cannot be bypassed by stealth, so {attacker_key}'s stealth cannot choose it: each character "
+                "stealth chooses is bypassed by stealth, and a card that cannot be bypassed cannot be chosen to be bypassed",
+                cite=["agot2-rr/stealth", "agot2-faq41/2.1"],
             )
         if shield := immunity(state, target, attacker.type):  # a keyword is a card ability: the stealth card's
             raise IllegalStep(
