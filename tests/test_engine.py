@@ -1149,3 +1149,33 @@ def test_cannot_be_bypassed_by_stealth_refuses_the_stealth_choice(tmp_path, lord
     else:
         assert not refused and ruling.state.challenge and ruling.state.challenge.stealth == {"Sneak": "Lord"}
         assert [c["card"] for c in unapplied_constants(scenario)] == ["Lord"]
+
+
+def test_a_card_that_enters_play_and_attacks_is_shown_kneeling_in_what_changed(tmp_path):
+    """Blind review r51 (6, low): an ambushed character that then attacked was shown as "hand → in play" only, though it
+    ends the run kneeling (RR Appendix I 4.2: attackers are declared "and kneels them simultaneously")."""
+    from judgekb.engine.rulingview import happened
+
+    body = """title: ambush, then attack
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: stark
+    first: true
+    gold: 3
+    plot: {name: Plot A, income: 5, initiative: 1, claim: 1, reserve: 6}
+    hand: [{name: Scout, str: 3, cost: 4, icons: [military], keywords: ["ambush (2)"]}, {name: Guide, str: 1, icons: [power]}]
+  - name: Ben
+    faction: lannister
+    plot: {name: Plot B, income: 5, initiative: 0, claim: 1, reserve: 6}
+    in_play: [{name: Lord, str: 1, icons: [military]}]
+steps:
+  - put_into_play: {player: Anna, card: Scout, from: hand, ambush: 2}
+  - put_into_play: {player: Anna, card: Guide}
+  - challenge: {attacker: Anna, type: military, against: Ben, attackers: [Scout]}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    lines = happened(ruling.scenario.state, ruling.state, 2)
+    assert "Scout: hand → in play, kneeling" in lines and "Guide: hand → in play" in lines, lines

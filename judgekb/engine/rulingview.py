@@ -138,7 +138,10 @@ def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
             continue
         was_duplicate, is_duplicate = getattr(card, "duplicate", False), getattr(now, "duplicate", False)
         if now.zone != card.zone or was_duplicate != is_duplicate:
-            lines.append(f"{key}: {_place(card)} → {_place(now)}")
+            # a card that entered play and ends the run kneeling (it attacked, was put into play knelt) says so: it is
+            # in no "Knelt" list, which compares cards in play before and after (review r51, 6)
+            entered_knelt = card.zone != "in_play" and now.zone == "in_play" and bool(now.kneeling) and not is_duplicate
+            lines.append(f"{key}: {_place(card)} → {_place(now)}" + (", kneeling" if entered_knelt else ""))
         if was_duplicate or is_duplicate:
             continue
         if now.controller != card.controller:
