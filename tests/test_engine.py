@@ -1179,3 +1179,22 @@ steps:
     ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
     lines = happened(ruling.scenario.state, ruling.state, 2)
     assert "Scout: hand → in play, kneeling" in lines and "Guide: hand → in play" in lines, lines
+
+
+def test_the_end_of_a_challenge_cites_4_2_6_and_the_faq_sequence_only_for_what_it_orders(tmp_path):
+    """Blind review r51 (6, low): every end of a challenge said "the challenge ends (after 'until the end' effects expire
+    and before 'at the end' effects resolve)" citing the FAQ's End of Phase Timing Sequence, on the line after "the
+    challenge ends" citing 4.2.6, which decides it ("This step formalizes the end of the challenge").  The FAQ sequence,
+    which "can be generalized ... such as the end of a challenge", is cited only where it orders something: an
+    'until the end of the challenge' effect expiring."""
+    library = (ROOT / "scenarios" / "agot2" / "366-rr-does-not-kneel-when-declared-its-text-over-4.2.yaml").read_text(encoding="utf-8")
+    ruling = runner.run(load_scenario(_write(tmp_path, library)), TITLES)
+    assert [e.clauses for e in ruling.trace.entries if e.step == 4] == [("agot2-rr/appendix-i/challenges-phase/4.2.6",)]
+    boost = "  - effect: {source: Banner, controller: Anna, target: Knight, str: 2, until: challenge}\n  - end_challenge: {}\n"
+    ruling = runner.run(load_scenario(_write(tmp_path, library.replace("  - end_challenge: {}\n", boost, 1))), TITLES)
+    ending = [(e.tag, e.clauses) for e in ruling.trace.entries if e.step == 5]
+    assert ending == [
+        ("challenge ends", ("agot2-rr/appendix-i/challenges-phase/4.2.6",)),
+        ("lasting expires", ("agot2-faq41/timing/end-of-phase",)),
+        ("challenge ends", ("agot2-faq41/timing/end-of-phase",)),
+    ], ending

@@ -605,11 +605,19 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
         )
         if effect.kind == "control":
             revert_control(state, trace, state.cards[effect.target], f"the effect from {effect.source or 'a card'} expired")
-    trace.add(
-        "period.end", f"{label} ends (after 'until the end' effects expire and before 'at the end' effects resolve)", tag=f"{period} ends"
-    )
     due = [d for d in state.delayed if d.period in periods]
     state.delayed = [d for d in state.delayed if d not in due]
+    if period != "challenge":
+        said = f"{label} ends (after 'until the end' effects expire and before 'at the end' effects resolve)"
+        trace.add("period.end", said, tag=f"{period} ends")
+    elif ending or due:  # 4.2.6 ends the challenge (said by end_challenge); the FAQ's sequence, which "can be generalized
+        # and used when referring to the end of other periods, such as the end of a challenge", decides only the order
+        trace.add(
+            "period.end",
+            "at the end of the challenge, 'until the end of the challenge' effects expire before 'at the end of the challenge' "
+            "effects resolve (the end-of-phase sequence, generalized to the end of a challenge)",
+            tag="challenge ends",
+        )
     for delayed in due:
         trace.add(
             "period.end",
