@@ -353,9 +353,12 @@ def contributes_to(challenge: Challenge, key: str) -> str | None:
 )
 def remove_from_challenge(state: State, trace: Trace, card: Card, why: str, explicit: bool = False) -> None:
     """Leaving play or changing control removes a character from the challenge; an ability that explicitly
-    removes it ends only its participation, not a STR contribution made by another ability (FAQ 2.10)."""
+    removes it ends only its participation, not a STR contribution made by another ability (FAQ 2.10).  This holds
+    after the result is determined too (a reaction to winning kills an attacker): a character participates "through the
+    resolution of the challenge" (RR Participating), up to 4.2.6, and renown, claim and the other keywords look only
+    at the characters still participating (review r51, 6)."""
     challenge = state.challenge
-    if challenge is None or challenge.resolved or challenge.ended:
+    if challenge is None or challenge.ended:
         return
     for side in (challenge.attackers, challenge.defenders):
         if card.key in side:
