@@ -1004,7 +1004,8 @@ def test_a_question_no_document_rules_on_is_told_so_before_the_closest_clauses(i
     assert notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on how a tournament is run"), notes
     assert "agot1-rules/tournament-play-and-deck-construction-rules (" in notes[0], notes
     # (a blind review: reworded, the notice was missed and the deck rules read as the answer)
-    for query in ("1st ed tournament round length", "how long is a round at a first edition tournament"):
+    for query in ("1st ed tournament round length", "how long is a round at a first edition tournament",
+                  "can I use my phone to look up a card", "are proxies allowed"):  # fmt: skip
         _, notes = index.search(query, 1, None, 5)
         assert notes and notes[0].startswith("not in the corpus: no first-edition document judgekb holds rules on how a tournament"), notes
     _, notes = index.search("opponent says when time is called we just finish the challenge", 2, None, 5)
