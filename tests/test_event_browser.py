@@ -958,6 +958,7 @@ def test_the_scenario_format_reads_on_a_phone_and_offline(plain_server, chromium
     page.goto(base + "/scenario")
     page.click("a[href='/docs/scenarios']")
     page.wait_for_selector("#doc")
+    page.wait_for_load_state("load")  # (its stylesheet applied: measured before it, the unwrapped text is 16,859 px wide)
     assert page.evaluate("document.documentElement.clientWidth") == 390
     _no_horizontal_scroll(page)
     assert page.locator("header.site nav a").count() == 6 and page.is_visible("header.site nav")
