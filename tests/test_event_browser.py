@@ -103,7 +103,7 @@ def test_card_status_per_printing(cards_server, chromium, size, scheme):
     box = page.locator(".status-box")
     assert box.locator("#lists").bounding_box()["y"] < box.locator(".status-line").bounding_box()["y"]
     assert "In force:" in box.locator("#lists").inner_text() and "later lists have replaced them" in box.inner_text()
-    assert page.locator("tr.printing[data-code='Music of Dragons, 61'] td").nth(0).inner_text() == "no longer listed"
+    assert page.locator("tr.printing[data-code='Music of Dragons, 61'] td.on").nth(0).inner_text() == "restricted"
     assert page.locator("tr.printing[data-code='Redesigns, 123'] td.on").count() == 0
     # 2nd-edition markup rendered: bold triggers, faction symbols; never raw tags
     printed = page.locator("section.printed .card-text").first

@@ -79,12 +79,14 @@ def test_second_edition_meera_reed_redesign_is_not_restricted(imported_db):
     db = store.connect(imported_db)
     [page] = cardpage.find(db, "Meera Reed", 2)
     printings = _by_code(page)
-    # FAQ v2.3 restricted the Music of Dragons printing; FAQ v4.1 prints no lists, so that entry is no longer in force
-    assert printings["Music of Dragons, 61"]["status"]["joust"] == "no longer listed"
-    assert printings["Music of Dragons, 61"]["was"][0]["id"] == "agot2-faq/restricted/joust/meera-reed-music-of-dragons-61"
+    # FAQ v2.3 restricted the Music of Dragons printing: its lists say so (FAQ v4.1 prints no lists, and the page
+    # says v2.3's are not in force; the entry itself says v4.1 no longer carries it)
+    assert printings["Music of Dragons, 61"]["status"]["joust"] == "restricted"
+    assert printings["Music of Dragons, 61"]["lists"][0]["id"] == "agot2-faq/restricted/joust/meera-reed-music-of-dragons-61"
     assert printings["Music of Dragons, 61"]["imported"]["code"] == "11061"
-    assert printings["Redesigns, 123"]["status"]["joust"] == "not restricted" and not printings["Redesigns, 123"]["was"]
-    assert page["status"]["joust"].startswith("not on a list in the FAQ in force")
+    assert printings["Redesigns, 123"]["status"]["joust"] == "not restricted" and not printings["Redesigns, 123"]["lists"]
+    assert page["status"]["joust"] == "restricted: Music of Dragons, 61 only"
+    assert page["restricted"]["joust"][0]["withdrawn"]["version"] == "4.1"
     # the dated list in force (imported) speaks per printing too: today the original printing is out of the pool
     in_force = {p["code"]: p["in_force"] for p in page["lists"]["printings"]}
     assert in_force["17123"] == ["legal, not restricted"] and any("banned" in s for s in in_force["11061"])
@@ -113,9 +115,9 @@ def test_a_printing_the_faq_cites_by_pack_and_by_cycle_is_one_row(imported_db):
     [ward] = rows
     assert ward["code"] == "True Steel, 102" and ward["also"] == ["Westeros, 102"] and not ward["unmatched"], ward
     assert "Westeros, 102" not in _by_code(page)
-    assert ward["status"]["joust"] == cardpage.WITHDRAWN, ward["status"]  # its list entries, whichever citation
+    assert ward["status"]["joust"] == "restricted", ward["status"]  # its list entries, whichever citation
     shown = run_cli("card", "Ward", "--edition", "2", db=imported_db).stdout
-    assert "  True Steel, 102 (also cited as Westeros, 102): joust no longer listed" in shown, shown
+    assert "  True Steel, 102 (also cited as Westeros, 102): joust restricted" in shown, shown
 
 
 def test_plot_values_and_card_command(imported_db):
@@ -130,7 +132,7 @@ def test_plot_values_and_card_command(imported_db):
     assert "  C&D F76 = Ancestral Home 76: joust restricted, melee not restricted, not banned" in out.stdout
     data = json.loads(run_cli("card", "Meera Reed", "--edition", "2", "--json", db=imported_db).stdout)
     assert {p["code"]: p["status"]["joust"] for p in data["printings"]} == {
-        "Music of Dragons, 61": "no longer listed",
+        "Music of Dragons, 61": "restricted",
         "Redesigns, 123": "not restricted",
     }
     plain = run_cli("card", "A Clash of Kings", "--edition", "2", db=imported_db).stdout
@@ -207,3 +209,34 @@ def test_a_draft_set_printing_is_never_shown_first(imported_db):
     [page] = cardpage.find(db, "Robb Stark", 2)
     codes = [p["code"] for p in page["printed"]]
     assert codes[0] == "01146" and codes[-1].startswith("00"), codes
+
+
+def test_the_faq_v23_block_says_how_v23_lists_each_card(imported_db):
+    """Blind review r54 L1: on /card?name=Khal+Drogo&edition=2, under "Below: the restricted and banned lists of AGoT 2.0
+    FAQ v2.3", the line read "Melee: not on a list in the FAQ in force (restricted in an earlier version, …)" and the
+    Core Set 162 cell "no longer listed", while v2.3's "## MELEE RESTRICTED LIST" → "### Targaryen:" prints "Khal Drogo
+    (*Core*, 162)".  Every entry of v2.3's lists had its status read against FAQ v4.1, which prints no lists; inside
+    the block that presents v2.3's lists, each listed printing now reads as v2.3 lists it."""
+    from judgekb.web import app as web
+
+    client = web.create_app(imported_db, CORPUS).test_client()
+    html = client.get("/card?name=Khal+Drogo&edition=2").get_data(as_text=True)
+    assert "Below: the restricted and banned lists of AGoT 2.0 FAQ v2.3 (2019-09-20)" in html
+    assert "Melee: restricted: Core Set, 162 only</span>" in html and "Joust: not restricted</span>" in html
+    assert "no longer listed" not in html and "not on a list in the FAQ in force" not in html
+    entry = "agot2-faq/restricted/melee/khal-drogo-core-162"
+    assert f'<td class="on"><a href="/c/{entry}">restricted</a></td>' in html
+    assert "Not in force: v4.1 of the FAQ no longer carries it" in html  # the entry itself still says so
+    # every printing v2.3's joust and melee lists name reads "restricted" for that list on its card page
+    db = store.connect(imported_db)
+    entries = list(db.query("select id, data from clauses where doc = 'agot2-faq' and kind = 'restricted'"))
+    assert len(entries) == 63
+    wrong = []
+    for row in entries:
+        fmt = json.loads(row["data"])["format"]
+        card = next(db.query("select dst from links where src = ? and type = 'mentions' and dst like 'card:2:%'", [row["id"]]))["dst"]
+        [page] = cardpage.page(db, next(dict(c, spellings=[]) for c in db.query("select * from cards where id = ?", [card]))),
+        listed = [p for p in page["printings"] if any(e["id"] == row["id"] for e in p["lists"])]
+        if not listed or any(p["status"][fmt] != "restricted" for p in listed) or not page["status"][fmt].startswith("restricted"):
+            wrong.append((row["id"], page["status"][fmt]))
+    assert not wrong, wrong

@@ -248,7 +248,7 @@ def test_card_page_marks_a_v23_list_entry_as_not_in_force(db_path):
     shown = run_cli("card", "The Red Viper", "--edition", "2", db=db_path)
     # (the status line says how v2.3 listed it, and that those lists are not in force: review 20)
     assert "Status on the lists of AGoT 2.0 FAQ v2.3 (2019-09-20), not in force" in shown.stdout
-    assert "joust restricted; melee not restricted" in shown.stdout and "Core Set, 109: joust no longer listed" in shown.stdout
+    assert "joust restricted; melee not restricted" in shown.stdout and "Core Set, 109: joust restricted" in shown.stdout
     assert "(not in force: v4.1 of the FAQ no longer carries it; see agot2-faq41/card-legality/introduction)" in shown.stdout
     page = web.create_app(db_path, CORPUS).test_client().get("/card?name=The+Red+Viper&edition=2").get_data(as_text=True)
     assert "Not in force: v4.1 of the FAQ no longer carries it" in page

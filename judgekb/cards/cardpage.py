@@ -104,7 +104,7 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
 
     # An entry a later FAQ version carries on is shown once, as the later text; a list entry
     # the later version dropped (the 2nd-edition FAQ v4.1 prints no restricted lists) stays
-    # listed but no longer gives the card a status.
+    # listed, saying so (its status: ``dropped`` below).
     withdrawn = {r["id"] for r in rows if (r["data"].get("successor") or {}).get("relation") == "removed"}
     rows = [r for r in rows if r["id"] in withdrawn or not r["data"].get("successor")]
     restricted = {fmt: [entry(r) for r in rows if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
@@ -113,13 +113,20 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     printed = _imported(db, card["edition"], card["key"])
     listing = "select doc from clauses where kind in ('restricted', 'banned')"
     sql = f"select * from documents where edition = ? and id in ({listing}) order by id"
-    lists = [document_part(d) for d in db.query(sql, [card["edition"]])]
+    documents = list(db.query(sql, [card["edition"]]))
+    lists = [document_part(d) for d in documents]
+    # The status says how the lists of ``lists`` list the card.  An entry a later version dropped still
+    # counts there, unless that version prints lists the status also reads: FAQ v4.1 prints none, so
+    # v2.3's entries say "restricted" under "the lists of FAQ v2.3" (they read "no longer listed" there,
+    # as if v2.3 never listed the card: review r54, L1); that those lists are not in force is said beside.
+    read = {d["id"] for d in documents}
+    dropped = {r["id"] for r in rows if r["id"] in withdrawn and _document_of(db, r["data"]["successor"]["id"]) in read}
     return {
         "id": card["id"],
         "name": card["name"],
         "edition": card["edition"],
         "spellings": card["spellings"],
-        "printings": (printings := _printings(db, card, rows, printed, withdrawn)),
+        "printings": (printings := _printings(db, card, rows, printed, dropped)),
         "status": _summary(printings) if printings else _status([]),
         "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
         # errata that give new wording replace the printed text; clarifications rule on it, and it stands
@@ -137,14 +144,22 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _document_of(db: Any, clause_id: str) -> str | None:
+    """The document a clause belongs to (None for an id the corpus does not hold)."""
+    row = next(db.query("select doc from clauses where id = ?", [clause_id]), None)
+    return row["doc"] if row else None
+
+
 def _ref(row: dict[str, Any], listed: str) -> dict[str, Any]:
     return {"list": listed, "id": row["id"], "citation": row["citation"]}
 
 
 def _printings(
-    db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printed: list[dict[str, Any]], withdrawn: set[str]
+    db: Any, card: dict[str, Any], rows: list[dict[str, Any]], printed: list[dict[str, Any]], dropped: set[str]
 ) -> list[dict[str, Any]]:
     """Every printing of the title — cited by the corpus, imported, or both — with its own list status and errata.
+
+    ``dropped``: list entries a later version of the lists the status reads no longer carries.
 
     The FAQ's lists and errata name one printing ("Daenerys Targaryen (C&D F76)"); another printing
     of the same title is a different card for the lists, so its status is its own.
@@ -179,8 +194,8 @@ def _printings(
     for item in out:
         listed = [by_id[c] for c in item["clauses"] if by_id[c]["kind"] in LIST_KINDS]
         entries = [_ref(r, r["data"].get("format") or r["kind"]) for r in listed if r["kind"] != "list-change"]
-        on = [e for e in entries if e["id"] not in withdrawn]
-        item["was"] = [e for e in entries if e["id"] in withdrawn]  # lists a later FAQ version no longer prints
+        on = [e for e in entries if e["id"] not in dropped]
+        item["was"] = [e for e in entries if e["id"] in dropped]  # lists a later version of those lists no longer prints
         item["status"] = _status(on, item["was"])
         item["lists"] = on
         item["removed"] = [_ref(r, r["data"].get("list")) for r in listed if r["kind"] == "list-change"]
@@ -243,14 +258,12 @@ def render(p: dict[str, Any]) -> str:
         lines.extend(render_lists(p["lists"]))
     status = p["status"]
     if p["edition"] == 2:
-        # the second-edition FAQ in force prints no lists: those of FAQ v2.3 are said as they listed the card,
-        # and as not in force, as the web page says (a status "not on a list in the FAQ in force" under
-        # "the lists of FAQ v2.3" read as a contradiction: review 20)
-        listed = {k: ("banned" if k == "banned" else "restricted") if v == NOT_IN_FORCE else v for k, v in status.items()}
+        # the second-edition FAQ in force prints no lists: those of FAQ v2.3 are said as they listed the card
+        # (``page``), and as not in force, as the web page says (review 20)
         now = "the list in force is above" if p.get("lists") else "import the card data (judgekb import-cards) to see the list in force"
         lines.append(
             f"Status on the lists of {p['status_source']}, not in force (later lists have replaced them; {now}): "
-            f"joust {listed['joust']}; melee {listed['melee']}; {listed['banned']}"
+            f"joust {status['joust']}; melee {status['melee']}; {status['banned']}"
         )
     else:
         lines.append(f"Status in the lists of {p['status_source']}: joust {status['joust']}; melee {status['melee']}; {status['banned']}")
