@@ -997,3 +997,36 @@ def test_the_builders_yaml_reads_in_both_themes(plain_server, chromium, scheme):
     assert ratio >= 7, ratio
     page.locator("#b-yaml").screenshot(path=str(SHOTS / f"builder-yaml-phone-{scheme}.png"))
     context.close()
+
+
+_HEIGHTS = """els => els.filter(e => e.getClientRects().length)
+  .map(e => { const r = e.getBoundingClientRect(); return [e.textContent.trim(), r.width, r.height]; })"""
+
+
+def test_links_a_judge_taps_are_44_px_at_phone_width(plain_server, chromium):
+    """Blind review r54 L3 (390 px): result titles, the links that open a result, were 19 px tall ("Stealth" 65×19),
+    the menu's "Build" 42×44, the builder's "Download YAML" 148×42 and a clause page's "JSON" 39×44.  Each is now at least
+    44 px both ways at phone width; on the desktop a result title stays a line of text."""
+    base = f"http://127.0.0.1:{plain_server}"
+    context, page = _context(chromium, "phone")
+    page.goto(base + "/?q=stealth")
+    page.wait_for_selector("#results li.hit")
+    titles = page.eval_on_selector_all("#results .hit-title a.citation", _HEIGHTS)
+    assert len(titles) >= 5 and all(h >= 44 for _, _, h in titles), titles
+    nav = page.eval_on_selector_all("header.site nav a", _HEIGHTS)
+    assert len(nav) == 6 and all(w >= 44 and h >= 44 for _, w, h in nav), nav
+    assert page.evaluate("(n => n.scrollWidth <= n.clientWidth)(document.querySelector('header.site nav'))")  # one row still
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / "tap-targets-results-phone.png"))
+    page.goto(base + "/c/agot1-faq/3.30")
+    [(_, w, h)] = page.eval_on_selector_all(".ids a.api-link", _HEIGHTS)
+    assert w >= 44 and h >= 44, (w, h)
+    page.goto(base + "/build")
+    [(_, w, h)] = page.eval_on_selector_all("#b-download", _HEIGHTS)
+    assert w >= 44 and h >= 44, (w, h)
+    page.set_viewport_size({"width": 1280, "height": 900})  # a desktop with a mouse: the results read as they did
+    page.goto(base + "/?q=stealth")
+    page.wait_for_selector("#results li.hit")
+    assert page.eval_on_selector("#results .hit-title a.citation", "e => getComputedStyle(e).display") == "inline"
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
