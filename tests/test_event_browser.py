@@ -1030,3 +1030,28 @@ def test_links_a_judge_taps_are_44_px_at_phone_width(plain_server, chromium):
     assert page.eval_on_selector("#results .hit-title a.citation", "e => getComputedStyle(e).display") == "inline"
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+_ICON_CONTRAST = """els => els.map(e => {
+  const linear = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const rgba = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  let back = e;  // the colour the icon is drawn on: the nearest ancestor with a background of its own
+  while (back.parentElement && (rgba(getComputedStyle(back).backgroundColor)[3] ?? 1) === 0) back = back.parentElement;
+  const a = lum(rgba(getComputedStyle(e).color)), b = lum(rgba(getComputedStyle(back).backgroundColor));
+  return [e.className, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+})"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_card_icons_read_in_both_themes(cards_server, chromium, scheme):
+    """Blind review r54 L4: on a card page in dark mode the "Military" icon chip was #b3261e on #141518, 2.79:1 (the
+    intrigue and power icons 3.6:1 and 3.2:1).  Each icon now takes its theme's colour, at least 4.5:1 (phone width)."""
+    context, page = _context(chromium, "phone", scheme)
+    page.goto(cards_server + "/card?name=A+Game+of+Thrones&edition=2")  # "… a [military] or [power] challenge unless … [intrigue] …"
+    icons = ", ".join(f"section.printed .sym-{icon}" for icon in ("military", "intrigue", "power"))
+    ratios = page.eval_on_selector_all(icons, _ICON_CONTRAST)
+    assert {name for name, _ in ratios} == {"sym sym-military", "sym sym-intrigue", "sym sym-power"}, ratios
+    assert all(ratio >= 4.5 for _, ratio in ratios), ratios
+    page.locator("section.printed").first.screenshot(path=str(SHOTS / f"card-icons-phone-{scheme}.png"))
+    context.close()
