@@ -215,7 +215,8 @@ def _each_width(page):
 def test_offline_card_names_without_apostrophes_open_the_card(cards_server, chromium):
     """The same review, offline on the laptop (service worker, the copy saved): /card?name=tyrions+chain&edition=2
     and /card?name=varys+riddle said "No card title starts with …" though online both open the card.  The
-    device matches names as the server does (phone and desktop widths, in one offline context)."""
+    device matches names as the server does (phone and desktop widths, in one offline context).  A typo is offered the
+    nearest titles (r54 L5)."""
     context, page = _saved_offline(chromium, cards_server)
     for size in _each_width(page):
         for url, title, badge in (("/card?name=tyrions+chain&edition=2", "Tyrion's Chain", "2nd ed."),
@@ -233,6 +234,22 @@ def test_offline_card_names_without_apostrophes_open_the_card(cards_server, chro
         assert page.inner_text("article.card h1").startswith("Jaqen H'ghar") and page.inner_text("article.card h1 .badge") == "2nd ed."
         _no_horizontal_scroll(page)
         page.screenshot(path=str(SHOTS / f"offline-card-no-apostrophe-{size}.png"))
+        # r54 L5: a typo ("Tycho Nestorys") found nothing offline and offered nothing, while online the server opens
+        # Tycho Nestoris saying so; the device now offers the nearest titles, and opens none by itself
+        page.goto(cards_server + "/card")
+        page.fill("#name", "Tycho Nestorys")
+        page.select_option("#card-edition", "2")
+        page.click("#card-form button")
+        page.wait_for_selector("#card-mode a.chip")
+        said = "No card title starts with “Tycho Nestorys” in the copy on this device. The nearest titles:"
+        assert page.inner_text("#card-mode").startswith(said)
+        assert page.locator("#card-mode a.chip").first.text_content() == "Tycho Nestoris 2nd ed."
+        assert page.locator("article.card").count() == 0
+        _no_horizontal_scroll(page)
+        page.screenshot(path=str(SHOTS / f"offline-card-typo-{size}.png"))
+        page.locator("#card-mode a.chip").first.click()
+        page.wait_for_selector("article.card h1")
+        assert page.inner_text("article.card h1").startswith("Tycho Nestoris")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
 

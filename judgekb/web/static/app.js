@@ -327,6 +327,33 @@
     return starts.concat(contains).slice(0, limit);
   }
   function sameCard(card, typed) { return titleKeys(card[0]).indexOf(looseName(typed)) >= 0; }
+  // No title starts with the name typed ("Tycho Nestorys"): the titles nearest it, best first, by the similarity the
+  // server's cardnames offers near titles by (fuzz.ratio of the loose keys: 200 x their longest common subsequence /
+  // their total length, at least NEAR_SCORE).  Offered as chips, never opened: a page opened for another title than
+  // the one typed must say so, and only the server's page does (r54 L5).
+  var NEAR_SCORE = 60, NEAR_LIMIT = 5;
+  function similarity(a, b) {
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev.push(0);
+    for (i = 1; i <= a.length; i++) {
+      cur = [0];
+      for (j = 1; j <= b.length; j++) cur.push(a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]));
+      prev = cur;
+    }
+    return a.length + b.length ? 200 * prev[b.length] / (a.length + b.length) : 0;
+  }
+  function nearCards(data, query, edition, limit) {
+    var q = looseName(query), keys = data.cardKeys || (data.cardKeys = data.cards.map(function (c) { return titleKeys(c[0]); }));
+    if (q.length < 3) return [];
+    var scored = [];
+    data.cards.forEach(function (c, i) {
+      if (edition && String(c[1]) !== String(edition)) return;
+      var best = Math.max.apply(null, keys[i].map(function (k) { return similarity(q, k); }));
+      if (best >= NEAR_SCORE) scored.push([best, c]);
+    });
+    scored.sort(function (a, b) { return b[0] - a[0] || (a[1][0] < b[1][0] ? -1 : a[1][0] > b[1][0] ? 1 : a[1][1] - b[1][1]); });
+    return scored.slice(0, limit).map(function (s) { return s[1]; });
+  }
   window.judgekbNames = { loose: looseName, keys: titleKeys };  // the builder reads typed card names the same way
 
   // measured by bench/offline.py against the server's lookup on the same evaluation set
@@ -551,7 +578,9 @@
     function findHere(fromLoad) {
       var note = document.getElementById("card-mode");
       getIndex().then(function (data) {
-        var found = matchingCards(data, nameInput.value, cardEdition.value === "all" ? null : cardEdition.value, 5);
+        var wanted = cardEdition.value === "all" ? null : cardEdition.value;
+        var found = matchingCards(data, nameInput.value, wanted, 5);
+        var near = found.length ? [] : nearCards(data, nameInput.value, wanted, NEAR_LIMIT);  // a typo: offered, not opened
         var exact = found.filter(function (c) { return sameCard(c, nameInput.value); });
         var only = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : null;
         // no page saved at this address (plain http): the card's page cannot open, so say so instead of opening
@@ -561,10 +590,11 @@
         if (only && !held && (!fromLoad || !cardParams.get("found"))) { location.href = cardHref(only) + (MODE === "static" ? "" : "&found=1"); return; }
         note.hidden = false;
         note.textContent = !found.length ? "No card title starts with \u201c" + nameInput.value + "\u201d in the copy on this device."
+            + (near.length ? " The nearest titles:" : "")
           : held ? "No network: this address keeps no saved pages (plain http://), so a card's page, its text and its list status open when the network is back. On this device the name matches:"
           : "Searching on this device: pick the card.";
         var box = el("p", "chips");
-        found.forEach(function (c) { box.appendChild(cardChip(c, "", held)); });
+        (found.length ? found : near).forEach(function (c) { box.appendChild(cardChip(c, "", held)); });
         note.appendChild(box);
       }).catch(function () {
         if (!fromLoad && pagesSaved()) { cardForm.submit(); return; }  // the saved copy may hold the card's page
