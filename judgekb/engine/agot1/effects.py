@@ -7,6 +7,7 @@ from judgekb.engine.agot1 import RULES, rule
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Lasting, State
 from judgekb.engine.core.trace import Trace
+from judgekb.engine.scenario import cannot_words
 
 SOURCES = {
     "event": "events",
@@ -120,8 +121,11 @@ def kneel_stand(state: State, trace: Trace, key: str, kneel: bool) -> None:
 
 @rule("cannot.absolute.gain", ["agot1-faq/4.3"], "a 'cannot' effect is an absolute that no other effect overrides")
 def add_cannot(state: State, trace: Trace, key: str, what: str) -> None:
-    state.cards[key].cannot.add(what if what.startswith("be ") else f"be {what}")
-    trace.add("cannot.absolute.gain", f"{key} cannot {what}: an absolute that other effects may not override")
+    """Stored as ``cannot_words`` gives it, the form a card's own list and every check use ("Be Killed" is "be killed",
+    "change control" stays as it is): the words the loader accepts are the words the checks find."""
+    words = cannot_words(what)
+    state.cards[key].cannot.add(words)
+    trace.add("cannot.absolute.gain", f"{key} cannot {words}: an absolute that other effects may not override")
 
 
 @rule(
