@@ -294,7 +294,7 @@ def _unopposed() -> None:
 def claim_military(state: State, trace: Trace, loser: str, claim: int, chosen: list[str] | None) -> None:
     from judgekb.engine.agot1 import leaving
 
-    available = [c for c in state.in_play(loser, "character") if "be killed" not in c.cannot]
+    available = [c for c in state.in_play(loser, "character") if "be killed" not in state.cannots(c)]
     need = min(claim, len(available))
     # Step 3 decides the claim; "High-claim Military Challenges" only a claim of 2 or more ("different characters")
     cite = ["agot1-rules/challenge-step-3-resolve"] + (["agot1-rules/high-claim-military-challenges"] if claim >= 2 else [])
@@ -498,7 +498,7 @@ def deadly(state: State, trace: Trace, challenge: Challenge, chosen: str | None)
         )
         return
     # FAQ 4.3: "cannot" is absolute, so a defender that cannot be killed is no choice for the kill (as for claim)
-    victims = [k for k in remaining if "be killed" not in state.cards[k].cannot]
+    victims = [k for k in remaining if "be killed" not in state.cannots(state.cards[k])]
     if not victims:
         trace.add(
             "keyword.deadly",

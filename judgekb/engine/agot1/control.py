@@ -22,7 +22,7 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str) 
         raise IllegalStep("control.take", f"{key} is not a card in play whose control can change")
     if card.controller == player:
         raise IllegalStep("control.take", f"{player} already controls {key}")
-    if "be controlled" in card.cannot or "change control" in card.cannot:
+    if {"be controlled", "change control"} & state.cannots(card):
         raise IllegalStep("cannot.absolute", f"{key} cannot change control")
     marshal.check_unique(state, player, card, taking_control=True)
     previous = card.controller

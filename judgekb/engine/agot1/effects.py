@@ -9,6 +9,12 @@ from judgekb.engine.core.state import Lasting, State
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.scenario import cannot_words
 
+UNTIL_WORDS = {
+    "phase": "until the end of the phase",
+    "round": "until the end of the round",
+    "challenge": "until the end of the challenge",
+    "permanent": "while it stays in play",
+}
 SOURCES = {
     "event": "events",
     "character": "character abilities",
@@ -45,12 +51,7 @@ def add_lasting(state: State, trace: Trace, effect: Lasting) -> None:
         raise IllegalStep("lasting.sum", f"{effect.target} is not in play")
     before = state.strength(card)
     state.effects.append(effect)
-    until = {
-        "phase": "until the end of the phase",
-        "round": "until the end of the round",
-        "challenge": "until the end of the challenge",
-        "permanent": "while it stays in play",
-    }[effect.until]
+    until = UNTIL_WORDS[effect.until]
     if effect.kind == "str":
         raw = card.strength + sum(e.value for e in state.effects if e.target == card.key and e.kind == "str")
         text = f"{effect.target} gets {effect.value:+d} STR {until}: STR {before} → {state.strength(card)}"
@@ -108,6 +109,8 @@ def expire(state: State, trace: Trace, period: str) -> None:
             verb, what = effect.kind.split()
             change = f"{'gained' if verb == 'gain' else 'lost'} {what} {effect.value}"
             trace.add("lasting.expire", f"{effect.target}'s {change} (until {until}) expires", cite=duration)
+        elif effect.kind == "cannot":
+            trace.add("lasting.expire", f"{effect.target}'s 'cannot {effect.value}' (until {until}) expires", cite=duration)
 
 
 @rule("effect.kneel-stand", ["agot1-rules/kneeling-and-standing"], "kneel or stand a card")
@@ -120,12 +123,12 @@ def kneel_stand(state: State, trace: Trace, key: str, kneel: bool) -> None:
 
 
 @rule("cannot.absolute.gain", ["agot1-faq/4.3"], "a 'cannot' effect is an absolute that no other effect overrides")
-def add_cannot(state: State, trace: Trace, key: str, what: str) -> None:
-    """Stored as ``cannot_words`` gives it, the form a card's own list and every check use ("Be Killed" is "be killed",
-    "change control" stays as it is): the words the loader accepts are the words the checks find."""
+def add_cannot(state: State, trace: Trace, key: str, what: str, until: str, source: str = "") -> None:
+    """A lasting 'cannot' on a card: stored as ``cannot_words`` gives it (the form a card's own list and every check
+    use), so "Be Killed" is "be killed"; it expires with its duration like any lasting effect."""
     words = cannot_words(what)
-    state.cards[key].cannot.add(words)
-    trace.add("cannot.absolute.gain", f"{key} cannot {words}: an absolute that other effects may not override")
+    state.effects.append(Lasting(key, "cannot", words, until, source))
+    trace.add("cannot.absolute.gain", f"{key} cannot {words} {UNTIL_WORDS[until]}: an absolute that other effects may not override")
 
 
 @rule(

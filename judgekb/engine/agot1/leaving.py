@@ -15,7 +15,7 @@ VERBS = {"kill": "killed", "discard": "discarded", "return_to_hand": "returned t
     "cannot.absolute", ["agot1-faq/4.3"], "'cannot' is absolute; a card that cannot be killed/saved/etc. may not be chosen for that effect"
 )
 def check_cannot(state: State, card: Card, what: str) -> None:
-    if f"be {what}" in card.cannot:
+    if f"be {what}" in state.cannots(card):
         raise IllegalStep(
             "cannot.absolute", f"{card.key} cannot be {what}: 'cannot' is an absolute and the card may not be chosen for that effect"
         )
@@ -28,7 +28,7 @@ def check_cannot(state: State, card: Card, what: str) -> None:
 )
 def save_with_duplicate(state: State, trace: Trace, card: Card, how: str, cannot_be_saved: bool, keyword: str | None = None) -> bool:
     duplicates = [c for c in state.attachments(card) if c.duplicate]
-    if cannot_be_saved or "be saved" in card.cannot:
+    if cannot_be_saved or "be saved" in state.cannots(card):
         trace.add("cannot.absolute", f"{card.key} cannot be saved, so no duplicate may even attempt to save it", "refused")
         return False
     if not duplicates:

@@ -133,7 +133,7 @@ def effect(state: State, trace: Trace, args: dict[str, Any], path: Path) -> None
         effects.kneel_stand(state, trace, key, False)
     if "cannot" in args:
         for key in _names(target):
-            effects.add_cannot(state, trace, key, str(args["cannot"]))
+            effects.add_cannot(state, trace, key, str(args["cannot"]), until, str(args.get("source", "")))
     saves = set(_names(args.get("save")))
     for how in LEAVE:
         for key in _names(args.get(how)):

@@ -114,7 +114,7 @@ class Lasting:
     """A lasting effect: summed with the others, expiring at ``until``."""
 
     target: str
-    kind: str  # "str", "gain keyword", "lose keyword", "gain icon", "lose icon", "control"
+    kind: str  # "str", "gain keyword", "lose keyword", "gain icon", "lose icon", "control", "cannot" (value: ``cannot_words``)
     value: Any
     until: str  # "phase", "round", "challenge", "permanent"
     source: str = ""
@@ -237,6 +237,10 @@ class State:
 
     def blanked(self, card: Card) -> bool:
         return any(e.target == card.key and e.kind == "blank" for e in self.effects)
+
+    def cannots(self, card: Card) -> set[str]:
+        """The card's 'cannot' restrictions in force: its own and those a lasting effect on it gives, until it expires."""
+        return card.cannot | {str(e.value) for e in self.effects if e.target == card.key and e.kind == "cannot"}
 
     def keywords(self, card: Card) -> set[str]:
         words = set() if self.blanked(card) else set(card.keywords)  # a blank text box keeps only gained keywords
