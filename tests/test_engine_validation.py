@@ -759,3 +759,37 @@ def test_a_name_yaml_reads_as_true_false_or_a_number_is_quoted_as_written_with_a
     said += f'put it in quotes, name: "{written}"'
     assert str(caught.value) == said, str(caught.value)
     assert written in load_scenario(Path("t.yaml"), body.replace(f"name: {written}", f'name: "{written}"')).state.players
+
+
+# Every effect field that may change the game state by itself (RR Abilities: "A card ability can only be initiated if its
+# effect has the potential to change the game state").  A field added to scenario.EFFECT must be put here or among
+# agot2.effects.QUALIFIERS (review r65 M1: `note` and `cannot_be_saved` counted as a part, so an effect that only kneels
+# a kneeling card was let through).
+STATE_CHANGING_PARTS = {
+    "str", "gain", "lose", "gain_icon", "lose_icon", "terminal", "take_control", "kill", "discard", "sacrifice",
+    "return_to_hand", "return_to_deck", "discard_from_hand", "discard_from_deck", "gold", "power", "move_power", "cannot",
+    "canceled_by", "blank", "put_into_play", "contribute", "participate", "remove_from_challenge", "reveal_plot",
+    "place_in_dead_pile", "claim", "set_str", "draw", "additional_challenge", "base_gold", "rest", "reduce_cost",
+    "otherwise", "at_end_of",
+}
+
+
+def test_every_effect_field_is_a_qualifier_a_kneel_or_stand_or_a_part_that_may_change_the_game_state():
+    from judgekb.engine.agot2.effects import KNEEL_STAND, QUALIFIERS
+    from judgekb.engine.scenario import EFFECT
+
+    classes = [QUALIFIERS, KNEEL_STAND, STATE_CHANGING_PARTS]
+    assert not QUALIFIERS & KNEEL_STAND and not QUALIFIERS & STATE_CHANGING_PARTS and not KNEEL_STAND & STATE_CHANGING_PARTS
+    unclassed = sorted(set(EFFECT) - set().union(*classes))
+    assert not unclassed, f"class these effect fields in agot2.effects.QUALIFIERS or STATE_CHANGING_PARTS: {unclassed}"
+    assert set().union(*classes) <= set(EFFECT)
+
+
+@pytest.mark.parametrize("extra", ['note: "Anna\'s event"', "cannot_be_saved: true", "position: top", "victory_choice: A",
+                                   "priority: [X]", "order: [X]", "kill: []"])
+def test_an_effect_that_only_kneels_a_kneeling_card_is_refused_whatever_bookkeeping_it_carries(extra: str):
+    body = BASE2.replace("{name: Robb Stark, str: 5, icons: [military]", "{name: Robb Stark, str: 5, icons: [military], kneeling: true")
+    assert body != BASE2
+    body += "steps:\n  - effect: {source: Kneel Him, source_type: event, kneel: Robb Stark, " + extra + "}\n"
+    result = runner.run(load_scenario(Path("t.yaml"), body), TITLES)
+    assert [e.step for e in result.trace.entries if e.outcome == "refused"] == [1], result.trace.entries

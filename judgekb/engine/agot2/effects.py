@@ -660,10 +660,20 @@ def _check_sacrificer(state: State, args: dict[str, Any]) -> None:
 
 
 # an effect's bookkeeping and its kneel/stand parts: any other part may change the game state on its own
-KNEEL_STAND_ONLY = frozenset(
-    ("__line__", "source", "source_type", "controller", "player", "target", "choose", "all", "until", "reactions",
-     "interrupts", "saves", "cost", "kneel", "stand", "kneel_faction_card", "stand_faction_card")
+# The fields of an effect (scenario.EFFECT) that cannot change the game state on their own: who and what it names, its
+# timing, a cost, a condition, a choice or flag that only qualifies another part, free text.  An effect whose kneel or
+# stand parts change nothing and that has no field outside these could not change the game state (RR Abilities).
+# tests/test_second_edition.py checks that every EFFECT field is one of these, a kneel or stand part, or a part that
+# may change the game state, so a new field is classed when it is added (review r65 M1: `note` and `cannot_be_saved`
+# were taken as parts, and an effect that only kneels a kneeling card was let through).
+QUALIFIERS = frozenset(
+    ("source", "source_type", "controller", "player", "target", "choose", "all", "until", "reactions", "interrupts",
+     "saves", "save", "cost", "cannot_be_saved", "position", "note", "victory_choice", "priority", "order", "infamy",
+     "onto", "from", "kneeling", "participating", "each_player", "instead", "if_won_by", "if_attacking_alone",
+     "referential")
 )
+KNEEL_STAND = frozenset(("kneel", "stand", "kneel_faction_card", "stand_faction_card"))
+KNEEL_STAND_ONLY = QUALIFIERS | KNEEL_STAND
 
 
 @rule(
@@ -701,7 +711,7 @@ def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
         )
 
     cite = sorted({"agot2-rr/kneel" if kneel else "agot2-rr/stand" for _, kneel in idle})
-    other = [k for k in args if k not in KNEEL_STAND_ONLY and not k.startswith("_") and args[k] is not None and args[k] is not False]
+    other = [k for k in args if k not in KNEEL_STAND_ONLY and not k.startswith("_") and args[k] not in (None, False, "", [], {})]
     if not changed and not other and not (args.get("_post_then") or args.get("_delayed")):
         raise IllegalStep(
             "kneel.already",
