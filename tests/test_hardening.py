@@ -1210,6 +1210,89 @@ def test_a_client_sending_its_request_in_time_is_answered_under_the_deadlines(mo
     assert said == [], said
 
 
+def _serve_one_slow_reader(monkeypatch, answer_seconds: float, wait: float) -> tuple[int, int, list[str]]:
+    """A POST through judgekb's serve worker (in this process) with 0.5 s read deadlines, answered with 16 MB that the
+    client starts reading only after ``wait`` seconds.  How much of the answer it got, of how much, and what the worker
+    logged (r65's review/slow_reader.py)."""
+    import logging
+    import socket
+    import threading
+
+    from gunicorn.config import Config  # type: ignore[import-untyped]
+    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+    from judgekb.web import serveworker
+
+    monkeypatch.setattr(serveworker, "HEADER_SECONDS", 0.5)
+    monkeypatch.setattr(serveworker, "BODY_SECONDS", 0.5)
+    monkeypatch.setattr(serveworker, "ANSWER_SECONDS", answer_seconds)
+    big = b"x" * (16 * 1024 * 1024)
+
+    def app(environ, start_response):  # type: ignore[no-untyped-def]
+        environ["wsgi.input"].read()
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(big)))])
+        return [big]
+
+    cfg = Config()
+    worker = serveworker.Worker(0, os.getpid(), [], None, 30, cfg, Logger(cfg))
+    worker.wsgi = app
+    worker.log.error_log.addFilter(serveworker._SlowClient())
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage() + (" (with a traceback)" if record.exc_info else ""))
+
+    keep = Keep()
+    worker.log.error_log.addHandler(keep)
+    got = [0]
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)  # the answer cannot all sit in the buffers
+        client.connect(listener.getsockname())
+        served, addr = listener.accept()
+        client.sendall(b"POST /x HTTP/1.1\r\nHost: judge.test\r\nContent-Length: 2\r\n\r\nhi")
+
+        def read() -> None:
+            time.sleep(wait)  # a phone that reads nothing for a while, then all of it
+            client.settimeout(5)
+            try:
+                while part := client.recv(1 << 20):
+                    got[0] += len(part)
+            except OSError:
+                return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            worker.handle(listener, served, addr)
+        finally:
+            worker.log.error_log.removeHandler(keep)
+        reader.join(10)
+        client.close()
+    return got[0], len(big), said
+
+
+def test_the_answer_to_a_post_is_not_bound_by_the_read_deadlines(monkeypatch):
+    """A maintainer's review (r65, M2): the answer to a POST had to go out within what was left of BODY_SECONDS (a
+    second at least), so a client that read it 3 s later got 0.3 MB of 32 MB.  The read deadlines (0.5 s here) bound
+    reading only: this client, reading nothing for 2 s, gets the whole answer."""
+    got, size, said = _serve_one_slow_reader(monkeypatch, answer_seconds=15.0, wait=2.0)
+    assert got > size, (got, size)  # the headers and the whole body
+    assert said == [], said
+
+
+def test_a_client_that_takes_none_of_a_post_answer_is_dropped_with_a_line_in_the_log(monkeypatch):
+    """r65 M2: a client dropped while its answer was written left nothing in the log (before: a warning line).  One
+    that takes nothing for ANSWER_SECONDS (0.5 s here) is dropped with SLOW_READER, and no traceback."""
+    from judgekb.web.serveworker import SLOW_READER
+
+    got, size, said = _serve_one_slow_reader(monkeypatch, answer_seconds=0.5, wait=3.0)
+    assert got < size, (got, size)
+    assert [line for line in said if line.startswith(SLOW_READER)], said
+    assert not [line for line in said if "traceback" in line], said
+
+
 def _many(steps: int, cards: int) -> str:
     """A second-edition scenario of ``steps`` notes and ``cards`` characters in play (line 9 is the first step)."""
     in_play = ", ".join(f"{{name: c{n}}}" for n in range(cards))

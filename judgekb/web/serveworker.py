@@ -9,8 +9,12 @@ A sync worker serves one connection at a time and gunicorn sets no read timeout 
 connections that sent half their headers held every worker until the 30 s worker timeout killed them, and
 nobody's search was answered meanwhile (a hostile-input review; one phone repeating it keeps the site down).
 Reading a request now has its own deadline: the headers within ``HEADER_SECONDS`` of the connection, a body
-(and the short answer to it) within ``BODY_SECONDS`` of the headers; a client that takes longer is dropped (one
-line in the log) and the worker goes on.  These are deadlines for the whole read, not timeouts for each
+within ``BODY_SECONDS`` of the headers; a client that takes longer is dropped (one line in the log) and the worker
+goes on.  The deadlines bound reading only, never the answer, however long reading and computing took: writing
+the answer to a request with a body may wait ``ANSWER_SECONDS`` at a time for the client to take some of it (a
+slow phone that goes on reading gets all of it, within the worker timeout), and a client that takes nothing in
+that time is dropped (one line in the log); the answer to a request without a body has no limit but the worker
+timeout.  These are deadlines for the whole read, not timeouts for each
 ``recv``: a client that trickled one byte every 3 s (well inside a 5 s timeout per read) held its worker until
 the worker timeout all the same (a hostile-input review, r53).  ``_Deadline`` wraps the client socket, and
 each read waits only for what is left of the time.
@@ -28,12 +32,14 @@ from gunicorn.workers.sync import SyncWorker  # type: ignore[import-untyped]
 
 HEADER_SECONDS = 5.0  # a phone on venue Wi-Fi sends its request line and headers in well under a second
 BODY_SECONDS = 15.0  # a posted decklist or scenario (at most 256 KB) and the short answer to it; below the 30 s worker timeout
+ANSWER_SECONDS = 15.0  # the answer to a request with a body: a client that takes none of it this long is let go
 SLOW = "judgekb: dropped a client that sent its request too slowly"
+SLOW_READER = "judgekb: dropped a client that read its answer too slowly"
 
 
 class _SlowClient(logging.Filter):
-    """gunicorn logs a read past its deadline as "Socket error processing request." with a traceback; ``Worker.handle``
-    logs the one line ``SLOW`` instead."""
+    """gunicorn logs a read past its deadline or a write past its timeout as "Socket error processing request." with a
+    traceback; ``Worker.handle`` logs the one line ``SLOW`` or ``SLOW_READER`` instead."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not (record.exc_info and isinstance(record.exc_info[1], TimeoutError))
@@ -41,27 +47,31 @@ class _SlowClient(logging.Filter):
 
 class _Deadline:
     """A client socket whose reads share one deadline: each ``recv`` waits only for the time left, and raises
-    TimeoutError once it has run out (``late`` is then set).  Everything else is the socket's own."""
+    TimeoutError once it has run out (``late`` is then set).  Writes have no part in that deadline: each ``send``
+    may wait ``send_seconds`` (None: as long as it takes) for the client to take some of the answer, and one that
+    times out sets ``stalled``.  Everything else is the socket's own."""
 
     def __init__(self, sock: Any, seconds: float) -> None:
         self._sock = sock
         self.late = False
+        self.stalled = False
+        self.send_seconds: float | None = ANSWER_SECONDS  # (an error page to a request refused while it is read)
         self.limit(seconds)
 
     def limit(self, seconds: float | None) -> None:
-        """From now on, reads (and sends) end ``seconds`` from now; None: no deadline, as a plain blocking socket."""
+        """From now on, reads end ``seconds`` from now; None: no deadline, as a plain blocking socket."""
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self._sock.settimeout(None)
 
-    def _wait(self, at_least: float = 0.0) -> None:
+    def _wait(self) -> None:
         if self.deadline is None:
             return
         left = self.deadline - time.monotonic()
-        if left <= 0 and not at_least:
+        if left <= 0:
             self.late = True
             raise TimeoutError(f"the client did not send its request within {self.seconds:g} s")
-        self._sock.settimeout(max(left, at_least))
+        self._sock.settimeout(left)
 
     def recv(self, size: int, *flags: int) -> bytes:
         if self.late:  # dropped: not even gunicorn's linger on closing reads from it (it would drip on for 2 s)
@@ -74,12 +84,23 @@ class _Deadline:
             raise
 
     def sendall(self, data: Any, *flags: int) -> None:
-        self._wait(at_least=1.0)  # (the short answer to a request read in time; a second even when it was not)
-        self._sock.sendall(data, *flags)
+        """The answer, a ``send`` at a time: a client that goes on reading gets all of it, however slowly."""
+        view = memoryview(data).cast("B")
+        while view:
+            view = view[self.send(view, *flags) :]
 
     def send(self, data: Any, *flags: int) -> int:
-        self._wait(at_least=1.0)
-        return int(self._sock.send(data, *flags))
+        """One write of the answer, waiting ``send_seconds`` at most for the client to take some of it: the read deadline
+        has no part in it (review r65 M2: a POST's answer had what was left of BODY_SECONDS, or a second, in all)."""
+        prior = self._sock.gettimeout()
+        self._sock.settimeout(self.send_seconds)
+        try:
+            return int(self._sock.send(data, *flags))
+        except TimeoutError:
+            self.stalled = self.send_seconds is not None
+            raise
+        finally:
+            self._sock.settimeout(prior)  # (a read after it keeps its own terms: gunicorn's linger on closing)
 
     def settimeout(self, value: float | None) -> None:  # gunicorn's own (closing: a short linger, reading the rest)
         self.deadline = None
@@ -101,13 +122,17 @@ class Worker(SyncWorker):  # type: ignore[misc]
         finally:
             if sock.late:
                 self.log.warning("%s (%s, within %g s)", SLOW, (addr or ("",))[0], sock.seconds or 0)
+            elif sock.stalled:
+                self.log.warning("%s (%s, nothing taken in %g s)", SLOW_READER, (addr or ("",))[0], sock.send_seconds or 0)
 
     def handle_request(self, listener: Any, req: Any, client: Any, addr: Any) -> Any:
-        # headers read: a request with a body keeps a deadline for it (and its short answer); one without gets
-        # none, so a large answer (the offline bundle) to a slow phone is bounded only by the worker timeout
+        # headers read: a request with a body keeps a deadline for reading it, and each write of its answer may wait
+        # ANSWER_SECONDS; one without gets neither, so a large answer (the offline bundle) to a slow phone is
+        # bounded only by the worker timeout
         has_body = req.method in ("POST", "PUT", "PATCH") or any(k == "CONTENT-LENGTH" for k, _ in req.headers)
         if isinstance(client, _Deadline):
             client.limit(BODY_SECONDS if has_body else None)
+            client.send_seconds = ANSWER_SECONDS if has_body else None
         try:
             return super().handle_request(listener, req, client, addr)
         finally:
