@@ -25,7 +25,23 @@ def setup(state: State, trace: Trace, scenario: Scenario) -> None:
 
 
 def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, step: dict[str, Any]) -> None:
-    """Dispatch one scenario step to the rule functions."""
+    """Dispatch one scenario step to the rule functions; a ``victory_choice`` the step names and no tie at 15 needed is
+    said unused, never dropped (as in edition 2; review r65 L2)."""
+    named = args.get("victory_choice") if isinstance(args, dict) else None
+    state.facts["victory_choice_used"] = False
+    _apply(state, trace, verb, args, scenario, step)
+    if not state.facts.pop("victory_choice_used", False):
+        trace.unused(
+            VICTORY_RULE,
+            "victory_choice",
+            named,
+            "the first player chooses the winner only when two or more players reach 15 power simultaneously, and that "
+            "did not happen in this step",
+            "agot1-rules/power-and-victory",
+        )
+
+
+def _apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, step: dict[str, Any]) -> None:
     path = scenario.path
     args = args if args is not None else {}
     if verb == "note":

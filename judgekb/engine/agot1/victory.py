@@ -25,6 +25,7 @@ def check(state: State, trace: Trace) -> str | None:
         trace.add("victory", f"{reached[0]} has {state.total_power(reached[0])} power: the game is over and {reached[0]} wins")
     else:
         chooser = state.first_player
+        state.facts["victory_choice_used"] = True  # (a step's victory_choice is said unused otherwise)
         choice = state.facts.get("victory_choice")
         state.winner = choice if choice in reached else None
         trace.add(
