@@ -106,10 +106,14 @@ def explicit_references(
             raise DataError(f"{where(references_file, item)}: bad pattern: {exc}") from None
         if "section_of" in item and "sections" not in pattern.groupindex:
             raise DataError(f"{where(references_file, item, 'pattern')}: a 'section_of' reference needs a group (?P<sections>…)")
-        hits = 0
-        for clause in by_doc.get(item["in"], []):
+        searched = item["in"] if isinstance(item["in"], list) else [item["in"]]  # one pattern for several documents
+        for doc in searched:
+            if not isinstance(doc, str):
+                raise DataError(f"{where(references_file, item, 'in')}: field 'in' must be a document id or a list of them; got {doc!r}")
+        hits = {doc: 0 for doc in searched}
+        for clause in [c for doc in searched for c in by_doc.get(doc, [])]:
             for m in pattern.finditer(f"{clause.heading}\n{clause.text}"):
-                hits += 1
+                hits[clause.doc] += 1
                 if "target" in item:
                     targets = [item["target"].format(**m.groupdict())]
                 elif "absent" in item:
@@ -122,8 +126,9 @@ def explicit_references(
                     found.append({"clause": clause.id, "text": m.group(0), "target": target, "page": page})
                     said = f"the text refers to it: “{m.group(0)}”" + (f" ({item['note']})" if item.get("note") else "")
                     links.append(link(clause.id, target, "cites", said, data={"page": page} if page else {}))
-        if not hits:
-            raise DataError(f"{where(references_file, item)}: pattern matches nothing in {item['in']}")
+        for doc, count in hits.items():
+            if not count:
+                raise DataError(f"{where(references_file, item)}: pattern matches nothing in {doc}")
     unique = {(r["src"], r["dst"], r["reason"]): r for r in links}
     return list(unique.values()), found
 
