@@ -555,6 +555,18 @@ def clause_ids(db: sqlite_utils.Database) -> list[str]:
     return [r["id"] for r in db.query("select id from clauses order by doc, seq")]
 
 
+def covers_a_clause(db: sqlite_utils.Database, entry: str) -> bool:
+    """Whether a ``not_cited`` entry covers some clause of the corpus: the clause id itself, a document id (no '/': its
+    clauses) or a prefix ending in '/' or '-' (as ``expectations._banned`` reads it)."""
+    if entry.endswith(("/", "-")):
+        sql, args = "select 1 from clauses where substr(id, 1, ?) = ? limit 1", [len(entry), entry]
+    elif "/" not in entry:
+        sql, args = "select 1 from clauses where doc = ? limit 1", [entry]
+    else:
+        sql, args = "select 1 from clauses where id = ? limit 1", [entry]
+    return bool(list(db.query(sql, args)))
+
+
 def nearest_ids(db: sqlite_utils.Database, clause_id: str, limit: int = 5, max_chars: int = 80) -> list[str]:
     """The clause ids close to one that does not exist, closest first; only the first ``max_chars`` are
     compared (bounded time). An id of a known document is compared with that document's ids by what

@@ -793,3 +793,38 @@ def test_an_effect_that_only_kneels_a_kneeling_card_is_refused_whatever_bookkeep
     body += "steps:\n  - effect: {source: Kneel Him, source_type: event, kneel: Robb Stark, " + extra + "}\n"
     result = runner.run(load_scenario(Path("t.yaml"), body), TITLES)
     assert [e.step for e in result.trace.entries if e.outcome == "refused"] == [1], result.trace.entries
+
+
+@pytest.mark.parametrize(
+    ("entry", "refused"),
+    [
+        ("agot2-rr/kneal", True),  # a typo of agot2-rr/kneel
+        ("agot3-rr", True),
+        ("AGOT2-RR", True),
+        ("agot2-x/", True),
+        ("agot2-rr", False),
+        ("agot2-rr/", False),
+        ("agot1-", False),
+        ("agot1-faq/4.3", False),
+    ],
+)
+def test_a_not_cited_entry_that_covers_no_clause_of_the_corpus_is_refused_when_run(db, entry: str, refused: bool):
+    """A maintainer's review (r65, L3): `not_cited: [agot2-rr/kneal]`, `[agot3-rr]` and `[AGOT2-RR]` each passed on a
+    trace citing agot2-rr/kneel: an entry that names no clause, document or prefix of the corpus could never fail.
+    Where the database is at hand (the CLI's run, the web) it is refused as bad input, with the nearest ids."""
+    from judgekb.engine import guard
+
+    text = BASE2 + "steps:\n  - effect: {source: X, source_type: event, kneel: Robb Stark}\n"
+    text += f"expect: {{not_cited: [agot2-faq/, {entry}]}}\n"
+    if not refused:
+        ruling, _ = guard.run(Path("t.yaml"), text, TITLES, guard.CLI, db)
+        assert next(c for c in ruling.checks if c["expect"] == "not_cited")["passed"] is not entry.startswith("agot2-rr")
+        return
+    with pytest.raises(guard.ScenarioError) as caught:
+        guard.run(Path("t.yaml"), text, TITLES, guard.CLI, db)
+    said = str(caught.value)
+    start = f"t.yaml:13: field 'not_cited': {entry!r} is no clause id, document id or prefix of the corpus, so it could never fail"
+    assert said.startswith(start), said
+    assert caught.value.malformed
+    if entry == "agot2-rr/kneal":
+        assert said.endswith("Nearest ids: agot2-rr/kneel, agot2-rr/neutral"), said

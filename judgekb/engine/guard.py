@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekb.files import TooLarge, read_input
-from judgekb.yamlio import DataError
+from judgekb.yamlio import DataError, where
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,25 @@ class ScenarioError(Exception):
 
 class Timeout(BaseException):  # noqa: N818 - a BaseException so no `except Exception` in the engine swallows it
     """Raised by the alarm when a scenario overruns its deadline."""
+
+
+def _check_not_cited(path: Path, scenario: Any, db: Any) -> None:
+    """Raises DataError for a ``not_cited`` entry that covers no clause of the corpus (a typo, ``agot2-rr/kneal``,
+    ``agot3-rr``, ``AGOT2-RR``): it could never fail, so the expectation would pass whatever the trace cites (review
+    r65 L3).  Only where the database is at hand (the CLI's run and the web); the format check cannot know the ids."""
+    from judgekb import store
+
+    expect = scenario.expect or {}
+    entries = expect.get("not_cited") or []
+    for entry in [entries] if isinstance(entries, str) else entries:
+        if isinstance(entry, str) and entry.strip() and not store.covers_a_clause(db, entry):
+            near = store.nearest_ids(db, entry) if "/" in entry.rstrip("/") else []
+            hint = f". Nearest ids: {', '.join(near)}" if near else ""
+            raise DataError(
+                f"{where(path, expect, 'not_cited')}: field 'not_cited': {entry!r} is no clause id, document id or prefix "
+                f"of the corpus, so it could never fail; give a clause id (agot2-rr/stealth), a document id (agot2-rr) or a "
+                f"prefix ending in '/' or '-' (agot1-){hint}"
+            )
 
 
 def read_file(path: Path, limits: Limits) -> str:
@@ -109,6 +128,8 @@ def run(
         with deadline(limits.seconds):
             scenario = load_scenario(path, text, prepare=prepare, titles=titles)
             _check_size(path, scenario, limits)
+            if db is not None:
+                _check_not_cited(path, scenario, db)
             ruling = runner.run(scenario, titles, deadline=None if limits.seconds is None else started + limits.seconds)
             if db is None:
                 return ruling, ruling.as_json()
