@@ -828,3 +828,16 @@ def test_a_not_cited_entry_that_covers_no_clause_of_the_corpus_is_refused_when_r
     assert caught.value.malformed
     if entry == "agot2-rr/kneal":
         assert said.endswith("Nearest ids: agot2-rr/kneel, agot2-rr/neutral"), said
+
+
+def test_an_edition_1_cannot_effect_without_a_target_is_refused_not_dropped():
+    """A maintainer's review (r65, L4): `effect: {player: B, cannot: be killed}` left no trace line and restricted
+    nothing (edition 1 applies a 'cannot' effect to its target cards only); it is bad input, named with its line."""
+    from judgekb.engine import guard
+
+    text = JOUST1 + "steps:\n  - effect: {player: B, cannot: be killed, until: end of phase}\n"
+    with pytest.raises(guard.ScenarioError) as caught:
+        guard.run(Path("t.yaml"), text, TITLES, guard.CLI)
+    assert str(caught.value) == (
+        "t.yaml:12: field 'cannot': needs 'target', the card(s) it restricts: edition 1 applies it to cards only; got 'be killed'"
+    ), str(caught.value)

@@ -1210,6 +1210,10 @@ class _Checker:
             self.onto(item, here)
         if item.get("each_player"):
             self.each_player(item, here)
+        if self.edition == 1 and schema.get("cannot") == "cannot" and "cannot" in item and not item.get("target"):
+            # (review r65 L4: with 'player' and no target it left no trace line and restricted nothing)
+            said = f"needs 'target', the card(s) it restricts: edition 1 applies it to cards only; got {item['cannot']!r}"
+            self.fail(here, "cannot", said)
 
     def each_player(self, item: dict[str, Any], line_of: Any) -> None:
         """'each_player' makes a draw or a deck discard one effect on every player; with neither it would be
