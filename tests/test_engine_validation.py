@@ -161,6 +161,12 @@ players:
             BASE2 + "steps:\n  - effect: {draw: 2, player: A, each_player: true}\n",
             "t.yaml:12: field 'each_player': every player is affected, so 'player: A' contradicts it",
         ),
+        # (review r67 H2: a reaction 'to: reveal: Plot A' loaded and resolved; the engine cannot tell it occurred)
+        (
+            BASE2 + "steps:\n  - reaction: {player: A, card: X, to: 'reveal: Plot A'}\n",
+            "t.yaml:12: field 'to': must name an event as 'VERB: SUBJECT' with a verb the engine records",
+        ),
+        (BASE2 + "steps:\n  - reaction: {player: A, card: X}\n", "t.yaml:12: reaction is missing field 'to'"),
     ],
 )
 def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: str):

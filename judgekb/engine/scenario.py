@@ -293,6 +293,36 @@ TRIGGERS = (
     "challenges action",
     "marshaling action",
 )
+# The events a second-edition `reaction` step may answer (`to: "VERB: SUBJECT"`): each is recorded by the engine as it
+# occurs, so a reaction to one that did not occur is refused (RR Reactions, Triggering Condition); any other verb is
+# refused at load, since the engine could not tell whether it occurred.
+REACTION_VERBS2 = (
+    "kill",
+    "discard",
+    "sacrifice",
+    "return to hand",
+    "return to deck",
+    "leave play",
+    "marshal",
+    "put into play",
+    "enter play",
+    "kneel",
+    "stand",
+    "strength",
+    "play",
+    "declare challenge",
+    "win",
+    "lose",
+    "claim",
+    "renown",
+    "insight",
+    "intimidate",
+    "pillage",
+    "win dominance",
+    "end of phase",
+    "end of challenge",
+    "end of round",
+)
 LIMIT = ("map", {"times": "count", "per": ("enum", ("phase", "challenge", "round", "game"))})  # RR Limits and Maxima
 REACT: dict[str, Any] = {
     "setup": "bool",
@@ -421,7 +451,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "ability": ({"player", "card"}, ABILITY, 2),
     "play_event": ({"player", "card"}, {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows"))}, 2),
     "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
-    "reaction": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
+    "reaction": ({"player", "card", "to"}, {**REACT, "to": "reaction event", "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "shadow": "count"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
     "loop": ({"times", "steps"}, {"times": "count", "steps": "any", "player": "player"}, 2),
@@ -1342,6 +1372,15 @@ class _Checker:
                 text in UNTILS or (text.startswith("while in play:") and text.split(":", 1)[1].strip() in {k.lower() for k in state.cards})
             ):
                 self.fail(line_of, key, f"must be one of {', '.join(UNTILS)} or 'while in play: CARD'; got {value!r}")
+        elif kind == "reaction event":
+            verb = str(value).partition(":")[0].strip().lower()
+            if not isinstance(value, str) or verb not in REACTION_VERBS2:
+                self.fail(
+                    line_of,
+                    key,
+                    f"must name an event as 'VERB: SUBJECT' with a verb the engine records (so that it can tell whether "
+                    f"it occurred): {', '.join(REACTION_VERBS2)}; got {value!r}",
+                )
         elif kind == "terminal":
             if not isinstance(value, str) or not TERMINAL.match(value.strip()):
                 self.fail(line_of, key, f"must read 'killed if STR 0' or 'discarded if STR 0'; got {value!r}")

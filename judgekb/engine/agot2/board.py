@@ -11,6 +11,7 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
+from judgekb.engine.scenario import REACTION_VERBS2
 
 VICTORY = 15
 # where a card is, as "it is in the …" says it
@@ -197,6 +198,44 @@ def _not_occurred(state: State, event: str) -> None:
         )
 
 
+RULES.add(
+    "reaction.no-trigger",
+    ["agot2-rr/reactions", "agot2-rr/triggering-condition", "agot2-rr/event-cards"],
+    "a reaction is initiated only after its triggering condition occurs: one to an event that did not occur is refused",
+)
+
+
+def _never_occurred(state: State, spec: dict[str, Any], event: str) -> None:
+    """A reaction to an event the engine records but that has not occurred in this game: refused.
+
+    RR Reactions: "After a triggering condition resolves, a reaction window for that triggering condition opens."  Every
+    verb a reaction step may name (``scenario.REACTION_VERBS2``, checked at load) is one the engine records as it occurs,
+    so an event not in its record did not occur.  Raises IllegalStep."""
+    verb = event.partition(":")[0].strip().lower()
+    if verb not in REACTION_VERBS2:  # (refused at load; a step built in code is checked here too)
+        raise IllegalStep(
+            "reaction.no-trigger",
+            f"'{event}' is not an event the engine records (it records {', '.join(REACTION_VERBS2)}): whether this "
+            "reaction's triggering condition occurred cannot be checked",
+            cite=["agot2-rr/triggering-condition"],
+        )
+    subject = event.partition(":")[2].strip()
+    if (verb, subject) in [("marshal", k) for k in state.facts.get("entered", [])] + [
+        ("enter play", k) for k in state.facts.get("not_entered", [])
+    ]:
+        return  # (cards.triggered says why more exactly: put into play is not marshaling; marshaled from facedown)
+    card = state.cards.get(str(spec.get("card") or ""))
+    event_card = card is not None and card.type == "event"  # RR Event Cards: its triggering condition says when it can be played
+    last = int(state.facts.get("window_step") or 0)
+    raise IllegalStep(
+        "reaction.no-trigger",
+        f"'{event}' did not occur in the last step that was not a reaction (step {last}), nor earlier: a reaction is "
+        "initiated only after its triggering condition occurs, so no reaction window for it opened"
+        + (f"; {card.key} cannot be played" if event_card and card is not None else ""),
+        cite=["agot2-rr/reactions", "agot2-rr/triggering-condition"] + (["agot2-rr/event-cards"] if event_card else []),
+    )
+
+
 def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -> None:
     """A reaction used as a step: one use per occurrence of its triggering condition (when the engine recorded it)."""
     event = str(spec.get("to") or "")
@@ -204,6 +243,7 @@ def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[s
     key = next((e for e in ctx.occurred if e.lower() == event.lower()), None)
     if key is None:
         _not_occurred(state, event)
+        _never_occurred(state, spec, event)
         return
     if key not in ctx.open_windows:
         raise IllegalStep(

@@ -585,6 +585,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 tag="strength",
                 subject=key,
             )
+            board.queue_reactions(ctx, f"strength: {key}")
             check_terminal(state, trace, ctx)
     if "str" in args:
         for key in targets:
@@ -599,6 +600,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 )
                 continue
             add_lasting(state, trace, Lasting(key, "str", int(args["str"]), until, source, while_in_play=holder))
+            board.queue_reactions(ctx, f"strength: {key}")
             if args.get("all") and state.challenge and not state.challenge.ended:
                 trace.add(
                     "lasting.set",

@@ -439,7 +439,8 @@ def base_gold(state: State, player: str) -> int:
     ["agot2-rr/appendix-i/dominance-phase/5.2", "agot2-rr/winning-the-game"],
     "standing characters' STR plus gold in the pool; the highest gains 1 power; a tie: no one",
 )
-def dominance(state: State, trace: Trace) -> None:
+def dominance(state: State, trace: Trace) -> str | None:
+    """Determine dominance (Appendix I 5.2); the winner, or None on a tie."""
     totals = {
         n: sum(state.strength(c) for c in state.in_play(n, "character") if not c.kneeling) + state.players[n].gold
         for n in remaining(state)
@@ -463,12 +464,13 @@ def dominance(state: State, trace: Trace) -> None:
     if len(tied) > 1:
         state.facts["dominance"] = "none"
         trace.add("dominance", text + "; tied for the highest: no one wins dominance", "not-applied", cite=cite, tag="dominance")
-        return
+        return None
     state.facts["dominance"] = tied[0]
     trace.add("dominance", text + f"; {tied[0]} wins dominance", cite=cite, tag="dominance", subject=tied[0])
     gain_power(
         state, trace, tied[0], 1, f"{tied[0]} wins dominance", rule_id="dominance", cite=["agot2-rr/appendix-i/dominance-phase/5.2"]
     )
+    return tied[0]
 
 
 @rule(
@@ -703,7 +705,9 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     elif name in ("marshaling", "marshalling"):
         income(state, trace)
     elif name == "dominance":
-        dominance(state, trace)
+        winner = dominance(state, trace)
+        if winner:
+            queue_reactions(ctx, f"win dominance: {winner}")
     elif name == "standing":
         standing(state, trace)
     elif name == "taxation":
