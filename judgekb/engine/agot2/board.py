@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,15 +85,14 @@ def _offers_save(spec: dict[str, Any]) -> bool:
 def interrupts(state: State, trace: Trace, ctx: Context, event: str, saving: bool | None = None) -> None:
     """Interrupts to an imminent event resolve before it (RR Interrupts).  ``saving``: only those that offer a save
     (True: "would" interrupts, eligible first), or only the others (False)."""
-    from judgekb.engine.agot2.cards import triggered
-
     answering, ctx.event = ctx.event, event  # nested windows (a cost's own interrupts) restore it after
     try:
-        for spec in [
+        eligible = [
             s
             for s in ctx.interrupts
             if not s.get("_used") and event_matches(s, event) and (saving is None or _offers_save(s) == saving)
-        ]:
+        ]
+        for spec in forced_first(trace, eligible, event, "interrupt"):
             spec["_used"] = True
             effect = dict(spec.get("effect") or {})
             saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in names(effect.pop("save", None))]
@@ -101,9 +101,87 @@ def interrupts(state: State, trace: Trace, ctx: Context, event: str, saving: boo
                 if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
                     continue
                 spec = {**spec, "effect": effect}
-            triggered(state, trace, ctx, spec, "interrupt", event)
+            initiate(state, trace, ctx, spec, "interrupt", event)
     finally:
         ctx.event = answering
+
+
+FORCED = "agot2-rr/forced-interrupts-forced-reactions"
+RULES.add(
+    "forced.first",
+    # (the clauses a cost refusal cites: RR Costs, Kneel, Abilities, Initiating Abilities, Kill, FAQ 2.1)
+    [
+        FORCED,
+        "agot2-rr/triggering-condition",
+        "agot2-rr/costs",
+        "agot2-rr/kneel",
+        "agot2-rr/abilities",
+        "agot2-rr/initiating-abilities-marshaling-cards",
+        "agot2-rr/kill-killed",
+        "agot2-faq41/2.1",
+    ],
+    "for any given triggering condition, forced interrupts and forced reactions initiate before the non-forced ones; an "
+    "optional one whose cost can no longer be paid after them is not initiated",
+)
+
+
+def is_forced(spec: dict[str, Any]) -> bool:
+    return str(spec.get("trigger") or "").lower().startswith("forced")
+
+
+def forced_first(trace: Trace, specs: list[dict[str, Any]], event: str, kind: str) -> list[dict[str, Any]]:
+    """The abilities answering ``event``, forced ones first (RR Forced Interrupts / Forced Reactions: "forced interrupts
+    take priority and initiate before non-forced interrupts, and forced reactions ... before non-forced reactions"); an
+    optional one listed before a forced one is marked as initiated after the forced ones, and the trace says so."""
+    forced = [s for s in specs if is_forced(s)]
+    optional = [s for s in specs if not is_forced(s)]
+    overtaken = [s for s in optional if specs.index(s) < max((specs.index(f) for f in forced), default=-1)]
+    if overtaken:
+        trace.add(
+            "forced.first",
+            f"{', '.join(str(f.get('card') or 'a forced ability') for f in forced)} (forced {kind}) to {event} "
+            f"take{'s' if len(forced) == 1 else ''} priority and resolve{'s' if len(forced) == 1 else ''} before "
+            f"{', '.join(str(o.get('card') or 'an ability') for o in overtaken)}, listed before: forced {kind}s "
+            f"initiate before non-forced {kind}s to the same triggering condition",
+            cite=[FORCED, "agot2-rr/triggering-condition"],
+            tag="forced first",
+            subject=event.partition(": ")[2] or event,
+        )
+    for spec in optional:
+        if forced:
+            spec["_after_forced"] = True
+    return forced + optional
+
+
+def initiate(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], kind: str, event: str) -> None:
+    """Initiate one interrupt or reaction a step lists.  An optional one that comes after forced ones to the same
+    triggering condition may find its cost no longer payable: it is then not initiated (RR Costs: "the process of
+    initiating the ability ... immediately ends without further resolution"), and the rest of the step goes on."""
+    from judgekb.engine.agot2.cards import triggered
+
+    if not spec.get("_after_forced"):
+        triggered(state, trace, ctx, spec, kind, event)
+        return
+    before, logged = copy.deepcopy(state), len(trace.entries)
+    pending, used = list(ctx.pending_reactions), [(s, s.get("_used")) for s in ctx.reactions + ctx.interrupts]
+    try:
+        triggered(state, trace, ctx, spec, kind, event)
+    except IllegalStep as exc:
+        state.__dict__.update(before.__dict__)  # (ctx shares the state's record of events: point it at the restored one)
+        ctx.occurred, ctx.open_windows = state.facts.setdefault("occurred", {}), state.facts.setdefault("open_windows", {})
+        ctx.pending_reactions = pending
+        for s, flag in used:
+            s["_used"] = flag
+        del trace.entries[logged:]
+        trace.add(
+            "forced.first",
+            f"{spec.get('card') or 'the ability'} ({kind}) to {event} is not initiated: after the forced abilities to it "
+            f"resolved, {exc.reason}",
+            "not-applied",
+            cite=sorted({FORCED, "agot2-rr/costs"} | (set(exc.cite or []) & set(trace.registry["forced.first"].clauses))),
+            tag="not used",
+            subject=str(spec.get("card") or ""),
+        )
 
 
 RULES.add(
@@ -275,9 +353,14 @@ def check_reaction_window(state: State, trace: Trace, ctx: Context, spec: dict[s
 
 
 def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
-    from judgekb.engine.agot2.cards import triggered
-
     while ctx.pending_reactions:
+        first = ctx.pending_reactions[0]["_event"]
+        same = [s for s in ctx.pending_reactions if s["_event"] == first]
+        if any(is_forced(s) for s in same) and not all(s.get("_ordered") for s in same):
+            ordered = forced_first(trace, same, first, "reaction")
+            for s in ordered:
+                s["_ordered"] = True
+            ctx.pending_reactions = ordered + [s for s in ctx.pending_reactions if s["_event"] != first]
         spec = ctx.pending_reactions.pop(0)
         verb, _, subject = spec["_event"].partition(": ")
         area = {"discard": "discard", "kill": "dead"}.get(verb)
@@ -293,7 +376,7 @@ def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
                 subject=str(spec.get("card") or ""),
             )
             continue
-        triggered(state, trace, ctx, spec, "reaction", spec["_event"])
+        initiate(state, trace, ctx, spec, "reaction", spec["_event"])
 
 
 RULES.add(

@@ -834,6 +834,7 @@ def check_may_trigger(state: State, trace: Trace, player: str, trigger: str, sou
         "agot2-rr/the-word-then",
         "agot2-faq41/1.8",
         "agot2-faq41/1.7",
+        "agot2-rr/forced-interrupts-forced-reactions",
     ],
     "a triggered ability: costs, then its effect; a post-then part only if the pre-then part resolved; reactions after both",
 )
@@ -898,9 +899,13 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     trace.add(
         "ability",
         f"{player} uses {source} ({trigger})" + (f" in response to {event}" if event else ""),
-        cite=["agot2-rr/interrupts"]
-        if kind == "interrupt"
-        else (["agot2-rr/reactions"] if kind == "reaction" else ["agot2-rr/triggered-abilities"]),
+        cite=(
+            ["agot2-rr/interrupts"]
+            if kind == "interrupt"
+            else (["agot2-rr/reactions"] if kind == "reaction" else ["agot2-rr/triggered-abilities"])
+        )
+        # RR Forced Interrupts / Forced Reactions: it "must be resolved immediately whenever the triggering condition ... occurs"
+        + (["agot2-rr/forced-interrupts-forced-reactions"] if trigger.lower().startswith("forced") else []),
         tag=kind if kind in ("interrupt", "reaction") else "ability",
         subject=source,
     )

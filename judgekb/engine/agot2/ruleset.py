@@ -136,6 +136,40 @@ def unmatched(trace: Trace, ctx: Context, before: dict[str, int]) -> None:
         trace.unused("step.unmatched", kind, name, why, clause)
 
 
+RULES.add(
+    "forced.first.step",
+    [board.FORCED, "agot2-rr/triggering-condition"],
+    "a non-forced interrupt or reaction step cannot be taken while a forced one to the same triggering condition, given "
+    "as a later step of the same window, has not resolved",
+)
+
+
+def check_forced_first(scenario: Scenario, step: dict[str, Any], verb: str, args: dict[str, Any]) -> None:
+    """An optional interrupt or reaction step while a forced one to the same triggering condition comes in a later step
+    of the same window (only reaction, interrupt and note steps between): refused, since the forced one resolves first
+    (RR Forced Interrupts / Forced Reactions; RR Triggering Condition, steps 3 and 6 before the windows of 4 and 7)."""
+    if board.is_forced(args):
+        return
+    later = next((i for i, s in enumerate(scenario.steps) if s is step), None)
+    if later is None:  # (a step inside a loop: its window is the loop's own)
+        return
+    for number, other in enumerate(scenario.steps[later + 1 :], start=later + 2):
+        other_verb = next((k for k in other if k != "__line__"), "")
+        if other_verb == "note":
+            continue
+        if other_verb != verb:
+            return
+        spec = other[other_verb] or {}
+        if board.is_forced(spec) and event_matches(spec, str(args.get("to") or "")):
+            raise IllegalStep(
+                "forced.first.step",
+                f"{spec.get('card') or 'a forced ability'} (step {number}) is a forced {verb} to {args.get('to')}: forced "
+                f"{verb}s take priority and initiate before non-forced {verb}s to the same triggering condition, so "
+                f"{args.get('card') or 'this ability'} cannot be initiated before it (give the forced {verb} first)",
+                cite=[board.FORCED, "agot2-rr/triggering-condition"],
+            )
+
+
 def _context(step_args: dict[str, Any]) -> Context:
     ctx = Context(
         saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
@@ -237,6 +271,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "effect":
         effect(state, trace, ctx, args)
     elif verb in ("ability", "interrupt", "reaction"):
+        if verb in ("reaction", "interrupt"):
+            check_forced_first(scenario, step, verb, args)
         if verb == "reaction":
             board.check_reaction_window(state, trace, ctx, args)
         cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
