@@ -167,6 +167,11 @@ players:
             "t.yaml:12: field 'to': must name an event as 'VERB: SUBJECT' with a verb the engine records",
         ),
         (BASE2 + "steps:\n  - reaction: {player: A, card: X}\n", "t.yaml:12: reaction is missing field 'to'"),
+        # (review r67 H3: play_event took any trigger, read only for the step header; a reaction event is a reaction step)
+        (
+            BASE2 + "steps:\n  - play_event: {player: A, card: Robb Stark, trigger: reaction}\n",
+            "t.yaml:12: field 'trigger': must be one of action, dominance action, challenges action, marshaling action",
+        ),
     ],
 )
 def test_bad_second_edition_fields_name_file_line_and_field(body: str, message: str):

@@ -323,6 +323,9 @@ REACTION_VERBS2 = (
     "end of challenge",
     "end of round",
 )
+ACTION_TRIGGERS = ("action", "dominance action", "challenges action", "marshaling action")
+# RR Actions: "Some Action abilities have a phase name as a qualifier to the word 'Action.'" -> the phase it names
+PHASE_ACTIONS = {"dominance action": "dominance", "challenges action": "challenges", "marshaling action": "marshalling"}
 LIMIT = ("map", {"times": "count", "per": ("enum", ("phase", "challenge", "round", "game"))})  # RR Limits and Maxima
 REACT: dict[str, Any] = {
     "setup": "bool",
@@ -449,7 +452,12 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
     "end_round": (set(), END, 3),
     "end_challenge": (set(), END, 2),
     "ability": ({"player", "card"}, ABILITY, 2),
-    "play_event": ({"player", "card"}, {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows"))}, 2),
+    # (an event with a reaction or interrupt is played as a `reaction` or `interrupt` step: its `to` is checked there)
+    "play_event": (
+        {"player", "card"},
+        {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows")), "trigger": ("enum", ACTION_TRIGGERS)},
+        2,
+    ),
     "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
     "reaction": ({"player", "card", "to"}, {**REACT, "to": "reaction event", "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "shadow": "count"}, 2),

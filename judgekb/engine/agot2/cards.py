@@ -22,6 +22,7 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
+from judgekb.engine.scenario import PHASE_ACTIONS
 
 UNIQUE = "agot2-faq41/1.3"
 # "If a card transitions from shadows to any other game area, all tokens on that card are discarded."
@@ -843,6 +844,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     player = spec.get("player") or state.first_player
     source = str(spec.get("card") or "an ability")
     trigger = str(spec.get("trigger") or kind)
+    check_action_phase(state, trigger, source)
     check_may_trigger(state, trace, player, trigger, source)
     if state.phase == "setup" and not spec.get("setup"):
         raise IllegalStep(
@@ -943,6 +945,30 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     "each copy of an ability with 'Limit X per period' may be used X times in that period (a card that re-enters play "
     "brings a new copy); 'Max X per period' counts every copy by title; both are player specific; a canceled use counts",
 )
+def check_action_phase(state: State, trigger: str, source: str) -> None:
+    """RR Actions: an Action with a phase name as a qualifier ("Dominance Action:") "can only be initiated during an
+    action window in the specified phase".  Raises IllegalStep outside that phase."""
+    phase = PHASE_ACTIONS.get(trigger.lower())
+    if phase is None or state.phase == phase:
+        return
+    said = {"marshalling": "marshaling"}
+    raise IllegalStep(
+        "action.phase",
+        f"{source}'s ability is a '{trigger.title()}': a phase-qualified action can only be initiated "
+        f"during an action window in the {said.get(phase, phase)} phase, and the game is in the "
+        f"{said.get(state.phase, state.phase)} phase",
+        cite=["agot2-rr/actions"],
+    )
+
+
+RULES.add(
+    "action.phase",
+    ["agot2-rr/actions"],
+    "an action with a phase name as a qualifier (Dominance Action, Marshaling Action, Challenges Action) can only be "
+    "initiated during an action window in that phase",
+)
+
+
 def check_limits(state: State, trace: Trace, player: str, spec: dict[str, Any], source: str) -> None:
     """Count this use against the ability's limit or maximum (``limit``/``max``: {times, per}), or refuse it."""
     for kind in ("limit", "max"):
@@ -1031,6 +1057,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     card = state.cards[key]
     origin = str(spec.get("from") or "hand")
     area = {"hand": "hand", "discard": "discard pile", "shadows": "shadows area"}[origin]
+    check_action_phase(state, str(spec.get("trigger") or "action"), key)
     if card.type != "event" or card.zone != origin or card.owner != player:
         raise IllegalStep("event.play", f"{key} is not an event in {player}'s {area}", cite=["agot2-faq41/1.5"])
     if origin == "shadows" and "shadow" not in state.keywords(card):

@@ -88,8 +88,8 @@ def check_between_phases(state: State, verb: str, args: dict[str, Any]) -> None:
     Timing Sequence: refused (the reactions to the end of the phase are given with end_phase or as reaction steps)."""
     if "phase" not in state.facts.get("ended_periods", []):
         return
-    trigger = str(args.get("trigger") or "action").lower() if verb == "ability" else ""
-    if verb == "effect" or trigger == "action":
+    trigger = str(args.get("trigger") or "action").lower() if verb in ("ability", "play_event") else ""
+    if verb == "effect" or trigger.endswith("action"):
         what = "an action" if trigger else "an effect that is not a reaction to the end of the phase"
         phase_name = "marshaling" if state.phase == "marshalling" else state.phase
         raise IllegalStep(
