@@ -418,6 +418,17 @@ def can_be(state: State, card: Card, past: str) -> bool:
     return f"be {past}" not in card.cannot | lasting and f"cannot be {past}" not in constants(state, card)
 
 
+def _why_cannot(state: State, card: Card, past: str) -> str:
+    """Where a card's 'cannot be X-ed' comes from, as the trace says it."""
+    lasting = [e for e in state.effects if e.target == card.key and e.kind == "cannot" and e.value == f"be {past}"]
+    sources = [e.source or "an effect" for e in lasting]
+    if sources:
+        return f"a lasting effect from {', '.join(dict.fromkeys(sources))} says it cannot be {past}"
+    if f"be {past}" in card.cannot:
+        return f"its own text says it cannot be {past}"
+    return f"a constant ability says it cannot be {past}"
+
+
 ERRATA = {  # card title -> its errata in FAQ v4.1 (the text in force for that card)
     "Ser Horas Redwyne": "agot2-faq41/errata/ser-horas-redwyne-westeros-63",
     "Driftwood Cudgel": "agot2-faq41/errata/driftwood-cudgel-flight-of-crows-112",
@@ -576,7 +587,12 @@ RULES.add(
 )
 RULES.add("save.sacrifice", ["agot2-rr/sacrifice"], "a sacrificed card cannot be saved")
 RULES.add("save.cost", ["agot2-faq41/3.2", "agot2-rr/sacrifice"], "a card leaving play as a cost cannot be saved")
-RULES.add("save.cannot", ["agot2-rr/save"], "a card that 'cannot be saved' cannot be saved")
+RULES.add(
+    "save.cannot",
+    ["agot2-rr/save", "agot2-rr/cannot"],
+    "a card that 'cannot be saved' cannot be saved: by the removing ability's own text (RR Save) or by a restriction on "
+    "the card (RR Cannot: absolute)",
+)
 
 
 RULES.add("prized", ["agot2-rr/prized"], "when a prized (X) card leaves play, each opponent of its controller gains X power")
@@ -641,8 +657,20 @@ def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as
                 subject=card.key,
             )
             continue
-        if cannot_be_saved or not can_be(state, card, "saved"):
-            trace.add("save.cannot", f"{card.key} cannot be saved", "refused", tag="save", subject=card.key)
+        restricted = not can_be(state, card, "saved")  # its own words, a lasting effect or a constant ability on it
+        if cannot_be_saved or restricted:
+            said = ["the ability removing it says it cannot be saved"] if cannot_be_saved else []
+            said += [_why_cannot(state, card, "saved")] if restricted else []
+            trace.add(
+                "save.cannot",
+                f"{card.key} cannot be saved ({'; '.join(said)}): the {by} cannot save it",
+                "refused",
+                # RR Save: "followed by the text 'cannot be saved'" is the removing ability's; a separate restriction is
+                # decided by RR Cannot: "The word 'cannot' is absolute, and cannot be countermanded by other abilities."
+                cite=(["agot2-rr/save"] if cannot_be_saved else []) + (["agot2-rr/cannot"] if restricted else []),
+                tag="save",
+                subject=card.key,
+            )
             continue
         terminal = _terminal_on(state, card)
         bonus = int((spec.get("effect") or {}).get("str", 0))
