@@ -331,6 +331,37 @@ def test_an_elimination_is_in_the_ruling_and_in_what_changed():
     assert "Ben: out of the game" in happened(ruling.scenario.state, ruling.state, 2)
 
 
+def test_what_changed_lists_the_faction_card_kneeling_and_standing(tmp_path):
+    """Blind review r67 (M2): the standing phase stood Anna's knelt faction card, and the ruling said "Nothing changed on
+    the board"; a cost that knelt it listed only the gold.  RR In Play and Out of Play: the faction card is in play."""
+    from judgekb.engine.rulingview import happened
+
+    body = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: stark
+    first: true
+    faction_kneeling: KNELT
+    in_play: [{name: Bell, type: location}]
+  - name: Ben
+    faction: lannister
+steps:
+  - STEP
+"""
+    stands = body.replace("KNELT", "true").replace("STEP", "phase: standing")
+    ruling = runner.run(load_scenario(_write(tmp_path, stands)), TITLES)
+    assert happened(ruling.scenario.state, ruling.state, 2) == ["Stood: Anna's faction card"]
+    assert "Nothing changed on the board." not in ruling.summary()
+    kneels = body.replace("KNELT", "false").replace(
+        "STEP", "ability: {player: Anna, card: Bell, cost: {kneel_faction_card: true}, effect: {gold: {Anna: 1}}}"
+    )
+    ruling = runner.run(load_scenario(_write(tmp_path, kneels)), TITLES)
+    assert happened(ruling.scenario.state, ruling.state, 2) == ["Knelt: Anna's faction card", "Anna: gold 0 → 1"]
+
+
 def test_no_defend_step_is_said_never_silent(tmp_path):
     """From a blind judge review: a resolve with no defend step before it was silently taken as "no defenders"
     and gave the unopposed bonus.  The trace now says why there are none (as edition 2 does)."""

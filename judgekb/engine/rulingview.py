@@ -148,6 +148,10 @@ def happened(before: Any, after: Any, edition: int = 2) -> list[str]:
             lines.append(f"{key}: now controlled by {now.controller} (was {card.controller})")
         if card.zone == "in_play" and now.zone == "in_play" and bool(card.kneeling) != bool(now.kneeling):
             (knelt if now.kneeling else stood).append(key)
+    for name, player in before.players.items():  # edition 2: the faction card is a card in play (RR In Play and Out of Play)
+        was_knelt, now_knelt = getattr(player, "faction_kneeling", False), getattr(after.players[name], "faction_kneeling", False)
+        if was_knelt != now_knelt:
+            (knelt if now_knelt else stood).append(f"{name}'s faction card")
     if knelt:
         lines.append(f"Knelt: {', '.join(knelt)}")
     if stood:
