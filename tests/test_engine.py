@@ -362,6 +362,29 @@ steps:
     assert happened(ruling.scenario.state, ruling.state, 2) == ["Knelt: Anna's faction card", "Anna: gold 0 → 1"]
 
 
+def test_power_on_a_card_leaving_play_returns_to_the_treasury_in_the_rules_reference_s_word(tmp_path):
+    """Blind review r67 (L1): "its 2 power returns to the token pool"; RR Leaves Play: "All tokens on the card are
+    returned to the treasury." """
+    body = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: stark
+    first: true
+  - name: Ben
+    faction: lannister
+    in_play: [{name: Guard, str: 1, icons: [military], power: 2}]
+steps:
+  - effect: {source: Test Purge, source_type: event, controller: Anna, target: Guard, discard: Guard}
+"""
+    ruling = runner.run(load_scenario(_write(tmp_path, body)), TITLES)
+    said = [e.text for e in ruling.trace.entries if e.tag == "discard"]
+    assert said and "its 2 power returns to the treasury" in said[0], said
+    assert not any("token pool" in e.text for e in ruling.trace.entries)
+
+
 def test_no_defend_step_is_said_never_silent(tmp_path):
     """From a blind judge review: a resolve with no defend step before it was silently taken as "no defenders"
     and gave the unopposed bonus.  The trace now says why there are none (as edition 2 does)."""

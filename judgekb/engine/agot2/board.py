@@ -845,7 +845,7 @@ def leave_play(
             cite += ["agot2-rr/leaves-play", "agot2-rr/attachment-cards"]
             move(state, attached, "hand")
     if card.power:
-        extras.append(f"its {card.power} power returns to the token pool")
+        extras.append(f"its {card.power} power returns to the treasury")
         state.ledger(to_pool=card.power)
         card.power = 0
         cite.append("agot2-rr/leaves-play")
@@ -1355,7 +1355,7 @@ def moved_not_gained(state: State, trace: Trace, card: Card | None, player: str)
         )
 
 
-@rule("power.gain", ["agot2-rr/power"], "power is taken from the token pool and placed on a faction card or a card in play")
+@rule("power.gain", ["agot2-rr/power"], "power is taken from the treasury and placed on a faction card or a card in play")
 def gain_power(
     state: State,
     trace: Trace,
