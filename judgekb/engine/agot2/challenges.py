@@ -1176,11 +1176,44 @@ def resolve(state: State, trace: Trace, ctx: Context, choices: dict[str, Any]) -
     result = determine(state, trace, challenge)
     state.results.append(result)
     challenge.resolved = True
-    for _letter, step in DUCK_STEPS:
+    for number, (letter, step) in enumerate(DUCK_STEPS):
         step(state, trace, ctx, challenge, result, choices)
         if state.winner:
+            _cut_off(state, trace, choices, [later for later, _ in DUCK_STEPS[number + 1 :]], letter)
             return
     check_victory(state, trace)
+
+
+# the resolve choices each later D.U.C.K. step would use
+DUCK_CHOICES = {
+    "C": ("claim", "discard", "save"),
+    "K": ("keyword_order", "pillage_order", "intimidate", "decline", "use", "chooses"),
+}
+RULES.add(
+    "duck.game-over",
+    ["agot2-rr/winning-the-game"],
+    "a choice for a step of the challenge's resolution that the end of the game cut off is not used",
+)
+
+
+def _cut_off(state: State, trace: Trace, choices: dict[str, Any], letters: list[str], letter: str) -> None:
+    """The game ended during step ``letter`` of the resolution: each choice named for a later step is said unused
+    (RR Winning the Game: "The game ends immediately"), never silently dropped (review r67, L2)."""
+    said = {
+        "D": "4.2.2 (D: determine the result)",
+        "U": "4.2.3 (U: the unopposed and rivals bonuses)",
+        "C": "4.2.4 (C: claim)",
+        "K": "4.2.5 (K: keywords)",
+    }
+    for later in letters:
+        for field in DUCK_CHOICES.get(later, ()):
+            trace.unused(
+                "duck.game-over",
+                field,
+                choices.get(field),
+                f"{state.winner} won the game in {said[letter]}, and the game ends immediately: {said[later]} is not resolved",
+                "agot2-rr/winning-the-game",
+            )
 
 
 @rule(
