@@ -385,6 +385,37 @@ steps:
     assert not any("token pool" in e.text for e in ruling.trace.entries)
 
 
+def test_a_defender_that_cannot_be_knelt_is_said_declared_not_no_one_kneeling(tmp_path):
+    """Blind review r67 (L3): the first line for a defender that cannot be knelt was "Ben kneels no one to defend",
+    which reads as no defence; Appendix I 4.2.1 declares defenders, and FAQ 2.1 lets one that cannot be knelt defend
+    standing."""
+    body = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: stark
+    first: true
+    in_play: [{name: Lord, str: 3, icons: [military]}]
+  - name: Ben
+    faction: lannister
+    in_play: [{name: Knight, str: 4, icons: [military], cannot: [be knelt]}, {name: Guard, str: 1, icons: [military]}]
+steps:
+  - challenge: {attacker: Anna, type: military, against: Ben, attackers: [Lord]}
+  - defend: {player: Ben, defenders: DEFENDERS}
+"""
+    said = {}
+    for defenders in ("[Knight]", "[Knight, Guard]", "[Guard]"):
+        ruling = runner.run(load_scenario(_write(tmp_path, body.replace("DEFENDERS", defenders))), TITLES)
+        said[defenders] = next(e.text for e in ruling.trace.entries if e.tag == "declare defenders")
+    assert said == {
+        "[Knight]": "Ben declares Knight as defender",
+        "[Knight, Guard]": "Ben declares Knight, Guard as defenders, kneeling Guard",
+        "[Guard]": "Ben kneels Guard to defend",
+    }
+
+
 def test_no_defend_step_is_said_never_silent(tmp_path):
     """From a blind judge review: a resolve with no defend step before it was silently taken as "no defenders"
     and gave the unopposed bonus.  The trace now says why there are none (as edition 2 does)."""

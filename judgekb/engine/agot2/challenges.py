@@ -334,7 +334,13 @@ def defend(state: State, trace: Trace, ctx: Context, player: str, defenders: lis
     challenge.defenders = list(defenders)
     challenge.defending_player = player
     state.facts["defenders_declared"] = True
-    text = f"{player} kneels {', '.join(knelt) or 'no one'} to defend" if defenders else f"{player} declares no defenders"
+    if not defenders:
+        text = f"{player} declares no defenders"
+    elif knelt == list(defenders):
+        text = f"{player} kneels {', '.join(knelt)} to defend"
+    else:  # (review r67, L3: "Ben kneels no one to defend" read as no defence, with Ben Knight defending)
+        plural = "s" if len(defenders) > 1 else ""
+        text = f"{player} declares {', '.join(defenders)} as defender{plural}" + (f", kneeling {', '.join(knelt)}" if knelt else "")
     trace.add("challenge.defend", text, cite=[DEFEND], tag="declare defenders", subject=player)
     _declared_standing(trace, own, "defend", DEFEND)
     _stays_standing(trace, [k for k in defenders if k not in knelt and k not in own], "defend", "challenge.defend", DEFEND)
