@@ -1307,7 +1307,9 @@ def test_a_scenario_over_the_step_or_card_limit_is_bad_input_naming_the_limit_an
     command line's --no-limits to a phone."""
     for name, text, said in [
         ("steps.yaml", _many(401, 0), ":409: field 'steps': a scenario may have at most 400 steps (this one has 401)"),
-        ("cards.yaml", _many(1, 401), ": field 'players': a scenario may have at most 400 cards in its players' zones (this one has 401)"),
+        ("cards.yaml", _many(1, 401),
+         ": field 'players': a scenario may have at most 400 cards in its players' zones, plots and faction cards included "
+         "(this one has 401)"),
     ]:
         scenario = tmp_path / name
         scenario.write_text(text, encoding="utf-8")

@@ -170,6 +170,7 @@ def _check_size(path: Path, scenario: Any, limits: Limits) -> None:
         )
     if limits.max_cards is not None and cards > limits.max_cards:
         raise ScenarioError(
-            f"{path}: field 'players': a scenario may have at most {limits.max_cards} cards in its players' zones "
+            f"{path}: field 'players': a scenario may have at most {limits.max_cards} cards in its players' zones, "
+            "plots and faction cards included "
             f"(this one has {cards}){lift}"
         )
