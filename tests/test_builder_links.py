@@ -33,6 +33,9 @@ STATE: dict[str, Any] = {
 }
 
 
+KNELT_1E = {"name": "Guard", "cannot": ["be knelt"]}  # a second-edition `cannot` word the first edition does not apply
+
+
 def token(state: Any) -> str:
     """The share link's fragment for ``state`` (the uncompressed form, "j.")."""
     return "#s=j." + base64.urlsafe_b64encode(json.dumps(state).encode()).decode().rstrip("=")
@@ -77,8 +80,13 @@ def gold(state: dict[str, Any], value: str) -> None:
         tampered(lambda s: s["steps"].append(None)),
         tampered(lambda s: s["steps"][0].__setitem__("attackers", "abc")),
         tampered(lambda s: s["steps"][0].pop("attackers")),  # a shape no check names: the form fails to draw it
+        # r70 H1/H2: a card's texts are the menu's only (a free text would be kept by the engine and applied as nothing)
+        tampered(lambda s: s["players"][0]["zones"]["in_play"].append({"name": "Guard", "constant": ["cannot lose"]})),
+        tampered(lambda s: s["players"][0]["zones"]["in_play"].append({"name": "Guard", "cannot": ["be invincible"]})),
+        tampered(lambda s: (s.__setitem__("edition", "1"), s["players"][0]["zones"]["in_play"].append(KNELT_1E))),
     ],
-    ids=["edition", "gold", "power", "card-field", "step-type", "zone-text", "no-plot", "null-step", "attackers-text", "no-attackers"],
+    ids=["edition", "gold", "power", "card-field", "step-type", "zone-text", "no-plot", "null-step", "attackers-text", "no-attackers",
+         "card-constant", "card-cannot", "card-cannot-1e"],
 )
 def test_a_tampered_or_misshapen_share_link_is_said_damaged_over_the_empty_form(server, browser, state):
     """r53 M3: a share link's ``edition: "2\\nphase: taxation"`` or Player A's ``gold: "5\\n    power: 14 …"`` was
@@ -111,5 +119,23 @@ def test_every_value_a_share_link_gives_is_written_quoted_or_as_a_number(server,
     assert "edition: 2\n" in yaml_text
     assert not page.locator("#b-link-error").count()  # a link the form can show is read, and run
     assert posted and '"5 gold: 9"' in posted[0]
+    assert not errors, errors
+    context.close()
+
+
+def test_a_share_link_keeps_the_card_texts_the_form_offers(server, browser):
+    """r70 H1/H2: a card's `constant` ("does not kneel when declared as …") and `cannot` ("be bypassed by stealth"),
+    as the form's menus write them, are read from a share link and written into the YAML."""
+    no_kneel = "does not kneel when declared as an attacker in a military challenge"
+    jaime = {"name": "Jaime", "str": 3, "icons": ["military", "intrigue"], "constant": [no_kneel]}
+    ranger = {"name": "Ranger", "str": 2, "icons": ["military"], "cannot": ["be bypassed by stealth", "be killed"]}
+    state = tampered(lambda s: (s["players"][0]["zones"]["in_play"].append(jaime), s["players"][1]["zones"]["in_play"].append(ranger)))
+    context, page, errors, posted = opened(browser, server, state)
+    page.wait_for_selector("#b-result .ruling-lines li, .field-error")
+    assert not page.locator("#b-link-error").count()
+    yaml_text = page.text_content("#b-yaml") or ""
+    assert 'constant: ["does not kneel when declared as an attacker in a military challenge"]' in yaml_text, yaml_text
+    assert 'cannot: ["be bypassed by stealth", "be killed"]' in yaml_text, yaml_text
+    expect(page.locator("#p0-in_play-0 .c-no-kneel")).to_have_value("an attacker")
     assert not errors, errors
     context.close()

@@ -148,7 +148,7 @@ def test_choices_the_rules_forbid_are_left_out_or_marked_and_a_refusal_is_shown_
     for name in ("Arya Stark", "Summer", "Robb Stark"):
         add_card(page, 0, "in_play", name)
     page.locator("#p0-in_play-2 details summary").click()
-    page.locator("#p0-in_play-2 label", has_text="knelt").locator("input").check()
+    page.locator("#p0-in_play-2").get_by_role("checkbox", name="knelt", exact=True).check()
     add_card(page, 1, "in_play", "Varys")
     add_card(page, 1, "in_play", "Winterfell Steward")
     add_step(page, "challenge")

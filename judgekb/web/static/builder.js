@@ -26,6 +26,14 @@
   var PHASES = { "1": ["plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation"],
                  "2": ["plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation"] };
   var UNTIL = ["end of phase", "end of challenge", "end of round", "permanent"];
+  // the card texts the engine applies, as a card's `constant` and `cannot` (docs/scenarios.md, "Card fields"): a
+  // printed sentence is not read from the card data, so the form offers them (r70 H1, H2).  The first edition applies
+  // no constant ability and its own `cannot` words.
+  var NO_KNEEL_ROLES = [["", "\u2014 kneels as usual \u2014"], ["an attacker", "an attacker"], ["a defender", "a defender"], ["an attacker or defender", "an attacker or defender"]];
+  var NO_KNEEL_IN = [["", "any challenge"], ["military", "a [military] challenge"], ["intrigue", "an [intrigue] challenge"], ["power", "a [power] challenge"]];
+  var NO_KNEEL = /^does not kneel when declared as (an attacker|a defender|an attacker or defender)(?: in an? (military|intrigue|power) challenge)?$/;
+  var CANNOTS = { "1": ["be killed", "be discarded", "be saved"], "2": ["be killed", "be discarded", "be knelt", "be saved", "be bypassed by stealth"] };
+  function noKneelText(role, type) { return "does not kneel when declared as " + role + (type ? " in " + (type === "intrigue" ? "an " : "a ") + type + " challenge" : ""); }
 
   var state = blank();
   var lineOwner = [];  // YAML line number (1-based) -> element id that wrote it
@@ -265,6 +273,9 @@
       el("label", {}, [(function () { var k = el("input", { type: "checkbox" }); k.checked = !!c.kneeling; k.addEventListener("change", function () { if (k.checked) c.kneeling = true; else delete c.kneeling; render(); }); return k; })(), " knelt"])
     ]);
     more.appendChild(row);
+    more.appendChild(cardTexts(c));
+    var texts = (c.constant || []).concat((c.cannot || []).map(function (w) { return "cannot " + w; }));
+    if (texts.length) li.appendChild(el("span", { class: "muted card-texts-said", text: "text: " + texts.join("; ") + " " }));
     if (known && distinctPrintings(known).length > 1) {  // printings differ: the choice is shown, never hidden
       if (!c.printing) c.printing = known.printings[0].code;  // as Add chooses
       li.appendChild(el("div", { class: "row printing" }, [labelled("Printing (they differ)", select(known.printings.map(function (pr) {
@@ -287,6 +298,36 @@
     }
     li.appendChild(el("button", { type: "button", class: "link", text: "remove", "aria-label": "Remove " + cardKey(c), onclick: function () { p.zones[zone].splice(ci, 1); forget(cardKey(c)); render(); } }));
     return li;
+  }
+
+  // the card's texts the engine applies, written as its `constant` and `cannot` lists
+  function cardTexts(c) {
+    var box = el("div", { class: "card-texts" }, [el("p", { class: "muted", text: "Card text the engine applies (printed text is not read: give it here; " +
+      "text one card gives another, such as Benjen Stark\u2019s \u201cEach Ranger character you control cannot be bypassed by stealth\u201d, goes on each card it affects):" })]);
+    if (state.edition === "2") {
+      var m = NO_KNEEL.exec((c.constant || [])[0] || ""), role = m ? m[1] : "", type = m && m[2] || "";
+      var setNoKneel = function (r, t) { if (r) c.constant = [noKneelText(r, t)]; else delete c.constant; };
+      box.appendChild(el("div", { class: "row" }, [
+        labelled("Does not kneel when declared as", select(NO_KNEEL_ROLES, role, function (v) { setNoKneel(v, type); }, { class: "c-no-kneel" })),
+        labelled("in", select(NO_KNEEL_IN, type, function (v) { setNoKneel(role, v); }, { class: "c-no-kneel-in" }))
+      ]));
+    }
+    var checks = el("div", { class: "checks", role: "group", "aria-label": "cannot" });
+    CANNOTS[state.edition].forEach(function (w) {
+      var k = el("input", { type: "checkbox", value: w }); k.checked = (c.cannot || []).indexOf(w) >= 0;
+      k.addEventListener("change", function () {
+        var left = (c.cannot || []).filter(function (x) { return x !== w; }).concat(k.checked ? [w] : []);
+        if (left.length) c.cannot = left; else delete c.cannot;
+        render();
+      });
+      checks.appendChild(el("label", { class: "check" }, [k, " cannot " + w]));
+    });
+    box.appendChild(checks);
+    return box;
+  }
+  function cannotBe(key, what) {  // does the card say it cannot be X-ed (its `cannot` list)?
+    var x = allCards().filter(function (y) { return cardKey(y.card) === key; })[0];
+    return !!x && (x.card.cannot || []).indexOf(what) >= 0;
   }
 
   // what the card data says of the plot named: its printed values (the plot fields stay blank, a value typed in one
@@ -590,13 +631,13 @@
       li.appendChild(cardChecklist(inPlayOf(s.attacker, si), s.attackers, function () {}, "attacking characters", cannotJoin(s.type, false)));
       // each attacker with stealth may choose a character without stealth that cannot defend (RR Stealth)
       s.stealth = s.stealth || {};
-      var targets = inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); }).filter(function (k) { return !hasKeyword(k, "stealth"); });
+      var targets = inPlayOf(s.against, si).map(function (x) { return cardKey(x.card); }).filter(function (k) { return !hasKeyword(k, "stealth") && !cannotBe(k, "be bypassed by stealth"); });
       s.attackers.filter(function (k) { return hasKeyword(k, "stealth"); }).forEach(function (k) {
         li.appendChild(el("div", { class: "row" }, [labelled(k + " (stealth) bypasses", select([["", "— no one —"]].concat(targets),
           s.stealth[k] || "", function (v) { if (v) s.stealth[k] = v; else delete s.stealth[k]; }, { class: "s-stealth" }))]));
       });
       if (s.attackers.some(function (k) { return hasKeyword(k, "stealth"); }) && targets.length < inPlayOf(s.against, si).length) {
-        li.appendChild(el("p", { class: "muted", text: "A character with stealth cannot be chosen as a stealth target, so it is not offered." }));
+        li.appendChild(el("p", { class: "muted", text: "A character with stealth, or one that cannot be bypassed by stealth, cannot be chosen as a stealth target, so it is not offered." }));
       }
       Object.keys(s.stealth).forEach(function (k) { if (s.attackers.indexOf(k) < 0 || targets.indexOf(s.stealth[k]) < 0) delete s.stealth[k]; });
     } else if (s.kind === "defend") {
@@ -1002,6 +1043,7 @@
   // A link is read only if it holds what the form can show (r53: a tampered link drew half a form and threw, or carried
   // values the form never shows, such as a gold field holding "5\n    power: 14", into the YAML).  Anything else is a
   // damaged link: the empty form and the message.
+  function has(obj, k) { return Object.prototype.hasOwnProperty.call(obj, k); }
   function isMap(v) { return !!v && typeof v === "object" && !Array.isArray(v); }
   function isText(v) { return typeof v === "string"; }
   function isValue(v) { return typeof v === "string" || (typeof v === "number" && isFinite(v)); }  // a field as typed, or its number
@@ -1018,11 +1060,15 @@
     if (isMap(v)) return Object.keys(v).every(function (k) { return k !== "__proto__" && plainData(v[k], depth + 1); });
     return false;  // null: the builder never writes one
   }
-  var CARD_FIELDS = {  // what the form shows of a card (its values, its printing, what it is attached to, its duplicates)
+  function cardFields(edition) {  // what the form shows of a card (its values, its printing, what it is attached to, its duplicates, its texts)
+    return {
     name: isText, id: isText, printing: isText, attach_to: isText, str: isValue, icons: textList, keywords: textList,
     type: oneOf(["character", "location", "attachment", "event", "plot", "agenda"]), kneeling: function (v) { return v === true; },
-    duplicates: function (v) { return Array.isArray(v) && v.every(function (x) { return x === true; }); }
-  };
+    duplicates: function (v) { return Array.isArray(v) && v.every(function (x) { return x === true; }); },
+    constant: function (v) { return edition === "2" && Array.isArray(v) && v.length === 1 && NO_KNEEL.test(v[0]); },  // as the menu writes it
+    cannot: function (v) { return Array.isArray(v) && v.length > 0 && v.every(function (w, i) { return CANNOTS[edition].indexOf(w) >= 0 && v.indexOf(w) === i; }); }
+    };
+  }
   function stepFields(edition) {  // what each step field may hold, as its menu or field in the form
     var text = isText;
     return {
@@ -1050,6 +1096,7 @@
     if (s.edition !== "1" && s.edition !== "2") bad("edition");
     if (s.title === undefined) s.title = ""; else if (!isText(s.title)) bad("title");
     if (!Array.isArray(s.players) || s.players.length < 2 || !Array.isArray(s.steps)) bad("players or steps");
+    var cardCheck = cardFields(s.edition);
     s.players.forEach(function (p) {
       if (!isMap(p) || !isText(p.name) || !isMap(p.plot) || !(p.house === "" || oneOf(HOUSES[s.edition])(p.house))) bad("player");
       ["name", "income", "initiative", "claim", "reserve"].forEach(function (k) { if (p.plot[k] !== undefined && !isValue(p.plot[k])) bad("plot"); });
@@ -1061,7 +1108,7 @@
         var cards = p.zones[z[0]] = p.zones[z[0]] === undefined ? [] : p.zones[z[0]];
         if (!Array.isArray(cards)) bad("zone");
         cards.forEach(function (c) {
-          if (!isMap(c) || !isText(c.name) || Object.keys(c).some(function (k) { return !CARD_FIELDS[k] || !CARD_FIELDS[k](c[k]); })) bad("card");
+          if (!isMap(c) || !isText(c.name) || Object.keys(c).some(function (k) { return !has(cardCheck, k) || !cardCheck[k](c[k]); })) bad("card");
         });
       });
     });
@@ -1138,6 +1185,10 @@
     was.players.forEach(function (p) { if (p.house) said.push(p.name + "’s " + (was.edition === "1" ? "House" : "faction") + " (" + p.house + ") is cleared: choose it again"); });
     if (cardsNow) said.push("the " + cardsNow + " card" + (cardsNow > 1 ? "s" : "") + " on the board are now read as " + (state.edition === "1" ? "1st" : "2nd") + "-edition cards of the same names: their values may differ, check each one");
     var printed = 0; was.players.forEach(function (p) { ZONES.forEach(function (z) { (p.zones[z[0]] || []).forEach(function (c) { if (c.printing) printed++; }); }); });
+    var texts = 0; was.players.forEach(function (p) { ZONES.forEach(function (z) { (p.zones[z[0]] || []).forEach(function (c) {
+      texts += (state.edition === "1" ? (c.constant || []).length : 0) + (c.cannot || []).filter(function (w) { return CANNOTS[state.edition].indexOf(w) < 0; }).length;
+    }); }); });
+    if (texts) said.push(texts + " card text" + (texts > 1 ? "s" : "") + " this edition\u2019s engine does not apply " + (texts > 1 ? "are" : "is") + " cleared");
     if (printed) said.push(printed + " printing" + (printed > 1 ? "s" : "") + " chosen " + (printed > 1 ? "are" : "is") + " cleared");
     if (was.players.some(function (p) { return p.plot.name; })) said.push("each plot named is looked up again among this edition’s plots");
     if (was.players.some(function (p) { return (p.zones.shadows || []).length; }) && state.edition === "1") said.push("cards in shadows are left out (a second-edition area)");
@@ -1156,7 +1207,16 @@
     cardCache = {}; nearCache = {}; plotAsked = {};  // suggestions and printed values are one edition's: fetched again for this one
     learn(allCards().map(function (x) { return x.card.name; }));
     // a House or faction and a printing belong to one edition's cards: both are chosen again
-    state.players.forEach(function (p) { p.house = ""; ZONES.forEach(function (z) { p.zones[z[0]].forEach(function (c) { delete c.printing; }); }); });
+    state.players.forEach(function (p) {
+      p.house = "";
+      ZONES.forEach(function (z) {
+        p.zones[z[0]].forEach(function (c) {
+          delete c.printing;
+          if (state.edition === "1") delete c.constant;  // the first edition applies no constant ability
+          if (c.cannot) { c.cannot = c.cannot.filter(function (w) { return CANNOTS[state.edition].indexOf(w) >= 0; }); if (!c.cannot.length) delete c.cannot; }
+        });
+      });
+    });
     render();
     editionNote(before, was);
   });
