@@ -33,6 +33,8 @@ STATE: dict[str, Any] = {
 }
 
 
+CLAIM = {"kind": "claim", "claim": "military", "cards": [], "decline": [], "use": [], "intimidate": ""}  # "Challenge resolved"
+REACTION = {"to": "win: Player A", "card": "", "effect": "power", "amount": 1, "target": ""}  # as "Add a reaction" writes it
 KNELT_1E = {"name": "Guard", "cannot": ["be knelt"]}  # a second-edition `cannot` word the first edition does not apply
 
 
@@ -84,9 +86,17 @@ def gold(state: dict[str, Any], value: str) -> None:
         tampered(lambda s: s["players"][0]["zones"]["in_play"].append({"name": "Guard", "constant": ["cannot lose"]})),
         tampered(lambda s: s["players"][0]["zones"]["in_play"].append({"name": "Guard", "cannot": ["be invincible"]})),
         tampered(lambda s: (s.__setitem__("edition", "1"), s["players"][0]["zones"]["in_play"].append(KNELT_1E))),
+        # r70 M2: a field added by hand at any level was dropped in silence, though the README calls such a link damaged
+        tampered(lambda s: s.__setitem__("melee", True)),
+        tampered(lambda s: s["players"][0].__setitem__("title", "Master of Ships")),
+        tampered(lambda s: s["players"][0]["plot"].__setitem__("gold", 9)),
+        tampered(lambda s: s["players"][0]["zones"].__setitem__("hidden", [{"name": "Guard"}])),
+        tampered(lambda s: s["steps"][0].__setitem__("assault", {"card": "Guard"})),
+        tampered(lambda s: s["steps"].append(CLAIM | {"reactions": [REACTION | {"cost": "kneel"}]})),
     ],
     ids=["edition", "gold", "power", "card-field", "step-type", "zone-text", "no-plot", "null-step", "attackers-text", "no-attackers",
-         "card-constant", "card-cannot", "card-cannot-1e"],
+         "card-constant", "card-cannot", "card-cannot-1e", "top-melee", "player-title", "plot-gold", "zone-hidden", "step-assault",
+         "reaction-cost"],
 )
 def test_a_tampered_or_misshapen_share_link_is_said_damaged_over_the_empty_form(server, browser, state):
     """r53 M3: a share link's ``edition: "2\\nphase: taxation"`` or Player A's ``gold: "5\\n    power: 14 …"`` was

@@ -1044,6 +1044,7 @@
   // values the form never shows, such as a gold field holding "5\n    power: 14", into the YAML).  Anything else is a
   // damaged link: the empty form and the message.
   function has(obj, k) { return Object.prototype.hasOwnProperty.call(obj, k); }
+  function only(obj, keys) { return Object.keys(obj).every(function (k) { return keys.indexOf(k) >= 0; }); }  // no other field
   function isMap(v) { return !!v && typeof v === "object" && !Array.isArray(v); }
   function isText(v) { return typeof v === "string"; }
   function isValue(v) { return typeof v === "string" || (typeof v === "number" && isFinite(v)); }  // a field as typed, or its number
@@ -1082,7 +1083,7 @@
       discard: function (v) { return isMap(v) && Object.keys(v).every(function (k) { return textList(v[k]); }); },
       reactions: function (v) {
         return Array.isArray(v) && v.every(function (r) {
-          return isMap(r) && oneOf(REACTION_EFFECTS)(r.effect) && isText(r.to) && /^(win|lose): /.test(r.to)
+          return isMap(r) && only(r, ["to", "card", "effect", "amount", "target"]) && oneOf(REACTION_EFFECTS)(r.effect) && isText(r.to) && /^(win|lose): /.test(r.to)
             && ["card", "target"].every(function (k) { return r[k] === undefined || isText(r[k]); })
             && (r.amount === undefined || isValue(r.amount));
         });
@@ -1092,6 +1093,9 @@
   function checkedState(s) {  // the state a share link holds, if the form can show it; throws otherwise
     function bad(why) { throw new Error("not a builder state: " + why); }
     if (!isMap(s) || !plainData(s, 0)) bad("not plain data");
+    // a field the form has no place for, at any level, is not dropped in silence (r70 M2: a hand-added "melee",
+    // player "title", zone "hidden" or step "assault" loaded and ran without it): the link is damaged
+    if (!only(s, ["edition", "title", "players", "steps"])) bad("a field the form has no place for");
     s.edition = String(s.edition);
     if (s.edition !== "1" && s.edition !== "2") bad("edition");
     if (s.title === undefined) s.title = ""; else if (!isText(s.title)) bad("title");
@@ -1099,11 +1103,12 @@
     var cardCheck = cardFields(s.edition);
     s.players.forEach(function (p) {
       if (!isMap(p) || !isText(p.name) || !isMap(p.plot) || !(p.house === "" || oneOf(HOUSES[s.edition])(p.house))) bad("player");
+      if (!only(p, ["name", "house", "plot", "first", "power", "gold", "zones"]) || !only(p.plot, ["name", "income", "initiative", "claim", "reserve"])) bad("a player field the form has no place for");
       ["name", "income", "initiative", "claim", "reserve"].forEach(function (k) { if (p.plot[k] !== undefined && !isValue(p.plot[k])) bad("plot"); });
       ["power", "gold"].forEach(function (k) { if (p[k] !== undefined && !isValue(p[k])) bad(k); });
       if (p.first !== undefined && typeof p.first !== "boolean") bad("first");
       p.zones = p.zones === undefined ? {} : p.zones;  // older links lack later zones
-      if (!isMap(p.zones)) bad("zones");
+      if (!isMap(p.zones) || !only(p.zones, ZONES.map(function (z) { return z[0]; }))) bad("zones");
       ZONES.forEach(function (z) {
         var cards = p.zones[z[0]] = p.zones[z[0]] === undefined ? [] : p.zones[z[0]];
         if (!Array.isArray(cards)) bad("zone");
@@ -1115,7 +1120,7 @@
     var fields = stepFields(s.edition);
     s.steps.forEach(function (st) {
       if (!isMap(st) || !fields.kind(st.kind)) bad("step");
-      Object.keys(st).forEach(function (k) { if (fields[k] && !fields[k](st[k])) bad("step field " + k); });
+      Object.keys(st).forEach(function (k) { if (!has(fields, k) || !fields[k](st[k])) bad("step field " + k); });
     });
     return s;
   }
