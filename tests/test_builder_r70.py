@@ -4,9 +4,14 @@ errors and refusals.  Chromium at phone width (390 px, touch)."""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from playwright.sync_api import expect
 
+from tests.browser_support import WIDTHS
 from tests.test_builder import add_card, add_step, lannister_against_stark_on_a_phone
+from tests.test_builder_links import tampered, token
 
 
 def open_values(page, card_box: str) -> None:
@@ -65,3 +70,38 @@ def test_a_character_that_cannot_be_bypassed_by_stealth_is_not_offered_as_a_stea
     defender = page.locator("#s1 label.check", has_text="Ser Waymar Royce").locator("input")
     expect(defender).to_be_enabled()
     context.close()
+
+
+def test_a_late_redraw_keeps_an_opened_link_s_error_and_refusals(carded_server, browser):
+    """r70 M3: opened share links were redrawn when their card look-ups came back after the run, and the redraw took
+    the run's notes with it: gold "five" ended with no ruling and no error (2 of 6 loads), and "Refused: …" beside a
+    step went (D6, kneeling a kneeling character: 3 of 6).  Here the look-ups are held back until after the run, as
+    a slow venue network does, every time; the notes stay."""
+
+    def steward(s: dict[str, Any], **more: Any) -> None:
+        s["players"][1]["zones"]["in_play"].append({"name": "Winterfell Steward", **more})
+
+    def gold_five(s: dict[str, Any]) -> None:
+        steward(s)
+        s["players"][0]["gold"] = "five"
+        s["steps"] = [{"kind": "phase", "name": "dominance"}]
+
+    def kneel_knelt(s: dict[str, Any]) -> None:
+        steward(s, kneeling=True)
+        s["steps"] = [{"kind": "kneel", "target": "Winterfell Steward"}]
+
+    for change, place, said in ((gold_five, "#p0 .field-error", "five"), (kneel_knelt, "#s0 .refusal", "Refused")):
+        for _ in range(2):
+            width, height = WIDTHS["phone"]
+            viewport = {"width": width, "height": height}
+            context = browser.new_context(viewport=viewport, service_workers="block", has_touch=True, is_mobile=True)
+            page = context.new_page()
+            errors: list[Any] = []
+            page.on("pageerror", lambda e, seen=errors: seen.append(e))
+            page.route("**/api/cards*", lambda route: (time.sleep(1.0), route.continue_()))
+            page.goto(carded_server + "/build" + token(tampered(change)))
+            expect(page.locator(place)).to_contain_text(said)
+            page.wait_for_timeout(2500)  # the held look-ups come back and the form is drawn again
+            expect(page.locator(place)).to_contain_text(said, timeout=100)
+            assert not errors, errors
+            context.close()

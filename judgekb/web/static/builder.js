@@ -151,6 +151,7 @@
       if (o.value === "enter") { o.disabled = o.hidden = state.edition === "1"; if (o.disabled && o.selected) kind.value = STEP_KINDS[0][0]; }
     });
     refreshYaml();
+    repin();
     refocus(focused);
   }
 
@@ -931,11 +932,28 @@
   }
 
   // ------------------------------------------------------------------ run and show the ruling
-  function clearErrors() { Array.prototype.forEach.call(document.querySelectorAll(".field-error"), function (e) { e.remove(); }); }
+  function clearErrors() { runNotes = []; Array.prototype.forEach.call(document.querySelectorAll(".field-error"), function (e) { e.remove(); }); }
+  // The last run's errors and refusals beside the fields and steps they name.  A redraw the judge did not cause (the
+  // card look-ups of an opened share link finishing after its run, a plot or a typo's nearest titles arriving) rebuilt
+  // those places without them (r70 M3: a link's gold "five" ended with no ruling and no error in 2 of 6 loads, and
+  // "Refused" notes went too): they are put back after every redraw, until the judge changes the form or runs again.
+  var runNotes = [];  // [selector of the place, the note]
+  function pin(selector, box) {
+    var place = document.querySelector(selector); if (!place) return null;
+    place.appendChild(box); runNotes.push([selector, box]); return place;
+  }
+  function repin() {
+    runNotes.forEach(function (n) { var place = document.querySelector(n[0]); if (place && !place.contains(n[1])) place.appendChild(n[1]); });
+  }
+  function judgeChanged(e) {
+    if (e.type === "click") { var b = e.target.closest && e.target.closest("button"); if (!b || b.type !== "button") return; }
+    runNotes = [];
+  }
+  ["input", "change", "click"].forEach(function (t) { form.addEventListener(t, judgeChanged, true); });
   function showError(message) {
     var m = /:(\d+):/.exec(message), owner = m ? lineOwner[parseInt(m[1], 10)] : null, target = owner && document.getElementById(owner);
     var box = el("p", { class: "error field-error", role: "alert", text: message.replace(/^[^:]*\.yaml:(\d+:)?\s*/, "") });
-    if (target) { target.appendChild(box); target.scrollIntoView({ block: "center" }); var f = target.querySelector("input,select"); if (f) f.focus(); }
+    if (target) { pin("#" + owner, box); target.scrollIntoView({ block: "center" }); var f = target.querySelector("input,select"); if (f) f.focus(); }
     else document.getElementById("b-result").before(box);
   }
   function run(ev) {
@@ -945,14 +963,14 @@
     if (pending.length) {  // a name typed and never added is not on the board: say so rather than drop it silently
       var at = pending[0].split(":"), where = document.querySelector("#p" + at[0] + " [data-zone=" + at[1] + "]");
       var note = el("p", { class: "error field-error", role: "alert", text: "\u201c" + typing[pending[0]].trim() + "\u201d is typed but not added: tap Add to put it on the board." });
-      if (where) where.appendChild(note);
+      if (where) pin("#p" + at[0] + " [data-zone=" + at[1] + "]", note);
     }
     var out = document.getElementById("b-result"), status = document.getElementById("b-status");
     var blank = state.steps.map(function (s, si) { return noCard(s) ? si : -1; }).filter(function (si) { return si >= 0; });
     if (blank.length) {  // a step with no card would rule on a board where it never happened: not run until it is fixed
       blank.forEach(function (si) {
         var box = document.getElementById("s" + si);
-        if (box) box.appendChild(el("p", { class: "error field-error", role: "alert", text: "Step " + (si + 1) + " (" + stepLabel(state.steps[si]) + ") names no card: choose the card, or remove the step." }));
+        if (box) pin("#s" + si, el("p", { class: "error field-error", role: "alert", text: "Step " + (si + 1) + " (" + stepLabel(state.steps[si]) + ") names no card: choose the card, or remove the step." }));
       });
       out.textContent = "";
       status.textContent = "Not run: " + (blank.length > 1 ? blank.length + " steps name" : "step " + (blank[0] + 1) + " names") + " no card.";
@@ -988,7 +1006,7 @@
     out.appendChild(ul);
     (r.ruling || []).forEach(function (line) {  // a refusal is said beside the step it refused too (the README's promise)
       var m = /^step (\d+) refused: ([\s\S]*)$/.exec(line), box = m && document.getElementById(stepOwners[+m[1]]);
-      if (box) box.appendChild(el("p", { class: "error field-error refusal", role: "alert", text: "Refused: " + asForm(m[2]) }));
+      if (box) pin("#" + stepOwners[+m[1]], el("p", { class: "error field-error refusal", role: "alert", text: "Refused: " + asForm(m[2]) }));
     });
     [["happened", "What changed"], ["not_happened", "What did not happen, and why"]].forEach(function (part) {
       if (!(r[part[0]] || []).length) return;
