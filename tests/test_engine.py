@@ -1283,3 +1283,26 @@ def test_the_end_of_a_challenge_cites_4_2_6_and_the_faq_sequence_only_for_what_i
         ("lasting expires", ("agot2-faq41/timing/end-of-phase",)),
         ("challenge ends", ("agot2-faq41/timing/end-of-phase",)),
     ], ending
+
+
+def test_a_first_edition_house_deck_left_out_is_unknown_not_run_out(tmp_path):
+    """r70 M4: Ann's deck left out, Ben's holding one card, the draw phase: the trace said "Ann draws 0 card(s) in the
+    draw phase — the deck ran out", although a deck the scenario (and the builder) leaves out is unknown.  Ben's
+    given deck does run out (Rules of Play, Phase 2: Draw: "If you have no cards remaining in your House deck, you
+    may not draw"), and a deck given as `deck: []` is empty."""
+    body = (
+        "title: deck left out\nedition: 1\nplayers:\n"
+        "  - {name: Ann, house: Stark, first: true}\n"
+        "  - {name: Ben, house: Targaryen, deck: [{name: Brown Ben Plumm, type: character, str: 2}]}\n"
+        "  - {name: Cat, house: Lannister, deck: []}\n"
+        "steps:\n  - phase: draw\n"
+    )
+    entries = runner.run(load_scenario(_write(tmp_path, body)), TITLES).trace.entries
+    ann = [e for e in entries if e.subject == "Ann" or e.text.startswith("Ann ")]
+    assert not any("ran out" in e.text for e in ann), [e.text for e in ann]
+    unknown = next(e for e in ann if e.tag == "deck not given")
+    assert unknown.outcome == "not-applied" and "no House deck" in unknown.text and not unknown.clauses
+    ben = next(e for e in entries if e.text.startswith("Ben draws"))
+    assert "draws 1 card(s)" in ben.text and "ran out" in ben.text and ben.clauses == ("agot1-rules/phase-2-draw",)
+    cat = next(e for e in entries if e.text.startswith("Cat draws"))
+    assert "draws 0 card(s)" in cat.text and "ran out" in cat.text

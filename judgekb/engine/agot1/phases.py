@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot1 import rule
+from judgekb.engine.agot1 import RULES, rule
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.trace import Trace
@@ -81,6 +81,9 @@ def draw_phase(state: State, trace: Trace) -> None:
     for name in state.player_order():
         extra = state.title_data.get(state.players[name].title or "", {}).get("extra_draw", 0)
         drawn = _draw(state, name, 2 + extra)
+        if not drawn and name not in state.facts.get("decks_stated", []):  # (scenario.py: `deck: []` included)
+            _deck_unstated(trace, name)
+            continue
         trace.add(
             "phase.draw",
             f"{name} draws {len(drawn)} card(s) in the draw phase"
@@ -88,6 +91,28 @@ def draw_phase(state: State, trace: Trace) -> None:
             + (" — the deck ran out" if len(drawn) < 2 + extra else ""),
             cite=["agot1-rules/phase-2-draw"] + (["agot1-rules/master-of-laws"] if extra else []),
         )
+
+
+RULES.add(
+    "deck.unstated",
+    [],
+    "a House deck the scenario leaves out is unknown, not empty: drawing from it is not said to run out (the engine's "
+    "reading of a scenario)",
+)
+
+
+def _deck_unstated(trace: Trace, player: str) -> None:
+    """The draw from a House deck the scenario does not give: unknown, so nothing is said to have run out (r70 M4:
+    "the deck ran out" for a deck the builder calls unknown)."""
+    trace.add(
+        "deck.unstated",
+        f"{player} draws no card here: the scenario gives no House deck for {player}; a deck it leaves out is unknown, "
+        "not empty, so it is not said to run out (a scenario gives an empty deck as 'deck: []') — no document in the "
+        "corpus states this: it is how the engine reads a scenario",
+        "not-applied",
+        tag="deck not given",
+        subject=player,
+    )
 
 
 def _draw(state: State, player: str, count: int) -> list[str]:
