@@ -93,10 +93,13 @@ def gold(state: dict[str, Any], value: str) -> None:
         tampered(lambda s: s["players"][0]["zones"].__setitem__("hidden", [{"name": "Guard"}])),
         tampered(lambda s: s["steps"][0].__setitem__("assault", {"card": "Guard"})),
         tampered(lambda s: s["steps"].append(CLAIM | {"reactions": [REACTION | {"cost": "kneel"}]})),
+        # r70 M1: a title only in a melee (three or more players), one of its edition's six
+        tampered(lambda s: (s.__setitem__("edition", "1"), s["players"].append(s["players"][1] | {"name": "C", "first": False}),
+                            s["players"][0].__setitem__("title", "Master of Ships"))),
     ],
     ids=["edition", "gold", "power", "card-field", "step-type", "zone-text", "no-plot", "null-step", "attackers-text", "no-attackers",
          "card-constant", "card-cannot", "card-cannot-1e", "top-melee", "player-title", "plot-gold", "zone-hidden", "step-assault",
-         "reaction-cost"],
+         "reaction-cost", "title-1e"],
 )
 def test_a_tampered_or_misshapen_share_link_is_said_damaged_over_the_empty_form(server, browser, state):
     """r53 M3: a share link's ``edition: "2\\nphase: taxation"`` or Player A's ``gold: "5\\n    power: 14 …"`` was

@@ -105,3 +105,35 @@ def test_a_late_redraw_keeps_an_opened_link_s_error_and_refusals(carded_server, 
             expect(page.locator(place)).to_contain_text(said, timeout=100)
             assert not errors, errors
             context.close()
+
+
+def test_a_melee_board_gives_each_player_a_title(carded_server, browser):
+    """r70 M1: with three players the form had no title menu, the YAML no `title:`, and the ruling said nothing of
+    titles, so the Master of Ships dispute (Ser Waymar Royce, 3 STR, attacking Benjen Stark, 4 STR, in [military])
+    came out "Player B wins".  RR Melee Game: "Melee games use the title cards"; RR Title Cards: "The Master of Ships
+    contributes 1 additional STR" — 4 to 4, and a tie is won by the attacking player."""
+    context, page = lannister_against_stark_on_a_phone(browser, carded_server)
+    expect(page.locator(".p-title")).to_have_count(0)  # two players: a joust, no titles
+    page.click("#b-add-player")
+    expect(page.locator("#p2 .title-note")).to_be_visible()
+    for player, title in ((0, "Master of Ships"), (1, "Master of Coin"), (2, "Master of Laws")):
+        page.locator(f"#p{player} .p-title").select_option(title)
+    expect(page.locator(".title-note")).to_have_count(0)
+    add_card(page, 0, "in_play", "Ser Waymar Royce")
+    add_card(page, 1, "in_play", "Benjen Stark")
+    printing = page.locator("#p1-in_play-0 .card-printing")
+    if printing.count():
+        printing.select_option("01122")
+    yaml_text = page.text_content("#b-yaml") or ""
+    assert '    title: "Master of Ships"\n' in yaml_text and '    title: "Master of Laws"\n' in yaml_text, yaml_text
+    add_step(page, "challenge")
+    page.locator("#s0 label.check", has_text="Ser Waymar Royce").locator("input").check()
+    add_step(page, "defend")
+    page.locator("#s1 label.check", has_text="Benjen Stark").locator("input").check()
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    ruling = page.inner_text("#b-result .ruling-lines")
+    assert "Player A wins (4\u20134)" in ruling, ruling
+    page.locator("#p2 button", has_text="Remove player").click()  # back to two players: the titles go
+    assert "    title:" not in (page.text_content("#b-yaml") or "")
+    context.close()

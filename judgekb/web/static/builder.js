@@ -14,6 +14,11 @@
           ["stark", "Stark"], ["targaryen", "Targaryen"], ["tyrell", "Tyrell"], ["neutral", "neutral"]]
   };
   var ICONS = ["military", "intrigue", "power"];
+  // the melee title cards (corpus/titles.yaml, titles2.yaml): a game of three or more players uses them (RR Melee
+  // Game; 1st ed. Rules of Play, the melee titles); two players have no title, so the menu is shown only then
+  var TITLES = { "1": ["Crown Regent", "Hand of the King", "Lord Commander of the Kingsguard", "Master of Coin", "Master of Laws", "Master of Whispers"],
+                 "2": ["Crown Regent", "Hand of the King", "Master of Coin", "Master of Laws", "Master of Ships", "Master of Whispers"] };
+  function melee() { return state.players.length > 2; }
   var TARGETED = ["str", "kneel", "stand"];  // the reaction effects that need a target character
   var STEP_KINDS = [
     ["challenge", "Challenge declared"], ["defend", "Defenders declared"], ["strength", "STR modified (effect)"],
@@ -162,6 +167,7 @@
     fs.appendChild(el("div", { class: "row" }, [
       labelled("Name", input(p.name, function (v) { renamePlayer(p, v); }, { "aria-label": "Player " + (pi + 1) + " name", class: "p-name" })),
       labelled(houseLabel, select([["", "—"]].concat(HOUSES[state.edition]), p.house, function (v) { p.house = v; }, { class: "p-house" })),
+      melee() ? labelled("Title (melee)", select([["", "— none chosen —"]].concat(TITLES[state.edition]), p.title || "", function (v) { if (v) p.title = v; else delete p.title; }, { class: "p-title" })) : null,
       el("label", {}, [(function () {
         var r = el("input", { type: "radio", name: "first", class: "p-first" }); r.checked = !!p.first;
         r.addEventListener("change", function () { state.players.forEach(function (q) { q.first = q === p; }); render(); });
@@ -189,7 +195,12 @@
     if (filled) more.open = true;
     others.forEach(function (z) { more.appendChild(renderZone(p, pi, z[0], z[1])); });
     fs.appendChild(more);
-    if (state.players.length > 2) fs.appendChild(el("button", { type: "button", class: "secondary", text: "Remove player", onclick: function () { state.players.splice(pi, 1); render(); } }));
+    if (melee() && !p.title) fs.appendChild(el("p", { class: "near title-note", text: "A game of three or more players is a melee: each player bears a title this round. Choose " + p.name + "\u2019s, or the ruling is made with no title." }));
+    if (state.players.length > 2) fs.appendChild(el("button", { type: "button", class: "secondary", text: "Remove player", onclick: function () {
+      state.players.splice(pi, 1);
+      if (!melee()) state.players.forEach(function (q) { delete q.title; });  // two players: no titles (a joust)
+      render();
+    } }));
     return fs;
   }
 
@@ -818,6 +829,7 @@
       if (state.edition === "2") plot.reserve = num(p.plot.reserve);
       if (Object.keys(plot).some(function (k) { return plot[k] !== undefined; })) put("    plot: " + flow(plot), "p" + pi + "-plot");
       if (p.first) put("    first: true", "p" + pi);
+      if (melee() && p.title) put("    title: " + q(p.title), "p" + pi);
       if (num(p.power) !== undefined) put("    power: " + q(num(p.power)), "p" + pi);  // quoted unless a number (r53: a share
       if (num(p.gold) !== undefined) put("    gold: " + q(num(p.gold)), "p" + pi);     // link's gold added lines to the YAML)
       zonesOf().forEach(function (z) {
@@ -1121,7 +1133,8 @@
     var cardCheck = cardFields(s.edition);
     s.players.forEach(function (p) {
       if (!isMap(p) || !isText(p.name) || !isMap(p.plot) || !(p.house === "" || oneOf(HOUSES[s.edition])(p.house))) bad("player");
-      if (!only(p, ["name", "house", "plot", "first", "power", "gold", "zones"]) || !only(p.plot, ["name", "income", "initiative", "claim", "reserve"])) bad("a player field the form has no place for");
+      if (p.title !== undefined && !(s.players.length > 2 && oneOf(TITLES[s.edition])(p.title))) bad("title");  // melee only
+      if (!only(p, ["name", "house", "plot", "first", "power", "gold", "zones", "title"]) || !only(p.plot, ["name", "income", "initiative", "claim", "reserve"])) bad("a player field the form has no place for");
       ["name", "income", "initiative", "claim", "reserve"].forEach(function (k) { if (p.plot[k] !== undefined && !isValue(p.plot[k])) bad("plot"); });
       ["power", "gold"].forEach(function (k) { if (p[k] !== undefined && !isValue(p[k])) bad(k); });
       if (p.first !== undefined && typeof p.first !== "boolean") bad("first");
@@ -1232,6 +1245,7 @@
     // a House or faction and a printing belong to one edition's cards: both are chosen again
     state.players.forEach(function (p) {
       p.house = "";
+      if (p.title && TITLES[state.edition].indexOf(p.title) < 0) delete p.title;  // Master of Ships / Lord Commander: one edition's
       ZONES.forEach(function (z) {
         p.zones[z[0]].forEach(function (c) {
           delete c.printing;
