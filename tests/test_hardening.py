@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1115,21 +1116,16 @@ def test_scenario_slots_never_use_a_folder_another_user_could_hold(tmp_path):
         assert got and (own / "slot-0").exists()  # this user's own folder is used as before
 
 
-def _serve_one_drip(monkeypatch, app: object, head: bytes, body: bytes, gap: float) -> tuple[float, bytes, list[str]]:
-    """One connection through judgekb's serve worker (gunicorn's own parser, in this process) with 0.5 s deadlines:
-    the client sends ``head`` whole, then ``body`` a byte every ``gap`` seconds.  How long the worker was held, what
-    the client got back and what the worker logged."""
+def _in_process_worker(app: object) -> tuple[Any, list[str], Any]:
+    """judgekb's serve worker (gunicorn's own parser) in this process, serving ``app``, with a log handler that keeps
+    what it says (a line, and whether it carried a traceback): the worker, its lines, and the handler."""
     import logging
-    import socket
-    import threading
 
     from gunicorn.config import Config  # type: ignore[import-untyped]
     from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
     from judgekb.web import serveworker
 
-    monkeypatch.setattr(serveworker, "HEADER_SECONDS", 0.5)
-    monkeypatch.setattr(serveworker, "BODY_SECONDS", 0.5)
     cfg = Config()
     worker = serveworker.Worker(0, os.getpid(), [], None, 30, cfg, Logger(cfg))
     worker.wsgi = app
@@ -1142,6 +1138,21 @@ def _serve_one_drip(monkeypatch, app: object, head: bytes, body: bytes, gap: flo
 
     keep = Keep()
     worker.log.error_log.addHandler(keep)
+    return worker, said, keep
+
+
+def _serve_one_drip(monkeypatch, app: object, head: bytes, body: bytes, gap: float) -> tuple[float, bytes, list[str]]:
+    """One connection through judgekb's serve worker (gunicorn's own parser, in this process) with 0.5 s deadlines:
+    the client sends ``head`` whole, then ``body`` a byte every ``gap`` seconds.  How long the worker was held, what
+    the client got back and what the worker logged."""
+    import socket
+    import threading
+
+    from judgekb.web import serveworker
+
+    monkeypatch.setattr(serveworker, "HEADER_SECONDS", 0.5)
+    monkeypatch.setattr(serveworker, "BODY_SECONDS", 0.5)
+    worker, said, keep = _in_process_worker(app)
     stop = threading.Event()
     with socket.create_server(("127.0.0.1", 0)) as listener:
         client = socket.create_connection(listener.getsockname())
@@ -1214,12 +1225,8 @@ def _serve_one_slow_reader(monkeypatch, answer_seconds: float, wait: float) -> t
     """A POST through judgekb's serve worker (in this process) with 0.5 s read deadlines, answered with 16 MB that the
     client starts reading only after ``wait`` seconds.  How much of the answer it got, of how much, and what the worker
     logged (r65's review/slow_reader.py)."""
-    import logging
     import socket
     import threading
-
-    from gunicorn.config import Config  # type: ignore[import-untyped]
-    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
     from judgekb.web import serveworker
 
@@ -1233,18 +1240,7 @@ def _serve_one_slow_reader(monkeypatch, answer_seconds: float, wait: float) -> t
         start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(big)))])
         return [big]
 
-    cfg = Config()
-    worker = serveworker.Worker(0, os.getpid(), [], None, 30, cfg, Logger(cfg))
-    worker.wsgi = app
-    worker.log.error_log.addFilter(serveworker._SlowClient())
-    said: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            said.append(record.getMessage() + (" (with a traceback)" if record.exc_info else ""))
-
-    keep = Keep()
-    worker.log.error_log.addHandler(keep)
+    worker, said, keep = _in_process_worker(app)
     got = [0]
     with socket.create_server(("127.0.0.1", 0)) as listener:
         client = socket.socket()
