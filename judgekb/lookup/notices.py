@@ -129,14 +129,19 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
 MENTIONS_SAID = 3  # the clauses naming a card that a card-text notice lists by id
 
 
+def _clauses_writing(index: Index, phrase: str, edition: int | None, limit: int | None = None) -> list[tuple[str, str]]:
+    """The searched edition's clauses (id, text) whose heading or text writes the phrase, as FTS5 matches it."""
+    sql = (
+        "select c.id, c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+        "where clauses_fts match ? and (? is null or c.edition = ?)" + (f" limit {int(limit)}" if limit else "")
+    )
+    return [(str(i), t) for i, t in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition])]
+
+
 def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
     """Where the searched edition's clauses write the card's name, by clause id (in force first): the
     notice said "the clauses below are what the corpus says about it" above clauses that never named
     the card (Action Windows for "what does The Red Keep do", second edition)."""
-    sql = (
-        "select c.id, c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
-        "where clauses_fts match ? and (? is null or c.edition = ?)"
-    )
     found: dict[str, bool] = {}
     for card in sorted(cards):
         name = index.card_name(card)
@@ -144,7 +149,7 @@ def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
         # a set's name in a card reference ("Iron Mines (Calm Over Westeros, 92)") names the set, not the card
         written = re.compile(re.escape(no_article(name)), re.IGNORECASE)
         as_set = re.compile(written.pattern + r",\s*\d+\)", re.IGNORECASE)
-        for clause_id, text in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition]) if phrase else ():
+        for clause_id, text in _clauses_writing(index, phrase, edition) if phrase else ():
             named = len(written.findall(text or ""))
             if named and named == len(as_set.findall(text or "")):
                 continue
@@ -336,10 +341,6 @@ def _unknown_words(
 def _in_written_name(index: Index, words: list[str], word: str, edition: int | None) -> bool:
     """Does the query write ``word`` with a neighbour as the texts write a name, capitalised ("countered
     plots": the example's Countered Plots)?"""
-    sql = (
-        "select c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
-        "where clauses_fts match ? and (? is null or c.edition = ?) limit 20"
-    )
     for at, typed in enumerate(words):
         if _bare(typed) != word:
             continue
@@ -347,7 +348,7 @@ def _in_written_name(index: Index, words: list[str], word: str, edition: int | N
             if len(pair) == 2 and all(w.isalpha() for w in pair):
                 phrase = " ".join(pair)
                 written = re.compile(r"\b" + r"\s+".join(w.capitalize() for w in pair) + r"\b")
-                if any(written.search(text or "") for (text,) in index.rows(sql, [f'"{phrase}"', edition, edition])):
+                if any(written.search(text or "") for _, text in _clauses_writing(index, phrase, edition, limit=20)):
                     return True
     return False
 
@@ -591,15 +592,11 @@ def _printed_in(index: Index, names: list[str], edition: int | None) -> str:
     """Where the searched edition's clauses print a character's name (in an example or a ruling), by
     clause id: the note that "jon" is a name, not a rules term, stood above Deck Lists quoting "Veronica
     includes Jon Snow" (a blind review) and read as if the corpus never wrote it."""
-    sql = (
-        "select c.id from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
-        "where clauses_fts match ? and (? is null or c.edition = ?) order by c.id"
-    )
     found: list[str] = []
     for name in dict.fromkeys(_bare(w) for w in names):
-        rows = index.rows(sql, ['"' + name + '"', edition, edition])
+        rows = sorted(_clauses_writing(index, name, edition))
         # (the governing text only: a superseded entry, or an unofficial copy restating one, names what it does)
-        found += [c for (c,) in rows if c not in found and not index.governors.get(c)]
+        found += [c for c, _ in rows if c not in found and not index.governors.get(c)]
     if not found:
         return ""
     more = f" and {len(found) - MENTIONS_SAID} more" if len(found) > MENTIONS_SAID else ""
