@@ -414,8 +414,7 @@ def cannot(state: State, trace: Trace, card: Card, past: str, chosen: bool) -> b
 def can_be(state: State, card: Card, past: str) -> bool:
     """May this card be chosen to be X-ed ("killed", "knelt")? Not when it, or a lasting effect on it, says it
     cannot be (FAQ 2.1: it cannot be chosen to be X-ed); ``cannot`` says so in the trace where one is chosen."""
-    lasting = {e.value for e in state.effects if e.target == card.key and e.kind == "cannot"}
-    return f"be {past}" not in card.cannot | lasting and f"cannot be {past}" not in constants(state, card)
+    return f"be {past}" not in state.cannots(card) and f"cannot be {past}" not in constants(state, card)
 
 
 def _why_cannot(state: State, card: Card, past: str) -> str:
@@ -1335,10 +1334,9 @@ RULES.add(
 def can_gain_power(state: State, card: Card | None, player: str) -> bool:
     """Whether power may be gained on ``card`` (None: ``player``'s faction card): not while a 'cannot gain power' is on
     it (a card's own words or a lasting effect; for the faction card, a lasting effect on its player)."""
-    key = card.key if card is not None else player
-    lasting = {e.value for e in state.effects if e.target == key and e.kind == "cannot"}
-    own = card.cannot if card is not None else set()
-    return "gain power" not in lasting | own
+    if card is not None:
+        return "gain power" not in state.cannots(card)
+    return not any(e.target == player and e.kind == "cannot" and e.value == "gain power" for e in state.effects)
 
 
 def moved_not_gained(state: State, trace: Trace, card: Card | None, player: str) -> None:

@@ -58,8 +58,7 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
         if old in state.cards and state.cards[old].type == "plot":
             state.cards[old].zone = "used"
         assert card.plot is not None
-        lasting = {str(e.value) for e in state.effects if e.target == card.key and e.kind == "cannot"}
-        if any(w in c for c in card.cannot | lasting for w in ("marshal", "played", "put into play")):
+        if any(w in c for c in state.cannots(card) for w in ("marshal", "played", "put into play")):
             trace.add(
                 "plot.not-prevented",
                 f"{name} is revealed although it cannot be marshaled, played or put into play: plot cards are none of those",
