@@ -1368,8 +1368,8 @@ def gain_power(
 ) -> None:
     if amount <= 0:
         return
+    where = card.key if card else f"{player}'s faction card"
     if not can_gain_power(state, card, player):
-        where = card.key if card else f"{player}'s faction card"
         trace.add(
             "power.cannot-gain",
             f"{why}: {where} cannot gain power, so it gains none ('cannot' is absolute: no ability gives it power)",
@@ -1384,7 +1384,6 @@ def gain_power(
         card.power += amount
     else:
         state.players[player].power += amount
-    where = card.key if card else f"{player}'s faction card"
     trace.add(
         rule_id,
         f"{why}: {where} gains {amount} power ({player}'s total: {total_power(state, player)})",
