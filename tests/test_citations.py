@@ -175,3 +175,12 @@ def test_no_two_clauses_share_a_citation(db):
     rules = store.clause(db, "agot1-faq/restricted/rules")
     assert intro and rules and "“Restricted Lists”, paragraph 1, p. 6" in intro["citation"]
     assert "“Restricted Lists”, paragraph 2, p. 6" in rules["citation"]
+
+
+def test_a_heading_cut_off_inside_a_quotation_is_still_quoted(db):
+    """A heading cut off inside a quotation (the web copy's paragraph 'Lady Sansa's Rose reads "…') was cited bare,
+    leaving its opening mark dangling (review r66 L3); a heading in its own balanced quotes stays as printed."""
+    citations = {r["heading"]: r["citation"] for r in db.query("select heading, citation from clauses")}
+    assert "paragraph at line 112: “Yes, you may. Lady Sansa's Rose reads \"…”" in citations["Yes, you may. Lady Sansa's Rose reads \"…"]
+    for heading in ("“Participating Characters”", '"Play" and "Put into Play"', 'The word "cannot"'):
+        assert heading in citations[heading] and f"“{heading}”" not in citations[heading], citations[heading]

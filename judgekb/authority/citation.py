@@ -50,8 +50,13 @@ def card_reference(data: dict[str, Any], sets_file: Path | None = None) -> str:
 
 
 def quoted(heading: str) -> str:
-    """“Heading”, unless the heading prints its own quotation marks (never ““Participating Characters””)."""
-    if any(mark in heading for mark in "“”\"„"):
+    """“Heading”, unless the heading prints its own, balanced, quotation marks (never ““Participating Characters””).
+
+    A heading cut off inside a quotation (a web paragraph's 'Lady Sansa's Rose reads "…') is wrapped all the same,
+    so no opening mark is left dangling (review r66 L3).
+    """
+    balanced = heading.count('"') % 2 == 0 and heading.count("“") == heading.count("”") and "„" not in heading
+    if balanced and any(mark in heading for mark in "“”\""):
         return heading
     return f"“{heading}”"
 
