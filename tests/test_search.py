@@ -437,6 +437,19 @@ def test_a_card_text_notice_names_the_clauses_that_name_the_card_never_the_claus
             assert clause_id.startswith("agot2-") and name in text.casefold(), (query, clause_id)
 
 
+def test_a_card_text_notice_says_a_ruling_on_the_card_is_a_ruling(index):
+    """A lookup review (r52 F6): "dany str reduce" opened with "the card's own text … is not in the corpus.
+    The corpus names it in agot2-faq41/qa/daenerys-targaryen-tfm", which a judge read as "no ruling" above the
+    FAQ's answer. A clause whose question is about the card is said to rule on it, first; a clause that only
+    names the card (Robert Baratheon, first edition) is still said to name it."""
+    for query in ("dany str reduce", "daenerys targaryen strength reduced"):
+        hits, notes = index.search(query, 2, None, 5)
+        assert notes and "The corpus rules on it in agot2-faq41/qa/daenerys-targaryen-tfm" in notes[0], (query, notes)
+        assert hits[0].id == "agot2-faq41/qa/daenerys-targaryen-tfm", (query, [h.id for h in hits])
+    _, notes = index.search("what's robert baratheon's strength", 1, None, 5)
+    assert "rules on it" not in notes[0] and "The corpus names it in agot1-" in notes[0], notes
+
+
 def test_unknown_word_notice_is_bounded(index):
     word = "zq" * 400
     _, notes = index.search(f"what does {word} do", 2, None, 3)

@@ -159,8 +159,17 @@ def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
     if not found:
         which = f"{EDITION_ADJECTIVES[edition]} " if edition else ""
         return f"No {which}clause of the corpus names it; closest clauses below."
-    mentions = sorted(found, key=lambda c: (found[c], c))
+    # a ruling on the card (a Q&A asked about it) is said as one: "names it" read as "no ruling" above the
+    # FAQ's answer on Daenerys's STR ("dany str reduce", a lookup review)
+    rulings = set().union(*(index.rulings_on(card) for card in cards)) & set(found)
+    mentions = sorted(found, key=lambda c: (c not in rulings, found[c], c))
     more = f" and {len(mentions) - MENTIONS_SAID} more" if len(mentions) > MENTIONS_SAID else ""
+    if rulings:
+        shown = mentions[:MENTIONS_SAID]
+        also = [c for c in shown if c not in rulings]
+        also_said = f"; it also names it in {', '.join(also)}{more}" if also else ""
+        also_said = also_said or (f"; {len(mentions) - MENTIONS_SAID} more name it" if more else "")
+        return f"The corpus rules on it in {', '.join(c for c in shown if c in rulings)}{also_said}; closest clauses below."
     return f"The corpus names it in {', '.join(mentions[:MENTIONS_SAID])}{more}; closest clauses below."
 
 

@@ -1503,7 +1503,12 @@ class Index:
     def ruled_on(self, card_id: str) -> bool:
         """Does the corpus hold a ruling on the card: a clause whose heading (a Q&A entry's: its question)
         names it, besides the card's list and errata entries?"""
-        return any(c not in self.card_entries and self._heading_names_card(c, card_id) for c in self.mentioned.get(card_id, ()))
+        return bool(self.rulings_on(card_id))
+
+    def rulings_on(self, card_id: str) -> set[str]:
+        """The clauses ruling on the card: those whose heading (a Q&A entry's: its question) names it,
+        besides the card's list and errata entries."""
+        return {c for c in self.mentioned.get(card_id, ()) if c not in self.card_entries and self._heading_names_card(c, card_id)}
 
     def _heading_names_card(self, clause_id: str, card_id: str) -> bool:
         """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
