@@ -42,6 +42,7 @@ def declare(state: State, trace: Trace, attacker: str, kind: str, against: str, 
         )
     titles.check_may_challenge(state, trace, attacker, against)
     declared_once(attackers, "an attacker", "challenge.declare", "agot1-rules/challenge-step-1-declare-attackers")
+    end_challenge(state, trace, "a challenge completely resolves before the next is initiated", ["agot1-rules/phase-4-challenges"])
     for key in attackers:
         _check_participant(state, "challenge.declare", key, attacker, kind, "attack")
     for key in attackers:
@@ -232,6 +233,29 @@ def end_without_resolution(state: State, trace: Trace, control: bool = False) ->
         "no participating characters remain: the challenge ends immediately without resolution",
         cite=["agot1-faq/3.35"] + (["agot1-faq/3.30"] if control else []),
     )
+    end_challenge(state, trace, "it ended without resolution", ["agot1-faq/3.35"] + (["agot1-faq/3.30"] if control else []))
+
+
+@rule(
+    "challenge.end",
+    ["agot1-rules/phase-4-challenges", "agot1-faq/3.35", "agot1-faq/3.30", "agot1-faq/timing/chart-challenges-phase"],
+    "a challenge is over once it has completely resolved, before the next one is initiated (Phase 4), when no "
+    "character participates (3.35, 3.30), or when the challenges phase ends: its 'until the end of the challenge' "
+    "effects expire",
+)
+def end_challenge(state: State, trace: Trace, why: str, cite: list[str]) -> None:
+    """The challenge under way is over: its "until the end of the challenge" lasting effects expire (said only when
+    there is one).  The first-edition documents name no "end of the challenge" step: Phase 4's "Each challenge must
+    completely resolve before moving on to the next" ends it at the latest when the next is initiated, so responses
+    to its resolution (steps after ``resolve``) are still within it."""
+    from judgekb.engine.agot1.effects import expire
+
+    challenge = state.challenge
+    if challenge is None or not any(e.until == "challenge" for e in state.effects):
+        return
+    said = f"{challenge.attacker}'s {challenge.type} challenge against {challenge.defender}"
+    trace.add("challenge.end", f"{said} is over ({why}): its 'until the end of the challenge' effects expire", cite=cite)
+    expire(state, trace, "challenge")
 
 
 @rule(

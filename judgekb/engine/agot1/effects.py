@@ -85,7 +85,8 @@ def expire(state: State, trace: Trace, period: str) -> None:
     expires, control of the card reverts back to its previous controller")."""
     from judgekb.engine.agot1.control import recheck_attachments
 
-    ending = [e for e in state.effects if e.until == period or (period == "round" and e.until == "phase")]
+    periods = {"phase": ("phase", "challenge"), "round": ("round", "phase", "challenge")}.get(period, (period,))
+    ending = [e for e in state.effects if e.until in periods]  # no challenge outlasts its phase, no phase its round
     state.effects = [e for e in state.effects if e not in ending]
     for effect in ending:
         card = state.cards[effect.target]

@@ -50,6 +50,8 @@ def _apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario,
         name = args if isinstance(args, str) else args.get("name")
         options = args if isinstance(args, dict) else {}
         phases.end_turns(state, trace, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
+        if name != state.phase:
+            phases.end_challenge_with_phase(state, trace)
         state.phase = str(name)
         if name == "plot":
             phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))
