@@ -345,6 +345,39 @@ def test_onto_with_no_attachment_entering_play_is_refused_with_its_line(edition:
     assert "field 'onto': 'Arya Stark' is a character" in str(caught.value), str(caught.value)
 
 
+@pytest.mark.parametrize("edition", [1, 2])
+@pytest.mark.parametrize(
+    ("step", "field"),
+    [
+        ("effect: {kneel: Robb Stark, stand: Robb Stark}", "stand"),
+        ("effect: {stand: [Robb Stark], kneel: [Robb Stark]}", "stand"),
+        ("effect: {cost: {kneel: [Robb Stark], stand: [Robb Stark]}, gold: {A: 1}}", "stand"),
+        ("effect: {at_end_of: {period: phase, effect: {kneel: Robb Stark, stand: Robb Stark}}}", "stand"),
+    ],
+)
+def test_one_effect_that_kneels_and_stands_the_same_card_is_refused_at_load(edition: int, step: str, field: str):
+    """``kneel: X, stand: X`` in one effect traced "X kneels" and "X stands" in one step (edition 1, whatever the written
+    order) or "X is already standing ... X kneels" (edition 2): an effect's parts resolve together and a mapping's
+    fields have no order, so the scenario does not say which comes first.  Refused at load, naming the field and card."""
+    body = BASE2.replace("edition: 2", f"edition: {edition}").replace("faction:", "house:" if edition == 1 else "faction:")
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), body + f"steps:\n  - {step}\n")
+    message = str(caught.value)
+    assert message.startswith(f"t.yaml:12: field '{field}': 'Robb Stark' is both knelt ('kneel') and stood ('stand')"), message
+    assert "two steps" in message, message
+    load_scenario(Path("t.yaml"), body + "steps:\n  - effect: {kneel: Robb Stark}\n  - effect: {stand: Robb Stark}\n")
+
+
+def test_one_effect_that_kneels_and_stands_a_faction_card_is_refused_at_load():
+    bad = BASE2 + "steps:\n  - effect: {kneel_faction_card: A, stand_faction_card: A}\n"
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), bad)
+    assert str(caught.value).startswith(
+        "t.yaml:12: field 'stand_faction_card': 'A' is both knelt ('kneel_faction_card') and stood ('stand_faction_card')"
+    ), str(caught.value)
+    load_scenario(Path("t.yaml"), BASE2 + "steps:\n  - effect: {kneel_faction_card: A, stand_faction_card: B}\n")
+
+
 MELEE = """title: t
 edition: EDITION
 melee: true

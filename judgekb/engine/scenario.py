@@ -32,6 +32,7 @@ from typing import Any
 
 from judgekb.cards import restrictions
 from judgekb.engine.core.state import CARD_TYPES, CHALLENGE_TYPES, KEYWORDS, Card, Player, Plot, State, TitleTerms
+from judgekb.engine.core.steps import names as step_names
 from judgekb.yamlio import DataError, check_fields, got, load, loads, read_data, where
 
 KEYWORDS2 = (
@@ -1246,12 +1247,32 @@ class _Checker:
                 self.value(value, schema[key], key, here)
         if "onto" in item:
             self.onto(item, here)
+        self.kneel_and_stand(item, schema, here)
         if item.get("each_player"):
             self.each_player(item, here)
         if self.edition == 1 and schema.get("cannot") == "cannot" and "cannot" in item and not item.get("target"):
             # (review r65 L4: with 'player' and no target it left no trace line and restricted nothing)
             said = f"needs 'target', the card(s) it restricts: edition 1 applies it to cards only; got {item['cannot']!r}"
             self.fail(here, "cannot", said)
+
+    def kneel_and_stand(self, item: dict[str, Any], schema: dict[str, Any], line_of: Any) -> None:
+        """One effect (or cost) that both kneels and stands the same card is refused: its parts resolve together (an
+        effect "resolves simultaneously upon all affected entities", 2nd ed. RR Priority of Simultaneous Resolution;
+        costs "must be paid simultaneously", RR Costs), and a mapping's fields have no order, so neither "kneels then
+        stands" nor "stands then kneels" is written; run, it traced the card as kneeling and standing in one step."""
+        for kneel, stand in (("kneel", "stand"), ("kneel_faction_card", "stand_faction_card")):
+            if kneel not in item or stand not in item or kneel not in schema or stand not in schema:
+                continue
+            both = [n for n in step_names(item[kneel]) if n in step_names(item[stand])]
+            if both:
+                what = "faction card" if kneel == "kneel_faction_card" else "card"
+                self.fail(
+                    line_of,
+                    stand,
+                    f"{both[0]!r} is both knelt ('{kneel}') and stood ('{stand}') by this one {what} effect: X give the kneel and the "
+                    "stand as two steps (in edition 2, the later one may be the ability's 'then'), in the order the card's "
+                    "text gives",
+                )
 
     def each_player(self, item: dict[str, Any], line_of: Any) -> None:
         """'each_player' makes a draw or a deck discard one effect on every player; with neither it would be
