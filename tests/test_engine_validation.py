@@ -378,6 +378,28 @@ def test_one_effect_that_kneels_and_stands_a_faction_card_is_refused_at_load():
     load_scenario(Path("t.yaml"), BASE2 + "steps:\n  - effect: {kneel_faction_card: A, stand_faction_card: B}\n")
 
 
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        (
+            'interrupt: {player: A, card: Robb Stark, to: "frobnicate: Robb Stark", effect: {gold: {A: 1}}}',
+            "t.yaml:12: field 'to': must name an event as 'VERB: SUBJECT' with a verb the engine records (so that it can "
+            "tell whether the next step is about to bring it about): kill, ",
+        ),
+        (
+            "interrupt: {player: A, card: Robb Stark, effect: {gold: {A: 1}}}",
+            "t.yaml:12: interrupt is missing field 'to'",
+        ),
+    ],
+)
+def test_an_interrupt_step_names_an_event_the_engine_records(step: str, message: str):
+    """An interrupt step's ``to`` is checked at load as a reaction step's is: a verb the engine does not record could
+    never be found about to happen, and an interrupt with no triggering condition answers nothing."""
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), BASE2 + f"steps:\n  - {step}\n")
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
 MELEE = """title: t
 edition: EDITION
 melee: true

@@ -459,7 +459,7 @@ STEPS: dict[str, tuple[set[str], dict[str, Any], int]] = {
         {**ABILITY, "card": "card", "from": ("enum", ("hand", "discard", "shadows")), "trigger": ("enum", ACTION_TRIGGERS)},
         2,
     ),
-    "interrupt": ({"player", "card"}, {**REACT, "then": ("map", EFFECT)}, 2),
+    "interrupt": ({"player", "card", "to"}, {**REACT, "to": "interrupt event", "then": ("map", EFFECT)}, 2),
     "reaction": ({"player", "card", "to"}, {**REACT, "to": "reaction event", "then": ("map", EFFECT)}, 2),
     "bring_out_of_shadows": ({"player", "card"}, {"player": "player", "card": "card", "onto": "card", "shadow": "count"}, 2),
     "concede": ({"player"}, {"player": "player"}, 2),
@@ -1401,14 +1401,15 @@ class _Checker:
                 text in UNTILS or (text.startswith("while in play:") and text.split(":", 1)[1].strip() in {k.lower() for k in state.cards})
             ):
                 self.fail(line_of, key, f"must be one of {', '.join(UNTILS)} or 'while in play: CARD'; got {value!r}")
-        elif kind == "reaction event":
+        elif kind in ("reaction event", "interrupt event"):
             verb = str(value).partition(":")[0].strip().lower()
             if not isinstance(value, str) or verb not in REACTION_VERBS2:
+                tells = "it occurred" if kind == "reaction event" else "the next step is about to bring it about"
                 self.fail(
                     line_of,
                     key,
                     f"must name an event as 'VERB: SUBJECT' with a verb the engine records (so that it can tell whether "
-                    f"it occurred): {', '.join(REACTION_VERBS2)}; got {value!r}",
+                    f"{tells}): {', '.join(REACTION_VERBS2)}; got {value!r}",
                 )
         elif kind == "terminal":
             if not isinstance(value, str) or not TERMINAL.match(value.strip()):

@@ -170,6 +170,85 @@ def check_forced_first(scenario: Scenario, step: dict[str, Any], verb: str, args
             )
 
 
+RULES.add(
+    "interrupt.not-imminent",
+    ["agot2-rr/interrupts", "agot2-rr/triggering-condition"],
+    "an interrupt step answers a triggering condition that is imminent: one the next step (not an interrupt or a note) "
+    "is about to bring about; an interrupt to something not about to happen is refused",
+)
+
+
+def _following(steps: list[dict[str, Any]], step: dict[str, Any]) -> tuple[list[tuple[int, dict[str, Any]]], str] | None:
+    """The steps after ``step`` in its own list (the scenario's, or a loop's), numbered, and how to name them."""
+    for number, candidate in enumerate(steps, 1):
+        if candidate is step:
+            return list(enumerate(steps, 1))[number:], "step {n}"
+        inner = candidate.get("loop")
+        if isinstance(inner, dict) and isinstance(inner.get("steps"), list):
+            found = _following(inner["steps"], step)
+            if found is not None:
+                return found[0], f"step {{n}} of the loop (step {number})"
+    return None
+
+
+def check_imminent(
+    state: State, scenario: Scenario, step: dict[str, Any], args: dict[str, Any], closed: tuple[dict[str, int], Any]
+) -> None:
+    """An interrupt used as a step answers the triggering condition the next step that is not an interrupt or a note
+    brings about (RR Triggering Condition: it "becomes imminent ... the next thing that will occur in the game", and
+    the interrupt window opens before it occurs; RR Interrupts: "interrupts the resolution of its triggering
+    condition").  That step is tried on a copy of the board, without this interrupt: the event must become imminent
+    (an interrupt window opens for it) or occur there.  Raises IllegalStep when it does not, when that step is
+    refused, or when no such step follows; a condition that already occurred in the last step (``closed``: the reaction
+    windows it opened, and its number) is named, since a reaction answers it."""
+    event = str(args.get("to") or "")
+    found = _following(scenario.steps, step)
+    if found is None:
+        return  # (a step built in code, in no scenario list)
+    following, label = found
+    verb_of = {id(s): next((k for k in s if k != "__line__"), "") for _, s in following}
+    nxt = next(((n, s) for n, s in following if verb_of[id(s)] not in ("interrupt", "note")), None)
+    windows, last = closed
+    past = next((e for e in windows if event_matches(args, e)), None)
+    late = (
+        f"; '{past}' already occurred in step {last}: its interrupt window closed before it resolved, and a reaction "
+        "answers it now"
+        if past
+        else ""
+    )
+    rule_of = "an interrupt is initiated in the interrupt window that opens when its triggering condition becomes imminent"
+    if nxt is None:
+        raise IllegalStep(
+            "interrupt.not-imminent",
+            f"'{event}' is not about to happen: no later step{' of the loop' if 'loop' in label else ''} that is not an "
+            f"interrupt or a note brings it about ({rule_of}){late}",
+            cite=["agot2-rr/interrupts", "agot2-rr/triggering-condition"],
+        )
+    number, other = nxt
+    verb = verb_of[id(other)]
+    said_step = f"the next step that is not an interrupt, {label.format(n=number)} ({verb}),"
+    trial = copy.deepcopy(state)
+    trial.facts["occurred"], trial.facts["imminent"] = {}, {}
+    scratch = Trace(RULES, step=number)
+    try:
+        apply(trial, scratch, verb, other[verb], scenario, other)
+    except IllegalStep as exc:
+        raise IllegalStep(
+            "interrupt.not-imminent",
+            f"'{event}' is not about to happen: {said_step} is refused ({exc.reason}), so nothing in it becomes imminent "
+            f"({rule_of}){late}",
+            cite=["agot2-rr/interrupts", "agot2-rr/triggering-condition"],
+        ) from None
+    brought = list(dict.fromkeys([*trial.facts.get("imminent", {}), *trial.facts.get("occurred", {})]))
+    if not any(event_matches(args, e) for e in brought):
+        said = f"its events are {', '.join(brought[:8])}" if brought else "it brings about no event"
+        raise IllegalStep(
+            "interrupt.not-imminent",
+            f"'{event}' is not about to happen: {said_step} does not bring it about ({said}); {rule_of}{late}",
+            cite=["agot2-rr/interrupts", "agot2-rr/triggering-condition"],
+        )
+
+
 def _context(step_args: dict[str, Any]) -> Context:
     ctx = Context(
         saves=[s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in step_args.get("saves") or []]
@@ -188,6 +267,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     args = {"name": args} if verb == "phase" and isinstance(args, str) else copy.deepcopy(args or {})
     ctx = _context(args)
     ctx.occurred = state.facts.setdefault("occurred", {})  # the game's record of events, for one reaction per occurrence
+    closed = (dict(state.facts.get("open_windows") or {}), state.facts.get("window_step"))  # (what an interrupt step names late)
     if verb not in ("reaction", "note"):  # any other step closes the reaction windows the last one opened (RR Reactions)
         state.facts["open_windows"] = {}
         state.facts["reacted"] = {}  # (uses of a reaction are counted within its window)
@@ -275,6 +355,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             check_forced_first(scenario, step, verb, args)
         if verb == "reaction":
             board.check_reaction_window(state, trace, ctx, args)
+        if verb == "interrupt":
+            check_imminent(state, scenario, step, args, closed)
         cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
     elif verb == "setup":
         cards.setup(
