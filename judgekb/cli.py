@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -221,6 +222,18 @@ def _lookup(obj: Context, clause_id: str) -> tuple[Any, dict[str, Any]]:
     return db, row
 
 
+def clause_text(row: dict[str, Any]) -> str:
+    """A clause's text as ``show`` and ``governing`` print it: as a copy button gives it (a Q&A as "Q: …" and
+    "A: …", paragraphs and list items on lines of their own with the numbers the page draws, no Markdown
+    markers), then the numbers of an HTML list the text does not lay out."""
+    from judgekb.web import views
+
+    text = views.copy_text(row)
+    if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
+        text += "\nNumbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"])
+    return text
+
+
 @main.command()
 @click.argument("clause_id", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
@@ -237,11 +250,7 @@ def show(obj: Context, clause_id: str, as_json: bool) -> None:
         return
     click.echo(row["citation"])
     click.echo()
-    # as a copy button gives it: a Q&A as "Q: …" and "A: …", paragraphs and list items on lines of their own as the
-    # page sets them out, no Markdown markers (the page shows them bold)
-    click.echo(views.copy_text(row))
-    if row["data"].get("numbered_items") and not row["data"].get("blocks"):  # an HTML <ol>: the page draws these numbers
-        click.echo("Numbered on the page: " + " · ".join(f"{i['n']}. {i['starts']}" for i in row["data"]["numbered_items"]))
+    click.echo(clause_text(row))
     for passage in info["struck"]:  # the document's own words, struck through: never its text, shown marked
         state = "overruled, not in force" if passage["overruled_by"] else "not in force"
         click.echo(f"Struck through on the page ({state}), before “{passage['before']}”:")
@@ -332,6 +341,7 @@ def stats(obj: Context) -> None:
 @click.pass_obj
 def governing(obj: Context, clause_id: str, as_json: bool) -> None:
     """The text that governs a clause, the chain it supersedes, and the reason for each link."""
+    from judgekb import store
     from judgekb.authority import graph as authority
     from judgekb.web import views
 
@@ -356,8 +366,9 @@ def governing(obj: Context, clause_id: str, as_json: bool) -> None:
     if [g["id"] for g in info["governing"]] != [row["id"]]:
         for number, result in enumerate(info["governing"], 1):
             click.echo(f"\n{number}. {result['citation']}  [{result['id']}]")
-            if result["text"]:
-                click.echo(f"   {result['text']}")
+            target = store.clause(db, result["id"]) if result["text"] else None
+            if target:  # laid out as `show` prints it: "after Step 3" needs the steps' numbers
+                click.echo(textwrap.indent(clause_text(target), "   "))
             for step in result["chain"]:
                 verb = "is superseded by" if step["type"] == "supersedes" else "restates"
                 click.echo(f"   · {step['from']} {verb} {step['to']}: {step['reason']}")

@@ -84,6 +84,18 @@ def test_show_sets_out_list_items_on_lines_of_their_own(db_path):
     assert "  Number of Registered Players | Number of Swiss Rounds | Size of Cut" in lines and "  17-24 | 4 | Top 4" in lines
 
 
+def test_governing_prints_the_governing_text_laid_out_as_show_prints_it(db_path):
+    """A review (M1): `governing agot2-faq/2.6` printed FAQ v4.1's (2.6) run together, its seven steps
+    without their numbers, so "Note that at any point after Step 3" pointed at nothing.  The governing
+    text is printed as `show` prints it (the numbered steps on lines of their own), indented under its
+    citation, word for word."""
+    shown = run_cli("show", "agot2-faq41/2.6", db=db_path).stdout.split("\n\n")[1]
+    out = run_cli("governing", "agot2-faq/2.6", db=db_path).stdout
+    assert "\n".join("   " + line if line else line for line in shown.splitlines()) in out, out
+    assert "\n     3. The STR-reduction effect resolves, reducing the character's STR to 0.\n" in out, out
+    assert "\n   Note that at any point after Step 3, the character's STR is 0.\n" in out, out
+
+
 def test_a_web_paragraph_folded_under_a_hit_names_the_sentence_that_restates_it(db_path):
     """A review: FAQ 3.5 (multiple agendas) showed 'restated in: … paragraph at line 86: "If a change
     in the game state between…"', a web paragraph cited by its opening words, which the copy merged
