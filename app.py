@@ -1,6 +1,9 @@
 """The judgekb web app: ``create_app()`` is the Flask app factory.
 
-Serve it with ``judgekb serve`` (gunicorn), or ``gunicorn 'app:create_app()'``.
+Serve it with ``judgekb serve``: that is the supported way at an event.  ``create_app`` is here for other WSGI
+servers; ``gunicorn 'app:create_app()'`` is for development only, since it lacks what ``judgekb serve`` adds (the
+site's own page for an address too long, read deadlines against slow clients, no control socket, warmed workers:
+README, "The web app").
 """
 
 from __future__ import annotations

@@ -389,3 +389,29 @@ def test_the_scenario_page_links_the_scenario_format(client):
     plain = client.get("/docs/scenarios.md")
     assert plain.status_code == 200 and plain.mimetype == "text/plain" and plain.get_data(as_text=True) == text
     assert "/docs/scenarios" in client.get("/offline/urls.json").get_json()["shell"]  # kept for offline use
+
+
+def test_the_docs_say_judgekb_serve_is_the_way_to_serve_and_what_bare_gunicorn_lacks(db_path):
+    """A review (r75, M2): README and app.py said `gunicorn 'app:create_app()'` "works too", but it gave gunicorn's
+    bare page for a long address, had no read deadlines and opened a control socket.  The docs say `judgekb serve`
+    is the supported way and what the bare form lacks, with the figures the code sets; app.py's factory still serves
+    the site under any WSGI server."""
+    import importlib.util
+
+    from gunicorn.config import Config  # type: ignore[import-untyped]
+
+    from judgekb.web.serveworker import BODY_SECONDS, HEADER_SECONDS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    factory_source = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert "works too" not in readme and "works too" not in factory_source
+    assert "`judgekb serve` is the supported way to serve the site at an event." in readme
+    said = " ".join(readme.split())
+    assert f"a request line over {Config().limit_request_line:,} bytes" in said  # gunicorn's own default
+    assert f"(the headers within {HEADER_SECONDS:g} s, a body within {BODY_SECONDS:g} s)" in said
+    assert "for development only" in " ".join(factory_source.split())
+    spec = importlib.util.spec_from_file_location("judgekb_app_factory", ROOT / "app.py")
+    assert spec and spec.loader
+    factory = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(factory)
+    assert factory.create_app(db_path).test_client().get("/").status_code == 200
