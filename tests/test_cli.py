@@ -386,3 +386,17 @@ def test_search_refuses_an_option_it_does_not_have(db_path):
     assert late.returncode == 2 and "judgekb --db PATH search" in late.stderr
     minus = run_cli("search", "-1 STR", "--edition", "2", db=db_path)
     assert minus.returncode == 0 and "agot2-rr/" in minus.stdout
+
+
+def test_the_readme_says_where_the_tests_find_the_card_data():
+    """A review (r75, M3): the test suite asserts "../shared/cards is beside the repository in CI", but the README's
+    set-up gave the test command without saying so, and a newcomer's card, deck and list tests failed.  The set-up
+    names the folder, where it sits and what is in it, before the test command."""
+    from tests.conftest import SHARED_CARDS
+
+    setup = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## ")[1]
+    assert setup.startswith("Set-up"), setup[:40]
+    before = " ".join(setup[: setup.index("python -m pytest")].split())
+    assert SHARED_CARDS == ROOT.parent / "shared" / "cards"
+    assert "the public card data in `../shared/cards`, a folder beside the clone" in before, before
+    assert "`agot1/agot1.json`" in before and "`agot2-throneteki/`" in before, before
