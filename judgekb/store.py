@@ -1,12 +1,45 @@
 """The SQLite store: built from the corpus in one go, atomically, and rebuilt when it changes.
 
-The database is judgekb's interface — open it with any SQLite tool:
+The database is judgekb's interface — open it with any SQLite tool (``sqlite3 var/judgekb.sqlite .tables``).
+Its tables:
 
 * ``documents``  one row per source document (manifest fields);
 * ``clauses``    one row per citable clause, with its citation line and JSON ``data``;
 * ``spans``      the source character ranges each clause is made of (provenance);
-* ``meta``       the corpus fingerprint the database was built from;
+* ``meta``       the corpus fingerprint the database was built from, the schema, the build time and warnings;
 * ``clauses_fts`` the FTS5 index over heading and text (porter stemming).
+
+The authority graph (``_write_graph``; read by ``judgekb.authority``):
+
+* ``links``      typed links between clauses, cards and absent documents (supersedes, restates, clarifies,
+  cites…), each with its reason, the precedence rule it applies and JSON ``data``;
+* ``governors``  each clause with each text that governs it and how (``superseded``, ``restates``), worked out once;
+* ``precedence`` the rules of precedence between documents, each with its source clause and reason;
+* ``refs``       the explicit references a clause makes ("see FAQ section 3.20") and the clause each names;
+* ``cards``      the cards the corpus names (edition, title, loose key, spellings);
+* ``card_printings`` each such card's printings (set, number, code) and the clauses naming that printing;
+* ``absent_documents`` documents the texts cite that the corpus does not hold;
+* ``renamed``    old clause ids and the ids they now have (``corpus/renamed.yaml``; only when it lists one).
+
+The lookup's tables (``judgekb.lookup.tables``):
+
+* ``vocab``, ``stems`` the corpus's words and stems, with how many clauses of each edition use them;
+* ``glossary``   synonyms, player vocabulary and set abbreviations, as term and expansion;
+* ``english``, ``english_capitalised`` frequent English words, and the everyday ones the texts write
+  only capitalised (in a title);
+* ``clause_words`` what ranking reads of each clause, worked out at build time;
+* ``asked_1``, ``asked_2`` the players' questions of each edition, with their FTS5 indexes ``asked_1_fts``,
+  ``asked_2_fts`` (the view ``asked`` is both);
+* ``search_meta`` the index's facts (absent topics, event words, nicknames…) as JSON, and a snapshot of the
+  index, as JSON and as ``marshal`` data for the Python that built it.
+
+Card data imported by ``judgekb import-cards`` (these exist only after an import):
+
+* ``imported_cards`` every card of an imported database, by edition: text, errata, stats, pack, source;
+* ``restricted_lists``, ``restricted_list_cards``, ``restricted_list_pods`` the dated restricted and
+  banned lists of a throneteki folder, the cards on each and its pods.
+
+The other ``*_fts_*`` tables are SQLite's own storage for the FTS5 indexes.
 
 Safety: a file is only ever replaced when it is missing, empty or recognisably a judgekb
 database (``PRAGMA application_id`` in its header, or the ``meta`` table of older builds);

@@ -5,9 +5,10 @@ Loading is bounded: the document's node graph is measured before anything is bui
 deep, or the file is refused with its line.  Only plain YAML is accepted — strings, numbers,
 booleans, null, lists and mappings; a tag such as ``!!timestamp`` or ``!!binary`` is refused with
 its line, and an unquoted date stays a string.  A number is written in decimal: YAML 1.1's other forms
-(``1:30`` read as sexagesimal 90, ``0x10`` as 16, ``1_0`` as 10, ``010`` as octal 8) stay text, so
-a field that wants a number says what it got.  A value YAML reads as true/false or a number where text
-belongs (``name: No``, ``name: 007``) is quoted as written, with the advice to quote it (``got``).
+(``1:30`` read as sexagesimal 90, ``0x10`` as 16, ``1_0`` as 10) stay text, so a field that wants a
+number says what it got; a leading zero is still decimal (``010`` is 10, not YAML 1.1's octal 8).  A value
+YAML reads as true/false or a number where text belongs (``name: No``, ``name: 007``) is quoted as written,
+with the advice to quote it (``got``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
     core/     shared by both editions: state (the board as plain data), registry (rules and the
               clauses they rest on), trace, steps, runner (feeds a scenario through a ruleset),
-              expectations (what a judge expects, checked)
+              turns (players taking turns in player order within a phase), expectations (what a
+              judge expects, checked)
     agot1/    first-edition rules, one module per topic, and ruleset.py mapping steps onto them
     agot2/    second-edition rules, likewise — a new second-edition rule goes in the agot2 module
               of its topic, registered with the agot2-rr / agot2-faq41 clauses it rests on

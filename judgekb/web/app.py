@@ -1,8 +1,11 @@
-"""The web app judges use at the table: search, clauses, cards, version changes and scenarios.
+"""The web app judges use at the table: search, clauses, cards, version changes, scenarios and the deck check.
 
-Pages are server-rendered (Jinja2, autoescaped) and work without JavaScript; a small script adds
-search-as-you-type and the copy-citation button.  JSON endpoints under ``/api/`` mirror the
-command line's ``--json`` output.  The database is opened read-only, one connection per thread.
+Pages are server-rendered (Jinja2, autoescaped) and work without JavaScript, except the scenario builder
+(``/build``: ``webbuilder``, ``static/builder.js``), which says so in a ``<noscript>`` and points to the scenario
+page, where YAML can be pasted.  ``static/app.js``, on every page, adds search as you type (from the server, or
+from the copy kept on the device when the network is gone), copy buttons, recent look-ups, card-name suggestions
+and the offline copy (``offline``, ``static/sw.js``).  JSON endpoints under ``/api/`` mirror the command line's
+``--json`` output.  The database is opened read-only, one connection per thread.
 """
 
 from __future__ import annotations

@@ -1,2 +1,3 @@
 """The engine core both editions share: board state, the rule registry (each rule with the clause ids it
-implements), the trace, steps, expectations and the runner."""
+implements), the trace, steps, turns (players taking turns in player order within a phase),
+expectations and the runner."""
