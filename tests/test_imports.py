@@ -50,3 +50,24 @@ def test_every_judgekb_import_resolves():
                 continue
             unresolved += [f"{where}:{line}: {module} has no {name}" for name in names if not _resolves(module, name)]
     assert len(SOURCES) > 100 and not unresolved, "\n".join(unresolved)
+
+
+def test_no_private_helper_in_judgekb_is_left_uncalled():
+    """A review (r75, L6): engine/agot1/titles.py kept a private helper that nothing called.  A module-level
+    ``_helper`` of judgekb is named somewhere besides its definition (judgekb, tests, tools, bench, not counting
+    this file); a decorated one registers a rule (``@rule``) and is exempt."""
+    import re
+    from collections import Counter
+    from pathlib import Path
+
+    here = Path(__file__).resolve()
+    names = Counter(re.findall(r"\w+", "\n".join(p.read_text(encoding="utf-8") for p in SOURCES if p.resolve() != here)))
+    uncalled = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.name}"
+        for path in SOURCES
+        if path.is_relative_to(ROOT / "judgekb")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("_") and not node.name.startswith("__")
+        and not node.decorator_list and names[node.name] < 2
+    ]  # fmt: skip
+    assert not uncalled, "\n".join(uncalled)

@@ -17,10 +17,6 @@ def _title(state: State, player: str | None) -> dict[str, Any]:
     return state.title_data.get(name or "", {})
 
 
-def _holder(state: State, title: str) -> str | None:
-    return next((p.name for p in state.players.values() if p.title == title), None)
-
-
 @rule(
     "title.supports",
     ["agot1-rules/supports", "agot1-faq/qa/supporting-player-is-defending-player"],
