@@ -29,7 +29,7 @@ from judgekb.corpus.sources import default_corpus  # noqa: E402
 from judgekb.engine.agot1 import RULES, challenges  # noqa: E402
 from judgekb.engine.agot2 import challenges as challenges2  # noqa: E402
 from judgekb.engine.agot2 import ruleset as ruleset2  # noqa: E402
-from judgekb.engine.agot2.board import Context  # noqa: E402
+from judgekb.engine.agot2.windows import Context  # noqa: E402
 from judgekb.engine.core import runner  # noqa: E402
 from judgekb.engine.core.registry import IllegalStep  # noqa: E402
 from judgekb.engine.core.state import CHALLENGE_TYPES, ZONES, Card, Player, Plot, State  # noqa: E402

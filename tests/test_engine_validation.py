@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from judgekb.corpus.sources import default_corpus
-from judgekb.engine.agot2.board import SOURCE_WORDS
+from judgekb.engine.agot2.constants import SOURCE_WORDS
 from judgekb.engine.core import runner
 from judgekb.engine.scenario import IMMUNE_TO2, load_scenario
 from judgekb.yamlio import DataError
@@ -615,7 +615,7 @@ def test_an_effect_gaining_or_losing_an_unknown_keyword_is_refused_with_the_know
             1: ["gain: deadly", "lose: all keywords"]}[edition]
     for ok in fine:
         load_scenario(Path("t.yaml"), base + "steps:\n  - effect: {target: Robb Stark, " + ok + "}\n")
-    # the immunities the loader accepts are those the engine checks (engine/agot2/board.check_immune)
+    # the immunities the loader accepts are those the engine checks (engine/agot2/constants.check_immune)
     assert set(IMMUNE_TO2) == set(SOURCE_WORDS.values()) | {"card effects", "opponent's card effects"}
 
 

@@ -261,7 +261,7 @@ def ruling_text(view: dict[str, Any], cite: bool) -> list[str]:
 def unapplied_constants(scenario: Any) -> list[dict[str, str]]:
     """A card's `constant` the engine does not apply, said under "Card values used": never silently nothing."""
     if scenario.edition == 2:
-        from judgekb.engine.agot2.board import unapplied_constants as unapplied
+        from judgekb.engine.agot2.constants import unapplied_constants as unapplied
 
         found = unapplied(scenario.state)
         known = "docs/scenarios.md lists those it does"

@@ -51,7 +51,7 @@ KEYWORDS2 = (
     "shadow",
 )
 VALUED = ("ambush", "bestow", "shadow", "prized")
-# what a second-edition card can be immune to (engine/agot2/board.check_immune: the effect's source, or every card
+# what a second-edition card can be immune to (engine/agot2/constants.check_immune: the effect's source, or every card
 # effect, or an opponent's): an effect's `gain: "immune to events"` grants it as the card's `immune` field does
 IMMUNE_TO2 = (
     "events",

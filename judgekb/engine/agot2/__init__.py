@@ -2,7 +2,10 @@
 (``agot2-rr/…``), FAQ v4.1 (``agot2-faq41/…``) or FAQ v2.3 (``agot2-faq/…``) clauses it rests on.
 The registry refuses any other document id, so a first-edition clause can never be cited here.
 
-    board.py       leaving play, saves, terminal conditions, control, power and victory
+    windows.py     ability windows: interrupts, reactions, forced ones first, replacement effects
+    constants.py   what a card cannot do or have done to it: cannot, immunity, card constants, errata
+    leaving.py     leaving play: kills, discards, sacrifices, returns, saves, terminal, control reverting
+    victory.py     power totals, gaining and moving power, victory, elimination, conceding
     challenges.py  declaring, defending, and D.U.C.K.: determine, unopposed, claim, keywords
     cards.py       marshaling, putting into play, uniqueness, duplicates, costs, abilities, events, setup
     phases.py      plot (initiative), draw, marshaling income, dominance, standing, taxation, ends

@@ -6,18 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, restrictions, rule
-from judgekb.engine.agot2.board import (
-    ERRATA,
-    Context,
-    can_be,
-    cite_errata,
-    constants,
-    leave_play,
-    move,
-    queue_reactions,
-    run_reactions,
-    seq,
-)
+from judgekb.engine.agot2.constants import ERRATA, can_be, cite_errata, constants
+from judgekb.engine.agot2.leaving import leave_play, move
+from judgekb.engine.agot2.windows import Context, queue_reactions, run_reactions, seq
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.steps import names

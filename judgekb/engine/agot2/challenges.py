@@ -6,24 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule, titles
-from judgekb.engine.agot2.board import (
-    ZONE_SAID,
-    Context,
-    can_be,
-    check_elimination,
-    check_victory,
-    deck_counts,
-    does_not_kneel,
-    gain_power,
-    immunity,
-    interrupts,
-    leave_play,
-    moved_not_gained,
-    not_bypassed,
-    queue_reactions,
-    replacement,
-    run_reactions,
-)
+from judgekb.engine.agot2.constants import can_be, does_not_kneel, immunity, not_bypassed
+from judgekb.engine.agot2.leaving import ZONE_SAID, leave_play
+from judgekb.engine.agot2.victory import check_elimination, check_victory, deck_counts, gain_power, moved_not_gained
+from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, replacement, run_reactions
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, Lasting, State
 from judgekb.engine.core.steps import declared_once, names

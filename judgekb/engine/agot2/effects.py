@@ -8,8 +8,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
-from judgekb.engine.agot2.board import Context, check_immune, check_terminal, check_victory, leave_play, total_power
+from judgekb.engine.agot2 import RULES, cards, challenges, constants, leaving, phases, rule, titles, victory, windows
+from judgekb.engine.agot2.constants import check_immune
+from judgekb.engine.agot2.leaving import check_terminal, leave_play
+from judgekb.engine.agot2.victory import check_victory, total_power
+from judgekb.engine.agot2.windows import Context
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Delayed, Lasting, State
 from judgekb.engine.core.steps import UNTIL, names, pairs
@@ -44,7 +47,7 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
     card = state.cards[effect_.target]
     if card.zone != "in_play":
         raise IllegalStep("lasting", f"{effect_.target} is not in play", cite=["agot2-rr/lasting-effects"])
-    before, raw_before = state.strength(card), board.raw_strength(state, card)
+    before, raw_before = state.strength(card), leaving.raw_strength(state, card)
     state.effects.append(effect_)
     until = {
         "phase": "until the end of the phase",
@@ -55,7 +58,7 @@ def add_lasting(state: State, trace: Trace, effect_: Lasting) -> None:
     if effect_.while_in_play:
         until = f"while {effect_.while_in_play} stays in play"
     if effect_.kind == "str":
-        raw = board.raw_strength(state, card)
+        raw = leaving.raw_strength(state, card)
         text = (
             f"{effect_.target} gets {effect_.value:+d} STR {until}"
             + (f" ({effect_.source})" if effect_.source else "")
@@ -294,9 +297,9 @@ def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | 
         save = spec if isinstance(spec, dict) else {"card": spec, "by": "duplicate"}
         if save not in ctx.saves:
             ctx.saves.append(copy.deepcopy(save))
-    board.cite_errata(state, trace, source)
+    constants.cite_errata(state, trace, source)
     if source_type == "event" and source:
-        board.interrupts(state, trace, ctx, f"play: {source}")
+        windows.interrupts(state, trace, ctx, f"play: {source}")
     if args.get("canceled_by"):
         cards.play_canceler(state, trace, str(args["canceled_by"]), source or "the effect")
         trace.add(
@@ -341,7 +344,7 @@ def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | 
         margin = abs(last.get("attack", 0) - last.get("defence", 0)) if won else -1
         met = margin >= int(args["if_won_by"])
         title = state.cards[source].name if source in state.cards else source
-        errata = board.ERRATA.get(title)
+        errata = constants.ERRATA.get(title)
         trace.add(
             "errata" if errata else "effect.condition",
             (
@@ -537,7 +540,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         how = "kill" if str(args["terminal"]).lower().startswith("kill") else "discard"
         for key in targets:
             if chosen:
-                board.cannot(state, trace, state.cards[key], "killed" if how == "kill" else "discarded", True)
+                constants.cannot(state, trace, state.cards[key], "killed" if how == "kill" else "discarded", True)
             add_lasting(
                 state, trace, Lasting(key, "terminal", how, until, source, while_in_play=holder, source_type=str(source_type or ""))
             )
@@ -547,7 +550,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             if plot.type != "plot" or plot.zone != "revealed":
                 raise IllegalStep("priority", f"{key} is not a revealed plot card", cite=["agot2-faq41/1.6"])
             others = [e for e in state.effects if e.target == key and e.kind == "base gold"]
-            state.effects.append(Lasting(key, "base gold", int(args["base_gold"]), until, source, seq=board.seq(state)))
+            state.effects.append(Lasting(key, "base gold", int(args["base_gold"]), until, source, seq=windows.seq(state)))
             if args.get("priority"):
                 state.facts.setdefault("priority", {})[key] = [str(s) for s in args["priority"]]
             chosen_order = state.facts.get("priority", {}).get(key)
@@ -576,7 +579,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     if "set_str" in args:
         for key in targets:
             others = [e for e in state.effects if e.target == key and e.kind == "set str"]
-            state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=board.seq(state)))
+            state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=windows.seq(state)))
             trace.add(
                 "set-str",
                 f"{key}'s STR is set to {args['set_str']} ({source or 'an effect'}): a set value overrides every non-set modifier"
@@ -585,12 +588,12 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 tag="strength",
                 subject=key,
             )
-            board.queue_reactions(ctx, f"strength: {key}")
+            windows.queue_reactions(ctx, f"strength: {key}")
             check_terminal(state, trace, ctx)
     if "str" in args:
         for key in targets:
             card = state.cards[key]
-            if int(args["str"]) < 0 and "str cannot be reduced by card effects" in board.constants(state, card):
+            if int(args["str"]) < 0 and "str cannot be reduced by card effects" in constants.constants(state, card):
                 trace.add(
                     "str.not-reduced",
                     f"{key}'s STR cannot be reduced by card effects: the {int(args['str']):+d} STR modifier is ignored",
@@ -600,7 +603,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 )
                 continue
             add_lasting(state, trace, Lasting(key, "str", int(args["str"]), until, source, while_in_play=holder))
-            board.queue_reactions(ctx, f"strength: {key}")
+            windows.queue_reactions(ctx, f"strength: {key}")
             if args.get("all") and state.challenge and not state.challenge.ended:
                 trace.add(
                     "lasting.set",
@@ -722,7 +725,7 @@ def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
             cite=[*cite, "agot2-rr/abilities"],
         )
     for key, kneel in idle:
-        # a reaction step to it is refused (board.check_reaction_window): nothing occurred that it could answer
+        # a reaction step to it is refused (windows.check_reaction_window): nothing occurred that it could answer
         state.facts.setdefault("not_occurred", {})[f"{'kneel' if kneel else 'stand'}: {key}"] = said(key, kneel)
         trace.add(
             "kneel.already",
@@ -751,7 +754,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         kneel = key in names(args.get("kneel"))
         if key not in kneel_stand:
             continue  # already kneeling (standing): said by _kneel_or_stand
-        if not board.cannot(state, trace, card, "knelt" if kneel else "stood", chosen):
+        if not constants.cannot(state, trace, card, "knelt" if kneel else "stood", chosen):
             continue  # FAQ 2.1: a card that cannot be knelt (stood) ignores a non-targeting kneel (stand)
         card.kneeling = kneel
         trace.add(
@@ -761,7 +764,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             tag="kneel" if kneel else "stand",
             subject=key,
         )
-        board.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
+        windows.queue_reactions(ctx, f"{'kneel' if kneel else 'stand'}: {key}")
     for verb, field_name in (("kneel", "kneel_faction_card"), ("stand", "stand_faction_card")):
         if args.get(field_name) and f"{args[field_name]}'s faction card" in kneel_stand:  # RR In Play and Out of Play
             player = str(args[field_name])
@@ -773,7 +776,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 tag=verb,
                 subject=player,
             )
-            board.queue_reactions(ctx, f"{verb}: {player}'s faction card")
+            windows.queue_reactions(ctx, f"{verb}: {player}'s faction card")
     if args.get("additional_challenge"):
         player = args.get("controller") or args.get("player") or state.first_player
         kind = ICON_ALIASES[str(args["additional_challenge"]).lower()]
@@ -794,7 +797,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         card = state.cards[key]
         if card.zone in ("discard", "dead"):
             pile = "discard pile" if card.zone == "discard" else "dead pile"
-            card.zone, card.order = "hand", board.seq(state)
+            card.zone, card.order = "hand", windows.seq(state)
             trace.add(
                 "out-of-play.move",
                 f"{key} returns from its owner's {pile} to hand (the ability names that out-of-play area)",
@@ -824,12 +827,12 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 f"{key} is in play: placing it in the dead pile would be killing it",
                 cite=["agot2-rr/kill-killed"],
             )
-        card.zone, card.order = "dead", board.seq(state)
+        card.zone, card.order = "dead", windows.seq(state)
         trace.add("effect.deck", f"{key} is placed in its owner's dead pile", cite=["agot2-rr/dead-pile"], tag="dead pile", subject=key)
     for key in names(args.get("discard_from_hand")):
         card = state.cards[key]
         if card.zone != "hand":
-            where = board.ZONE_SAID.get(card.zone, card.zone)
+            where = leaving.ZONE_SAID.get(card.zone, card.zone)
             raise IllegalStep(
                 "effect.deck",
                 f"{key} is not in hand (it is in the {where}): it cannot be discarded from hand",
@@ -837,18 +840,18 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             )
         card.zone = "discard"
         trace.add("effect.deck", f"{key} is discarded from {card.owner}'s hand", cite=["agot2-rr/discard-pile"], tag="discard", subject=key)
-        board.queue_reactions(ctx, f"discard: {key}")
+        windows.queue_reactions(ctx, f"discard: {key}")
     if args.get("discard_from_deck"):
         each = args.get("each_player")
-        players = board.remaining(state, in_order=True) if each else [args.get("player") or state.first_player]
+        players = victory.remaining(state, in_order=True) if each else [args.get("player") or state.first_player]
         if each:
             phases.each_player_said(trace, f"discards the top {int(args['discard_from_deck'])} card(s) of his or her deck", source)
-        before = board.deck_counts(state)
+        before = victory.deck_counts(state)
         for player in players:
             top = state.deck(player)[: int(args["discard_from_deck"])]
             for card in top:
                 card.zone = "discard"
-                board.queue_reactions(ctx, f"discard: {card.key}")
+                windows.queue_reactions(ctx, f"discard: {card.key}")
             trace.add(
                 "effect.deck",
                 f"the top {len(top)} card(s) of {player}'s deck are discarded: {', '.join(c.key for c in top) or 'none'}",
@@ -856,7 +859,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 tag="discard",
                 subject=player,
             )
-        board.check_elimination(state, trace, before)  # once, after every player's discard: they were simultaneous
+        victory.check_elimination(state, trace, before)  # once, after every player's discard: they were simultaneous
     r.args = args
 
 
@@ -879,7 +882,7 @@ def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     on_card = {state.cards[k].controller: state.cards[k] for k in targets if state.cards[k].zone == "in_play"}
     for player, amount in pairs(args.get("power")):  # all at once, then one victory check
         if int(amount) >= 0:
-            board.gain_power(
+            victory.gain_power(
                 state,
                 trace,
                 player,
@@ -899,7 +902,7 @@ def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             )
     if "claim" in args:
         player = args.get("player") or args.get("controller") or state.first_player
-        state.effects.append(Lasting(player, "claim", int(args["claim"]), until, source, seq=board.seq(state)))
+        state.effects.append(Lasting(player, "claim", int(args["claim"]), until, source, seq=windows.seq(state)))
         trace.add(
             "claim.modifier",
             f"the claim value on {player}'s revealed plot card changes by {int(args['claim']):+d} "
@@ -928,7 +931,7 @@ def _reduce_cost(state: State, trace: Trace, r: Resolving) -> None:
     player = str(r.args.get("player") or r.args.get("controller") or state.first_player)
     way = spec.get("as") or ("play" if spec["next"] == "event" else "marshal")
     value = {"by": int(spec["by"]), "next": spec["next"], "as": way}
-    state.effects.append(Lasting(player, "reduce cost", value, r.until, r.source, seq=board.seq(state)))
+    state.effects.append(Lasting(player, "reduce cost", value, r.until, r.source, seq=windows.seq(state)))
     until = f" until the end of the {r.until}" if r.until != "permanent" else ""
     trace.add(
         "cost.reduction",
@@ -981,7 +984,7 @@ def _lasting_rules(state: State, trace: Trace, ctx: Context, r: Resolving) -> No
     if args.get("at_end_of"):
         delayed = args["at_end_of"]
         then = delayed.get("effect", {})
-        named = [n for n in board.cards_named(then) if n in state.cards and state.cards[n].zone == "in_play"]
+        named = [n for n in leaving.cards_named(then) if n in state.cards and state.cards[n].zone == "in_play"]
         affects = tuple(dict.fromkeys(named))
         state.delayed.append(Delayed(str(delayed["period"]), {**then, "source": source, "source_type": source_type}, source, affects))
         trace.add(
@@ -1033,9 +1036,9 @@ def _move_power(state: State, trace: Trace, spec: dict[str, Any]) -> None:
         subject=subject,
     )
     if moved and isinstance(dest, Card):
-        board.moved_not_gained(state, trace, dest, dest.controller)
+        victory.moved_not_gained(state, trace, dest, dest.controller)
     elif moved and target in state.players:
-        board.moved_not_gained(state, trace, None, target)
+        victory.moved_not_gained(state, trace, None, target)
     if special:
         trace.add(
             "power.onto-plot",

@@ -6,23 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule, titles
-from judgekb.engine.agot2.board import (
-    Context,
-    can_be,
-    check_elimination,
-    check_terminal,
-    deck_counts,
-    deck_stated,
-    effect_said,
-    gain_power,
-    interrupts,
-    queue_reactions,
-    remaining,
-    revert_control,
-    run_reactions,
-    seq,
-    total_power,
-)
+from judgekb.engine.agot2.constants import can_be
+from judgekb.engine.agot2.leaving import check_terminal, effect_said, revert_control
+from judgekb.engine.agot2.victory import check_elimination, deck_counts, deck_stated, gain_power, remaining, total_power
+from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, run_reactions, seq
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Player, State
 from judgekb.engine.core.trace import Trace

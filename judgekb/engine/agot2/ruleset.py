@@ -6,9 +6,11 @@ import copy
 import itertools
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, board, cards, challenges, phases, rule, titles
-from judgekb.engine.agot2.board import Context, check_elimination, check_terminal, check_victory, event_matches, run_reactions
+from judgekb.engine.agot2 import RULES, cards, challenges, phases, rule, titles, victory, windows
 from judgekb.engine.agot2.effects import effect
+from judgekb.engine.agot2.leaving import check_terminal
+from judgekb.engine.agot2.victory import check_elimination, check_victory
+from judgekb.engine.agot2.windows import Context, event_matches, run_reactions
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.steps import names, pairs
@@ -18,7 +20,7 @@ from judgekb.engine.scenario import ICON_ALIASES, Scenario
 __all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
 VICTORY_RULE = "victory"
 GAME_OVER_CITE = ["agot2-rr/winning-the-game"]  # what forbids a step after the game ended (not FAQ 1.4, which counts power)
-READERS: dict[str, Any] = {"power": board.total_power}
+READERS: dict[str, Any] = {"power": victory.total_power}
 
 
 @rule("agenda.copies", ["agot2-faq41/3.5"], "a player cannot run more than 1 copy of each agenda, by title")
@@ -138,7 +140,7 @@ def unmatched(trace: Trace, ctx: Context, before: dict[str, int]) -> None:
 
 RULES.add(
     "forced.first.step",
-    [board.FORCED, "agot2-rr/triggering-condition"],
+    [windows.FORCED, "agot2-rr/triggering-condition"],
     "a non-forced interrupt or reaction step cannot be taken while a forced one to the same triggering condition, given "
     "as a later step of the same window, has not resolved",
 )
@@ -148,7 +150,7 @@ def check_forced_first(scenario: Scenario, step: dict[str, Any], verb: str, args
     """An optional interrupt or reaction step while a forced one to the same triggering condition comes in a later step
     of the same window (only reaction, interrupt and note steps between): refused, since the forced one resolves first
     (RR Forced Interrupts / Forced Reactions; RR Triggering Condition, steps 3 and 6 before the windows of 4 and 7)."""
-    if board.is_forced(args):
+    if windows.is_forced(args):
         return
     later = next((i for i, s in enumerate(scenario.steps) if s is step), None)
     if later is None:  # (a step inside a loop: its window is the loop's own)
@@ -160,13 +162,13 @@ def check_forced_first(scenario: Scenario, step: dict[str, Any], verb: str, args
         if other_verb != verb:
             return
         spec = other[other_verb] or {}
-        if board.is_forced(spec) and event_matches(spec, str(args.get("to") or "")):
+        if windows.is_forced(spec) and event_matches(spec, str(args.get("to") or "")):
             raise IllegalStep(
                 "forced.first.step",
                 f"{spec.get('card') or 'a forced ability'} (step {number}) is a forced {verb} to {args.get('to')}: forced "
                 f"{verb}s take priority and initiate before non-forced {verb}s to the same triggering condition, so "
                 f"{args.get('card') or 'this ability'} cannot be initiated before it (give the forced {verb} first)",
-                cite=[board.FORCED, "agot2-rr/triggering-condition"],
+                cite=[windows.FORCED, "agot2-rr/triggering-condition"],
             )
 
 
@@ -354,7 +356,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         if verb in ("reaction", "interrupt"):
             check_forced_first(scenario, step, verb, args)
         if verb == "reaction":
-            board.check_reaction_window(state, trace, ctx, args)
+            windows.check_reaction_window(state, trace, ctx, args)
         if verb == "interrupt":
             check_imminent(state, scenario, step, args, closed)
         cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
@@ -369,7 +371,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     elif verb == "loop":
         loop(state, trace, args, scenario, step)
     elif verb == "concede":
-        board.concede(state, trace, args["player"])
+        victory.concede(state, trace, args["player"])
     elif verb == "play_event":
         cards.play_event(state, trace, ctx, args)
     cards.check_attachments(state, trace)

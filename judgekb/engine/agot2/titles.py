@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule
-from judgekb.engine.agot2.board import gain_power, remaining, total_power
+from judgekb.engine.agot2.victory import gain_power, remaining, total_power
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Challenge, State
 from judgekb.engine.core.trace import Trace
