@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judgekb.authority.citation import document_part
-from judgekb.cards import cardnames, restricted_lists
+from judgekb.cards import cardnames, restricted_lists, written
 from judgekb.cards.corpus_cards import card_id, printing_number
 from judgekb.corpus import errata
 from judgekb.corpus.parsers.linemap import slug
@@ -35,6 +35,8 @@ def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
 
 
 LIST_KINDS = ("restricted", "banned", "list-change")
+OWN_KINDS = ("errata", *LIST_KINDS)  # a card's own entries, each in its section of the page
+WRITES_TITLE = "the text writes its title"  # a clause found by the title it writes (``written``), not by a printing it cites
 # an entry of the errata section that gives no new wording (corpus/errata-effects.yaml)
 CLARIFICATIONS = "Card clarifications (rule on how the printed text works; the printed text stands)"
 
@@ -80,11 +82,17 @@ def _summary(printings: list[dict[str, Any]]) -> dict[str, str]:
 def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     rows = list(
         db.query(
-            "select c.id, c.kind, c.heading, c.text, c.citation, c.version, c.data, c.doc, l.reason "
+            "select c.id, c.kind, c.heading, c.text, c.citation, c.version, c.data, c.doc, c.seq, l.reason "
             "from links l join clauses c on c.id = l.src where l.dst = ? and l.type = 'mentions' order by c.doc, c.seq",
             [card["id"]],
         )
     )
+    # the clauses that write its title with no printing beside it (the Rules Reference's title cards): read too
+    linked = {r["id"] for r in rows}
+    named = [c for c in written.clauses_writing(db, [card["name"], *card["spellings"]], card["edition"]) if c not in linked]
+    if named:
+        sql = "select id, kind, heading, text, citation, version, data, doc, seq from clauses where id in (select value from json_each(?))"
+        rows = sorted(rows + [r | {"reason": WRITES_TITLE} for r in db.query(sql, [json.dumps(named)])], key=lambda r: (r["doc"], r["seq"]))
     for row in rows:
         row["data"] = json.loads(row["data"] or "{}")
 
@@ -97,6 +105,8 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
                 out["text"] = row["text"][len(question) :].strip()
         if row["version"]:
             out["version"] = row["version"]
+        if row["reason"] == WRITES_TITLE:
+            out["writes_title"] = True
         successor = row["data"].get("successor") or {}
         if successor.get("relation") == "removed":
             out["withdrawn"] = {"version": successor["version"], "see": successor["id"]}
@@ -107,9 +117,12 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     # listed, saying so (its status: ``dropped`` below).
     withdrawn = {r["id"] for r in rows if (r["data"].get("successor") or {}).get("relation") == "removed"}
     rows = [r for r in rows if r["id"] in withdrawn or not r["data"].get("successor")]
-    restricted = {fmt: [entry(r) for r in rows if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
-    changes = [entry(r) | {"list": r["data"].get("list")} for r in rows if r["kind"] == "list-change"]
-    banned = [entry(r) for r in rows if r["kind"] == "banned"]
+    # a clause that only writes the title is never this card's errata or list entry (Esgred's errata writes
+    # "Asha Greyjoy"): a Q&A entry is among the FAQ answers, anything else among the other clauses
+    own = [r for r in rows if r["reason"] != WRITES_TITLE]
+    restricted = {fmt: [entry(r) for r in own if r["kind"] == "restricted" and r["data"].get("format") == fmt] for fmt in FORMATS}
+    changes = [entry(r) | {"list": r["data"].get("list")} for r in own if r["kind"] == "list-change"]
+    banned = [entry(r) for r in own if r["kind"] == "banned"]
     printed = _imported(db, card["edition"], card["key"])
     listing = "select doc from clauses where kind in ('restricted', 'banned')"
     sql = f"select * from documents where edition = ? and id in ({listing}) order by id"
@@ -130,13 +143,13 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
         "status": _summary(printings) if printings else _status([]),
         "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
         # errata that give new wording replace the printed text; clarifications rule on it, and it stands
-        "errata": [entry(r) for r in rows if r["kind"] == "errata" and errata.effect(r["data"]) == "replaces"],
-        "clarifications": [entry(r) for r in rows if r["kind"] == "errata" and errata.effect(r["data"]) == "clarifies"],
+        "errata": [entry(r) for r in own if r["kind"] == "errata" and errata.effect(r["data"]) == "replaces"],
+        "clarifications": [entry(r) for r in own if r["kind"] == "errata" and errata.effect(r["data"]) == "clarifies"],
         "restricted": restricted,
         "list_changes": changes,
         "banned": banned,
         "faq": [entry(r) for r in rows if r["kind"] == "qa"],
-        "rules": [entry(r) for r in rows if r["kind"] not in ("errata", "restricted", "list-change", "banned", "qa")],
+        "rules": [entry(r) for r in rows if r["kind"] != "qa" and (r["reason"] == WRITES_TITLE or r["kind"] not in OWN_KINDS)],
         "printed": printed,
         "lists": restricted_lists.card_section(db, [(i["code"], f"{i['set']} {i['number']}") for i in printed])
         if card["edition"] == 2
@@ -221,6 +234,7 @@ class Lookup:
     near: list[str]  # did you mean: best first; beside a page opened for a near title, the other contenders
 
 
+
 def lookup(db: Any, name: str, edition: int | None) -> Lookup:
     """The one look-up behind ``judgekb card`` and ``/card``: a page opened for a near title says so."""
     found = cardnames.resolve(db, name, edition)
@@ -290,7 +304,7 @@ def render(p: dict[str, Any]) -> str:
             return
         lines.append(f"\n{title}:")
         for e in entries:
-            lines.append(f"  {e['citation']}  [{e['id']}]")
+            lines.append(f"  {e['citation']}  [{e['id']}]" + ("  (writes its title; no printing named)" if e.get("writes_title") else ""))
             if e.get("question"):
                 lines.append(f"    Q: {e['question']}")
                 lines.append(f"    A: {e['text']}")

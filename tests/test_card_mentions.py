@@ -1,0 +1,92 @@
+"""A card page lists the clauses that write the card's title with no printing beside it (review r74, M5).
+
+The second-edition Rules Reference names the melee titles by title alone: agot2-rr/title-cards ("The Crown
+Regent contributes 2 additional STR …", "The Hand of the King contributes 1 …", "The Master of Ships
+contributes 1 …", "The Master of Whispers contributes 1 …"), agot2-rr/redirect ("The Crown Regent title
+card can be used to redirect a single challenge each round") and agot2-rr/assault ("redirected using the
+Crown Regent melee title").  The expectations below are read off those texts, not off the pages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judgekb import store
+from judgekb.cards import cardpage, written
+
+
+@pytest.fixture(scope="module")
+def carded(carded_db_path: Path):
+    return store.connect(carded_db_path)
+
+
+def _page(db, name: str, edition: int) -> dict:
+    [page] = cardpage.find(db, name, edition)
+    assert page["name"] == name and "shown_for" not in page
+    return page
+
+
+RR_NAMES = [
+    ("Crown Regent", ["agot2-rr/assault", "agot2-rr/redirect", "agot2-rr/title-cards"]),
+    ("Hand of the King", ["agot2-rr/title-cards"]),
+    ("Master of Ships", ["agot2-rr/title-cards"]),
+    ("Master of Whispers", ["agot2-rr/title-cards"]),
+]
+
+
+@pytest.mark.parametrize("title, clause_ids", RR_NAMES)
+def test_a_title_card_page_lists_the_rules_that_name_it(carded, title, clause_ids):
+    page = _page(carded, title, 2)
+    listed = [e["id"] for e in page["rules"]]
+    assert set(clause_ids) <= set(listed), listed
+    for entry in page["rules"]:
+        if entry["id"] in clause_ids:
+            assert title in entry["text"] and entry["writes_title"] is True
+    assert all(e["id"].startswith("agot2-") for e in page["rules"] + page["faq"])  # never a first-edition clause
+    shown = cardpage.render(page)
+    assert "says nothing else about this card" not in shown
+    assert "[agot2-rr/title-cards]  (writes its title; no printing named)" in shown
+
+
+def test_a_first_edition_agenda_the_faq_names_by_title_lists_that_answer(carded):
+    # agot1-faq/draw-cap: "(such as the benefit of the Kings of Summer agenda)"
+    page = _page(carded, "Kings of Summer", 1)
+    assert "agot1-faq/draw-cap" in [e["id"] for e in page["rules"]]
+
+
+def test_a_clause_that_only_writes_a_title_is_not_that_cards_errata(carded):
+    # Esgred's errata reads "If you control Asha Greyjoy, sacrifice Esgred": it names Asha Greyjoy, it is not hers
+    page = _page(carded, "Asha Greyjoy", 2)
+    assert "agot2-faq41/errata/esgred-war-of-the-five-kings-111" in [e["id"] for e in page["rules"]]
+    assert not any("esgred" in e["id"] for e in page["errata"] + page["clarifications"])
+
+
+def test_names_the_rules_use_for_something_else_are_not_read_as_the_card(carded):
+    # first edition's "Hand of the King" is a title figure with a rule of its own (agot1-rules/hand-of-the-king);
+    # the card of that name is a Stark attachment
+    hand = _page(carded, "Hand of the King", 1)
+    assert not any(e["id"].startswith("agot1-rules/") for e in hand["rules"])
+    # "House Stark" in the rules is the faction, not the House card
+    assert _page(carded, "House Stark", 1)["rules"] == []
+    # the game's own name
+    game = _page(carded, "A Game of Thrones", 2)
+    assert not any(e["id"].startswith(("agot2-tr/", "agot2-rr/")) for e in game["rules"])
+
+
+@pytest.mark.parametrize(
+    "text, title, longer, expected",
+    [
+        ("The Crown Regent contributes 2 additional STR", "Crown Regent", [], True),
+        ("the crown regent", "Crown Regent", [], False),  # the capitals make it a name
+        ("redirected using the Crown Regent melee title", "Crown Regent", [], True),
+        ("declares The Iron Fleet (For the Realm, 4) as attackers", "Iron Fleet", [], True),
+        ("Iron Mines (Calm Over Westeros, 92)", "Calm Over Westeros", [], False),  # a set in a card reference
+        ("he uses Tunnels of the Red Keep", "The Red Keep", ["Tunnels of the Red Keep"], False),
+        ("the Iron Throne Edition booster set", "The Iron Throne", [], False),  # a longer name goes on
+        ("the Iron Throne and power", "The Iron Throne", [], True),
+    ],
+)
+def test_what_writing_a_title_means(text, title, longer, expected):
+    assert written.writes(text, title, longer) is expected
