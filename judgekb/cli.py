@@ -461,7 +461,7 @@ def card(obj: Context, name: str, edition: str | None, as_json: bool) -> None:
     found = cardpage.lookup(db, name, int(edition) if edition else None)
     pages = found.pages
     if not pages:
-        fail(f"no card matching '{name}'." + (" Did you mean: " + "; ".join(found.near) if found.near else ""))
+        fail(cardpage.not_found(name, found))
     if as_json:
         for page in pages:
             if page.get("shown_for"):  # the JSON carries it too; a reader of the terminal must not miss it

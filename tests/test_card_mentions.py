@@ -15,6 +15,7 @@ import pytest
 
 from judgekb import store
 from judgekb.cards import cardpage, written
+from tests.conftest import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,39 @@ def test_names_the_rules_use_for_something_else_are_not_read_as_the_card(carded)
 )
 def test_what_writing_a_title_means(text, title, longer, expected):
     assert written.writes(text, title, longer) is expected
+
+
+# ---------------------------------------------------------------------------- a name that opens no page
+
+
+@pytest.mark.parametrize(
+    "typed, said, clause_ids",
+    [
+        ("Crown Regent", "Crown Regent", "agot2-rr/assault, agot2-rr/redirect, agot2-rr/title-cards"),
+        ("hand of the king", "Hand of the King", "agot2-rr/title-cards"),
+        ("Master of Ships", "Master of Ships", "agot2-rr/title-cards"),
+    ],
+)
+def test_without_card_data_a_title_the_rules_write_says_where_and_offers_no_unrelated_card(db_path, typed, said, clause_ids):
+    """It said "Did you mean: The Iron Fleet" for Crown Regent and "The Lord of the Crossing; …" for Hand of the King."""
+    result = run_cli("card", typed, "--edition", "2", db=db_path)
+    assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr == (
+        f"judgekb: no card matching '{typed}'. The corpus writes “{said}” in {clause_ids} (judgekb show ID), citing no printing;"
+        " import the card data (judgekb import-cards) to look for a card of that title.\n"
+    )
+
+
+@pytest.mark.parametrize("typed", ["Crown Regent", "Hand of the King", "Master of Ships", "Master of Coin"])
+def test_near_titles_share_the_typed_words(db_path, typed):
+    found = cardpage.lookup(store.connect(db_path), typed, 2)
+    assert found.pages == [] and found.near == []
+
+
+def test_with_card_data_a_name_no_card_has_says_so(carded):
+    # first edition has no Crown Regent card; its rulebook has the title's rule (agot1-rules/crown-regent) first
+    found = cardpage.lookup(carded, "crown regent", 1)
+    assert found.pages == [] and found.near == []
+    assert found.written_as == "Crown Regent" and found.written_in[0] == "agot1-rules/crown-regent"
+    assert all(c.startswith("agot1-") for c in found.written_in)
+    assert cardpage.not_found("crown regent", found).endswith("citing no printing; no imported card has that title.")

@@ -40,6 +40,8 @@ OPEN_MARGIN = 8.0  # ...and every other title of the edition scores this much lo
 NEAR_LIMIT = 8  # titles offered when no page opens
 NEAR_POOL = 60  # candidates of each scan re-ranked for the offer
 NEAR_SCORE = 60.0  # fuzz.ratio a title needs to be offered at all (below, the offer is noise)
+WORD_SCORE = 75.0  # fuzz.ratio between a typed word and a title's word for a typo of it ("rob"/"robb", "lanister"/"lannister")
+SMALL_WORDS = frozenset({"of", "the", "a", "an", "and", "in", "to", "by", "or", "on", "with", "from", "at", "for"})
 INSIDE_SCORE = 85.0  # fuzz.partial_ratio for the typed text found inside a longer title
 INDEX_CACHE = 4  # databases whose title index is kept (a server has one; tests build several)
 
@@ -183,7 +185,7 @@ def _near_match(idx: EditionIndex, query_key: str) -> tuple[list[Match], list[Ti
         if not started:
             return [Match(ranked[0][0], "near", round(ranked[0][1], 1))], []
         return [], [ranked[0][0], *started]
-    return [], [title for title, _ in ranked]
+    return [], [title for title, _ in ranked if _words_close(query_key.split(), loose_key(title.name))]
 
 
 def _started(idx: EditionIndex, query_key: str) -> list[Title]:
@@ -267,11 +269,22 @@ def near_titles(titles: dict[int, EditionIndex], query_key: str, editions: list[
         inside = process.extract(query_key, idx.name_keys, scorer=fuzz.partial_ratio, limit=NEAR_POOL, score_cutoff=INSIDE_SCORE)
         found += [(0.9 * score, at) for _, score, at in inside if len(idx.name_keys[at]) > len(query_key)]
         for score, at in found:
+            if not _words_close(words, idx.name_keys[at]):
+                continue
             starts = all(any(t.startswith(w) for t in idx.name_keys[at].split()) for w in words)
             rank = (0 if starts else 1, 0 if idx.name_keys[at].startswith(query_key) else 1, -score)
             name = idx.names[at]
             scores[name] = min(rank, scores.get(name, rank))
     return sorted(scores, key=lambda name: (scores[name], name))
+
+
+def _words_close(typed: list[str], title_key: str) -> bool:
+    """Is every word typed (small words aside) the start of a word of the title, or one typo from one?  A
+    title close only letter for letter is not what was typed: "crown regent" offered The Iron Fleet, and
+    "hand of the king" The Lord of the Crossing, for the letters and the "of the" they share (review r74, M5)."""
+    said = [w for w in typed if w not in SMALL_WORDS] or typed
+    title = title_key.split()
+    return all(any(t.startswith(w) or fuzz.ratio(w, t) >= WORD_SCORE for t in title) for w in said)
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from judgekb.authority.citation import document_part
@@ -232,7 +232,9 @@ class Lookup:
 
     pages: list[dict[str, Any]]
     near: list[str]  # did you mean: best first; beside a page opened for a near title, the other contenders
-
+    written_as: str = ""  # when no page opens: the name as the corpus's clauses write it ("Crown Regent")...
+    written_in: list[str] = field(default_factory=list)  # ...and those clauses' ids (``written.clauses_naming``)
+    cards_imported: bool = False  # whether card data is imported: a name it lacks is no card of it
 
 
 def lookup(db: Any, name: str, edition: int | None) -> Lookup:
@@ -250,7 +252,28 @@ def lookup(db: Any, name: str, edition: int | None) -> Lookup:
         if match.how == "near":  # never another card's page silently
             shown["shown_for"] = {"query": name, "score": match.score}
         pages.append(shown)
-    return Lookup(pages, found.near)
+    if pages:
+        return Lookup(pages, found.near)
+    # no card of that name, yet the rules may write it (the melee titles, with no card data imported): say where
+    written_as, written_in = written.clauses_naming(db, name, [edition] if edition else [1, 2])
+    return Lookup(pages, found.near, written_as, written_in, db["imported_cards"].exists())
+
+
+WRITTEN_SAID = 5  # the clause ids a no-card message names
+IMPORT_TO_LOOK = " import the card data (judgekb import-cards) to look for a card of that title."
+
+
+def not_found(name: str, found: Lookup) -> str:
+    """What ``judgekb card`` says when a name opens no page: where the corpus writes the name, and the near titles."""
+    message = f"no card matching '{name}'."
+    if found.written_in:
+        ids = found.written_in
+        more = f" and {len(ids) - WRITTEN_SAID} more" if len(ids) > WRITTEN_SAID else ""
+        message += (
+            f" The corpus writes “{found.written_as}” in {', '.join(ids[:WRITTEN_SAID])}{more} (judgekb show ID), citing no printing;"
+            + (" no imported card has that title." if found.cards_imported else IMPORT_TO_LOOK)
+        )
+    return message + (" Did you mean: " + "; ".join(found.near) if found.near else "")
 
 
 def find(db: Any, name: str, edition: int | None) -> list[dict[str, Any]]:

@@ -168,3 +168,33 @@ def clauses_writing(db: Any, titles: list[str], edition: int) -> list[str]:
             if row["id"] not in found and writes(f"{row['heading'] or ''}\n{row['text'] or ''}", title, longer):
                 found.add(row["id"])
     return _in_order(db, found)
+
+
+SMALL = frozenset({"of", "the", "a", "an", "and", "in", "to", "by", "or", "on", "with", "from", "at", "for"})
+
+
+def clauses_naming(db: Any, typed: str, editions: list[int]) -> tuple[str, list[str]]:
+    """A typed name that opens no card page, as the corpus writes it ("crown regent" -> "Crown Regent") and the
+    clauses that write it as a name (two words or more, capitalised, not inside a longer title or set name), in
+    document order; ("", []) when none does.  It says where the corpus names it, not which card it is."""
+    words = bare_title(typed).split()
+    if len(words) < 2:
+        return "", []
+    spelled = re.compile(r"(?<![\w'])" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+    found: set[str] = set()
+    headed: set[str] = set()  # the clauses headed by the name (first edition's rule "Crown Regent") come first
+    written = ""
+    for row in _candidates(db, typed, editions):
+        if spelled.fullmatch(bare_title(row["heading"] or "")):
+            headed.add(row["id"])
+        text = f"{row['heading'] or ''}\n{row['text'] or ''}"
+        for hit in spelled.finditer(_plain(text)):
+            name = hit.group(0)
+            if not all(w[0].isupper() or w.casefold() in SMALL for w in name.split()) or not name.split()[-1][0].isupper():
+                continue
+            if writes(text, name, _longer(name, names(db, row["edition"]))):
+                found.add(row["id"])
+                written = written or name
+                break
+    ordered = _in_order(db, found)
+    return written, [c for c in ordered if c in headed] + [c for c in ordered if c not in headed]
