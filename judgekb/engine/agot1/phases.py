@@ -278,7 +278,8 @@ def end_challenge_with_phase(state: State, trace: Trace) -> None:
 
 
 @rule("phase.end", ["agot1-faq/2.6"], "'until the end of the phase' lasting effects expire when the phase ends")
-def end_phase(state: State, trace: Trace) -> None:
+def end_phase(state: State, trace: Trace, why: str = "") -> None:
+    """The phase ends (an end_phase or end_round step, or a phase step into the next phase: ``why`` says so)."""
     from judgekb.engine.agot1.effects import expire
 
     end_turns(state, trace, "the marshalling phase ends, and no marshalling step is given for the players left")
@@ -289,7 +290,9 @@ def end_phase(state: State, trace: Trace) -> None:
         if state.phase == "challenges":  # Phase 4: "During a player's challenges phase, he may initiate one military,
             p.challenges_this_round = []  # one intrigue, and one power challenge" — a count per challenges phase
     state.challenge = None
-    trace.add("phase.end", f"the {state.phase} phase ends; 'until the end of the phase' effects expire", cite=["agot1-faq/2.6"])
+    state.facts["phase_ended"] = True  # a phase step that follows begins the next phase without ending this one again
+    said = f" ({why})" if why else ""
+    trace.add("phase.end", f"the {state.phase} phase ends{said}; 'until the end of the phase' effects expire", cite=["agot1-faq/2.6"])
 
 
 @rule(

@@ -49,9 +49,13 @@ def _apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario,
     if verb == "phase":
         name = args if isinstance(args, str) else args.get("name")
         options = args if isinstance(args, dict) else {}
-        phases.end_turns(state, trace, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
-        if name != state.phase:
-            phases.end_challenge_with_phase(state, trace)
+        if name != state.phase and not state.facts.get("phase_ended"):
+            # a phase ends before the next begins, whether or not the scenario gave an end_phase step: its "until the
+            # end of the phase" effects never carry into the next phase (FAQ 2.6)
+            phases.end_phase(state, trace, f"no end_phase step ended it: it ends as the {name} phase begins")
+        else:
+            phases.end_turns(state, trace, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
+        state.facts.pop("phase_ended", None)  # the new phase (or the same one, begun again) has not ended
         state.phase = str(name)
         if name == "plot":
             phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))
