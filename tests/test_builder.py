@@ -103,6 +103,8 @@ def test_build_run_share_and_reopen(carded_server, browser, size, edition):
 def test_an_error_is_shown_beside_the_step_it_concerns_and_nothing_typed_is_lost(carded_server, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     page = context.new_page()
+    console: list[str] = []  # (r70 L2: each refused run logged "Failed to load resource: … 422")
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
     page.goto(carded_server + "/build")
     add_card(page, 0, "in_play", "Jon Aryn")  # a typo: not in the card database
     page.click("#b-run")
@@ -119,6 +121,7 @@ def test_an_error_is_shown_beside_the_step_it_concerns_and_nothing_typed_is_lost
     page.click("#b-run")
     page.wait_for_selector(".field-error")
     assert "from 0 to 999; got 99999999999999999999999" in page.inner_text(".field-error")
+    assert not console, console  # two runs the server refused, and the page looks no more broken than it is
     context.close()
 
 

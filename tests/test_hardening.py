@@ -184,6 +184,8 @@ def test_scenario_runs_cannot_take_every_worker_from_searches(app, client):
         assert all(h.__enter__() for h in held)  # every slot busy, as under a burst of large scenarios
         busy = client.post("/api/run", data=SCENARIO.read_bytes())
         assert busy.status_code == 429 and "try again" in busy.get_json()["error"]
+        # (a busy server is no bad input: the builder's ?bad_input=body gets the 429 too)
+        assert client.post("/api/run?bad_input=body", data=SCENARIO.read_bytes()).status_code == 429
         assert client.get("/api/search?q=claim").status_code == 200
     finally:
         for h in held:

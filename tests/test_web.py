@@ -164,6 +164,26 @@ def test_bad_input_gets_a_4xx_with_a_message(client, method, url, data, status, 
     assert body["status"] == status and message in body["error"]
 
 
+def test_the_builder_s_run_gets_bad_input_in_the_body_and_every_other_client_keeps_the_4xx(client):
+    """r70 L2: every run the builder's page sent and the server refused logged "Failed to load resource: … 422" in
+    the browser's console, which no script can silence.  `?bad_input=body` (the builder's fetch) answers bad input
+    200 with the 4xx it would have had in the body; without it, bad input is still a 4xx (the README: "bad input gets
+    a 4xx with a message"), and a run that is not bad input, or a busy server, is answered as before."""
+    bad = (("", 400, "paste or upload"), ("players: [", 422, "invalid YAML"), ("a" * 300 * 1024, 413, "larger than 256 KB"))
+    for data, status, message in bad:
+        plain = client.post("/api/run", data=data)
+        assert plain.status_code == status and plain.get_json() == {"error": plain.get_json()["error"], "status": status}
+        inline = client.post("/api/run?bad_input=body", data=data)
+        assert inline.status_code == 200, inline.get_data(as_text=True)
+        assert inline.get_json() == {"bad_input": True, "error": plain.get_json()["error"], "status": status}
+        assert message in inline.get_json()["error"]
+    scenario = (ROOT / "scenarios" / "001-darrell-brian-military-challenge.yaml").read_text(encoding="utf-8")
+    ruled = client.post("/api/run?bad_input=body", data=scenario)
+    assert ruled.status_code == 200 and "bad_input" not in ruled.get_json()
+    assert ruled.get_json() == client.post("/api/run", data=scenario).get_json()
+    assert client.post("/api/run?bad_input=yes", data="players: [").status_code == 422  # only the word the page sends
+
+
 def test_request_size_and_scenario_run_time_are_bounded(client):
     big = "a" * (300 * 1024)
     response = client.post("/api/run", data=big)

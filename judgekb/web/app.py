@@ -39,6 +39,7 @@ MAX_REQUEST_BYTES = guard.WEB.max_bytes or 256 * 1024
 MAX_NAME_CHARS = guard.MAX_NAME_CHARS
 MAX_SCENARIO_STEPS = guard.WEB.max_steps
 MAX_SCENARIO_CARDS = guard.WEB.max_cards
+BAD_INPUT_STATUSES = (400, 413, 422)  # a scenario the run refuses as bad input: empty, too large, malformed or over a limit
 LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits: "²" and "٣" are not limits
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -153,6 +154,13 @@ def wants_json() -> bool:
 
 def bad_request(message: str, status: int = 400) -> Any:
     abort(status, description=message)
+
+
+def error_message(exc: HTTPException) -> str:
+    """What an error says to the judge, on a page or in the API's `error`."""
+    if exc.code == 413:
+        return f"the request is larger than {MAX_REQUEST_BYTES // 1024} KB"
+    return exc.description or exc.name
 
 
 # ---------------------------------------------------------------------------- shared lookups
@@ -381,7 +389,7 @@ def scenario_page() -> Any:
         try:
             result = _run_scenario(text, name)
         except HTTPException as exc:  # keep what was typed; show the problem beside it
-            if exc.code not in (400, 413, 422):
+            if exc.code not in BAD_INPUT_STATUSES:
                 raise
             error = exc.description or "the scenario could not be run"
             line = _error_line(error)
@@ -464,11 +472,20 @@ def _since_known(doc: str, since: str) -> None:
 
 @pages.post("/api/run")
 def api_run() -> Any:
+    """The ruling as `judgekb run --json` gives it; bad input is a 4xx with `{"error", "status"}`.  Asked with
+    `?bad_input=body` (the builder's own fetch), bad input is answered 200 with `{"bad_input": true, "error",
+    "status"}` instead: Chromium logs every 4xx a page fetches as a console error ("Failed to load resource"),
+    and nothing in the page can stop it, so a judge's builder looked broken each time a run was refused."""
     try:
-        text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8")
-    except UnicodeDecodeError:
-        bad_request("the scenario is not UTF-8 text")
-    return jsonify(_run_scenario(text, "posted-scenario.yaml"))
+        try:
+            text = webguard.read_body(request.stream, MAX_REQUEST_BYTES).decode("utf-8")
+        except UnicodeDecodeError:
+            bad_request("the scenario is not UTF-8 text")
+        return jsonify(_run_scenario(text, "posted-scenario.yaml"))
+    except HTTPException as exc:
+        if request.args.get("bad_input") != "body" or exc.code not in BAD_INPUT_STATUSES:
+            raise
+        return jsonify({"bad_input": True, "error": error_message(exc), "status": exc.code})
 
 
 # ---------------------------------------------------------------------------- app
@@ -515,9 +532,7 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         status = exc.code or 500
-        message = exc.description or exc.name
-        if status == 413:
-            message = f"the request is larger than {MAX_REQUEST_BYTES // 1024} KB"
+        message = error_message(exc)
         if wants_json():
             return jsonify({"error": message, "status": status}), status
         near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
