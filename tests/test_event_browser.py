@@ -1020,11 +1020,17 @@ _HEIGHTS = """els => els.filter(e => e.getClientRects().length)
   .map(e => { const r = e.getBoundingClientRect(); return [e.textContent.trim(), r.width, r.height]; })"""
 
 
-def test_links_a_judge_taps_are_44_px_at_phone_width(plain_server, chromium):
+_TAPPED = """els => els.map(e => { const r = e.getClientRects()[0], x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return [e.textContent, r.width, r.height, [[x, r.top + 1], [x, r.bottom - 1], [r.left + 1, y], [r.right - 1, y]]
+    .every(([x, y]) => document.elementFromPoint(x, y) === e)]; })"""
+
+
+def test_links_a_judge_taps_are_44_px_at_phone_width(cards_server, chromium):
     """Blind review r54 L3 (390 px): result titles, the links that open a result, were 19 px tall ("Stealth" 65×19),
-    the menu's "Build" 42×44, the builder's "Download YAML" 148×42 and a clause page's "JSON" 39×44.  Each is now at least
-    44 px both ways at phone width; on the desktop a result title stays a line of text."""
-    base = f"http://127.0.0.1:{plain_server}"
+    the menu's "Build" 42×44, the builder's "Download YAML" 148×42, a clause page's "JSON" 39×44 and the card named in a
+    note ("card text: Robb Stark is a card", 88×19).  Each is now at least 44 px both ways at phone width; on the desktop
+    a result title stays a line of text, and so does the card in the note."""
+    base = cards_server
     context, page = _context(chromium, "phone")
     page.goto(base + "/?q=stealth")
     page.wait_for_selector("#results li.hit")
@@ -1041,7 +1047,13 @@ def test_links_a_judge_taps_are_44_px_at_phone_width(plain_server, chromium):
     page.goto(base + "/build")
     [(_, w, h)] = page.eval_on_selector_all("#b-download", _HEIGHTS)
     assert w >= 44 and h >= 44, (w, h)
+    page.goto(base + "/?q=robb+stark&edition=2")  # the card in the note opens from anywhere in its 44 px, over the lines round it
+    [(name, w, h, tapped)] = page.eval_on_selector_all("#notes p.note a.card-link", _TAPPED)
+    assert name == "Robb Stark" and w >= 44 and h >= 44 and tapped, (name, w, h, tapped)
+    page.screenshot(path=str(SHOTS / "tap-targets-note-card-phone.png"))
     page.set_viewport_size({"width": 1280, "height": 900})  # a desktop with a mouse: the results read as they did
+    [(name, w, h, _)] = page.eval_on_selector_all("#notes p.note a.card-link", _TAPPED)
+    assert h < 30, (name, w, h)  # a line of text, as it was
     page.goto(base + "/?q=stealth")
     page.wait_for_selector("#results li.hit")
     assert page.eval_on_selector("#results .hit-title a.citation", "e => getComputedStyle(e).display") == "inline"
