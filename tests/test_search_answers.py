@@ -181,7 +181,6 @@ def _says_where_the_card_text_is(notes: list[str]) -> bool:
         ("does littlefinger trigger when marshaled into shadows", 2, "Littlefinger"),  # first edition's rules name a variant so
         ("does bodyguard save from military claim", 2, "Bodyguard"),
         ("does ward take control of a character with a printed cost above 4", 1, "Ward"),
-        ("can the white book target a kingsguard", 2, "The White Book"),  # English title words, a trait no rule uses
         ("Nightmares on a character does it remove renown it gained from an attachment", 2, "Nightmares"),  # one everyday word
     ],
 )
@@ -243,6 +242,54 @@ def test_each_card_a_question_names_gets_its_page(carded_index):
     assert any('judgekb card "Bodyguard" --edition 2' in n for n in pointed), notes
     _, notes = carded_index.search("can winterfell kennels fetch a direwolf with text that says it cannot be searched", 1, None, 5)
     assert not [n for n in notes if "Direwolf Pup" in n], notes
+
+
+ASSAULT_STORY = (  # a blind review's question (r66, Q18), about the Assault rule
+    "ok so my ironborn guy with assault targeted his location but then he got kicked out of the challenge by an event, "
+    "i still won with my other attackers, does the location still kneel"
+)
+
+
+@pytest.mark.parametrize("indexed", ["index", "carded_index"])
+def test_a_trait_no_title_of_the_edition_has_is_no_cards_name(indexed, request):
+    """r66 L2: "ironborn" got `not in the corpus: "ironborn" is a name, not a rules term … run judgekb import-cards`,
+    though Ironborn is a trait (Greyjoy's) and the question asks the Assault rule; "weapon" (a trait) got the same
+    beside No Attachments.  A trait that no title of the searched edition has as a word names no card of it
+    (corpus/card-aliases.yaml), with or without card data.  A trait a title has as a word still may: first
+    edition's Ironborn Marauder, second edition's Tyrion's Chain."""
+    index = request.getfixturevalue(indexed)
+    for query, edition in ((ASSAULT_STORY, 2), ("can a no attachments character carry a weapon", 1), ("can a kingsguard defend alone", 2)):
+        hits, notes = index.search(query, edition, None, 5)
+        assert not [n for n in notes if "card's own text" in n or n.startswith("card text: ")], (query, notes)
+    assert index.search(ASSAULT_STORY, 2, None, 5)[0][0].id == "agot2-rr/assault"
+    titled = (("what does ironborn marauder do", 1, "ironborn"), ("can tyrions chain be used more than once in a round", 2, "chain"))
+    for query, edition, word in titled:
+        _, notes = index.search(query, edition, None, 5)
+        assert _says_where_the_card_text_is(notes) and any(f'"{word}"' in n or "card text: " in n for n in notes), (query, notes)
+    # The White Book's title is English words: with card data it is the card; without, "kingsguard" no longer stands
+    # in for it (it was test_importing_the_cards_never_takes_away_where_a_cards_text_is's, the note said only by the trait)
+    _, notes = index.search("can the white book target a kingsguard", 2, None, 5)
+    assert not [n for n in notes if '"kingsguard"' in n], notes
+    if indexed == "carded_index":
+        assert any(n.startswith("card text: The White Book is a card") for n in notes), notes
+
+
+def test_the_traits_that_name_no_card_are_the_card_datas(carded_index):
+    """corpus/card-aliases.yaml's traits_edition1 and traits_edition2 are exactly the card data's one-word traits
+    (either edition's) that no title of that edition has as a word (as lookup reads a title's words)."""
+    from judgekb import yamlio
+    from judgekb.cards.corpus_cards import bare_name
+    from judgekb.lookup.words import words_of
+
+    rows = carded_index.conn.execute("select edition, name, traits from imported_cards").fetchall()
+    assert {edition for edition, _, _ in rows} == {1, 2}
+    traits = {w[0] for _, _, said in rows for t in (said or "").split(",") if len(w := words_of(t.strip().rstrip("."))) == 1}
+    listed = yamlio.load(CORPUS / "card-aliases.yaml")
+    for edition in (1, 2):
+        titled = {w for e, name, _ in rows if e == edition for w in [*words_of(name), *bare_name(name).split()]}
+        named_none = {t for t in traits if t not in titled and t.replace("'", "") not in titled}
+        assert set(listed[f"traits_edition{edition}"]) == named_none, edition
+    assert "ironborn" in listed["traits_edition2"] and "ironborn" not in listed["traits_edition1"]  # (Ironborn Marauder)
 
 
 def test_a_title_typed_without_the_article_inside_it_is_the_card(carded_index):

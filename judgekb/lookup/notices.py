@@ -317,7 +317,7 @@ def _unknown_words(
     unknown = [
         w for w in analysis["content"]
         if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
-        and not index.known(w, edition) and not _misspelled(index, w, edition)
+        and not index.known(w, edition) and not _misspelled(index, w, edition) and not _trait(index, w, edition)
     ]  # fmt: skip
     if not unknown and not cards and _asks_wording(analysis, card_text):
         # asked for a card's words: a word this edition's rules never use names the card
@@ -345,6 +345,16 @@ def _unknown_words(
             ))
         ]  # fmt: skip
     return unknown
+
+
+def _trait(index: Index, word: str, edition: int | None) -> bool:
+    """Is the word a trait printed on cards that no title of the edition (of either, when none is chosen) has as a
+    word ("ironborn", "kingsguards" in second edition; not "wildling": the Wildling Horde)?  It names a kind of card
+    and no card: "my ironborn guy with assault" asks the Assault rule (a blind review got the card-name note for it,
+    asking a judge to import cards)."""
+    bare = _bare(word)
+    editions = (edition,) if edition else (1, 2)
+    return all(bare in index.story_traits[e] or bare.removesuffix("s") in index.story_traits[e] for e in editions)
 
 
 def _in_written_name(index: Index, words: list[str], word: str, edition: int | None) -> bool:

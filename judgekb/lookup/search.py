@@ -280,6 +280,7 @@ class Index:
     nicknames: dict[str, str]
     story_names: frozenset[str]
     story_characters: frozenset[str]
+    story_traits: dict[int, frozenset[str]]
     size: dict[int, int]
     cards: list[dict[str, Any]]
     card_by_id: dict[str, dict[str, Any]]
@@ -394,8 +395,10 @@ class Index:
             "second_edition_only": frozenset(state.get("second_edition_only", [])),
             "nicknames": state.get("nicknames", {}),  # "dany": "daenerys" (corpus/card-aliases.yaml)
             # "theon", "winterfell": never a typo; "theon" also names a card (corpus/card-aliases.yaml)
-            "story_names": frozenset(w for names in story.values() for w in names),
+            "story_names": frozenset(w for field in ("characters", "names") for w in story.get(field, [])),
             "story_characters": frozenset(story.get("characters", [])),
+            # second edition's "ironborn", "kingsguard": a kind of card, and no title has the word (corpus/card-aliases.yaml)
+            "story_traits": {e: frozenset(story.get(f"traits_edition{e}", [])) for e in (1, 2)},
             "size": {int(k): v for k, v in state["size"].items()},
             "cards": cards,
             "card_by_id": {card["id"]: card for card in cards},

@@ -113,7 +113,8 @@ def load_nicknames(path: Path) -> dict[str, str]:
 def load_names(path: Path) -> dict[str, list[str]]:
     """``characters`` and ``names`` of ``corpus/card-aliases.yaml``: names from the story players say
     that no document prints (or only in an example), never read as a typo; a character's name also
-    names a card.  Checked at build: each must be one lower-case word, or the build stops naming the
+    names a card.  And ``traits_edition1``/``2``: traits no title of the edition has as a word, so no name
+    of its cards.  Checked at build: each must be one lower-case word, or the build stops naming the
     file, the field and the entry's value."""
     from judgekb import yamlio
     from judgekb.errors import DataError
@@ -132,7 +133,7 @@ def load_names(path: Path) -> dict[str, list[str]]:
     return out
 
 
-STORY_NAME_FIELDS = ("characters", "names")
+STORY_NAME_FIELDS = ("characters", "names", "traits_edition1", "traits_edition2")
 
 
 def glossary_rows(corpus: Path) -> list[dict[str, str]]:
