@@ -88,6 +88,7 @@ def gold(state: dict[str, Any], value: str) -> None:
         tampered(lambda s: (s.__setitem__("edition", "1"), s["players"][0]["zones"]["in_play"].append(KNELT_1E))),
         # r70 M2: a field added by hand at any level was dropped in silence, though the README calls such a link damaged
         tampered(lambda s: s.__setitem__("melee", True)),
+        tampered(lambda s: s.__setitem__("phase", "lunch")),  # the starting phase: one of the edition's seven (r70 L3)
         tampered(lambda s: s["players"][0].__setitem__("title", "Master of Ships")),
         tampered(lambda s: s["players"][0]["plot"].__setitem__("gold", 9)),
         tampered(lambda s: s["players"][0]["zones"].__setitem__("hidden", [{"name": "Guard"}])),
@@ -98,8 +99,8 @@ def gold(state: dict[str, Any], value: str) -> None:
                             s["players"][0].__setitem__("title", "Master of Ships"))),
     ],
     ids=["edition", "gold", "power", "card-field", "step-type", "zone-text", "no-plot", "null-step", "attackers-text", "no-attackers",
-         "card-constant", "card-cannot", "card-cannot-1e", "top-melee", "player-title", "plot-gold", "zone-hidden", "step-assault",
-         "reaction-cost", "title-1e"],
+         "card-constant", "card-cannot", "card-cannot-1e", "top-melee", "top-phase", "player-title", "plot-gold", "zone-hidden",
+         "step-assault", "reaction-cost", "title-1e"],
 )
 def test_a_tampered_or_misshapen_share_link_is_said_damaged_over_the_empty_form(server, browser, state):
     """r53 M3: a share link's ``edition: "2\\nphase: taxation"`` or Player A's ``gold: "5\\n    power: 14 …"`` was
@@ -130,6 +131,7 @@ def test_every_value_a_share_link_gives_is_written_quoted_or_as_a_number(server,
     yaml_text = page.text_content("#b-yaml") or ""
     assert "    power: 3\n" in yaml_text and '    gold: "5 gold: 9"\n' in yaml_text, yaml_text
     assert "edition: 2\n" in yaml_text
+    assert 'phase: "challenges"\n' in yaml_text  # a link made before the form had a starting phase: the default
     assert not page.locator("#b-link-error").count()  # a link the form can show is read, and run
     assert posted and '"5 gold: 9"' in posted[0]
     assert not errors, errors

@@ -73,6 +73,25 @@ def test_the_form_says_what_a_deck_listed_means(carded_server, browser):
     expect(note).to_contain_text("Player B\u2019s deck holds only this card")
     expect(note).to_contain_text("eliminated")
     page.locator("#p1 [data-zone=deck]").screenshot(path=str(SHOTS / "builder-deck-note-phone.png"))
+    # r70 L3: a deck-out dispute.  Every board began in the challenges phase, so "Phase begins: draw" first ended the
+    # challenges phase there ("no end_phase step ends the challenges phase: it ends now"), dominance, standing,
+    # taxation and plot skipped without a word.  The form's starting phase is the scenario's `phase` (docs/scenarios.md)
+    phase = page.locator("#b-phase")
+    assert phase.locator("option").all_inner_texts() == [
+        "plot", "draw", "marshaling", "challenges (default)", "dominance", "standing", "taxation"]  # (RR Appendix I's phases)
+    expect(phase).to_have_value("challenges")
+    assert 'phase: "challenges"\n' in (page.text_content("#b-yaml") or "")
+    phase.select_option("plot")
+    add_step(page, "phase")
+    page.locator("#s0 select").first.select_option("draw")
+    assert 'phase: "plot"\n' in (page.text_content("#b-yaml") or "")
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .trace")
+    trace = page.inner_text("#b-result .trace")
+    assert "the plot phase ends" in trace and "challenges phase" not in trace, trace
+    # RR Appendix I 2.2: "each player draws 2 cards"; RR Winning the Game: a player with no cards left in the draw deck
+    # is eliminated.  Player B's deck holds one card; Player A's is left out (unknown): A draws nothing, is not out
+    assert "Player B draws 1 card(s)" in trace and "Player B is eliminated" in page.inner_text("#b-result"), trace
     context.close()
 
 

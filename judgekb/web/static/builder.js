@@ -60,7 +60,7 @@
   var typing = {};  // "player:zone" -> a card name typed but not yet added (kept across re-renders)
 
   function blank() {
-    return { edition: "2", title: "", players: [player("Player A", true), player("Player B", false)], steps: [] };
+    return { edition: "2", title: "", phase: "challenges", players: [player("Player A", true), player("Player B", false)], steps: [] };
   }
   function player(name, first) {
     return { name: name, house: "", plot: { name: "", income: "", initiative: "", claim: "", reserve: "" }, first: first, power: "",
@@ -146,6 +146,10 @@
     box.textContent = "";
     document.getElementById("b-edition").value = state.edition;
     document.getElementById("b-title").value = state.title;
+    var phase = document.getElementById("b-phase");  // the phase the board is in before the first step (the scenario's `phase`)
+    phase.textContent = "";
+    PHASES[state.edition].forEach(function (name) { phase.appendChild(el("option", { value: name, text: name + (name === "challenges" ? " (default)" : "") })); });
+    phase.value = state.phase;
     state.players.forEach(function (p, pi) { box.appendChild(renderPlayer(p, pi)); });
     var steps = document.getElementById("b-steps");
     steps.textContent = "";
@@ -821,6 +825,9 @@
     put("# built with the judgekb scenario builder");
     put("title: " + q(state.title || "Built scenario"));
     put("edition: " + (state.edition === "1" ? "1" : "2"));  // (the menu's two values only: r53 wrote a tampered one as lines)
+    // a deck-out dispute starts in the plot phase, then "Phase begins: draw" (r70 L3: every board was in the challenges
+    // phase, and the draw phase's step ended it there, skipping dominance, standing and taxation without a word)
+    put("phase: " + q(PHASES[state.edition].indexOf(state.phase) >= 0 ? state.phase : "challenges"));
     put("players:");
     state.players.forEach(function (p, pi) {
       put("  - name: " + q(p.name), "p" + pi);
@@ -1127,9 +1134,10 @@
     if (!isMap(s) || !plainData(s, 0)) bad("not plain data");
     // a field the form has no place for, at any level, is not dropped in silence (r70 M2: a hand-added "melee",
     // player "title", zone "hidden" or step "assault" loaded and ran without it): the link is damaged
-    if (!only(s, ["edition", "title", "players", "steps"])) bad("a field the form has no place for");
+    if (!only(s, ["edition", "title", "phase", "players", "steps"])) bad("a field the form has no place for");
     s.edition = String(s.edition);
     if (s.edition !== "1" && s.edition !== "2") bad("edition");
+    if (s.phase === undefined) s.phase = "challenges"; else if (!oneOf(PHASES[s.edition])(s.phase)) bad("phase");  // (older links have none)
     if (s.title === undefined) s.title = ""; else if (!isText(s.title)) bad("title");
     if (!Array.isArray(s.players) || s.players.length < 2 || !Array.isArray(s.steps)) bad("players or steps");
     var cardCheck = cardFields(s.edition);
@@ -1242,6 +1250,7 @@
   document.getElementById("b-edition").addEventListener("change", function (e) {
     var before = JSON.stringify(state), was = JSON.parse(before);
     state.edition = e.target.value;
+    state.phase = { marshalling: "marshaling", marshaling: "marshalling" }[state.phase] || state.phase;  // each edition's spelling
     cardCache = {}; nearCache = {}; plotAsked = {};  // suggestions and printed values are one edition's: fetched again for this one
     learn(allCards().map(function (x) { return x.card.name; }));
     // a House or faction and a printing belong to one edition's cards: both are chosen again
@@ -1259,6 +1268,7 @@
     render();
     editionNote(before, was);
   });
+  document.getElementById("b-phase").addEventListener("change", function (e) { state.phase = e.target.value; refreshYaml(); });
   document.getElementById("b-title").addEventListener("input", function (e) {
     state.title = e.target.value; refreshYaml();
     var printed = document.getElementById("b-print-title"); if (printed) printed.textContent = printTitle();  // retitled after the run
