@@ -70,6 +70,7 @@ class Names:
     documents: tuple[str, ...]  # the edition's documents' titles
     headings: frozenset[str]  # bare headings of the edition's rules clauses, casefolded
     houses: frozenset[str]  # bare titles of imported House cards, casefolded
+    bare: tuple[tuple[str, str], ...] = ()  # every title and set name, and it without its article, worked out once
 
 
 _NAMES: OrderedDict[tuple[Any, ...], dict[int, Names]] = OrderedDict()
@@ -101,9 +102,11 @@ def _read(db: Any, edition: int, titles: list[str]) -> Names:
         houses = {bare_title(r["name"]).casefold() for r in db.query(house_cards, [edition])}
     kinds = ", ".join("?" * len(RULE_KINDS))
     headings = db.query(f"select distinct heading from clauses where edition = ? and kind in ({kinds})", [edition, *RULE_KINDS])
+    set_names = tuple(sorted(s for s in sets if s))
     return Names(
         titles=tuple(titles),
-        sets=tuple(sorted(s for s in sets if s)),
+        sets=set_names,
+        bare=tuple((t, bare_title(t)) for t in dict.fromkeys((*titles, *set_names))),
         documents=tuple(r["title"] for r in db.query("select title from documents where edition = ?", [edition])),
         headings=frozenset(bare_title(r["heading"] or "").casefold() for r in headings),
         houses=frozenset(houses),
@@ -122,7 +125,7 @@ def counts(title: str, known: Names) -> bool:
 def _longer(title: str, known: Names) -> list[str]:
     """The edition's other titles and set names that hold this title's words ("Tunnels of the Red Keep" for "The Red Keep")."""
     inner, mine = pattern(title), bare_title(title)
-    return sorted({t for t in (*known.titles, *known.sets) if bare_title(t) != mine and inner.search(bare_title(t))}, key=len, reverse=True)
+    return sorted({t for t, bare in known.bare if bare != mine and inner.search(bare)}, key=len, reverse=True)
 
 
 def writes(text: str, title: str, longer: Iterable[str] = ()) -> bool:
@@ -163,8 +166,9 @@ def clauses_writing(db: Any, titles: list[str], edition: int) -> list[str]:
     for title in dict.fromkeys(titles):
         if not counts(title, known):
             continue
-        longer = _longer(title, known)
-        for row in _candidates(db, title, [edition]):
+        rows = _candidates(db, title, [edition])
+        longer = _longer(title, known) if rows else []  # (read only where a clause may write it: a card page per title)
+        for row in rows:
             if row["id"] not in found and writes(f"{row['heading'] or ''}\n{row['text'] or ''}", title, longer):
                 found.add(row["id"])
     return _in_order(db, found)
