@@ -4,7 +4,7 @@
 
 Players' questions are written from each clause outward, without the evaluation sets; a common
 phrasing ("how does stealth work") can still coincide with an evaluation query, and an exact match
-would measure memory, not lookup.  tests/test_search.py fails while any remains; this removes them,
+would measure memory, not lookup.  tests/lookup/test_search.py fails while any remains; this removes them,
 line by line, so each file keeps its layout (a clause left with none keeps an empty list).
 """
 

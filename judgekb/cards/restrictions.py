@@ -14,7 +14,7 @@ Words join into one trait only where they spell a known multi-word trait (``MULT
 character only." is not read as the trait "Lord Lady"; it is said unchecked.
 
 This module reads text only (no board, no engine): the card layer (``cardfill``) and the scenario loader use it to
-say whether a restriction is read; ``judgekb.engine.agot2.restrictions`` checks a host against what it reads.
+say whether a restriction is read; ``judgekb.engine.agot2.attachment_restrictions`` checks a host against what it reads.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ The registry refuses any other document id, so a first-edition clause can never 
     cards.py       marshaling, putting into play, uniqueness, duplicates, costs, abilities, events, setup
     phases.py      plot (initiative), draw, marshaling income, dominance, standing, taxation, ends
     effects.py     what an explicit effect does, in stages (conditions, targets, modifiers, moves, tokens)
-    restrictions.py  attachment restrictions checked against the board: whether a host meets what one reads
+    attachment_restrictions.py  attachment restrictions checked against the board: does a host meet one
     titles.py      melee titles: selection and return, supports, rivals, the title STR bonuses, Crown Regent's
                    redirect, and the printed abilities the engine applies
     ruleset.py     how each scenario step maps onto these rules

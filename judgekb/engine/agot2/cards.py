@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, restrictions, rule
+from judgekb.engine.agot2 import RULES, attachment_restrictions, rule
 from judgekb.engine.agot2.constants import ERRATA, can_be, cite_errata, constants
 from judgekb.engine.agot2.leaving import leave_play, move
 from judgekb.engine.agot2.windows import Context, queue_reactions, run_reactions, seq
@@ -332,11 +332,11 @@ def _enter(
 )
 def check_restriction(state: State, trace: Trace, player: str, card: Card, host: Card, rule_id: str) -> None:
     """Refuse an attachment onto a card its restriction (or, with none, the default: a character) does not allow."""
-    alternatives = restrictions.parse(card.restriction)
+    alternatives = attachment_restrictions.parse(card.restriction)
     if alternatives is None:
         _unread(trace, card, "it was not checked, although it must be observed", "agot2-rr/play-restrictions-and-permissions")
         return
-    problem = restrictions.unmet(state, alternatives, host, player)
+    problem = attachment_restrictions.unmet(state, alternatives, host, player)
     if problem is None:
         return
     played = rule_id == "marshal"  # a play restriction binds playing and marshaling; any card entering play needs an eligible card
@@ -395,7 +395,7 @@ def check_attachments(state: State, trace: Trace) -> None:
     for card in sorted(state.cards.values(), key=lambda c: c.order):
         if card.type != "attachment" or card.zone != "in_play" or not card.attached_to or card.duplicate or card.facedown:
             continue
-        alternatives = restrictions.parse(card.restriction)
+        alternatives = attachment_restrictions.parse(card.restriction)
         host = state.cards[card.attached_to]
         if host.zone != "in_play":
             continue
@@ -407,7 +407,7 @@ def check_attachments(state: State, trace: Trace) -> None:
             problem: str | None = "a card with this keyword cannot have an attachment card attached"
             why, cite = f"{host.key} has No attachments", ["agot2-rr/attachment-cards", "agot2-rr/no-attachments"]
         else:
-            problem = restrictions.unmet(state, alternatives or [], host, card.controller)
+            problem = attachment_restrictions.unmet(state, alternatives or [], host, card.controller)
             why = f"its restriction is '{card.restriction}'" if alternatives else "an attachment can only attach to a character"
             cite = ["agot2-rr/attachment-cards"]
         was = legal.get(card.key)
@@ -1300,8 +1300,8 @@ def _eligible_host(state: State, attachment: Card, host: Card, player: str) -> b
     """Could ``attachment`` attach to ``host`` now (No attachments, its restriction; an unread restriction counts as met)?"""
     if host.type not in ("character", "location", "attachment") or "no attachments" in state.keywords(host):
         return False
-    alternatives = restrictions.parse(attachment.restriction)
-    return alternatives is None or restrictions.unmet(state, alternatives, host, player) is None
+    alternatives = attachment_restrictions.parse(attachment.restriction)
+    return alternatives is None or attachment_restrictions.unmet(state, alternatives, host, player) is None
 
 
 @rule(
@@ -1370,12 +1370,12 @@ def _unread(trace: Trace, attachment: Card, what: str, cite: str) -> None:
 def _restriction_met(state: State, trace: Trace, attachment: Card, host: Card) -> str | None:
     """Why an attachment's restriction is not met by ``host`` (its printed traits and keywords: no ability is active
     during setup), or None; an unreadable restriction is said to be unchecked (``attach.unread``)."""
-    alternatives = restrictions.parse(attachment.restriction)
+    alternatives = attachment_restrictions.parse(attachment.restriction)
     if alternatives is None:
         why = f"whether it is legally attached to {host.key} was not checked, although an illegal attachment is discarded"
         _unread(trace, attachment, why, "agot2-faq41/qa/attachments-in-setup-2")
         return None
-    return restrictions.unmet(state, alternatives, host, attachment.controller, printed=True)
+    return attachment_restrictions.unmet(state, alternatives, host, attachment.controller, printed=True)
 
 
 def _check_setup_shadows(state: State, place: dict[str, list[str]], shadows: dict[str, list[str]]) -> None:
@@ -1467,7 +1467,7 @@ def setup(
         # RR Setup: "Each attachment that is placed must be attached to an eligible target"; RR Attachment Cards: "An
         # attachment can only attach to a character, unless otherwise specified" (a trait it lacks may be lent by another
         # attachment: that case is discarded after attaching, FAQ Attachments in setup (2))
-        kinds = {a.type for a in restrictions.parse(card.restriction) or []} or {"character"}
+        kinds = {a.type for a in attachment_restrictions.parse(card.restriction) or []} or {"character"}
         if state.cards[host].type not in kinds:
             raise IllegalStep(
                 "setup",

@@ -668,7 +668,7 @@ def _check_sacrificer(state: State, args: dict[str, Any]) -> None:
 # The fields of an effect (scenario.EFFECT) that cannot change the game state on their own: who and what it names, its
 # timing, a cost, a condition, a choice or flag that only qualifies another part, free text.  An effect whose kneel or
 # stand parts change nothing and that has no field outside these could not change the game state (RR Abilities).
-# tests/test_second_edition.py checks that every EFFECT field is one of these, a kneel or stand part, or a part that
+# tests/corpus/test_second_edition.py checks that every EFFECT field is one of these, a kneel or stand part, or a part that
 # may change the game state, so a new field is classed when it is added (review r65 M1: `note` and `cannot_be_saved`
 # were taken as parts, and an effect that only kneels a kneeling card was let through).
 QUALIFIERS = frozenset(

@@ -43,7 +43,7 @@
   // ------------------------------------------------------------------ a query longer than the lookup reads
   // Shortened as the server's lookup shortens it (judgekb.lookup.words.clean and _asked_span, with its limits and
   // notes), before it goes into an address or a request: an 8,000-character paste made an 11,000-character address,
-  // which the server refuses when the page is reloaded or the link shared.  tests/test_web.py checks the limits agree.
+  // which the server refuses when the page is reloaded or the link shared.  tests/web/test_web.py checks the limits agree.
   var MAX_WORDS = 64, MAX_QUERY_CHARS = 500, LONG_WORD = 40;
   function chars(t) { return Array.from(t).length; }  // as Python counts: code points, not UTF-16 units
   function askedSpan(ws) {

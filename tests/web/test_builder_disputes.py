@@ -10,8 +10,8 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.browser_support import WIDTHS
-from tests.test_builder import add_card, add_step, lannister_against_stark_on_a_phone
-from tests.test_builder_links import tampered, token
+from tests.web.test_builder import add_card, add_step, lannister_against_stark_on_a_phone
+from tests.web.test_builder_links import tampered, token
 
 
 def open_values(page, card_box: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser_support import SHOTS, no_horizontal_scroll
-from tests.test_builder import add_card, add_step, builder_at, lannister_against_stark_on_a_phone, tickler_attacks_then_the_result
+from tests.web.test_builder import add_card, add_step, builder_at, lannister_against_stark_on_a_phone, tickler_attacks_then_the_result
 
 
 def test_a_reload_or_back_keeps_the_board_without_a_share_link(carded_server, browser):

@@ -227,7 +227,7 @@ def test_a_reworded_entry_shows_its_changes_in_the_documents_words(db_path):
 def test_no_superseded_v23_clause_is_ever_a_hit_of_its_own(db, clauses):
     """Whatever is asked, a v2.3 entry is shown folded under the v4.1 text that supersedes it — but for
     an entry v4.1 removed (a restricted-list entry) about the card the query names, which alone
-    answers and stands marked as not in force (tests/test_search_answers.py)."""
+    answers and stands marked as not in force (tests/lookup/test_search_answers.py)."""
     from judgekb.lookup import search
 
     index = search.Index(db)

@@ -12,7 +12,7 @@ import yaml
 
 from judgekb.lookup import search
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # queries of this test's own (never evaluation items), one per edition
 QUERIES = [("does renown give power when my guy defends", 2), ("how many plots do i reveal each round", 1)]
 

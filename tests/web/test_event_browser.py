@@ -21,8 +21,8 @@ from playwright.sync_api import sync_playwright
 from tests.browser_support import ARGS, CHROMIUM, SHOTS, WIDTHS, open_card_page, serving
 from tests.browser_support import free_port as _free_port
 from tests.browser_support import no_horizontal_scroll as _no_horizontal_scroll
+from tests.cards.test_printings import imported_db  # noqa: F401  (fixture)
 from tests.conftest import ROOT
-from tests.test_printings import imported_db  # noqa: F401  (fixture)
 
 FIGURES = ROOT / "test-artifacts" / "figures.txt"
 

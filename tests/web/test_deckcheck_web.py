@@ -15,7 +15,7 @@ import pytest
 from judgekb.cards import deckcheck, decklists
 from judgekb.web.app import MAX_REQUEST_BYTES, create_app
 from tests.conftest import CORPUS, ROOT, run_cli
-from tests.test_browser import SHOTS, _no_horizontal_scroll, _page  # (browser, server: conftest fixtures)
+from tests.web.test_browser import SHOTS, _no_horizontal_scroll, _page  # (browser, server: conftest fixtures)
 
 DECKS = ROOT / "tests" / "decks"
 
