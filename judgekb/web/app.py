@@ -290,7 +290,15 @@ def card_page() -> Any:
     edition = _edition_arg()
     found = cardpage.lookup(res().db, name, edition) if name else cardpage.Lookup([], [])
     status = 404 if name and not found.pages else 200  # no card of that name (the page offers the nearest)
-    return render_template("card.html", name=name, edition=edition, pages=found.pages, near=found.near), status
+    # where the rules write a name no card page opens for ("Crown Regent", no card data imported), linked by citation
+    written = [{"id": c, "citation": node_label(c)} for c in found.written_in[: cardpage.WRITTEN_SAID]] if not found.pages else []
+    return (
+        render_template(
+            "card.html", name=name, edition=edition, pages=found.pages, near=found.near, written=written,
+            written_as=found.written_as, cards_imported=found.cards_imported,
+        ),
+        status,
+    )  # fmt: skip
 
 
 @pages.get("/changes")

@@ -286,6 +286,17 @@ def test_an_unknown_card_name_is_not_found(client):
     assert client.get("/card").status_code == 200  # the Cards page itself
 
 
+
+def test_a_name_no_card_page_opens_links_the_clauses_that_write_it(client):
+    """The command line said where the rules write "Crown Regent" when no card page opens (a lookup review, r74
+    M5); the page said only "No card is called …".  It now links those clauses, by citation, still a 404."""
+    response = client.get("/card?name=crown+regent&edition=2")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 404 and "No card is called" in page
+    assert "The rules write “Crown Regent” in these clauses" in page and 'href="/c/agot2-rr/title-cards"' in page, page
+    assert 'id="written-in"' not in client.get("/card?name=Zzyzx&edition=2").get_data(as_text=True)
+
+
 def test_a_clause_page_lists_what_it_supersedes_once_not_again_under_links(client):
     """A phone review: FAQ v4.1's Wolves of the North listed v2.3's entry three times (versions, "This
     text supersedes", and Links → supersedes), on a page some 6,000 px tall.  Links leaves out what the
