@@ -300,10 +300,15 @@ def end_phase(state: State, trace: Trace, why: str = "") -> None:
     ["agot1-rules/limited", "agot1-rules/the-draw-cap", "agot1-rules/round-sequence"],
     "per-round limits (Limited, the draw cap) reset when the round ends",
 )
-def end_round(state: State, trace: Trace) -> None:
+def end_round(state: State, trace: Trace, why: str = "") -> None:
+    """The round ends (an end_round step, or a plot phase begun without one: ``why`` says so, citing Round Sequence,
+    the seven phases in order, a round beginning with the plot phase); its phase ends first unless it has ended."""
     from judgekb.engine.agot1.effects import expire
 
-    end_phase(state, trace)
+    if why:
+        trace.add("round.end", f"the round ends ({why})", cite=["agot1-rules/round-sequence"])
+    if not state.facts.get("phase_ended"):
+        end_phase(state, trace)
     expire(state, trace, "round")
     trace.add(
         "round.end",
@@ -317,6 +322,7 @@ def end_round(state: State, trace: Trace) -> None:
         p.opposes_claimed_this_round = False
         p.redirect_used_this_round = False
     state.round += 1
+    state.facts["round_ended"] = True  # a plot phase step that follows begins the round without ending one again
 
 
 PHASES: dict[str, Any] = {}

@@ -67,8 +67,12 @@ def loop(state: State, trace: Trace, args: dict[str, Any], scenario: Scenario, s
         tag="loop",
         subject=str(args.get("player") or ""),
     )
+    # the scenario's own step objects, not ``args``'s private copy: an interrupt inside the loop finds the step it
+    # answers by identity (check_imminent), and a copy is in no scenario list (review r78 H1)
+    given = step.get("loop")
+    original: dict[str, Any] = given if isinstance(given, dict) else args
     for _ in range(times):
-        for inner in args["steps"]:
+        for inner in original["steps"]:
             verb = next(k for k in inner if k != "__line__")
             if verb != "note":
                 apply(state, trace, verb, inner[verb], scenario, inner)
