@@ -31,7 +31,10 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+
+from judgekb.cards.cardnames import SMALL_WORDS
 
 ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.IGNORECASE)
 QUOTES = re.compile(r"[\"“”*]")
@@ -174,7 +177,21 @@ def clauses_writing(db: Any, titles: list[str], edition: int) -> list[str]:
     return _in_order(db, found)
 
 
-SMALL = frozenset({"of", "the", "a", "an", "and", "in", "to", "by", "or", "on", "with", "from", "at", "for"})
+
+
+@lru_cache(maxsize=CACHE)
+def _rules_terms(headings: frozenset[str]) -> frozenset[str]:
+    """The terms the rules' headings name, each part of a heading that names several ("First Player, First Player Token")."""
+    return frozenset(part.strip() for heading in headings for part in heading.split(",")) | headings
+
+
+def _rules_term(db: Any, name: str, edition: int) -> bool:
+    """Is the name a term one of the edition's rules is headed by ("First Player"), and no card's title in either
+    edition (first edition's rule "Crown Regent" is the title card's name all the same)?"""
+    bare = bare_title(name).casefold()
+    if bare not in _rules_terms(names(db, edition).headings):
+        return False
+    return not any(bare == b.casefold() for ed in (1, 2) for _, b in names(db, ed).bare)
 
 
 def clauses_naming(db: Any, typed: str, editions: list[int]) -> tuple[str, list[str]]:
@@ -194,7 +211,12 @@ def clauses_naming(db: Any, typed: str, editions: list[int]) -> tuple[str, list[
         text = f"{row['heading'] or ''}\n{row['text'] or ''}"
         for hit in spelled.finditer(_plain(text)):
             name = hit.group(0)
-            if not all(w[0].isupper() or w.casefold() in SMALL for w in name.split()) or not name.split()[-1][0].isupper():
+            # a name: capitalised at both ends, small words between ("of the King" is not one), and not the heading of
+            # one of the edition's rules ("First Player", "Challenges Phase": rules terms, no card's name; review r78 M2)
+            said = name.split()
+            if not all(w[0].isupper() or w.casefold() in SMALL_WORDS for w in said) or not (said[0][0].isupper() and said[-1][0].isupper()):
+                continue
+            if _rules_term(db, name, row["edition"]):
                 continue
             if writes(text, name, _longer(name, names(db, row["edition"]))):
                 found.add(row["id"])

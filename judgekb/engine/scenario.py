@@ -1269,7 +1269,7 @@ class _Checker:
                 self.fail(
                     line_of,
                     stand,
-                    f"{both[0]!r} is both knelt ('{kneel}') and stood ('{stand}') by this one {what} effect: X give the kneel and the "
+                    f"{both[0]!r} is both knelt ('{kneel}') and stood ('{stand}') by this one {what} effect: give the kneel and the "
                     "stand as two steps (in edition 2, the later one may be the ability's 'then'), in the order the card's "
                     "text gives",
                 )

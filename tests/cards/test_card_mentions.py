@@ -127,3 +127,17 @@ def test_with_card_data_a_name_no_card_has_says_so(carded):
     assert found.written_as == "Crown Regent" and found.written_in[0] == "agot1-rules/crown-regent"
     assert all(c.startswith("agot1-") for c in found.written_in)
     assert cardpage.not_found("crown regent", found).endswith("citing no printing; no imported card has that title.")
+
+
+@pytest.mark.parametrize("typed", ["first player", "challenges phase", "of the king"])
+def test_a_rules_term_is_never_said_to_be_written_as_a_card_name(db_path, typed):
+    """Review r78 M2: 'judgekb card "first player"' said "The corpus writes “First Player” … citing no printing", as if
+    the rules named a card so; "of the king" read as the name “of the King”.  A rules heading's term, or words not
+    capitalised at both ends, are no name; the title cards still are ("crown regent")."""
+    import sqlite_utils
+
+    from judgekb.cards import cardpage
+
+    db = sqlite_utils.Database(db_path)
+    assert cardpage.lookup(db, typed, 2).written_in == []
+    assert "agot2-rr/title-cards" in cardpage.lookup(db, "crown regent", 2).written_in
