@@ -284,7 +284,10 @@ def _words_close(typed: list[str], title_key: str) -> bool:
     "hand of the king" The Lord of the Crossing, for the letters and the "of the" they share (review r74, M5)."""
     said = [w for w in typed if w not in SMALL_WORDS] or typed
     title = title_key.split()
-    return all(any(t.startswith(w) or fuzz.ratio(w, t) >= WORD_SCORE for t in title) for w in said)
+    if all(any(t.startswith(w) or fuzz.ratio(w, t) >= WORD_SCORE for t in title) for w in said):
+        return True
+    # the title typed run together ("theironfleet", review r78 L2): the whole of it, close letter for letter
+    return fuzz.ratio("".join(typed), "".join(title)) >= WORD_SCORE
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -141,3 +141,14 @@ def test_a_rules_term_is_never_said_to_be_written_as_a_card_name(db_path, typed)
     db = sqlite_utils.Database(db_path)
     assert cardpage.lookup(db, typed, 2).written_in == []
     assert "agot2-rr/title-cards" in cardpage.lookup(db, "crown regent", 2).written_in
+
+
+def test_a_title_typed_run_together_is_still_offered(db_path):
+    """Review r78 L2: the stricter near titles (each typed word must start a word of the title) lost "theironfleet",
+    which offered The Iron Fleet before; a title typed without its spaces is offered again."""
+    import sqlite_utils
+
+    from judgekb.cards import cardpage
+
+    found = cardpage.lookup(sqlite_utils.Database(db_path), "theironfleet", 2)
+    assert "The Iron Fleet" in found.near[:2] or [p["name"] for p in found.pages] == ["The Iron Fleet"], found
