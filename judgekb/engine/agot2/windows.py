@@ -56,8 +56,11 @@ def interrupts(state: State, trace: Trace, ctx: Context, event: str, saving: boo
     """Interrupts to an imminent event resolve before it (RR Interrupts).  ``saving``: only those that offer a save
     (True: "would" interrupts, eligible first), or only the others (False)."""
     answering, ctx.event = ctx.event, event  # nested windows (a cost's own interrupts) restore it after
-    imminent = state.facts.setdefault("imminent", {})  # (the triggering conditions an interrupt window opened for)
-    imminent[event] = imminent.get(event, 0) + 1
+    # the triggering conditions an interrupt window opened for, recorded only on the trial copy of the board that
+    # checks an interrupt step (ruleset.check_imminent sets the record): the game itself never reads it (review r78 L3)
+    imminent = state.facts.get("imminent")
+    if imminent is not None:
+        imminent[event] = imminent.get(event, 0) + 1
     try:
         eligible = [
             s
