@@ -588,16 +588,9 @@ def clause_ids(db: sqlite_utils.Database) -> list[str]:
     return [r["id"] for r in db.query("select id from clauses order by doc, seq")]
 
 
-def covers_a_clause(db: sqlite_utils.Database, entry: str) -> bool:
-    """Whether a ``not_cited`` entry covers some clause of the corpus: the clause id itself, a document id (no '/': its
-    clauses) or a prefix ending in '/' or '-' (as ``expectations._banned`` reads it)."""
-    if entry.endswith(("/", "-")):
-        sql, args = "select 1 from clauses where substr(id, 1, ?) = ? limit 1", [len(entry), entry]
-    elif "/" not in entry:
-        sql, args = "select 1 from clauses where doc = ? limit 1", [entry]
-    else:
-        sql, args = "select 1 from clauses where id = ? limit 1", [entry]
-    return bool(list(db.query(sql, args)))
+def clause_ids_starting(db: sqlite_utils.Database, prefix: str) -> Iterator[str]:
+    """The clause ids that begin with ``prefix``, in order, as they are read (a range of the id's index, not a scan)."""
+    return (r["id"] for r in db.query("select id from clauses where id >= ? and id < ? order by id", [prefix, prefix + "\U0010ffff"]))
 
 
 def nearest_ids(db: sqlite_utils.Database, clause_id: str, limit: int = 5, max_chars: int = 80) -> list[str]:

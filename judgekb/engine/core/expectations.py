@@ -123,12 +123,12 @@ def check(scenario: Scenario, state: State, trace: Trace, readers: dict[str, Rea
         )
     if "not_cited" in expect:
         banned = [str(b) for b in _list(expect["not_cited"])]
-        found = sorted({c for e in trace.entries for c in e.clauses if any(_banned(c, b) for b in banned)})
+        found = sorted({c for e in trace.entries for c in e.clauses if any(covers(c, b) for b in banned)})
         record("not_cited", [], found)
     return out
 
 
-def _banned(clause: str, entry: str) -> bool:
+def covers(clause: str, entry: str) -> bool:
     """Whether a ``not_cited`` entry covers ``clause``: the clause id itself, a prefix ending in '/' or '-'
     (``agot2-rr/``, ``agot1-``), or a document id, which has no '/' (``agot2-rr``: every clause of that document;
     it was matched as a clause id no clause has, so it could never fail)."""
