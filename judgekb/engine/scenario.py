@@ -103,6 +103,11 @@ def cannot_problem(value: Any, edition: int, effect: bool) -> str | None:
 HOUSES = ("Baratheon", "Greyjoy", "Lannister", "Martell", "Stark", "Targaryen")  # 1st ed.: the six Great Houses
 FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell", "neutral")
 PHASES = ("setup", "plot", "draw", "marshalling", "marshaling", "challenges", "dominance", "standing", "taxation")
+
+
+def phase_said2(phase: str) -> str:
+    """A phase as the second-edition Rules Reference spells it: the board keeps first edition's "marshalling"."""
+    return "marshaling" if phase == "marshalling" else phase
 ICON_ALIASES = {"mil": "military", "int": "intrigue", "pow": "power", "military": "military", "intrigue": "intrigue", "power": "power"}
 TERMINAL = re.compile(r"^(killed|discarded|kill|discard) if (its )?str (is )?0$", re.IGNORECASE)
 UNTILS = (
@@ -324,9 +329,9 @@ REACTION_VERBS2 = (
     "end of challenge",
     "end of round",
 )
-ACTION_TRIGGERS = ("action", "dominance action", "challenges action", "marshaling action")
 # RR Actions: "Some Action abilities have a phase name as a qualifier to the word 'Action.'" -> the phase it names
 PHASE_ACTIONS = {"dominance action": "dominance", "challenges action": "challenges", "marshaling action": "marshalling"}
+ACTION_TRIGGERS = ("action", *PHASE_ACTIONS)
 LIMIT = ("map", {"times": "count", "per": ("enum", ("phase", "challenge", "round", "game"))})  # RR Limits and Maxima
 REACT: dict[str, Any] = {
     "setup": "bool",

@@ -268,22 +268,15 @@ def taxation(state: State, trace: Trace) -> None:
     trace.add("phase.taxation", "all unspent gold returns to the treasury")
 
 
-def end_challenge_with_phase(state: State, trace: Trace) -> None:
-    """The challenges phase ends (an end_phase step, or the next phase begun without one): the last challenge is over
-    (the Challenges Phase flowchart: "Challenges Phase ends" comes after the last player's challenges)."""
-    from judgekb.engine.agot1.challenges import end_challenge
-
-    if state.phase == "challenges":
-        end_challenge(state, trace, "the challenges phase ends", ["agot1-faq/timing/chart-challenges-phase"])
-
-
 @rule("phase.end", ["agot1-faq/2.6"], "'until the end of the phase' lasting effects expire when the phase ends")
 def end_phase(state: State, trace: Trace, why: str = "") -> None:
     """The phase ends (an end_phase or end_round step, or a phase step into the next phase: ``why`` says so)."""
+    from judgekb.engine.agot1.challenges import end_challenge
     from judgekb.engine.agot1.effects import expire
 
     end_turns(state, trace, "the marshalling phase ends, and no marshalling step is given for the players left")
-    end_challenge_with_phase(state, trace)
+    if state.phase == "challenges":  # the Challenges Phase flowchart: the phase ends after the last player's challenges
+        end_challenge(state, trace, "the challenges phase ends", ["agot1-faq/timing/chart-challenges-phase"])
     expire(state, trace, "phase")
     for p in state.players.values():
         p.copies_this_phase.clear()

@@ -8,12 +8,12 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, attachment_restrictions, rule
 from judgekb.engine.agot2.constants import ERRATA, can_be, cite_errata, constants
 from judgekb.engine.agot2.leaving import leave_play, move
-from judgekb.engine.agot2.windows import Context, queue_reactions, run_reactions, seq
+from judgekb.engine.agot2.windows import Context, queue_reactions, run_reactions
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
-from judgekb.engine.scenario import PHASE_ACTIONS
+from judgekb.engine.scenario import PHASE_ACTIONS, phase_said2
 
 UNIQUE = "agot2-faq41/1.3"
 # "If a card transitions from shadows to any other game area, all tokens on that card are discarded."
@@ -307,7 +307,7 @@ def _enter(
         state.ledger(to_pool=card.power)  # (the engine bench's power count missed it: a README review)
         card.power = card.gold_tokens = 0
     card.zone, card.controller, card.kneeling = "in_play", player, False
-    card.order = seq(state)
+    card.order = state.next_seq()
     trace.add(
         rule_id,
         text + (f" onto {onto}" if onto and not duplicate else ""),
@@ -450,7 +450,7 @@ def take_control(state: State, trace: Trace, player: str, key: str, until: str, 
     check_unique(state, player, card, taking_control=True)
     previous = card.controller
     state.effects.append(
-        Lasting(key, "control", player, until, source=source, previous=previous, while_in_play=while_in_play, seq=seq(state))
+        Lasting(key, "control", player, until, source=source, previous=previous, while_in_play=while_in_play, seq=state.next_seq())
     )
     card.controller = player
     for dup in state.attachments(card):
@@ -919,7 +919,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
     resolved = resolve_with_then(state, trace, ctx, spec, {"source": source, "controller": player})
     if played:
         assert source_card is not None
-        source_card.zone, source_card.order = "discard", seq(state)
+        source_card.zone, source_card.order = "discard", state.next_seq()
         trace.add(
             "event.play",
             f"{source} is placed in its owner's discard pile: playing it is complete",
@@ -942,12 +942,11 @@ def check_action_phase(state: State, trigger: str, source: str) -> None:
     phase = PHASE_ACTIONS.get(trigger.lower())
     if phase is None or state.phase == phase:
         return
-    said = {"marshalling": "marshaling"}
     raise IllegalStep(
         "action.phase",
         f"{source}'s ability is a '{trigger.title()}': a phase-qualified action can only be initiated "
-        f"during an action window in the {said.get(phase, phase)} phase, and the game is in the "
-        f"{said.get(state.phase, state.phase)} phase",
+        f"during an action window in the {phase_said2(phase)} phase, and the game is in the "
+        f"{phase_said2(state.phase)} phase",
         cite=["agot2-rr/actions"],
     )
 
@@ -1103,7 +1102,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
         )
     elif spec.get("effect"):
         resolve_with_then(state, trace, ctx, spec, {"source": key, "source_type": "event", "controller": player})
-    card.zone, card.order = "discard", seq(state)
+    card.zone, card.order = "discard", state.next_seq()
     trace.add(
         "event.play",
         f"{key} is placed in its owner's discard pile: playing it is complete",
@@ -1153,7 +1152,7 @@ def play_canceler(state: State, trace: Trace, canceler_key: str, canceled: str) 
     if other.gold < price:
         raise IllegalStep("event.play", f"{canceler.key} costs {price} gold and {canceler.owner} has {other.gold}")
     other.gold -= price
-    canceler.zone, canceler.order = "discard", seq(state)
+    canceler.zone, canceler.order = "discard", state.next_seq()
     trace.add(
         "event.play",
         f"{canceler.owner} plays {canceler.key} ({price} gold) to cancel {canceled}; it goes to its owner's discard pile",
@@ -1273,7 +1272,7 @@ def out_of_shadows(
                 f"(say which: 'onto'; eligible: {', '.join(eligible)})",
                 cite=["agot2-rr/shadows/bringing-a-card-out-of-shadows"],
             )
-        card.zone, card.order = "discard", seq(state)
+        card.zone, card.order = "discard", state.next_seq()
         trace.add(
             "shadows",
             f"{player} pays {cost} gold to bring {key} out of shadows, but no card in play is eligible for it to attach to: "
@@ -1330,7 +1329,7 @@ def marshal_into_shadows(state: State, trace: Trace, player: str, key: str, spen
     if "shadow" not in state.keywords(card):
         raise IllegalStep("shadows.marshal", f"{key} has no shadow keyword: it cannot be marshaled into shadows", cite=[clause])
     pay_gold(state, trace, player, 2, spend_from, f"marshaling {key} into shadows", "shadows.marshal", [clause])
-    card.zone, card.order = "shadows", seq(state)
+    card.zone, card.order = "shadows", state.next_seq()
     trace.add(
         "shadows.marshal",
         f"{player} pays 2 gold to marshal {key} into shadows, facedown: this is only 'marshaling a card into shadows', not "
@@ -1481,13 +1480,13 @@ def setup(
         )
     for key, player in placed.items():
         card = state.cards[key]
-        card.zone, card.controller, card.kneeling, card.order = "in_play", player, False, seq(state)
+        card.zone, card.controller, card.kneeling, card.order = "in_play", player, False, state.next_seq()
     for key, copy in duplicates.items():
         state.cards[key].attached_to, state.cards[key].duplicate = copy, True
     for player, keys in shadows.items():
         for key in keys:
             card = state.cards[key]
-            card.zone, card.order = "shadows", seq(state)  # (as marshal_into_shadows places one)
+            card.zone, card.order = "shadows", state.next_seq()  # (as marshal_into_shadows places one)
         if keys:
             trace.add(
                 "setup",
@@ -1526,7 +1525,7 @@ def setup(
         problem = _restriction_met(state, trace, state.cards[attachment], state.cards[host])
         if problem:
             card = state.cards[attachment]
-            card.attached_to, card.zone, card.controller, card.order = None, "discard", card.owner, seq(state)
+            card.attached_to, card.zone, card.controller, card.order = None, "discard", card.owner, state.next_seq()
             trace.add(
                 "setup",
                 f"{attachment} is not legally attached ({problem}); another attachment cannot make it legal, "

@@ -550,7 +550,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             if plot.type != "plot" or plot.zone != "revealed":
                 raise IllegalStep("priority", f"{key} is not a revealed plot card", cite=["agot2-faq41/1.6"])
             others = [e for e in state.effects if e.target == key and e.kind == "base gold"]
-            state.effects.append(Lasting(key, "base gold", int(args["base_gold"]), until, source, seq=windows.seq(state)))
+            state.effects.append(Lasting(key, "base gold", int(args["base_gold"]), until, source, seq=state.next_seq()))
             if args.get("priority"):
                 state.facts.setdefault("priority", {})[key] = [str(s) for s in args["priority"]]
             chosen_order = state.facts.get("priority", {}).get(key)
@@ -579,7 +579,7 @@ def _modifiers(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     if "set_str" in args:
         for key in targets:
             others = [e for e in state.effects if e.target == key and e.kind == "set str"]
-            state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=windows.seq(state)))
+            state.effects.append(Lasting(key, "set str", int(args["set_str"]), until, source, while_in_play=holder, seq=state.next_seq()))
             trace.add(
                 "set-str",
                 f"{key}'s STR is set to {args['set_str']} ({source or 'an effect'}): a set value overrides every non-set modifier"
@@ -797,7 +797,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
         card = state.cards[key]
         if card.zone in ("discard", "dead"):
             pile = "discard pile" if card.zone == "discard" else "dead pile"
-            card.zone, card.order = "hand", windows.seq(state)
+            card.zone, card.order = "hand", state.next_seq()
             trace.add(
                 "out-of-play.move",
                 f"{key} returns from its owner's {pile} to hand (the ability names that out-of-play area)",
@@ -827,7 +827,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 f"{key} is in play: placing it in the dead pile would be killing it",
                 cite=["agot2-rr/kill-killed"],
             )
-        card.zone, card.order = "dead", windows.seq(state)
+        card.zone, card.order = "dead", state.next_seq()
         trace.add("effect.deck", f"{key} is placed in its owner's dead pile", cite=["agot2-rr/dead-pile"], tag="dead pile", subject=key)
     for key in names(args.get("discard_from_hand")):
         card = state.cards[key]
@@ -902,7 +902,7 @@ def _tokens(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             )
     if "claim" in args:
         player = args.get("player") or args.get("controller") or state.first_player
-        state.effects.append(Lasting(player, "claim", int(args["claim"]), until, source, seq=windows.seq(state)))
+        state.effects.append(Lasting(player, "claim", int(args["claim"]), until, source, seq=state.next_seq()))
         trace.add(
             "claim.modifier",
             f"the claim value on {player}'s revealed plot card changes by {int(args['claim']):+d} "
@@ -931,7 +931,7 @@ def _reduce_cost(state: State, trace: Trace, r: Resolving) -> None:
     player = str(r.args.get("player") or r.args.get("controller") or state.first_player)
     way = spec.get("as") or ("play" if spec["next"] == "event" else "marshal")
     value = {"by": int(spec["by"]), "next": spec["next"], "as": way}
-    state.effects.append(Lasting(player, "reduce cost", value, r.until, r.source, seq=windows.seq(state)))
+    state.effects.append(Lasting(player, "reduce cost", value, r.until, r.source, seq=state.next_seq()))
     until = f" until the end of the {r.until}" if r.until != "permanent" else ""
     trace.add(
         "cost.reduction",

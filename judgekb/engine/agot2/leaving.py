@@ -8,7 +8,7 @@ from typing import Any
 from judgekb.engine.agot2 import RULES, rule
 from judgekb.engine.agot2.constants import can_be, cannot, why_cannot
 from judgekb.engine.agot2.victory import check_victory, gain_power
-from judgekb.engine.agot2.windows import Context, event_matches, interrupts, queue_reactions, replacement, seq
+from judgekb.engine.agot2.windows import Context, event_matches, interrupts, queue_reactions, replacement
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Lasting, State
 from judgekb.engine.core.trace import Trace
@@ -192,7 +192,7 @@ def move(state: State, card: Card, zone: str, position: str = "top") -> None:
         state.place_in_deck(card, position)
     else:
         card.zone = zone
-        card.order = seq(state)
+        card.order = state.next_seq()
 
 
 @rule(

@@ -9,11 +9,12 @@ from judgekb.engine.agot2 import RULES, rule, titles
 from judgekb.engine.agot2.constants import can_be
 from judgekb.engine.agot2.leaving import check_terminal, effect_said, revert_control
 from judgekb.engine.agot2.victory import check_elimination, deck_counts, deck_stated, gain_power, remaining, total_power
-from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, run_reactions, seq
+from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, run_reactions
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Player, State
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.core.turns import turns_until
+from judgekb.engine.scenario import phase_said2
 
 END = "agot2-faq41/timing/end-of-phase"
 MODIFIERS = "agot2-rr/modifiers"  # "any resultant value below zero is treated as zero"
@@ -54,7 +55,7 @@ def reveal(state: State, trace: Trace, reveals: dict[str, str]) -> None:
             )
         p.plot = card.plot
         card.zone = "revealed"
-        state.facts.setdefault("plot_seq", {})[player] = seq(state)
+        state.facts.setdefault("plot_seq", {})[player] = state.next_seq()
         trace.add(
             "plot.reveal",
             f"{player} reveals {name} (income {card.plot.income}, initiative {card.plot.initiative}, claim "
@@ -657,7 +658,7 @@ def _round_over(state: State, trace: Trace, ctx: Context) -> None:
 
 
 def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
-    current = "marshaling" if state.phase == "marshalling" else state.phase
+    current = phase_said2(state.phase)
     ended = state.facts.get("ended_periods", [])
     if current not in (name, "setup") and "phase" not in ended:
         # a phase ends before the next begins, whether or not the scenario gave an end_phase step

@@ -15,7 +15,7 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.steps import names, pairs
 from judgekb.engine.core.trace import Trace
-from judgekb.engine.scenario import ICON_ALIASES, Scenario
+from judgekb.engine.scenario import ICON_ALIASES, Scenario, phase_said2
 
 __all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
 VICTORY_RULE = "victory"
@@ -97,10 +97,9 @@ def check_between_phases(state: State, verb: str, args: dict[str, Any]) -> None:
     trigger = str(args.get("trigger") or "action").lower() if verb in ("ability", "play_event") else ""
     if verb == "effect" or trigger.endswith("action"):
         what = "an action" if trigger else "an effect that is not a reaction to the end of the phase"
-        phase_name = "marshaling" if state.phase == "marshalling" else state.phase
         raise IllegalStep(
             "phase.ended",
-            f"the {phase_name} phase has ended: after its end only 'at the end of the phase' delayed effects and reactions "
+            f"the {phase_said2(state.phase)} phase has ended: after its end only 'at the end of the phase' delayed effects and reactions "
             f"to its end resolve, then the next phase begins, so {what} has no place here (give it as a reaction to the end "
             f"of the phase, or after the next phase step)",
             cite=[phases.END],
@@ -156,10 +155,10 @@ def check_forced_first(scenario: Scenario, step: dict[str, Any], verb: str, args
     (RR Forced Interrupts / Forced Reactions; RR Triggering Condition, steps 3 and 6 before the windows of 4 and 7)."""
     if windows.is_forced(args):
         return
-    later = next((i for i, s in enumerate(scenario.steps) if s is step), None)
-    if later is None:  # (a step inside a loop: its window is the loop's own)
+    found = _following(scenario.steps, step)
+    if found is None or found[1] is not None:  # (a step inside a loop: its window is the loop's own)
         return
-    for number, other in enumerate(scenario.steps[later + 1 :], start=later + 2):
+    for number, other in found[0]:
         other_verb = next((k for k in other if k != "__line__"), "")
         if other_verb == "note":
             continue
@@ -184,16 +183,17 @@ RULES.add(
 )
 
 
-def _following(steps: list[dict[str, Any]], step: dict[str, Any]) -> tuple[list[tuple[int, dict[str, Any]]], str] | None:
-    """The steps after ``step`` in its own list (the scenario's, or a loop's), numbered, and how to name them."""
+def _following(steps: list[dict[str, Any]], step: dict[str, Any]) -> tuple[list[tuple[int, dict[str, Any]]], int | None] | None:
+    """The steps after ``step`` in its own list (the scenario's, or a loop's), numbered, and the number of the loop
+    step holding that list (None: the scenario's own); None when ``step`` is in neither (a step built in code)."""
     for number, candidate in enumerate(steps, 1):
         if candidate is step:
-            return list(enumerate(steps, 1))[number:], "step {n}"
+            return list(enumerate(steps, 1))[number:], None
         inner = candidate.get("loop")
         if isinstance(inner, dict) and isinstance(inner.get("steps"), list):
             found = _following(inner["steps"], step)
             if found is not None:
-                return found[0], f"step {{n}} of the loop (step {number})"
+                return found[0], number
     return None
 
 
@@ -211,11 +211,12 @@ def check_imminent(
     found = _following(scenario.steps, step)
     if found is None:
         return  # (a step built in code, in no scenario list)
-    following, label = found
+    following, loop_step = found
+    label = "step {n}" if loop_step is None else f"step {{n}} of the loop (step {loop_step})"
     verb_of = {id(s): next((k for k in s if k != "__line__"), "") for _, s in following}
     nxt = next(((n, s) for n, s in following if verb_of[id(s)] not in ("interrupt", "note")), None)
-    windows, last = closed
-    past = next((e for e in windows if event_matches(args, e)), None)
+    were_open, last = closed
+    past = next((e for e in were_open if event_matches(args, e)), None)
     late = (
         f"; '{past}' already occurred in step {last}: its interrupt window closed before it resolved, and a reaction "
         "answers it now"
@@ -226,7 +227,7 @@ def check_imminent(
     if nxt is None:
         raise IllegalStep(
             "interrupt.not-imminent",
-            f"'{event}' is not about to happen: no later step{' of the loop' if 'loop' in label else ''} that is not an "
+            f"'{event}' is not about to happen: no later step{'' if loop_step is None else ' of the loop'} that is not an "
             f"interrupt or a note brings it about ({rule_of}){late}",
             cite=["agot2-rr/interrupts", "agot2-rr/triggering-condition"],
         )

@@ -32,11 +32,6 @@ class Context:
     apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
 
 
-def seq(state: State) -> int:
-    state.facts["seq"] = state.facts.get("seq", 0) + 1
-    return state.facts["seq"]
-
-
 # ------------------------------------------------------------------ interrupts and reactions
 
 

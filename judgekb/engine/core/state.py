@@ -238,6 +238,12 @@ class State:
     def blanked(self, card: Card) -> bool:
         return any(e.target == card.key and e.kind == "blank" for e in self.effects)
 
+    def next_seq(self) -> int:
+        """The next number of the game's one running count: the order cards reach a zone and lasting effects begin
+        (the latest control change wins; a pile's last card is its top)."""
+        self.facts["seq"] = self.facts.get("seq", 0) + 1
+        return int(self.facts["seq"])
+
     def cannots(self, card: Card) -> set[str]:
         """The card's 'cannot' restrictions in force: its own and those a lasting effect on it gives, until it expires."""
         return card.cannot | {str(e.value) for e in self.effects if e.target == card.key and e.kind == "cannot"}
