@@ -31,7 +31,6 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from judgekb.cards.cardnames import SMALL_WORDS
@@ -68,12 +67,13 @@ def pattern(title: str) -> re.Pattern[str]:
 class Names:
     """One edition's names that are not a card's when written alone: titles and sets, and the words ruled out."""
 
-    titles: tuple[str, ...]  # the edition's card titles (corpus cards and imported ones)
-    sets: tuple[str, ...]  # set names: the corpus's printings' and the imported cards'
     documents: tuple[str, ...]  # the edition's documents' titles
     headings: frozenset[str]  # bare headings of the edition's rules clauses, casefolded
     houses: frozenset[str]  # bare titles of imported House cards, casefolded
-    bare: tuple[tuple[str, str], ...] = ()  # every title and set name, and it without its article, worked out once
+    # worked out once per database state, not per card page:
+    bare: tuple[tuple[str, str], ...]  # every card title (corpus cards and imported ones) and set name, and it without its article
+    bare_sets: frozenset[str]  # the set names (the corpus's printings' and the imported cards') without their article
+    terms: frozenset[str]  # the terms the headings name, each part of one naming several ("First Player, First Player Token")
 
 
 _NAMES: OrderedDict[tuple[Any, ...], dict[int, Names]] = OrderedDict()
@@ -106,13 +106,14 @@ def _read(db: Any, edition: int, titles: list[str]) -> Names:
     kinds = ", ".join("?" * len(RULE_KINDS))
     headings = db.query(f"select distinct heading from clauses where edition = ? and kind in ({kinds})", [edition, *RULE_KINDS])
     set_names = tuple(sorted(s for s in sets if s))
+    bare_headings = frozenset(bare_title(r["heading"] or "").casefold() for r in headings)
     return Names(
-        titles=tuple(titles),
-        sets=set_names,
-        bare=tuple((t, bare_title(t)) for t in dict.fromkeys((*titles, *set_names))),
         documents=tuple(r["title"] for r in db.query("select title from documents where edition = ?", [edition])),
-        headings=frozenset(bare_title(r["heading"] or "").casefold() for r in headings),
+        headings=bare_headings,
         houses=frozenset(houses),
+        bare=tuple((t, bare_title(t)) for t in dict.fromkeys((*titles, *set_names))),
+        bare_sets=frozenset(bare_title(s) for s in set_names),
+        terms=bare_headings | {part.strip() for heading in bare_headings for part in heading.split(",")},
     )
 
 
@@ -122,7 +123,7 @@ def counts(title: str, known: Names) -> bool:
     if len(bare.split()) < 2 or bare.casefold() in known.headings or bare.casefold() in known.houses:
         return False
     mine = pattern(title)
-    return not any(bare_title(s) == bare for s in known.sets) and not any(mine.search(_plain(d)) for d in known.documents)
+    return bare not in known.bare_sets and not any(mine.search(_plain(d)) for d in known.documents)
 
 
 def _longer(title: str, known: Names) -> list[str]:
@@ -179,17 +180,11 @@ def clauses_writing(db: Any, titles: list[str], edition: int) -> list[str]:
 
 
 
-@lru_cache(maxsize=CACHE)
-def _rules_terms(headings: frozenset[str]) -> frozenset[str]:
-    """The terms the rules' headings name, each part of a heading that names several ("First Player, First Player Token")."""
-    return frozenset(part.strip() for heading in headings for part in heading.split(",")) | headings
-
-
 def _rules_term(db: Any, name: str, edition: int) -> bool:
     """Is the name a term one of the edition's rules is headed by ("First Player"), and no card's title in either
     edition (first edition's rule "Crown Regent" is the title card's name all the same)?"""
     bare = bare_title(name).casefold()
-    if bare not in _rules_terms(names(db, edition).headings):
+    if bare not in names(db, edition).terms:
         return False
     return not any(bare == b.casefold() for ed in (1, 2) for _, b in names(db, ed).bare)
 
