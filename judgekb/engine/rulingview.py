@@ -226,6 +226,9 @@ def ruling_json(ruling: Any, db: Any) -> dict[str, Any]:
         values += f", reserve {plot.reserve}" if ruling.scenario.edition == 2 else ""
         said = f"{name}: no plot given, so a blank plot is assumed ({values}); no rule sets these values"
         out["cards"].append({"card": name, "text": said})
+    if ruling.scenario.state.facts.get("phase_assumed"):
+        said = "no phase given, so the scenario begins in the challenges phase; no rule sets this"
+        out["cards"].append({"card": "phase", "text": said})
     return out
 
 

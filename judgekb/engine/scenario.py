@@ -1083,6 +1083,9 @@ def load_scenario(
     state.facts["decks_stated"] = [str(spec["name"]) for spec in data["players"] if spec.get("deck") is not None]
     # a player given no plot plays a blank one: the engine's values, which no rule sets (the ruling says so)
     state.facts["plots_assumed"] = [str(spec["name"]) for spec in data["players"] if not spec.get("plot") and not spec.get("plot_deck")]
+    # a scenario giving no phase begins in the challenges phase: the engine's default, which no rule sets (review r78
+    # M1: the ruling says so, and a phase step that ends it says the phase was assumed, not the judge's)
+    state.facts["phase_assumed"] = "phase" not in data
     steps = data["steps"] if data["steps"] is not None else []
     if not isinstance(steps, list):
         raise DataError(f"{top('steps')}: field 'steps' must be a list")

@@ -907,3 +907,22 @@ def test_an_edition_1_cannot_effect_without_a_target_is_refused_not_dropped():
     assert str(caught.value) == (
         "t.yaml:12: field 'cannot': needs 'target', the card(s) it restricts: edition 1 applies it to cards only; got 'be killed'"
     ), str(caught.value)
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_a_scenario_giving_no_phase_says_the_challenges_phase_is_assumed(db, edition: int):
+    """Review r78 M1: a scenario with no ``phase`` begins in the challenges phase, the engine's default, which no rule
+    sets; a phase step then traced "no end_phase step ends the challenges phase" as though the judge had said so.
+    The ruling's notes say the phase was assumed, and the step that ends it says so; a scenario naming its phase
+    gets neither."""
+    from judgekb.engine.rulingview import ruling_json
+
+    body = BASE2 if edition == 2 else BASE2.replace("edition: 2", "edition: 1").replace("faction:", "house:")
+    steps = "steps:\n  - phase: dominance\n"
+    view = ruling_json(runner.run(load_scenario(Path("t.yaml"), body + steps), TITLES), db)
+    assert "no phase given, so the scenario begins in the challenges phase; no rule sets this" in [c["text"] for c in view["cards"]]
+    ending = [e for e in view["trace"] if "phase is assumed" in e["text"]]
+    assert len(ending) == 1 and "the scenario gives no phase, so the challenges phase is assumed" in ending[0]["text"]
+    view = ruling_json(runner.run(load_scenario(Path("t.yaml"), body + "phase: challenges\n" + steps), TITLES), db)
+    assert not [c for c in view["cards"] if "no phase given" in c["text"]]
+    assert not [e for e in view["trace"] if "assumed" in e["text"] and "phase" in e["text"]]

@@ -56,11 +56,15 @@ def _apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario,
         elif name != state.phase and not state.facts.get("phase_ended"):
             # a phase ends before the next begins, whether or not the scenario gave an end_phase step: its "until the
             # end of the phase" effects never carry into the next phase (FAQ 2.6)
-            phases.end_phase(state, trace, f"no end_phase step ended it: it ends as the {name} phase begins")
+            why = f"no end_phase step ended it: it ends as the {name} phase begins"
+            if state.facts.get("phase_assumed"):
+                why = f"the scenario gives no phase, so the {state.phase} phase is assumed; {why}"
+            phases.end_phase(state, trace, why)
         else:
             phases.end_turns(state, trace, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
         state.facts.pop("phase_ended", None)  # the new phase (or the same one, begun again) has not ended
         state.facts.pop("round_ended", None)
+        state.facts.pop("phase_assumed", None)  # the scenario has now said which phase it is
         state.phase = str(name)
         if name == "plot":
             phases.initiative(state, trace, options.get("first_player"), options.get("random_winner"))

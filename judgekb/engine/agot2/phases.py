@@ -663,6 +663,8 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     if current not in (name, "setup") and "phase" not in ended:
         # a phase ends before the next begins, whether or not the scenario gave an end_phase step
         why = f"no end_phase step ends the {current} phase: it ends now, before the {name} phase begins"
+        if state.facts.pop("phase_assumed", False):
+            why = f"the scenario gives no phase, so the {current} phase is assumed; " + why
         trace.add("period.end", why, tag="phase ends")
         end_phase(state, trace, ctx)
     if name == "plot" and current not in (name, "setup") and "round" not in ended:
@@ -672,6 +674,7 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     activate(state, trace, None, "the marshaling phase ends, and no marshaling step is given for the players left")
     state.facts.pop("income_collected", None)
     state.phase = "marshalling" if name == "marshaling" else name
+    state.facts.pop("phase_assumed", None)  # the scenario has now said which phase it is
     state.facts["ended_periods"] = []  # a new phase (and round, after a round's end) has begun
     for p in state.players.values():
         if name == "challenges":
