@@ -68,6 +68,7 @@ from judgekb.lookup.words import (
     DocumentNamed,
     Group,
     Ideas,
+    american_spelling,
     clean,
     english_words,
     named_documents,
@@ -646,7 +647,13 @@ class Index:
     def _correct(self, word: str, edition: int | None) -> str | None:
         self._facts([word])
         d1, d2, english = self._word_facts[word]
-        if english or d1 or d2:  # a real word (English, or in either edition's texts) is never "corrected"
+        if d1 or d2:  # a word in either edition's texts is never "corrected"
+            return None
+        if (american := american_spelling(word)) != word:  # "organiser" is the rules' "organizer", spelt British
+            self._facts([american])
+            if self.df(american, edition):
+                return american
+        if english:  # nor is a real English word ("tapped" never becomes "applied")
             return None
         if self.imported_title_word(word, edition):  # an imported card's name ("hodor") is no typo of "honor"
             return None

@@ -442,4 +442,20 @@ def english_words(known: set[str], min_frequency: int = ENGLISH_MIN_FREQUENCY) -
     except ImportError:  # the word list is an optional guard; without it typo correction is only more eager
         return []
     frequencies = SpellChecker().word_frequency.dictionary
-    return sorted(w for w, n in frequencies.items() if n >= min_frequency and w not in known and w.isalpha())
+    words = {w for w, n in frequencies.items() if n >= min_frequency and w not in known and w.isalpha()}
+    # the list spells American; a British player's "realised", "organiser", "apologise" is as real a word (a blind
+    # review got "not a word the rules use … if this asks about a card" for "realised", while "realized" passed)
+    british = {BRITISH_SPELLING.sub(lambda m: m[0].replace("z", "s", 1), w) for w in words}
+    words |= british - known
+    return sorted(words)
+
+
+def american_spelling(word: str) -> str:
+    """The word with a British -ise ending spelt -ize, as the rules spell it ("organiser": "organizer"); the
+    word itself where it has none.  Only a guess at a spelling: a caller keeps it where the texts use it."""
+    return BRITISH_WRITTEN.sub(lambda m: m[0].replace("s", "z", 1), word)
+
+
+# The -ize endings the British write -ise ("realized", "organizer", "apologizing"; "analyze", "analyse").
+BRITISH_SPELLING = re.compile(r"(?<=[a-z]{3})iz(?:e|ed|es|ing|ation|ations|er|ers)$|(?<=l)yz(?:e|ed|es|ing)$")
+BRITISH_WRITTEN = re.compile(r"(?<=[a-z]{3})is(?:e|ed|es|ing|ation|ations|er|ers)$|(?<=l)ys(?:e|ed|es|ing)$")

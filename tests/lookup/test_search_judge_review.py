@@ -186,3 +186,35 @@ def test_a_player_word_is_no_cards_name_unless_the_name_is_written(index):
     assert not [n for n in notes if "countered" in n and "name" in n], notes
     _, notes = index.search("what does countered plots do", 1, None, 5)
     assert notes and notes[0].startswith('not in the corpus: "countered" is a name'), notes
+
+
+def test_a_british_spelling_is_a_word_and_reads_as_the_rules_spell_it(index):
+    """Blind review r79 L1: "realised" got "not a word the rules use … if this asks about a card" while "realized"
+    passed; "organiser" said "no second-edition clause uses it: check the spelling", though the Regulations write
+    "organizer".  A British -ise word is an English word, and searched as the -ize word the rules use."""
+    _, notes = index.search("my opponent just realised hes missing a card from his deck mid game", 2, None, 5)
+    assert not [n for n in notes if "realised" in n], notes
+    hits, notes = index.search("who is the organiser of an event", 2, None, 5)
+    assert hits[0].id == "agot2-tr/organizer", [h.id for h in hits]
+    assert 'spelling: searched "organiser" also as "organizer"' in notes, notes
+    assert search.american_spelling("apologised") == "apologized" and search.american_spelling("raise") == "raise"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # r79 M4: "missing" shares its stem with "missed": Missed Opportunities came first, and for the second
+        # query the Regulations' "if a player discovers they are missing a card from their deck, they must concede
+        # the game" left the top five
+        ("my opponent just realised hes missing a card from his deck mid game", "agot2-tr/lost-and-damaged-cards"),
+        ("my opponent realized he was missing a card", "agot2-tr/lost-and-damaged-cards"),
+        # r79 M5: Pairings, "Players are also dropped if they do not appear for a round in which they are paired
+        # within a reasonable time limit", was 21st; "lateness" offered the timing rules' "too late"
+        ("my opponent is 20 minutes late for the round, what happens", "agot2-tr/pairings"),
+        ("lateness", "agot2-tr/pairings"),
+        ("my opponent hasn't shown up", "agot2-tr/pairings"),
+    ],
+)
+def test_missing_cards_and_late_players_find_the_regulations(index, query: str, expected: str):
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == expected, [h.id for h in hits]
