@@ -218,3 +218,17 @@ def test_a_british_spelling_is_a_word_and_reads_as_the_rules_spell_it(index):
 def test_missing_cards_and_late_players_find_the_regulations(index, query: str, expected: str):
     hits, _ = index.search(query, 2, None, 5)
     assert hits[0].id == expected, [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["which takes precedence faq or rules reference", "faq vs rules reference which wins", "does the faq override the rules reference"],
+)
+def test_the_faq_against_the_rules_reference_finds_the_faq_s_own_precedence_rule(index, query: str):
+    """Review r81 H1: the Rules Reference's Golden Rules came first, though they rank only the Rules Reference, the
+    Learn to Play book and card text; the rule a judge cites is the FAQ's Rulings and Clarifications: "If the text of
+    this document directly contradicts the text of the Rules Reference, the text of this document takes precedence"."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-faq41/rulings-and-clarifications/introduction", [h.id for h in hits]
+    golden = index.rows("select text from clauses where id = 'agot2-rr/the-golden-rules'")[0][0]
+    assert "FAQ" not in golden  # (why the FAQ's own clause must answer it)
