@@ -6,7 +6,9 @@ Prints, for the dev half and the frozen test half of tests/eval/players.yaml, to
 MRR of judgekb and of plain BM25 (rank-bm25 over each clause's heading and text), overall and
 per category; what judgekb puts first where it misses top-1, by the judges' labels (a clause they
 marked partial, one they did not mark, a query with no judged answer); then the heading-built
-regression set (tests/eval/lookup.yaml) and the blind-review set (tests/eval/blind-reviews.yaml); then judgekb's
+regression set (tests/eval/lookup.yaml) and the blind-review set (tests/eval/blind-reviews.yaml); how often the
+snippet under the answering clause shows the sentence that decides a blind-review question whole (beside the
+word-window snippet as baseline; tests/eval/deciding-sentences.yaml); then judgekb's
 warm latency (median, p99) beside BM25's, and the cold time of `judgekb search` as a command
 beside a bare interpreter start.  Targets (frozen half): top-1 >= 92 %, top-5 >= 98 %,
 warm p99 <= 5 ms, judgekb ahead of BM25 in every category; cold search < 150 ms.
@@ -196,6 +198,18 @@ def main() -> None:
         f"blind-review set (tests/eval/blind-reviews.yaml, {len(blind)} table questions written before searching): "
         f"judgekb top-1 {blind_score['top1']:.1%}, top-5 {blind_score['top5']:.1%}, MRR {blind_score['mrr']:.3f}"
     )
+
+    deciding = evaluation.load_deciding(ROOT / "tests" / "eval" / "deciding-sentences.yaml")
+    snippets = {
+        shown: evaluation.deciding_shown(deciding, lambda e, s=shown: search.results(index, e.query, e.edition, None, 5, sentences=s)[0])
+        for shown in (True, False)
+    }
+    for name, figures in snippets[True].items():
+        print(
+            f"snippets, {name} questions (tests/eval/deciding-sentences.yaml, {figures['n']} with the answer in the top 5): "
+            f"deciding sentence shown whole {figures['whole']:.1%} (whole sentences); baseline, a window of words: "
+            f"{snippets[False][name]['whole']:.1%}"
+        )
 
     print(f"\nwarm latency over {args.repeat} passes ({len(latency['judgekb'])} lookups):")
     for name, values in latency.items():

@@ -189,3 +189,44 @@ def player_score(ranks: list[int | None]) -> dict[str, float]:
         "top5": sum(r is not None and r <= 5 for r in ranks) / n,
         "mrr": sum(1 / r for r in ranks if r) / n,
     }
+
+
+@dataclass(frozen=True)
+class Deciding:
+    """A blind-review question and the sentence of its answering clause that decides it (the snippet should show it)."""
+
+    query: str
+    edition: int
+    clause: str
+    sentence: str
+    set: str
+
+
+def load_deciding(path: Path) -> list[Deciding]:
+    """tests/eval/deciding-sentences.yaml: the entries that quote a sentence (a null one has no answering clause)."""
+    data = yamlio.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, list):
+        raise DataError(f"{path}: expected a list of {{q, ed, clause, sentence, set}} entries")
+    return [
+        Deciding(str(e["q"]), int(e["ed"]), str(e["clause"]), str(e["sentence"]), str(e["set"]))
+        for e in data
+        if isinstance(e, dict) and e.get("sentence")
+    ]
+
+
+def shows_sentence(snippet: str, sentence: str) -> bool:
+    """Does the snippet show the sentence whole: its words in order, the brackets marking matches (and the texts'
+    own, "[military]" for an icon) aside, and the "…" that says the snippet is cut."""
+    shown = snippet.removeprefix("… ").removesuffix(" …")
+    return folded(sentence.replace("[", "").replace("]", "")) in folded(shown.replace("[", "").replace("]", ""))
+
+
+def deciding_shown(entries: list[Deciding], lookup: Callable[[Deciding], list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
+    """Per set of ``entries``: of the questions whose answering clause is in the top five, how many (``n``) and
+    in what share (``whole``) its snippet shows the deciding sentence whole."""
+    shown: dict[str, list[bool]] = {}
+    for entry in entries:
+        hit = next((h for h in lookup(entry) if h["id"] == entry.clause), None)
+        if hit is not None:
+            shown.setdefault(entry.set, []).append(shows_sentence(hit["snippet"], entry.sentence))
+    return {name: {"n": len(said), "whole": sum(said) / len(said)} for name, said in shown.items()}
