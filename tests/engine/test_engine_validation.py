@@ -829,7 +829,7 @@ def test_a_name_yaml_reads_as_true_false_or_a_number_is_quoted_as_written_with_a
 
 # Every effect field that may change the game state by itself (RR Abilities: "A card ability can only be initiated if its
 # effect has the potential to change the game state").  A field added to scenario.EFFECT must be put here or among
-# agot2.effects.QUALIFIERS (review r65 M1: `note` and `cannot_be_saved` counted as a part, so an effect that only kneels
+# agot2.initiation.QUALIFIERS (review r65 M1: `note` and `cannot_be_saved` counted as a part, so an effect that only kneels
 # a kneeling card was let through).
 STATE_CHANGING_PARTS = {
     "str", "gain", "lose", "gain_icon", "lose_icon", "terminal", "take_control", "kill", "discard", "sacrifice",
@@ -841,13 +841,13 @@ STATE_CHANGING_PARTS = {
 
 
 def test_every_effect_field_is_a_qualifier_a_kneel_or_stand_or_a_part_that_may_change_the_game_state():
-    from judgekb.engine.agot2.effects import KNEEL_STAND, QUALIFIERS
+    from judgekb.engine.agot2.initiation import KNEEL_STAND, QUALIFIERS
     from judgekb.engine.scenario import EFFECT
 
     classes = [QUALIFIERS, KNEEL_STAND, STATE_CHANGING_PARTS]
     assert not QUALIFIERS & KNEEL_STAND and not QUALIFIERS & STATE_CHANGING_PARTS and not KNEEL_STAND & STATE_CHANGING_PARTS
     unclassed = sorted(set(EFFECT) - set().union(*classes))
-    assert not unclassed, f"class these effect fields in agot2.effects.QUALIFIERS or STATE_CHANGING_PARTS: {unclassed}"
+    assert not unclassed, f"class these effect fields in agot2.initiation.QUALIFIERS or STATE_CHANGING_PARTS: {unclassed}"
     assert set().union(*classes) <= set(EFFECT)
 
 

@@ -3,6 +3,7 @@
 The registry refuses any other document id, so a first-edition clause can never be cited here.
 
     windows.py     ability windows: interrupts, reactions, forced ones first, replacement effects
+    initiation.py  whether an ability can be initiated: could its effect change the game state (before its costs)
     constants.py   what a card cannot do or have done to it: cannot, immunity, card constants, errata
     leaving.py     leaving play: kills, discards, sacrifices, returns, saves, terminal, control reverting
     victory.py     power totals, gaining and moving power, victory, elimination, conceding

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, attachment_restrictions, rule
+from judgekb.engine.agot2 import RULES, attachment_restrictions, initiation, rule
 from judgekb.engine.agot2.constants import ERRATA, can_be, cite_errata, constants
 from judgekb.engine.agot2.leaving import leave_play, move
 from judgekb.engine.agot2.windows import Context, queue_reactions, run_reactions
@@ -880,6 +880,11 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
             f"{source} cannot interact with {subject}: it is no longer in the {'discard' if area == 'discard' else 'dead'} pile",
             cite=["agot2-faq41/2.4"],
         )
+    source_card = state.cards.get(source)
+    played = source_card is not None and source_card.type == "event" and source_card.zone == "hand" and source_card.owner == player
+    if spec.get("effect"):  # before any cost is paid (RR Costs)
+        costs = bool(spec.get("cost")) or (played and source_card is not None and source_card.cost > 0)
+        initiation.check(state, {"source": source, "controller": player, **spec["effect"]}, source, costs)
     cite_errata(state, trace, source)
     owner_card = state.cards.get(source)
     if owner_card is not None and owner_card.zone == "in_play" and owner_card.controller != player:
@@ -902,8 +907,6 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         tag=kind if kind in ("interrupt", "reaction") else "ability",
         subject=source,
     )
-    source_card = state.cards.get(source)
-    played = source_card is not None and source_card.type == "event" and source_card.zone == "hand" and source_card.owner == player
     if source_card is not None and source_card.type == "event" and source_card.zone in ("discard", "dead", "removed"):
         trace.add(
             "event.not-played",
@@ -916,7 +919,7 @@ def triggered(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], ki
         no_cost_shadow(source_card, "event.play", "played")
         source_card.zone = "being played"
     pay_costs(state, trace, ctx, player, spec.get("cost") or {})
-    resolved = resolve_with_then(state, trace, ctx, spec, {"source": source, "controller": player})
+    resolved = resolve_with_then(state, trace, ctx, spec, {"source": source, "controller": player, "_initiated": True})
     if played:
         assert source_card is not None
         source_card.zone, source_card.order = "discard", state.next_seq()
@@ -1077,6 +1080,9 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
     gold = int(extra.pop("gold", default))  # a stated gold cost is the event's cost, not an addition
     # (from shadows too: "Any effect that modifies the cost to bring a card out of shadows modifies that card's shadow cost")
     gold = reduced_cost(state, trace, player, card, gold, "play")
+    if spec.get("effect"):  # before its costs are paid (RR Costs)
+        effect = {"source": key, "source_type": "event", "controller": player, **spec["effect"]}
+        initiation.check(state, effect, key, gold > 0 or any(k != "__line__" for k in extra))
     if pool.gold < gold:
         raise IllegalStep("event.play", f"{key} costs {gold} gold and {player} has {pool.gold}", cite=["agot2-faq41/1.5"])
     pool.gold -= gold
@@ -1101,7 +1107,7 @@ def play_event(state: State, trace: Trace, ctx: Context, spec: dict[str, Any]) -
             subject=key,
         )
     elif spec.get("effect"):
-        resolve_with_then(state, trace, ctx, spec, {"source": key, "source_type": "event", "controller": player})
+        resolve_with_then(state, trace, ctx, spec, {"source": key, "source_type": "event", "controller": player, "_initiated": True})
     card.zone, card.order = "discard", state.next_seq()
     trace.add(
         "event.play",

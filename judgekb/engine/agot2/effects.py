@@ -8,18 +8,17 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, cards, challenges, constants, leaving, phases, rule, titles, victory, windows
+from judgekb.engine.agot2 import RULES, cards, challenges, constants, initiation, leaving, phases, rule, titles, victory, windows
 from judgekb.engine.agot2.constants import check_immune
+from judgekb.engine.agot2.initiation import KNEEL_STAND_ONLY, LEAVE, PART_IDLE
 from judgekb.engine.agot2.leaving import check_terminal, leave_play
 from judgekb.engine.agot2.victory import check_victory, total_power
 from judgekb.engine.agot2.windows import Context
-from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.registry import CannotInitiate, IllegalStep
 from judgekb.engine.core.state import Card, Delayed, Lasting, State
 from judgekb.engine.core.steps import UNTIL, names, pairs
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.scenario import CANNOT2_EFFECT, ICON_ALIASES, cannot_words
-
-LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
 
 
 def _until(value: Any) -> tuple[str, str | None]:
@@ -211,8 +210,13 @@ RULES.add(
 
 
 def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bool:
-    """Resolve one explicit effect, stage by stage; True if it changed the game state (for 'then')."""
+    """Resolve one explicit effect, stage by stage; True if it changed the game state (for 'then').
+
+    Raises CannotInitiate (before any cost is paid) when it could not change the game state, unless it is part of an
+    ability already initiated (checked before that ability's costs, or a post-then, delayed or replacing part)."""
     r = Resolving(args, str(args.get("source") or ""), args.get("source_type"))
+    if not any(args.get(flag) for flag in ("_initiated", "_post_then", "_delayed", "_replacing")):
+        initiation.check(state, args, r.source or "the effect", bool(args.get("cost")))
     logged = len(trace.entries)
     stop = _preamble(state, trace, ctx, r)
     if stop is not None:
@@ -360,7 +364,8 @@ def _preamble(state: State, trace: Trace, ctx: Context, r: Resolving) -> bool | 
         )
         if not met:
             other: dict[str, Any] = args.get("otherwise") or {}
-            return bool(other) and effect(state, trace, ctx, {"source": source, "source_type": source_type, **other})
+            branch = {"source": source, "source_type": source_type, **other, "_initiated": True}  # (the ability's, initiated)
+            return bool(other) and effect(state, trace, ctx, branch)
     if args.get("if_attacking_alone"):
         key = args["if_attacking_alone"]
         challenge = state.challenge
@@ -461,7 +466,7 @@ def _could_affect(state: State, trace: Trace, r: Resolving, targets: list[str]) 
             "target.eligible", f"{text}: that aspect of the effect fails to resolve", "not-applied", tag="unsuccessful", subject=idle[0]
         )
         return False
-    raise IllegalStep("target.eligible", text, cite=["agot2-rr/target"])
+    raise CannotInitiate("target.eligible", text, why, cite=["agot2-rr/target"])
 
 
 def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
@@ -664,23 +669,6 @@ def _check_sacrificer(state: State, args: dict[str, Any]) -> None:
             )
 
 
-# an effect's bookkeeping and its kneel/stand parts: any other part may change the game state on its own
-# The fields of an effect (scenario.EFFECT) that cannot change the game state on their own: who and what it names, its
-# timing, a cost, a condition, a choice or flag that only qualifies another part, free text.  An effect whose kneel or
-# stand parts change nothing and that has no field outside these could not change the game state (RR Abilities).
-# tests/corpus/test_second_edition.py checks that every EFFECT field is one of these, a kneel or stand part, or a part that
-# may change the game state, so a new field is classed when it is added (review r65 M1: `note` and `cannot_be_saved`
-# were taken as parts, and an effect that only kneels a kneeling card was let through).
-QUALIFIERS = frozenset(
-    ("source", "source_type", "controller", "player", "target", "choose", "all", "until", "reactions", "interrupts",
-     "saves", "save", "cost", "cannot_be_saved", "position", "note", "victory_choice", "priority", "order", "infamy",
-     "onto", "from", "kneeling", "participating", "each_player", "instead", "if_won_by", "if_attacking_alone",
-     "referential")
-)
-KNEEL_STAND = frozenset(("kneel", "stand", "kneel_faction_card", "stand_faction_card"))
-KNEEL_STAND_ONLY = QUALIFIERS | KNEEL_STAND
-
-
 @rule(
     "kneel.already",
     ["agot2-rr/kneel", "agot2-rr/stand", "agot2-rr/abilities"],
@@ -689,14 +677,27 @@ KNEEL_STAND_ONLY = QUALIFIERS | KNEEL_STAND
 )
 def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
     """The cards (a faction card as "PLAYER's faction card") the effect's kneel and stand parts change: one already
-    kneeling (standing) is said and left alone, so there is no kneel (stand) for a reaction to answer.
+    kneeling (standing) is said and left alone, so there is no kneel (stand) for a reaction to answer; one that has left
+    play since the chain of events began is said not affected.
 
     RR Kneel: "A kneeling card cannot kneel again until it is standing"; RR Stand: a card "in an upright state ... is
-    considered standing".  Raises IllegalStep when every card it would kneel or stand already is so and the effect has
-    no other part: RR Abilities, "A card ability can only be initiated if its effect has the potential to change the
-    game state" (a post-then or delayed part was initiated earlier: there only that aspect fails to resolve)."""
+    considered standing".  Raises CannotInitiate when every card it would kneel or stand already is so and the effect
+    has no other part: RR Abilities, "A card ability can only be initiated if its effect has the potential to change
+    the game state" (``initiation.check`` says so before any cost; here what it could not see, such as the characters
+    a referential effect leaves.  A part of an ability already initiated only fails to resolve)."""
     args = r.args
     wanted = [(k, True) for k in names(args.get("kneel"))] + [(k, False) for k in names(args.get("stand"))]
+    for key, kneel in [(k, kneel) for k, kneel in wanted if initiation.left_play(state, k)]:
+        wanted.remove((key, kneel))
+        r.incomplete = True
+        trace.add(
+            PART_IDLE,
+            f"{initiation.gone_said(key, state.cards[key])}: it does not {'kneel' if kneel else 'stand'}",
+            "not-applied",
+            cite=["agot2-rr/abilities"],
+            tag="kneel" if kneel else "stand",
+            subject=key,
+        )
     kneeling = {k: state.cards[k].kneeling for k, _ in wanted}
     for field_name, kneel in (("kneel_faction_card", True), ("stand_faction_card", False)):
         if args.get(field_name):
@@ -707,29 +708,23 @@ def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
     changed = [k for k, kneel in wanted if kneeling[k] != kneel]
     if not idle:
         return changed
-
-    def said(key: str, kneel: bool) -> str:
-        return (
-            f"{key} is already kneeling: a kneeling card cannot kneel again until it is standing"
-            if kneel
-            else f"{key} is already standing: it is upright, and a standing card does not stand again"
-        )
-
     cite = sorted({"agot2-rr/kneel" if kneel else "agot2-rr/stand" for _, kneel in idle})
     other = [k for k in args if k not in KNEEL_STAND_ONLY and not k.startswith("_") and args[k] not in (None, False, "", [], {})]
-    if not changed and not other and not (args.get("_post_then") or args.get("_delayed")):
-        raise IllegalStep(
+    initiated = any(args.get(flag) for flag in ("_initiated", "_post_then", "_delayed", "_replacing"))
+    if not changed and not other and not initiated:
+        why = "; ".join(initiation.already(k, kneel) for k, kneel in idle)
+        raise CannotInitiate(
             "kneel.already",
-            "; ".join(said(k, kneel) for k, kneel in idle)
-            + f": {r.source or 'the effect'} could not change the game state, so it cannot be initiated",
+            f"{why}: {r.source or 'the effect'} could not change the game state, so it cannot be initiated",
+            why,
             cite=[*cite, "agot2-rr/abilities"],
         )
     for key, kneel in idle:
         # a reaction step to it is refused (windows.check_reaction_window): nothing occurred that it could answer
-        state.facts.setdefault("not_occurred", {})[f"{'kneel' if kneel else 'stand'}: {key}"] = said(key, kneel)
+        state.facts.setdefault("not_occurred", {})[f"{'kneel' if kneel else 'stand'}: {key}"] = initiation.already(key, kneel)
         trace.add(
             "kneel.already",
-            f"{said(key, kneel)}: it does not {'kneel' if kneel else 'stand'}, so no "
+            f"{initiation.already(key, kneel)}: it does not {'kneel' if kneel else 'stand'}, so no "
             f"{'kneel' if kneel else 'stand'} occurs for a reaction to answer",
             "not-applied",
             cite=["agot2-rr/kneel" if kneel else "agot2-rr/stand"],
@@ -737,6 +732,36 @@ def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
             subject=key.removesuffix("'s faction card") if key not in state.cards else key,
         )
     return changed
+
+
+def _in_play_for(state: State, trace: Trace, r: Resolving, how: str, key: str) -> bool:
+    """Whether card ``key`` is in play for a kill, discard, sacrifice or return; one that has left play since this chain of
+    events began (an earlier interrupt or reaction moved it) is said not affected, and the rest of the effect resolves.
+
+    RR Effects: "players must resolve as much of each aspect of the effect as they are able".  Raises IllegalStep for
+    a card that was not in play when the chain began either (a mistake in the scenario: RR Abilities, an ability
+    interacts only with cards in play unless its text names an out-of-play area)."""
+    card = state.cards[key]
+    if initiation.in_play(card):
+        return True
+    if initiation.left_play(state, key):
+        r.incomplete = True
+        trace.add(
+            PART_IDLE,
+            f"{initiation.gone_said(key, card)}: {r.source or 'the effect'} does not affect it; the rest of the effect "
+            "resolves as far as it is able",
+            "not-applied",
+            cite=["agot2-rr/abilities", "agot2-rr/effects"],
+            tag=leaving.TAG[how],
+            subject=key,
+        )
+        return False
+    raise IllegalStep(
+        initiation.IN_PLAY_ONLY,
+        f"{key} is not in play (it is {initiation.where(card)}): a card ability interacts only with cards in play unless "
+        "its text names an out-of-play area",
+        cite=["agot2-rr/abilities"],
+    )
 
 
 def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
@@ -808,6 +833,8 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
     _check_sacrificer(state, args)
     for how in LEAVE:
         for key in names(args.get(how)):
+            if not _in_play_for(state, trace, r, how, key):
+                continue
             left = leave_play(
                 state,
                 trace,

@@ -6,7 +6,7 @@ import copy
 import itertools
 from typing import Any
 
-from judgekb.engine.agot2 import RULES, cards, challenges, phases, rule, titles, victory, windows
+from judgekb.engine.agot2 import RULES, cards, challenges, initiation, phases, rule, titles, victory, windows
 from judgekb.engine.agot2.effects import effect
 from judgekb.engine.agot2.leaving import check_terminal
 from judgekb.engine.agot2.victory import check_elimination, check_victory
@@ -280,6 +280,7 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
         state.facts["reacted"] = {}  # (uses of a reaction are counted within its window)
         state.facts["not_occurred"] = {}  # events this step said did not occur (a kneel of a kneeling card)
         state.facts["window_step"] = trace.step  # the step whose reaction windows are open (unless it is refused)
+        initiation.snapshot(state)  # where each card is as its chain of events begins
     ctx.open_windows = state.facts.setdefault("open_windows", {})
     happened = dict(ctx.occurred)  # (what the step adds to it: the events its interrupts and reactions could answer)
     state.facts["victory_choice"] = args.get("victory_choice")  # the first player's choice, stated with the step that needs it
@@ -364,7 +365,10 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             windows.check_reaction_window(state, trace, ctx, args)
         if verb == "interrupt":
             check_imminent(state, scenario, step, args, closed)
-        cards.triggered(state, trace, ctx, args, verb if verb != "ability" else "ability", str(args.get("to") or ""))
+        if verb == "ability":  # a player's ability: one that could not change the game state is refused
+            cards.triggered(state, trace, ctx, args, "ability", str(args.get("to") or ""))
+        else:  # an interrupt or reaction in its chain of events: one that could not is not initiated (RR Abilities)
+            windows.initiate(state, trace, ctx, args, verb, str(args.get("to") or ""))
     elif verb == "setup":
         cards.setup(
             state,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekb.engine.agot2 import RULES
-from judgekb.engine.core.registry import IllegalStep
+from judgekb.engine.core.registry import CannotInitiate, IllegalStep
 from judgekb.engine.core.state import State
 from judgekb.engine.core.steps import names
 from judgekb.engine.core.trace import Trace
@@ -124,29 +124,45 @@ def forced_first(trace: Trace, specs: list[dict[str, Any]], event: str, kind: st
 
 
 def initiate(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], kind: str, event: str) -> None:
-    """Initiate one interrupt or reaction a step lists.  An optional one that comes after forced ones to the same
-    triggering condition may find its cost no longer payable: it is then not initiated (RR Costs: "the process of
-    initiating the ability ... immediately ends without further resolution"), and the rest of the step goes on."""
+    """Initiate one interrupt or reaction (one a step lists, or a step of its own).
+
+    One whose effect could not change the game state (its card has left play since the chain of events began, an
+    earlier interrupt or reaction having moved it) is not initiated: RR Abilities, "A card ability can only be
+    initiated if its effect has the potential to change the game state"; nothing of it happens, its costs are not paid,
+    and the rest of the step stands.  An optional one that comes after forced ones to the same triggering condition may
+    find its cost no longer payable: it is not initiated either (RR Costs: "the process of initiating the ability ...
+    immediately ends without further resolution").  Any other refusal refuses the step."""
     from judgekb.engine.agot2.cards import triggered
 
-    if not spec.get("_after_forced"):
-        triggered(state, trace, ctx, spec, kind, event)
-        return
     before, logged = copy.deepcopy(state), len(trace.entries)
     pending, used = list(ctx.pending_reactions), [(s, s.get("_used")) for s in ctx.reactions + ctx.interrupts]
     try:
         triggered(state, trace, ctx, spec, kind, event)
     except IllegalStep as exc:
+        if not isinstance(exc, CannotInitiate) and not spec.get("_after_forced"):
+            raise
         state.__dict__.update(before.__dict__)  # (ctx shares the state's record of events: point it at the restored one)
         ctx.occurred, ctx.open_windows = state.facts.setdefault("occurred", {}), state.facts.setdefault("open_windows", {})
         ctx.pending_reactions = pending
         for s, flag in used:
             s["_used"] = flag
         del trace.entries[logged:]
+        card = str(spec.get("card") or "the ability")
+        if isinstance(exc, CannotInitiate):
+            trace.add(
+                exc.rule_id,
+                f"{spec.get('player') or state.first_player}'s {card} ({spec.get('trigger') or kind}) to {event} is not "
+                f"initiated: {exc.why}; its effect could not change the game state, so nothing of it happens and no cost "
+                "of it is paid",
+                "not-applied",
+                cite=exc.cite,
+                tag=kind,
+                subject=card,
+            )
+            return
         trace.add(
             "forced.first",
-            f"{spec.get('card') or 'the ability'} ({kind}) to {event} is not initiated: after the forced abilities to it "
-            f"resolved, {exc.reason}",
+            f"{card} ({kind}) to {event} is not initiated: after the forced abilities to it resolved, {exc.reason}",
             "not-applied",
             cite=sorted({FORCED, "agot2-rr/costs"} | (set(exc.cite or []) & set(trace.registry["forced.first"].clauses))),
             tag="not used",

@@ -75,3 +75,15 @@ class IllegalStep(Exception):
         self.reason = reason
         self.cite = cite
         self.tag = tag
+
+
+class CannotInitiate(IllegalStep):
+    """An ability whose effect could not change the game state, so it cannot be initiated (2nd ed. RR Abilities).
+
+    ``why`` says what each part of the effect could not change, in the game's words.  A step that is a player's
+    own action, event or effect is refused like any illegal step; an interrupt or reaction (a ``reaction`` or
+    ``interrupt`` step, or one a step lists) is said not initiated, and the rest of the step stands."""
+
+    def __init__(self, rule_id: str, reason: str, why: str, cite: list[str] | None = None) -> None:
+        super().__init__(rule_id, reason, cite)
+        self.why = why

@@ -184,6 +184,9 @@ class State:
     facts: dict[str, Any] = field(default_factory=dict)  # initiative, dominance… for expectations
     melee: bool = False
     title_data: dict[str, dict[str, Any]] = field(default_factory=dict)  # the edition's titles: corpus/titles.yaml, titles2.yaml
+    # edition 2: each card's zone ("duplicate" for a duplicate) when the step whose reaction windows are open began:
+    # an interrupt or reaction in that chain finds a card that has left play (or left a pile) since
+    window_zones: dict[str, str] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- queries
 

@@ -1,0 +1,131 @@
+"""Second edition: an ability whose effect could not change the game state is not initiated (RR Abilities, RR Costs).
+
+Review r80: H1 (a nested reaction whose card had already left play refused the whole step, undoing its kill), M2 (a
+reaction step refused citing RR Leaves Play)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judgekb.corpus.sources import default_corpus
+from judgekb.engine.core import runner
+from judgekb.engine.core.trace import Entry
+from judgekb.engine.scenario import load_scenario
+
+TITLES = runner.load_titles(default_corpus())
+
+# Anna's Pyre: "Forced Reaction: After a character is killed, kill Page."  Ben's Sanctuary: "Forced Reaction: After a
+# character is killed, return Page to its owner's hand."  Ben is the first player.
+BOARD = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: lannister
+    gold: 3
+    in_play:
+      - {name: Pyre, type: location}
+      - {name: Knight, str: 3, icons: [military]}
+    hand: [{name: Removal Event, type: event, cost: 1}]
+  - name: Ben
+    faction: stark
+    first: true
+    gold: 2
+    in_play:
+      - {name: Sanctuary, type: location}
+      - {name: Guard, str: 1, icons: [military]}
+      - {name: Page, str: 1, icons: [military]}
+    hand: [{name: Squire, str: 1, icons: [military]}]
+steps:
+"""
+SANCTUARY = "{to: 'kill: Guard', player: Ben, card: Sanctuary, trigger: TRIGGER, effect: {source: Sanctuary, return_to_hand: Page}}"
+PYRE = "{to: 'kill: Guard', player: Anna, card: Pyre, trigger: TRIGGER, effect: {source: Pyre, EFFECT}}"
+KILL_GUARD = "  - effect: {source: Kill Event, source_type: event, controller: Anna, kill: Guard, reactions: [FIRST, SECOND]}\n"
+
+
+def _run(steps: str) -> runner.Ruling:
+    return runner.run(load_scenario(Path("t.yaml"), BOARD + steps), TITLES)
+
+
+def _zones(ruling: runner.Ruling, *keys: str) -> list[str]:
+    return [ruling.state.cards[k].zone for k in keys]
+
+
+def _of(ruling: runner.Ruling, step: int, outcome: str) -> list[Entry]:
+    return [e for e in ruling.trace.entries if e.step == step and e.outcome == outcome]
+
+
+def _nested(trigger: str, pyre: str = "kill: Page") -> str:
+    first = SANCTUARY.replace("TRIGGER", trigger)
+    second = PYRE.replace("TRIGGER", trigger).replace("EFFECT", pyre)
+    return KILL_GUARD.replace("FIRST", first).replace("SECOND", second)
+
+
+@pytest.mark.parametrize("trigger", ["forced reaction", "reaction"])
+def test_a_nested_reaction_whose_card_left_play_earlier_in_the_chain_is_not_initiated_and_the_kill_stands(trigger: str):
+    """H1: Sanctuary returns Page to hand, then Pyre's "kill Page" could not change the game state.  It was refused as a
+    whole step (citing RR Leaves Play), so Guard's kill was undone."""
+    ruling = _run(_nested(trigger))
+    assert _of(ruling, 1, "refused") == []
+    assert _zones(ruling, "Guard", "Page") == ["dead", "hand"]
+    [pyre] = _of(ruling, 1, "not-applied")
+    assert (pyre.tag, pyre.subject, pyre.clauses) == ("reaction", "Pyre", ("agot2-rr/abilities",))
+    assert pyre.text.startswith(f"Anna's Pyre ({trigger}) to kill: Guard is not initiated: Page has left play since this chain")
+    assert "it is in its owner Ben's hand" in pyre.text
+
+
+def test_a_nested_reaction_not_initiated_pays_none_of_its_costs():
+    """RR Costs: "An ability cannot initiate (and therefore its costs cannot be paid) ..."."""
+    step = _nested("forced reaction").replace("card: Pyre, trigger", "card: Pyre, cost: {gold: 1}, trigger")
+    ruling = _run(step)
+    assert ruling.state.players["Anna"].gold == 3
+    [pyre] = _of(ruling, 1, "not-applied")
+    assert pyre.clauses == ("agot2-rr/abilities", "agot2-rr/costs")
+
+
+def test_a_nested_reaction_with_another_part_is_initiated_and_resolves_what_it_can():
+    """RR Effects: "players must resolve as much of each aspect of the effect as they are able"."""
+    ruling = _run(_nested("forced reaction", "kill: Page, power: {Anna: 1}"))
+    assert _of(ruling, 1, "refused") == []
+    assert ruling.state.players["Anna"].power == 1 and _zones(ruling, "Page") == ["hand"]
+    [page] = _of(ruling, 1, "not-applied")
+    assert (page.tag, page.subject, page.clauses) == ("kill", "Page", ("agot2-rr/abilities", "agot2-rr/effects"))
+
+
+def test_a_nested_reaction_kneeling_a_card_an_earlier_reaction_knelt_is_not_initiated():
+    first = "{to: 'kill: Guard', player: Ben, card: Sanctuary, effect: {source: Sanctuary, kneel: Knight}}"
+    second = "{to: 'kill: Guard', player: Anna, card: Pyre, effect: {source: Pyre, kneel: Knight}}"
+    ruling = _run(KILL_GUARD.replace("FIRST", first).replace("SECOND", second))
+    assert _of(ruling, 1, "refused") == [] and _zones(ruling, "Guard") == ["dead"]
+    [pyre] = _of(ruling, 1, "not-applied")
+    assert pyre.tag == "reaction" and "Knight is already kneeling" in pyre.text
+    assert pyre.clauses == ("agot2-rr/abilities", "agot2-rr/kneel")
+
+
+def test_a_reaction_step_whose_card_left_play_earlier_in_the_chain_is_not_initiated_citing_rr_abilities():
+    """M2: the same as separate steps; step 3 was refused citing only agot2-rr/leaves-play, which does not decide it."""
+    steps = "  - effect: {source: Kill Event, source_type: event, controller: Anna, kill: Guard}\n"
+    steps += "  - reaction: " + SANCTUARY.replace("TRIGGER", "forced reaction") + "\n"
+    steps += "  - reaction: " + PYRE.replace("TRIGGER", "forced reaction").replace("EFFECT", "kill: Page") + "\n"
+    ruling = _run(steps)
+    assert [e.step for e in ruling.trace.entries if e.outcome == "refused"] == []
+    assert _zones(ruling, "Guard", "Page") == ["dead", "hand"]
+    [pyre] = [e for e in ruling.trace.entries if e.step == 3]
+    assert (pyre.outcome, pyre.tag, pyre.clauses) == ("not-applied", "reaction", ("agot2-rr/abilities",))
+
+
+def test_a_card_that_was_never_in_play_is_a_mistake_in_the_scenario_and_refuses_the_step():
+    """Squire is in Ben's hand from the start: no earlier ability moved it, so the step is refused, saying where it is."""
+    reaction = "{to: 'kill: Guard', player: Anna, card: Pyre, trigger: forced reaction, effect: {source: Pyre, kill: Squire}}"
+    ruling = _run(KILL_GUARD.replace("FIRST, SECOND", reaction))
+    [refusal] = _of(ruling, 1, "refused")
+    assert refusal.text == (
+        "illegal: Squire is not in play (it is in its owner Ben's hand): a card ability interacts only with cards in play "
+        "unless its text names an out-of-play area"
+    )
+    assert refusal.clauses == ("agot2-rr/abilities",) and refusal.data["line"] == 23
+    assert _zones(ruling, "Guard", "Squire") == ["in_play", "hand"]
+
