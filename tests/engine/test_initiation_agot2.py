@@ -1,7 +1,8 @@
 """Second edition: an ability whose effect could not change the game state is not initiated (RR Abilities, RR Costs).
 
 Review r80: H1 (a nested reaction whose card had already left play refused the whole step, undoing its kill), M2 (a
-reaction step refused citing RR Leaves Play)."""
+reaction step refused citing RR Leaves Play), H4 (an event removing a non-participant from the challenge was played,
+its cost paid, and a plain removal step left no trace line)."""
 
 from __future__ import annotations
 
@@ -128,4 +129,56 @@ def test_a_card_that_was_never_in_play_is_a_mistake_in_the_scenario_and_refuses_
     )
     assert refusal.clauses == ("agot2-rr/abilities",) and refusal.data["line"] == 23
     assert _zones(ruling, "Guard", "Squire") == ["in_play", "hand"]
+
+# ------------------------------------------------------------------ H4: removing a character that is not participating
+
+CHALLENGE = "  - challenge: {attacker: Ben, type: military, against: Anna, attackers: [Guard]}\n"
+REMOVE = (
+    "  - play_event: {player: Anna, card: Removal Event, effect: {source: Removal Event, target: WHO, choose: true, "
+    "remove_from_challenge: WHO}}\n"
+)
+
+
+@pytest.mark.parametrize(("steps", "step", "why"), [
+    (CHALLENGE + REMOVE.replace("WHO", "Page"), 2, "Page is not participating in the challenge"),
+    (REMOVE.replace("WHO", "Guard"), 1, "no challenge is underway, so Guard is not participating in one"),
+])  # fmt: skip
+def test_an_event_removing_a_character_that_is_not_participating_cannot_be_played_and_costs_nothing(steps: str, step: int, why: str):
+    """H4: the event was played (1 gold paid, the event discarded) and the trace never mentioned the removal."""
+    ruling = _run(steps)
+    assert [e.text for e in ruling.trace.entries if e.step == step] == [
+        f"illegal: {why}: Removal Event could not change the game state, so it cannot be initiated and its costs are not paid"
+    ]
+    [refusal] = _of(ruling, step, "refused")
+    assert refusal.clauses == ("agot2-rr/abilities", "agot2-rr/costs", "agot2-rr/participating")
+    assert ruling.state.players["Anna"].gold == 3 and _zones(ruling, "Removal Event") == ["hand"]
+
+
+def test_a_plain_removal_step_with_no_challenge_is_refused_with_a_trace_line():
+    """H4: `effect: {remove_from_challenge: X}` with no challenge underway left no trace line at all."""
+    ruling = _run("  - effect: {source: Other, controller: Anna, remove_from_challenge: Guard}\n")
+    [refusal] = [e for e in ruling.trace.entries if e.step == 1]
+    assert refusal.outcome == "refused" and refusal.clauses == ("agot2-rr/abilities", "agot2-rr/participating")
+
+
+def test_an_ability_removing_a_non_participant_pays_no_cost():
+    ability = "  - ability: {player: Ben, card: Sanctuary, trigger: action, cost: {kneel: [Sanctuary]}, "
+    ability += "effect: {remove_from_challenge: Page}}\n"
+    ruling = _run(CHALLENGE + ability)
+    assert _of(ruling, 2, "refused")[0].clauses == ("agot2-rr/abilities", "agot2-rr/costs", "agot2-rr/participating")
+    assert ruling.state.cards["Sanctuary"].kneeling is False
+
+
+def test_an_effect_with_another_part_resolves_it_and_says_the_removal_did_nothing():
+    ruling = _run(CHALLENGE + "  - effect: {source: Other, controller: Anna, remove_from_challenge: Page, power: {Anna: 1}}\n")
+    assert ruling.state.players["Anna"].power == 1
+    [idle] = _of(ruling, 2, "not-applied")
+    assert (idle.tag, idle.subject, idle.clauses) == ("removed", "Page", ("agot2-rr/participating",))
+    assert idle.text == "Page is not participating in the challenge: Other does not remove it from anything, and it stays as it is"
+
+
+def test_an_effect_step_naming_nothing_the_engine_applies_is_still_traced():
+    ruling = _run("  - effect: {source: Other, note: draw 2 cards}\n")
+    [said] = [e for e in ruling.trace.entries if e.step == 1]
+    assert said.outcome == "not-applied" and said.text.startswith("Other names no part the engine applies (its note: 'draw 2 cards')")
 

@@ -171,6 +171,7 @@ RULES.add(
     ["agot2-faq41/qa/at-prince-doran-s-behest"],
     "a plot revealed by an ability does not cause a new initiative comparison",
 )
+RULES.add("effect.nothing", [], "an effect naming no part the engine applies (a note only) changes nothing on the board")
 RULES.add("effect.blank", ["agot2-rr/blank"], "a blank text box is treated as having none of its printed content")
 RULES.add(
     "lasting.icon-not-had", ["agot2-faq41/qa/nymeria-sand", "agot2-faq41/3.4"], "losing an icon a character does not have still applies"
@@ -233,6 +234,17 @@ def effect(state: State, trace: Trace, ctx: Context, args: dict[str, Any]) -> bo
     cards.check_attachments(state, trace)
     check_terminal(state, trace, ctx)
     check_victory(state, trace)
+    if len(trace.entries) == logged and not any(args.get(flag) for flag in ("_initiated", "_post_then", "_delayed", "_replacing")):
+        note = str(args.get("note") or "")
+        trace.add(  # (every step is traced: one naming only what the engine does not apply is said so)
+            "effect.nothing",
+            f"{r.source or 'the effect'} names no part the engine applies"
+            + (f" (its note: {note!r})" if note else "")
+            + ": nothing changes on the board",
+            "not-applied",
+            tag="not modeled",
+            subject=r.source,
+        )
     if r.incomplete:  # (RR The word "Then": "If the pre-then aspect ... does not successfully resolve in full")
         return False
     return len(trace.entries) > logged and not all(e.outcome != "applied" for e in trace.entries[logged:])
@@ -520,6 +532,18 @@ def _placement(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
                 subject=key,
             )
     for key in names(args.get("remove_from_challenge")):
+        idle = initiation.not_participating(state, key)
+        if idle:  # (an ability that could do nothing else was not initiated: initiation.check)
+            r.incomplete = True
+            trace.add(
+                PART_IDLE,
+                f"{idle}: {source or 'the effect'} does not remove it from anything, and it stays as it is",
+                "not-applied",
+                cite=["agot2-rr/participating"],
+                tag="removed",
+                subject=key,
+            )
+            continue
         challenges.remove_from_challenge(
             state, trace, state.cards[key], f"{source or 'an ability'} removes {key} from the challenge", explicit=True
         )

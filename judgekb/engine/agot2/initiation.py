@@ -5,7 +5,8 @@ Costs: "An ability cannot initiate (and therefore its costs cannot be paid) if t
 change the game state."  An effect's fields are classed here: QUALIFIERS (who and what it names, its timing, a cost, a
 condition, a flag) change nothing by themselves; KNEEL_STAND and every other field may.  ``check`` raises
 CannotInitiate when every part that could change the game state could not: a kneel of a kneeling card, a kill (or any
-move out of play) of a card that has left play since the chain of events it answers began.
+move out of play) of a card that has left play since the chain of events it answers began, removing a character that is
+not participating.
 
 A card that has left play in the chain is a game fact; a card that was never where the effect looks for it (in hand
 from the start, a character never in play) is a mistake in the scenario: ``check`` leaves it to the effect, which
@@ -51,16 +52,16 @@ KNEEL_STAND_ONLY = QUALIFIERS | KNEEL_STAND
 NO_CHANGE = "ability.no-change"
 RULES.add(
     NO_CHANGE,
-    ["agot2-rr/abilities", "agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/stand"],
+    ["agot2-rr/abilities", "agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/stand", "agot2-rr/participating"],
     "a card ability can only be initiated if its effect has the potential to change the game state: one that could not "
     "is not initiated and its costs are not paid",
 )  # fmt: skip
 PART_IDLE = "effect.part-idle"
 RULES.add(
     PART_IDLE,
-    ["agot2-rr/abilities", "agot2-rr/effects"],
-    "an initiated effect resolves as much of each aspect as it is able: a card that has left play since the chain began "
-    "is not affected",
+    ["agot2-rr/abilities", "agot2-rr/effects", "agot2-rr/participating"],
+    "an initiated effect resolves as much of each aspect as it is able: a card that has left play since the chain began, "
+    "or a character not participating, is not affected",
 )
 IN_PLAY_ONLY = "effect.in-play-only"
 RULES.add(
@@ -121,6 +122,16 @@ def gone_said(key: str, card: Card) -> str:
     )
 
 
+def not_participating(state: State, key: str) -> str | None:
+    """Why removing ``key`` from the challenge would change nothing, or None if it is participating."""
+    challenge = state.challenge
+    if challenge is None or challenge.ended:
+        return f"no challenge is underway, so {key} is not participating in one"
+    if key not in challenge.attackers + challenge.defenders:
+        return f"{key} is not participating in the challenge"
+    return None
+
+
 def _idle(state: State, effect: dict[str, Any], part: str, key: str) -> Idle | None:
     """Why this part could not change the game state for card ``key``, or None if it could (or if the card is not where
     the effect looks for it and never was in this chain: the effect refuses that)."""
@@ -135,6 +146,9 @@ def _idle(state: State, effect: dict[str, Any], part: str, key: str) -> Idle | N
         if effect.get("choose") and not effect.get("all") and key in names(effect.get("target")):
             return None  # a chosen target: not an eligible one (RR Target), said as the targets are chosen
         return Idle(already(key, part == "kneel"), "agot2-rr/kneel" if part == "kneel" else "agot2-rr/stand")
+    if part == "remove_from_challenge":
+        why = not_participating(state, key)
+        return Idle(why, "agot2-rr/participating") if why else None
     return None
 
 
@@ -151,7 +165,7 @@ def idle_parts(state: State, effect: dict[str, Any]) -> list[Idle]:
                 return []
             found.append(Idle(already(f"{effect[part]}'s faction card", kneel), "agot2-rr/kneel" if kneel else "agot2-rr/stand"))
             continue
-        if part not in LEAVE + ("kneel", "stand"):
+        if part not in LEAVE + ("kneel", "stand", "remove_from_challenge"):
             return []
         for key in names(effect[part]):
             idle = _idle(state, effect, part, key)
