@@ -1256,6 +1256,8 @@ class _Checker:
         if "onto" in item:
             self.onto(item, here)
         self.kneel_and_stand(item, schema, here)
+        if self.edition == 2 and schema is EFFECT and "return_to_hand" in item and "from" in item:
+            self.return_from(item, here)
         if item.get("each_player"):
             self.each_player(item, here)
         if self.edition == 1 and schema.get("cannot") == "cannot" and "cannot" in item and not item.get("target"):
@@ -1281,6 +1283,17 @@ class _Checker:
                     "stand as two steps (in edition 2, the later one may be the ability's 'then'), in the order the card's "
                     "text gives",
                 )
+
+    def return_from(self, item: dict[str, Any], line_of: Any) -> None:
+        """With 'return_to_hand', 'from' names the out-of-play area the card's text names ("from your discard pile"):
+        discard or dead (2nd ed. RR Abilities: an ability interacts only with cards in play "unless the ability text
+        specifically refers to an out of play area").  Beside 'put_into_play' it would name the area of both moves."""
+        if "put_into_play" in item:
+            said = "would name where both 'put_into_play' and 'return_to_hand' take their cards from: give them as two effects"
+            self.fail(line_of, "from", f"{said} (the later one may be the ability's 'then')")
+        if str(item["from"]).lower() not in ("discard", "dead"):
+            said = "with 'return_to_hand' it names the out-of-play area the card's text names, discard or dead (its owner's "
+            self.fail(line_of, "from", f"{said}discard pile or dead pile); got {item['from']!r}")
 
     def each_player(self, item: dict[str, Any], line_of: Any) -> None:
         """'each_player' makes a draw or a deck discard one effect on every player; with neither it would be

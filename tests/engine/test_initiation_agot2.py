@@ -2,7 +2,8 @@
 
 Review r80: H1 (a nested reaction whose card had already left play refused the whole step, undoing its kill), M2 (a
 reaction step refused citing RR Leaves Play), H4 (an event removing a non-participant from the challenge was played,
-its cost paid, and a plain removal step left no trace line)."""
+its cost paid, and a plain removal step left no trace line), H2 (a return to hand fetched any card from the discard or
+dead pile as though its text named that pile)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from judgekb.corpus.sources import default_corpus
 from judgekb.engine.core import runner
 from judgekb.engine.core.trace import Entry
 from judgekb.engine.scenario import load_scenario
+from judgekb.yamlio import DataError
 
 TITLES = runner.load_titles(default_corpus())
 
@@ -130,6 +132,7 @@ def test_a_card_that_was_never_in_play_is_a_mistake_in_the_scenario_and_refuses_
     assert refusal.clauses == ("agot2-rr/abilities",) and refusal.data["line"] == 23
     assert _zones(ruling, "Guard", "Squire") == ["in_play", "hand"]
 
+
 # ------------------------------------------------------------------ H4: removing a character that is not participating
 
 CHALLENGE = "  - challenge: {attacker: Ben, type: military, against: Anna, attackers: [Guard]}\n"
@@ -182,3 +185,57 @@ def test_an_effect_step_naming_nothing_the_engine_applies_is_still_traced():
     [said] = [e for e in ruling.trace.entries if e.step == 1]
     assert said.outcome == "not-applied" and said.text.startswith("Other names no part the engine applies (its note: 'draw 2 cards')")
 
+
+# ------------------------------------------------------------------ H2: a return to hand reaches a pile only when named
+
+DEAD = BOARD.replace("    hand: [{name: Squire", "    dead: [{name: Grave Digger, str: 1, icons: [military]}]\n    hand: [{name: Squire")
+RETURN = "  - ability: {player: Ben, card: Sanctuary, trigger: action, effect: {source: Sanctuary, return_to_hand: Grave Digger"
+
+
+def test_a_return_to_hand_naming_no_pile_does_not_reach_the_dead_pile():
+    """H2: it fetched the card, saying "the ability names that out-of-play area" though nothing in the file said so."""
+    ruling = runner.run(load_scenario(Path("t.yaml"), DEAD + RETURN + "}}\n"), TITLES)
+    [refusal] = _of(ruling, 1, "refused")
+    assert refusal.text == (
+        "illegal: Grave Digger is not in play (it is in its owner Ben's dead pile): a card ability interacts only with cards "
+        "in play unless its text names an out-of-play area; if the card's text names its owner's dead pile, give `from: dead`"
+    )
+    assert refusal.clauses == ("agot2-rr/abilities",) and _zones(ruling, "Grave Digger") == ["dead"]
+
+
+def test_a_return_to_hand_from_the_pile_its_text_names_reaches_it():
+    ruling = runner.run(load_scenario(Path("t.yaml"), DEAD + RETURN + ", from: dead}}\n"), TITLES)
+    assert _zones(ruling, "Grave Digger") == ["hand"]
+    [moved] = [e for e in ruling.trace.entries if e.tag == "return to hand"]
+    assert moved.clauses == ("agot2-rr/abilities",)
+    assert moved.text == "Grave Digger returns from its owner's dead pile to hand: the ability's text names the dead pile (`from: dead`)"
+
+
+def test_a_return_to_hand_from_a_pile_does_not_reach_a_card_elsewhere():
+    """FAQ 2.4: such an aspect "cannot interact with a card that is not in that specific out-of-play area"."""
+    ruling = runner.run(load_scenario(Path("t.yaml"), DEAD + RETURN.replace("Grave Digger", "Page") + ", from: dead}}\n"), TITLES)
+    [refusal] = _of(ruling, 1, "refused")
+    assert refusal.clauses == ("agot2-faq41/2.4",) and "Page is not in its owner's dead pile (it is in play)" in refusal.text
+    assert _zones(ruling, "Page") == ["in_play"]
+
+
+def test_a_forced_reaction_returning_a_character_killed_by_an_earlier_one_is_not_initiated():
+    """H2, review scenario 11b: Pyre kills Page first; Sanctuary names no pile, so Page stays dead."""
+    first = PYRE.replace("TRIGGER", "forced reaction").replace("EFFECT", "kill: Page")
+    second = SANCTUARY.replace("TRIGGER", "forced reaction")
+    ruling = _run(KILL_GUARD.replace("FIRST", first).replace("SECOND", second))
+    assert _zones(ruling, "Guard", "Page") == ["dead", "dead"]
+    [sanctuary] = _of(ruling, 1, "not-applied")
+    assert (sanctuary.subject, sanctuary.clauses) == ("Sanctuary", ("agot2-rr/abilities",))
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ("from: hand", "t.yaml:24: field 'from': with 'return_to_hand' it names the out-of-play area the card's text names, "
+                   "discard or dead (its owner's discard pile or dead pile); got 'hand'"),
+    ("from: dead, put_into_play: Squire", "t.yaml:24: field 'from': would name where both 'put_into_play' and "
+                                          "'return_to_hand' take their cards from: give them as two effects"),
+])  # fmt: skip
+def test_from_with_a_return_to_hand_names_a_pile_or_is_refused_at_load(extra: str, message: str):
+    with pytest.raises(DataError) as caught:
+        load_scenario(Path("t.yaml"), DEAD + RETURN + f", {extra}}}}}\n")
+    assert str(caught.value).startswith(message), str(caught.value)

@@ -196,7 +196,7 @@ RULES.add(
 )
 RULES.add("resolves-unsuccessfully", ["agot2-faq41/3.3"], "with no legal target left when it resolves, an ability resolves unsuccessfully")
 RULES.add("set-str", ["agot2-rr/modifiers"], "a set value overrides non-set modifiers; the most recent set value prevails")
-RULES.add("out-of-play.move", ["agot2-rr/abilities"], "an ability that refers to an out-of-play area interacts with cards there")
+RULES.add("out-of-play.move", ["agot2-rr/abilities"], "an ability whose text names an out-of-play area interacts with the cards there")
 RULES.add(
     "priority",
     ["agot2-faq41/1.6", "agot2-faq41/qa/varys-s-riddle-summer-harvest"],
@@ -758,6 +758,50 @@ def _kneel_or_stand(state: State, trace: Trace, r: Resolving) -> list[str]:
     return changed
 
 
+def _from_pile(state: State, trace: Trace, r: Resolving, args: dict[str, Any]) -> dict[str, Any]:
+    """A return to hand from the out-of-play area the card's text names (`from: discard|dead`): each card there goes to
+    its owner's hand; ``args`` without them.  Without `from`, a return to hand acts on cards in play only.
+
+    RR Abilities: "Card abilities only interact with, and can only target, cards that are in play, unless the ability
+    text specifically refers to an out of play area"; FAQ 2.4: such an aspect "cannot interact with a card that is not
+    in that specific out-of-play area".  Raises IllegalStep for a card that is not there and was not there when the
+    chain of events began (a mistake in the scenario); one that has left it since is said not affected."""
+    origin = initiation.named_pile(args)
+    if origin is None:
+        return args
+    pile = initiation.PILES[origin]
+    for key in names(args.get("return_to_hand")):
+        card = state.cards[key]
+        if card.zone == origin:
+            card.zone, card.order = "hand", state.next_seq()
+            trace.add(
+                "out-of-play.move",
+                f"{key} returns from its owner's {pile} to hand: the ability's text names the {pile} (`from: {origin}`)",
+                cite=["agot2-rr/abilities"],
+                tag="return to hand",
+                subject=key,
+            )
+        elif initiation.left_pile(state, key, origin):
+            r.incomplete = True
+            trace.add(
+                PART_IDLE,
+                f"{key} has left its owner's {pile} since this chain of events began (it is {initiation.where(card)}): the "
+                f"ability interacts only with cards in the {pile}, so it is not affected",
+                "not-applied",
+                cite=["agot2-faq41/2.4"],
+                tag="return to hand",
+                subject=key,
+            )
+        else:
+            raise IllegalStep(
+                initiation.IN_PLAY_ONLY,
+                f"{key} is not in its owner's {pile} (it is {initiation.where(card)}): the ability's text names the {pile} "
+                f"(`from: {origin}`), and such an ability interacts only with cards in that area",
+                cite=["agot2-faq41/2.4"],
+            )
+    return {**args, "return_to_hand": []}
+
+
 def _in_play_for(state: State, trace: Trace, r: Resolving, how: str, key: str) -> bool:
     """Whether card ``key`` is in play for a kill, discard, sacrifice or return; one that has left play since this chain of
     events began (an earlier interrupt or reaction moved it) is said not affected, and the rest of the effect resolves.
@@ -780,10 +824,15 @@ def _in_play_for(state: State, trace: Trace, r: Resolving, how: str, key: str) -
             subject=key,
         )
         return False
+    hint = (
+        f"; if the card's text names its owner's {initiation.PILES[card.zone]}, give `from: {card.zone}`"
+        if how == "return_to_hand" and card.zone in initiation.PILES
+        else ""
+    )
     raise IllegalStep(
         initiation.IN_PLAY_ONLY,
         f"{key} is not in play (it is {initiation.where(card)}): a card ability interacts only with cards in play unless "
-        "its text names an out-of-play area",
+        f"its text names an out-of-play area{hint}",
         cite=["agot2-rr/abilities"],
     )
 
@@ -842,18 +891,7 @@ def _moves(state: State, trace: Trace, ctx: Context, r: Resolving) -> None:
             phases.draw_each(state, trace, int(args["draw"]), source)
         else:
             phases.draw(state, trace, args.get("player") or args.get("controller") or state.first_player, int(args["draw"]))
-    for key in names(args.get("return_to_hand")):  # from an out-of-play area the ability refers to
-        card = state.cards[key]
-        if card.zone in ("discard", "dead"):
-            pile = "discard pile" if card.zone == "discard" else "dead pile"
-            card.zone, card.order = "hand", state.next_seq()
-            trace.add(
-                "out-of-play.move",
-                f"{key} returns from its owner's {pile} to hand (the ability names that out-of-play area)",
-                tag="return to hand",
-                subject=key,
-            )
-            args = {**args, "return_to_hand": [k for k in names(args["return_to_hand"]) if k != key]}
+    args = _from_pile(state, trace, r, args)
     _check_sacrificer(state, args)
     for how in LEAVE:
         for key in names(args.get(how)):

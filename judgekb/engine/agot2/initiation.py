@@ -5,8 +5,8 @@ Costs: "An ability cannot initiate (and therefore its costs cannot be paid) if t
 change the game state."  An effect's fields are classed here: QUALIFIERS (who and what it names, its timing, a cost, a
 condition, a flag) change nothing by themselves; KNEEL_STAND and every other field may.  ``check`` raises
 CannotInitiate when every part that could change the game state could not: a kneel of a kneeling card, a kill (or any
-move out of play) of a card that has left play since the chain of events it answers began, removing a character that is
-not participating.
+move out of play) of a card that has left play since the chain of events it answers began, a return from a pile the
+card has left since, removing a character that is not participating.
 
 A card that has left play in the chain is a game fact; a card that was never where the effect looks for it (in hand
 from the start, a character never in play) is a mistake in the scenario: ``check`` leaves it to the effect, which
@@ -23,6 +23,7 @@ from judgekb.engine.core.state import Card, State
 from judgekb.engine.core.steps import names
 
 LEAVE = ("kill", "discard", "sacrifice", "return_to_hand", "return_to_deck")
+PILES = {"discard": "discard pile", "dead": "dead pile"}  # the out-of-play areas a `from` with return_to_hand names
 ZONE_SAID = {
     "hand": "hand",
     "discard": "discard pile",
@@ -45,29 +46,30 @@ QUALIFIERS = frozenset(
      "saves", "save", "cost", "cannot_be_saved", "position", "note", "victory_choice", "priority", "order", "infamy",
      "onto", "from", "kneeling", "participating", "each_player", "instead", "if_won_by", "if_attacking_alone",
      "referential")
-)  # fmt: skip
+)
 KNEEL_STAND = frozenset(("kneel", "stand", "kneel_faction_card", "stand_faction_card"))
 KNEEL_STAND_ONLY = QUALIFIERS | KNEEL_STAND
 
 NO_CHANGE = "ability.no-change"
 RULES.add(
     NO_CHANGE,
-    ["agot2-rr/abilities", "agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/stand", "agot2-rr/participating"],
+    ["agot2-rr/abilities", "agot2-rr/costs", "agot2-rr/kneel", "agot2-rr/stand", "agot2-rr/participating", "agot2-faq41/2.4"],
     "a card ability can only be initiated if its effect has the potential to change the game state: one that could not "
     "is not initiated and its costs are not paid",
-)  # fmt: skip
+)
 PART_IDLE = "effect.part-idle"
 RULES.add(
     PART_IDLE,
-    ["agot2-rr/abilities", "agot2-rr/effects", "agot2-rr/participating"],
-    "an initiated effect resolves as much of each aspect as it is able: a card that has left play since the chain began, "
-    "or a character not participating, is not affected",
+    ["agot2-rr/abilities", "agot2-rr/effects", "agot2-rr/participating", "agot2-faq41/2.4"],
+    "an initiated effect resolves as much of each aspect as it is able: a card that has left play (or the out-of-play "
+    "area the ability names) since the chain began, or a character not participating, is not affected",
 )
 IN_PLAY_ONLY = "effect.in-play-only"
 RULES.add(
     IN_PLAY_ONLY,
-    ["agot2-rr/abilities"],
-    "a card ability interacts only with cards in play unless its text names an out-of-play area",
+    ["agot2-rr/abilities", "agot2-faq41/2.4"],
+    "a card ability interacts only with cards in play unless its text names an out-of-play area, and then only with the "
+    "cards in that area",
 )
 
 
@@ -108,6 +110,17 @@ def left_play(state: State, key: str) -> bool:
     return state.window_zones.get(key) == "in_play" or f"leave play: {key}" in state.facts.get("open_windows", {})
 
 
+def left_pile(state: State, key: str, pile: str) -> bool:
+    """Card ``key`` was in its owner's ``pile`` when this chain of events began and is not there now."""
+    return state.cards[key].zone != pile and state.window_zones.get(key) == pile
+
+
+def named_pile(effect: dict[str, Any]) -> str | None:
+    """The out-of-play area a return to hand names (`from: discard|dead`, as the card's text names it), else None."""
+    origin = effect.get("from")
+    return str(origin) if origin in PILES and effect.get("return_to_hand") and not effect.get("put_into_play") else None
+
+
 def already(key: str, kneel: bool) -> str:
     """A card (or "PLAYER's faction card") already in the state a kneel (stand) would put it in."""
     if kneel:
@@ -138,8 +151,12 @@ def _idle(state: State, effect: dict[str, Any], part: str, key: str) -> Idle | N
     card = state.cards.get(key)
     if card is None:
         return None
-    if part == "return_to_hand" and card.zone in ("discard", "dead"):
-        return None  # (a return to hand reaches a card in the discard or dead pile)
+    pile = named_pile(effect) if part == "return_to_hand" else None
+    if pile is not None:
+        if left_pile(state, key, pile):
+            said = f"{key} has left its owner's {PILES[pile]} since this chain of events began (it is {where(card)})"
+            return Idle(said, "agot2-faq41/2.4")
+        return None
     if part in LEAVE + ("kneel", "stand") and left_play(state, key):
         return Idle(gone_said(key, card), "agot2-rr/abilities")
     if part in ("kneel", "stand") and card.kneeling == (part == "kneel"):
