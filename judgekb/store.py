@@ -588,6 +588,26 @@ def clause_ids(db: sqlite_utils.Database) -> list[str]:
     return [r["id"] for r in db.query("select id from clauses order by doc, seq")]
 
 
+def clauses_writing(
+    db: sqlite_utils.Database | sqlite3.Connection,
+    phrase: str,
+    editions: tuple[int, ...] = (1, 2),
+    not_kinds: tuple[str, ...] = (),
+    limit: int | None = None,
+) -> list[tuple[str, int, str, str]]:
+    """The clauses (id, edition, heading, text) of ``editions`` whose heading or text writes ``phrase``, its words in
+    order as FTS5 matches a quoted phrase; none of ``not_kinds``.  What a lookup notice and a card page read of where
+    the texts write a name ("Crown Regent"): one query for both."""
+    editions_in, kinds_in = ", ".join("?" * len(editions)), ", ".join("?" * len(not_kinds))
+    sql = (
+        "select c.id, c.edition, c.heading, c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
+        f"where clauses_fts match ? and c.edition in ({editions_in}) and c.kind not in ({kinds_in})"
+        + (f" limit {int(limit)}" if limit else "")
+    )
+    quoted = '"' + phrase.replace('"', '""') + '"'
+    return [(str(i), int(e), h or "", t or "") for i, e, h, t in db.execute(sql, [quoted, *editions, *not_kinds]).fetchall()]
+
+
 def clause_ids_starting(db: sqlite_utils.Database, prefix: str) -> Iterator[str]:
     """The clause ids that begin with ``prefix``, in order, as they are read (a range of the id's index, not a scan)."""
     return (r["id"] for r in db.query("select id from clauses where id >= ? and id < ? order by id", [prefix, prefix + "\U0010ffff"]))

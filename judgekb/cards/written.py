@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from judgekb import store
 from judgekb.cards.cardnames import SMALL_WORDS
 
 ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.IGNORECASE)
@@ -145,13 +146,8 @@ def _candidates(db: Any, name: str, editions: list[int]) -> list[dict[str, Any]]
     phrase = " ".join(re.findall(r"\w+", bare_title(name)))
     if not phrase:
         return []
-    kinds = ", ".join("?" * len(NOT_READ))
-    marks = ", ".join("?" * len(editions))
-    sql = (
-        "select c.id, c.edition, c.heading, c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
-        f"where clauses_fts match ? and c.edition in ({marks}) and c.kind not in ({kinds})"
-    )
-    return list(db.query(sql, ['"' + phrase.replace('"', '""') + '"', *editions, *NOT_READ]))
+    rows = store.clauses_writing(db, phrase, tuple(editions), tuple(NOT_READ))
+    return [{"id": i, "edition": e, "heading": h, "text": t} for i, e, h, t in rows]
 
 
 def _in_order(db: Any, found: set[str]) -> list[str]:

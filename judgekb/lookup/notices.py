@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judgekb import store
 from judgekb.lookup.titles import (
     asked_first,
     no_article,
@@ -131,11 +132,8 @@ MENTIONS_SAID = 3  # the clauses naming a card that a card-text notice lists by 
 
 def _clauses_writing(index: Index, phrase: str, edition: int | None, limit: int | None = None) -> list[tuple[str, str]]:
     """The searched edition's clauses (id, text) whose heading or text writes the phrase, as FTS5 matches it."""
-    sql = (
-        "select c.id, c.text from clauses_fts join clauses c on c.rowid = clauses_fts.rowid "
-        "where clauses_fts match ? and (? is null or c.edition = ?)" + (f" limit {int(limit)}" if limit else "")
-    )
-    return [(str(i), t) for i, t in index.rows(sql, ['"' + phrase.replace('"', '""') + '"', edition, edition])]
+    editions = (edition,) if edition else (1, 2)
+    return [(i, t) for i, _, _, t in store.clauses_writing(index.conn, phrase, editions, limit=limit)]
 
 
 def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
