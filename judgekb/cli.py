@@ -591,6 +591,8 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
         if hit.get("amends"):  # an erratum of a document the corpus does not hold: what it corrects
             click.echo(f"   (corrects a text not in the corpus: {hit['amends']})")
         click.echo(f"   {hit['snippet']}")
+        for note in hit.get("glyph_notes") or []:
+            click.echo(f"   (Note: {note})")
         if hit.get("parts"):  # a title with no text of its own: the steps printed under it
             click.echo("   In this section: " + " · ".join(part["heading"] for part in hit["parts"]))
         for folded in hit["folded"][:FOLDED_SHOWN]:

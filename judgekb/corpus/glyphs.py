@@ -186,9 +186,14 @@ def citation_notes(data: dict[str, Any]) -> list[str]:
     return [f"Printed “{m['printed']}”: {m['note']}" for m in data.get("misprints") or []]
 
 
+def glyph_note(glyph: dict[str, Any]) -> str:
+    """What a flattened PDF's icon in a clause's text stands for, as a reader is told: "“|” in this text is the Shadows crest"."""
+    return f"“{glyph['glyph']}” in this text is {glyph['means']} (the flattened PDF's icon)."
+
+
 def reader_notes(data: dict[str, Any]) -> list[str]:
     """Plain-language notes shown under a clause: glyphs, misprints, undetermined pages, boundaries."""
-    notes = [f"“{g['glyph']}” in this text is {g['means']} (the flattened PDF's icon)." for g in data.get("glyphs") or []]
+    notes = [glyph_note(g) for g in data.get("glyphs") or []]
     notes += [icon_note(place) for place in data.get("icons") or []]
     notes += [lost_icon_note(place) for place in data.get("lost_icons") or []]
     notes += citation_notes(data)

@@ -1919,10 +1919,10 @@ def results(
     # corrects, and whether the corpus's copy already reads so, from its link's note; the erratum's own words
     # name only a page)
     rows = {
-        r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text", "amends"), r, strict=True))
+        r[0]: dict(zip(("id", "citation", "edition", "kind", "heading", "text", "amends", "glyphs"), r, strict=True))
         for r in index.rows(
             "select id, citation, edition, kind, heading, text, (select reason from links where type = 'supersedes'"
-            " and dst like 'absent:%' and src = clauses.id)"
+            " and dst like 'absent:%' and src = clauses.id), json_extract(data, '$.glyphs')"
             f" from clauses where id in ({','.join('?' * len(hits))})",
             [h.id for h in hits],
         )
@@ -1937,17 +1937,23 @@ def results(
     for hit in hits:
         row = rows[hit.id]
         amends = row.pop("amends") or ""
+        glyphs = json.loads(row.pop("glyphs") or "[]")
+        if glyphs:  # (17 clauses of first edition: the import, yaml and all, is no cost to every cold search)
+            from judgekb.corpus.glyphs import glyph_note
         # a title with no text of its own ("7. Taxation phase") is shown with the steps printed under it
         title_only = words_of(row["text"] or "") == words_of(row["heading"] or "")
         parts = [{"id": p["id"], "heading": p["heading"]} for p in store.parts(index.conn, hit.id)] if title_only else []
         question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
         answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
+        shown = snippet(answer or row["text"], groups, stems=stems, sentences=sentences)
         out.append(
             {
                 **row,
                 "score": round(hit.score, 4),
                 "question": question,
-                "snippet": snippet(answer or row["text"], groups, stems=stems, sentences=sentences),
+                "snippet": shown,
+                # a flattened PDF's icon the snippet shows ("|", the Shadows crest), said as `show` says it (r79 L3)
+                "glyph_notes": [glyph_note(g) for g in glyphs if g.get("glyph") and g["glyph"] in shown],
                 "folded": hit.folded,
                 "unofficial": hit.unofficial,
                 "superseded_by": hit.superseded_by,

@@ -231,3 +231,15 @@ def test_the_faq_against_the_rules_reference_finds_the_faq_s_own_precedence_rule
     assert hits[0].id == "agot2-faq41/rulings-and-clarifications/introduction", [h.id for h in hits]
     golden = index.rows("select text from clauses where id = 'agot2-rr/the-golden-rules'")[0][0]
     assert "FAQ" not in golden  # (why the FAQ's own clause must answer it)
+
+
+def test_a_flattened_pdf_icon_in_a_snippet_is_explained_as_show_explains_it(index, db_path):
+    """Blind review r79 L3: "| cards can also be placed into Shadows during [setup,] …" showed the flattened PDF's
+    Shadows crest unexplained; `judgekb show` says what it is.  A hit whose snippet shows such an icon says so too,
+    and one whose snippet does not show it says nothing of it."""
+    hits, _ = search.results(index, "how much gold do i get for setup", 1, None, 10)
+    shadows = next(h for h in hits if h["id"] == "agot1-faq/additional/playing-a-card-into-shadows")
+    assert "|" in shadows["snippet"] and shadows["glyph_notes"] == ["“|” in this text is the Shadows crest (the flattened PDF's icon)."]
+    assert all(not h["glyph_notes"] for h in hits if not any(c in h["snippet"] for c in "|$~_"))
+    out = run_cli("search", "how much gold do i get for setup", "--edition", "1", db=db_path)
+    assert "(Note: “|” in this text is the Shadows crest (the flattened PDF's icon).)" in out.stdout
