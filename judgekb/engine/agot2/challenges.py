@@ -654,6 +654,14 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
                 + (where if wrong else f"{len(chosen)} named"),
                 cite=["agot2-rr/intrigue-claim"],
             )
+        twice = sorted({k for k in chosen if chosen.count(k) > 1})
+        if twice:  # a card leaves the hand once: naming it twice would count one discard as two (review r80 H3)
+            raise IllegalStep(
+                "claim.intrigue",
+                f"{', '.join(twice)} is named more than once: intrigue claim {claim} discards {len(chosen)} different card(s) "
+                f"at random from {loser}'s hand",
+                cite=["agot2-rr/intrigue-claim"],
+            )
         trace.add(
             "claim.intrigue",
             f"C — intrigue claim {claim}: {', '.join(chosen)} discarded at random from {loser}'s hand",

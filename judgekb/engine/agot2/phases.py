@@ -556,6 +556,14 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
             subject=player,
         )
         return
+    twice = sorted({k for k in chosen if chosen.count(k) > 1})
+    if twice:  # a card leaves the hand once: naming it twice would leave the hand above reserve (review r80 H3)
+        raise IllegalStep(
+            "taxation.reserve",
+            f"{', '.join(twice)} is named more than once: {player} must discard exactly {excess} different card(s) from hand "
+            f"({len(hand)} in hand, reserve {shown})",
+            cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
+        )
     if len(chosen) != excess or any(state.cards[k] not in hand for k in chosen):
         raise IllegalStep("taxation.reserve", f"{player} must discard exactly {excess} card(s) from hand", cite=["agot2-rr/reserve-value"])
     for key in chosen:
