@@ -77,3 +77,12 @@ def test_the_same_card_named_twice_for_reserve_is_refused_not_counted_as_two_dis
     )
     assert clauses == ("agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value")
     assert len(ruling.state.zone("Lars", "hand")) == 4
+
+
+def test_a_reserve_discard_naming_a_card_not_in_the_player_s_hand_says_where_it_is():
+    """r80 M5: naming Sara's S1 in Lars's reserve discard was refused as "Lars must discard exactly 2 card(s) from
+    hand", though two cards were named; the refusal says which card is not in his hand, and where it is."""
+    ruling = _run(TAXATION + "  - phase: {name: taxation, discard: {Lars: [C1, S1]}}\n")
+    text, _ = _refusal(ruling, 1)
+    assert text == "illegal: S1 is not in Lars's hand (it is in Sara's hand): Lars must discard 2 card(s) from his or her own hand"
+    assert len(ruling.state.zone("Lars", "hand")) == 4 and len(ruling.state.zone("Sara", "hand")) == 1

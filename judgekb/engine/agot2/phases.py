@@ -7,11 +7,11 @@ from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule, titles
 from judgekb.engine.agot2.constants import can_be
-from judgekb.engine.agot2.leaving import check_terminal, effect_said, revert_control
+from judgekb.engine.agot2.leaving import ZONE_SAID, check_terminal, effect_said, revert_control
 from judgekb.engine.agot2.victory import check_elimination, deck_counts, deck_stated, gain_power, remaining, total_power
 from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, run_reactions
 from judgekb.engine.core.registry import IllegalStep
-from judgekb.engine.core.state import Player, State
+from judgekb.engine.core.state import Card, Player, State
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.core.turns import turns_until
 from judgekb.engine.scenario import phase_said2
@@ -556,6 +556,14 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
             subject=player,
         )
         return
+    wrong = [state.cards[k] for k in chosen if state.cards[k] not in hand]
+    if wrong:  # (review r80 M5: the refusal said "must discard exactly 2" although 2 cards were named)
+        raise IllegalStep(
+            "taxation.reserve",
+            "; ".join(f"{c.key} is not in {player}'s hand (it is in {_where(c)})" for c in wrong)
+            + f": {player} must discard {excess} card(s) from his or her own hand",
+            cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
+        )
     twice = sorted({k for k in chosen if chosen.count(k) > 1})
     if twice:  # a card leaves the hand once: naming it twice would leave the hand above reserve (review r80 H3)
         raise IllegalStep(
@@ -564,7 +572,7 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
             f"({len(hand)} in hand, reserve {shown})",
             cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
         )
-    if len(chosen) != excess or any(state.cards[k] not in hand for k in chosen):
+    if len(chosen) != excess:
         raise IllegalStep("taxation.reserve", f"{player} must discard exactly {excess} card(s) from hand", cite=["agot2-rr/reserve-value"])
     for key in chosen:
         state.cards[key].zone = "discard"
@@ -575,6 +583,16 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
         tag="reserve",
         subject=player,
     )
+
+
+def _where(card: Card) -> str:
+    """Where a card is, in the words a player uses: "Sara's hand", "the play area", "Lars's discard pile"."""
+    if card.zone in ("in_play", "duplicate", "revealed"):
+        return "play"
+    if card.zone in ("removed", "being played"):
+        return {"removed": "no area: it is removed from the game", "being played": "no area: it is being played"}[card.zone]
+    said = {**ZONE_SAID, "plot": "plot deck", "used": "used pile"}
+    return f"{card.owner}'s {said.get(card.zone, card.zone)}"
 
 
 @rule(
