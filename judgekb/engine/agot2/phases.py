@@ -573,7 +573,15 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
             cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
         )
     if len(chosen) != excess:
-        raise IllegalStep("taxation.reserve", f"{player} must discard exactly {excess} card(s) from hand", cite=["agot2-rr/reserve-value"])
+        # 7.3 decides it beside RR Reserve Value: discards end when hand size and reserve are equal, and none is
+        # permitted "while at or below" the reserve value (review r80 L1: the refusal cited Reserve Value alone)
+        beyond = ", and no card may be discarded once the hand is down to its reserve value" if len(chosen) > excess else ""
+        raise IllegalStep(
+            "taxation.reserve",
+            f"{player} must discard exactly {excess} card(s) from hand ({len(hand)} in hand, reserve {shown}){beyond}; "
+            f"{len(chosen)} named",
+            cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
+        )
     for key in chosen:
         state.cards[key].zone = "discard"
     trace.add(
