@@ -86,3 +86,67 @@ def test_a_reserve_discard_naming_a_card_not_in_the_player_s_hand_says_where_it_
     text, _ = _refusal(ruling, 1)
     assert text == "illegal: S1 is not in Lars's hand (it is in Sara's hand): Lars must discard 2 card(s) from his or her own hand"
     assert len(ruling.state.zone("Lars", "hand")) == 4 and len(ruling.state.zone("Sara", "hand")) == 1
+
+
+def _plot_phase(initiative_b: int, power_b: int, options: str, melee: bool = False) -> Ruling:
+    """Anna (initiative 2, 3 power, first player), Ben and, in a melee, Cara (initiative 0) reveal plots."""
+    players = "".join(
+        f"""  - name: {name}
+    faction: {faction}
+    power: {power}
+    plot_deck: [{{name: Plot {name}, type: plot, income: 5, initiative: {init}, claim: 1, reserve: 6}}, {{name: Spare {name}, type: plot}}]
+"""
+        for name, faction, power, init in [("Anna", "stark", 3, 2), ("Ben", "lannister", power_b, initiative_b), ("Cara", "tyrell", 0, 0)]
+        if melee or name != "Cara"
+    )
+    reveal = "{Anna: Plot Anna, Ben: Plot Ben" + (", Cara: Plot Cara}" if melee else "}")
+    text = f"title: t\nedition: 2\ncard_data: none\nphase: taxation\nfirst_player: Anna\nplayers:\n{players}steps:\n"
+    return _run(text + f"  - phase: {{name: plot, reveal: {reveal}{options}}}\n")
+
+
+def _unused(ruling: Ruling) -> list[str]:
+    return [e.text for e in ruling.trace.entries if e.tag == "unused choice"]
+
+
+def test_a_random_pick_naming_a_player_who_is_not_tied_is_said_unused_with_the_first_player_it_would_choose():
+    """r80 M1: Cara (initiative 0) named as the random winner of Anna's and Ben's tie, and her choice of first
+    player, were dropped without a word; the trace only asked for a random pick.  Both are said unused, with why, and
+    1.4 does not call last round's first player this round's."""
+    titles = "titles: {Anna: Master of Coin, Ben: Master of Laws, Cara: Crown Regent}"
+    ruling = _plot_phase(2, 3, f", random_winner: Cara, first_player: Cara, {titles}", melee=True)
+    assert _unused(ruling) == [
+        "random_winner: Cara named, but it is not used: Cara is not one of the tied players (Anna, Ben): the tie is broken "
+        "by randomly selecting one of the tied players",
+        "first_player: Cara named, but it is not used: no player has won initiative yet (the random pick is needed first), "
+        "and the first player is chosen by the player who wins initiative",
+    ]
+    assert [e.outcome for e in ruling.trace.entries if e.tag == "choice"] == ["choice-needed"]
+    assert ruling.state.first_player == "Anna"
+    selection = next(e.text for e in ruling.trace.entries if e.tag == "title")
+    assert "the first player (not yet chosen: 1.3 waits on a choice) first" in selection and "Anna, first" not in selection
+
+
+def test_a_first_player_named_while_the_random_pick_is_missing_is_said_unused():
+    ruling = _plot_phase(2, 3, ", first_player: Ben")
+    assert _unused(ruling) == [
+        "first_player: Ben named, but it is not used: no player has won initiative yet (the random pick is needed first), "
+        "and the first player is chosen by the player who wins initiative"
+    ]
+    assert ruling.state.first_player == "Anna"
+
+
+def test_a_random_pick_no_tie_needs_is_said_unused_and_the_winner_s_choice_stands():
+    """r80 M1 (12b): a random_winner given when initiative is not tied, or when the power totals break the tie, was
+    silently ignored."""
+    ruling = _plot_phase(1, 3, ", random_winner: Ben, first_player: Ben")
+    assert _unused(ruling) == [
+        "random_winner: Ben named, but it is not used: initiative is not tied (Anna wins initiative): no random selection is made"
+    ]
+    assert ruling.state.first_player == "Ben"
+    ruling = _plot_phase(2, 5, ", random_winner: Ben, first_player: Ben")
+    assert _unused(ruling) == [
+        "random_winner: Ben named, but it is not used: the lowest power total breaks the tie (Anna wins initiative): no "
+        "random selection is made"
+    ]
+    clauses = {c for e in ruling.trace.entries if e.tag == "unused choice" for c in e.clauses}
+    assert clauses == {"agot2-rr/appendix-i/plot-phase/1.3"} and ruling.state.first_player == "Ben"

@@ -107,14 +107,13 @@ RULES.add("phase.begin", ["agot2-rr/appendix-i/challenges-phase/4.1"], "a phase 
     "When Revealed abilities on the plots just revealed initiate after the first player is chosen; the first player "
     "orders several",
 )
-def when_revealed(state: State, trace: Trace, reveals: dict[str, str]) -> None:
+def when_revealed(state: State, trace: Trace, reveals: dict[str, str], first: str | None) -> None:
     """Step 1.3 III: say which When Revealed abilities must now initiate and who orders them (their text is free text:
     the engine does not apply it; a scenario gives their effects as steps)."""
     having = [p for p in state.player_order() if p in reveals and state.players[p].plot.when_revealed]
     if not having:
         return
     texts = "; ".join(f"{p}'s {reveals[p]}: '{state.players[p].plot.when_revealed}'" for p in having)
-    first = state.facts.get("first_player")
     if len(having) == 1:
         trace.add(
             "plot.when-revealed",
@@ -153,7 +152,10 @@ RULES.add(
     ],
     "highest initiative wins; tie: lowest power total; then random; the winner chooses the first player",
 )
-def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> None:
+def initiative(state: State, trace: Trace, chooses: str | None, random_winner: str | None) -> bool:
+    """Step 1.3 I and II; False when a choice the scenario does not state (the random pick, the first player) is
+    needed, so no first player is chosen this plot phase.  A pick or choice that cannot apply is said, never dropped
+    (review r80 M1)."""
     players = remaining(state)
     if chooses is not None and chooses not in players:
         raise IllegalStep(
@@ -176,7 +178,8 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
     if below:
         text += " (" + ", ".join(f"{n}'s {v} is below zero, so counts as 0" for n, v in below.items()) + ")"
         cite.append(MODIFIERS)
-    if len(tied) > 1:
+    tied_on_initiative = len(tied) > 1
+    if tied_on_initiative:
         power = {n: total_power(state, n) for n in tied}
         least = min(power.values())
         tied = [n for n in tied if power[n] == least]
@@ -190,13 +193,38 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
                 cite=cite,
                 tag="choice",
             )
-            return
+            trace.unused(
+                "plot.initiative",
+                "random_winner",
+                random_winner,
+                f"{random_winner} is not one of the tied players ({', '.join(tied)}): the tie is broken by randomly selecting "
+                "one of the tied players",
+                "agot2-rr/appendix-i/plot-phase/1.3",
+            )
+            trace.unused(
+                "plot.initiative",
+                "first_player",
+                chooses,
+                "no player has won initiative yet (the random pick is needed first), and the first player is chosen by the "
+                "player who wins initiative",
+                "agot2-rr/appendix-i/plot-phase/1.3",
+            )
+            return False
         text += f"; still tied: {random_winner} wins the random determination"
         winner = random_winner
     else:
         winner = tied[0]
     state.facts["initiative"] = winner
     trace.add("plot.initiative", text + f"; {winner} wins initiative", cite=cite, tag="initiative", subject=winner)
+    if len(tied) == 1:
+        trace.unused(
+            "plot.initiative",
+            "random_winner",
+            random_winner,
+            ("the lowest power total breaks the tie" if tied_on_initiative else "initiative is not tied")
+            + f" ({winner} wins initiative): no random selection is made",
+            "agot2-rr/appendix-i/plot-phase/1.3",
+        )
     if chooses is None:
         trace.add(
             "plot.initiative",
@@ -206,7 +234,7 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
             tag="choice",
             subject=winner,
         )
-        return
+        return False
     state.first_player = chooses
     state.facts["first_player"] = chooses
     trace.add(
@@ -216,6 +244,7 @@ def initiative(state: State, trace: Trace, chooses: str | None, random_winner: s
         tag="first player",
         subject=chooses,
     )
+    return True
 
 
 @rule(
@@ -716,12 +745,12 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     if name == "plot":
         revealing = {k: v for k, v in (options.get("reveal") or {}).items() if k != "__line__"}
         reveal(state, trace, revealing)
-        initiative(state, trace, options.get("first_player"), options.get("random_winner"))
-        when_revealed(state, trace, revealing)
+        first_chosen = initiative(state, trace, options.get("first_player"), options.get("random_winner"))
+        when_revealed(state, trace, revealing, state.first_player if first_chosen else None)
         recycle_used(state, trace, list(revealing))
         if state.melee or options.get("titles"):
             chosen = {k: str(v) for k, v in (options.get("titles") or {}).items() if k != "__line__"}
-            titles.select(state, trace, chosen)  # 1.4 (melee)
+            titles.select(state, trace, chosen, first_chosen)  # 1.4 (melee)
     elif name == "challenges":
         trace.add("phase.begin", "the challenges phase begins", tag="phase begins")
     elif name == "draw":

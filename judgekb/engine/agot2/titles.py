@@ -110,8 +110,9 @@ def describe(state: State, trace: Trace) -> None:
     "in a melee game each player, the first player first and then in player order, selects a title from the title pool; "
     "in a joust the step is skipped",
 )
-def select(state: State, trace: Trace, chosen: dict[str, str]) -> None:
-    """Framework step 1.4, after initiative and the first player (1.3)."""
+def select(state: State, trace: Trace, chosen: dict[str, str], first_chosen: bool = True) -> None:
+    """Framework step 1.4, after initiative and the first player (1.3); ``first_chosen`` is False when 1.3 waits on a
+    choice, so this round's first player, who selects first, is not known."""
     if not state.melee:
         trace.unused("title.select", "titles", list(chosen.values()), "in a joust game, step 1.4 is skipped", SELECT)
         return
@@ -147,11 +148,12 @@ def select(state: State, trace: Trace, chosen: dict[str, str]) -> None:
         if player in chosen:
             state.players[player].title = chosen[player]
     selected = [f"{p} {chosen[p]}" for p in order if p in chosen]
+    first = f"the first player, {order[0]}," if first_chosen else "the first player (not yet chosen: 1.3 waits on a choice)"
     trace.add(
         "title.select",
         f"1.4 — titles are selected from a pool of {pool} (of the six, "
         + ("none removed: six or more players" if pool == 6 else f"{6 - pool} removed at random")
-        + f"), the first player, {order[0]}, first and then in player order; they enter play simultaneously: "
+        + f"), {first} first and then in player order; they enter play simultaneously: "
         + (", ".join(selected) if selected else "no selection stated"),
         cite=[SELECT, MELEE],
         tag="title",
