@@ -17,6 +17,7 @@ from judgekb.engine.core.turns import turns_until
 from judgekb.engine.scenario import phase_said2
 
 END = "agot2-faq41/timing/end-of-phase"
+ROUND_ENDS = "agot2-rr/appendix-i/taxation-phase/7.5"  # "this step also formalizes the end of the round"
 MODIFIERS = "agot2-rr/modifiers"  # "any resultant value below zero is treated as zero"
 
 
@@ -634,7 +635,7 @@ def _where(card: Card) -> str:
 
 @rule(
     "period.end",
-    [END],
+    [END, ROUND_ENDS],
     "the end of a phase (challenge, round): interrupts; 'until the end' effects expire (the period ends); 'at the end' "
     "delayed effects resolve; reactions",
 )
@@ -648,10 +649,14 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     state.facts["ended_periods"] = sorted(set(state.facts.get("ended_periods", [])) | set(periods))
     for ended in periods:  # "Limit X per [period]" / "Max X per [period]" counts start again (RR Limits and Maxima)
         state.facts.get("limits", {}).pop(ended, None)
+    # 7.5 decides the round's end out of the taxation phase: "Any active "until the end of the round" lasting effects
+    # expire at this time" (review r80 L2); the FAQ's sequence orders it
+    by_7_5 = [END, ROUND_ENDS] if period == "round" and state.phase == "taxation" else [END]
     for effect in ending:
         trace.add(
             "period.end",
             f"'until the end of {period}' effect expires: {effect.target}'s {effect_said(effect)}",
+            cite=by_7_5 if effect.until == "round" else [END],
             tag="lasting expires",
             subject=effect.target,
         )
@@ -661,19 +666,21 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     state.delayed = [d for d in state.delayed if d not in due]
     if period != "challenge":
         said = f"{label} ends (after 'until the end' effects expire and before 'at the end' effects resolve)"
-        trace.add("period.end", said, tag=f"{period} ends")
+        trace.add("period.end", said, cite=by_7_5, tag=f"{period} ends")
     elif ending or due:  # 4.2.6 ends the challenge (said by end_challenge); the FAQ's sequence, which "can be generalized
         # and used when referring to the end of other periods, such as the end of a challenge", decides only the order
         trace.add(
             "period.end",
             "at the end of the challenge, 'until the end of the challenge' effects expire before 'at the end of the challenge' "
             "effects resolve (the end-of-phase sequence, generalized to the end of a challenge)",
+            cite=[END],
             tag="challenge ends",
         )
     for delayed in due:
         trace.add(
             "period.end",
             f"'at the end of the {delayed.period}' delayed effect from {delayed.source or 'a card'} resolves",
+            cite=[END],
             tag="delayed resolves",
             subject=delayed.source,
         )
@@ -728,11 +735,12 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
         why = f"no end_phase step ends the {current} phase: it ends now, before the {name} phase begins"
         if state.facts.pop("phase_assumed", False):
             why = f"the scenario gives no phase, so the {current} phase is assumed; " + why
-        trace.add("period.end", why, tag="phase ends")
+        trace.add("period.end", why, cite=[END], tag="phase ends")
         end_phase(state, trace, ctx)
     if name == "plot" and current not in (name, "setup") and "round" not in ended:
         # the plot phase begins a new round: the last round ends first
-        trace.add("period.end", f"no end_round step ends the round: it ends now, before the {name} phase begins", tag="round ends")
+        why = f"no end_round step ends the round: it ends now, before the {name} phase begins"
+        trace.add("period.end", why, cite=[ROUND_ENDS] if current == "taxation" else [END], tag="round ends")
         _round_over(state, trace, ctx)
     activate(state, trace, None, "the marshaling phase ends, and no marshaling step is given for the players left")
     state.facts.pop("income_collected", None)

@@ -1,0 +1,54 @@
+"""What second-edition trace lines say and cite: the clause that decides each line, and the words the Rules Reference
+uses (review r80's low findings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judgekb.corpus.sources import default_corpus
+from judgekb.engine.core import runner
+from judgekb.engine.core.runner import Ruling
+from judgekb.engine.scenario import load_scenario
+
+TITLES = runner.load_titles(default_corpus())
+END = "agot2-faq41/timing/end-of-phase"
+ROUND_ENDS = "agot2-rr/appendix-i/taxation-phase/7.5"
+
+BOARD = """title: t
+edition: 2
+card_data: none
+phase: {phase}
+players:
+  - name: Anna
+    faction: lannister
+    first: true
+    gold: 5
+    plot: {{name: Plot A, income: 5, initiative: 1, claim: 1, reserve: 6}}
+    in_play: [{{name: Squire, str: 1, icons: [military, power]}}]
+  - name: Ben
+    faction: stark
+    plot: {{name: Plot B, income: 5, initiative: 0, claim: 1, reserve: 6}}
+    in_play: [{{name: Guard, str: 2, icons: [military, power]}}]
+steps:
+"""
+
+
+def _run(phase: str, steps: str) -> Ruling:
+    return runner.run(load_scenario(Path("t.yaml"), BOARD.format(phase=phase) + steps), TITLES)
+
+
+def test_until_the_end_of_the_round_expires_citing_7_5_when_the_taxation_phase_ends_the_round():
+    """r80 L2: the expiry cited only the FAQ's End of Phase Timing Sequence, which orders it; Appendix I 7.5 is what
+    says "until the end of the round" effects expire as the taxation phase ends the round.  A round ended from another
+    phase (an end_round step a card brings about) is not 7.5's, and does not cite it."""
+    boon = "  - effect: {source: Boon, controller: Anna, target: Squire, str: 3, until: end of round}\n"
+    for phase, cited in [("taxation", (END, ROUND_ENDS)), ("challenges", (END,))]:
+        ruling = _run(phase, boon + "  - end_round: {}\n")
+        lines = [(e.tag, e.clauses) for e in ruling.trace.entries if e.step == 2 and e.tag in ("lasting expires", "round ends")]
+        assert lines == [
+            ("lasting expires", cited),
+            ("round ends", cited),
+            ("round ends", ("agot2-rr/limited",)),  # the once-per-round counts
+        ], (phase, lines)
+    phase_only = _run("taxation", boon.replace("end of round", "end of phase") + "  - end_round: {}\n")
+    assert [e.clauses for e in phase_only.trace.entries if e.tag == "lasting expires"] == [(END,)]
