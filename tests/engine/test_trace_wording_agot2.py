@@ -52,3 +52,23 @@ def test_until_the_end_of_the_round_expires_citing_7_5_when_the_taxation_phase_e
         ], (phase, lines)
     phase_only = _run("taxation", boon.replace("end of round", "end of phase") + "  - end_round: {}\n")
     assert [e.clauses for e in phase_only.trace.entries if e.tag == "lasting expires"] == [(END,)]
+
+
+def test_a_defending_winner_is_told_why_there_is_no_unopposed_bonus():
+    """r80 L3: when the attacker won the trace said "not unopposed, no bonus power"; when the defender won it said
+    nothing at U, and a defending player asking why no unopposed power got no line and no citation."""
+    ruling = _run(
+        "challenges",
+        "  - challenge: {attacker: Anna, type: power, against: Ben, attackers: [Squire]}\n"
+        "  - defend: {player: Ben, defenders: [Guard]}\n  - resolve: {}\n",
+    )
+    said = [(e.text, e.outcome, e.clauses) for e in ruling.trace.entries if e.tag == "unopposed"]
+    assert said == [
+        (
+            "U — Ben won as the defending player: no unopposed bonus, which only a player who wins an unopposed challenge as "
+            "the attacker gains",
+            "not-applied",
+            ("agot2-rr/unopposed",),
+        )
+    ]
+    assert ruling.state.players["Ben"].power == 0

@@ -501,7 +501,18 @@ def determine(state: State, trace: Trace, challenge: Challenge) -> dict[str, Any
     "an attacker who wins with 0 defending STR gains 1 power for his or her faction card",
 )
 def unopposed(state: State, trace: Trace, result: dict[str, Any]) -> None:
-    if result["winner"] != result["attacker"]:
+    if result["winner"] is None:
+        return
+    if result["winner"] != result["attacker"]:  # said, so a defender asking "why no unopposed power?" gets a line (r80 L3)
+        trace.add(
+            "duck.unopposed",
+            f"U — {result['winner']} won as the defending player: no unopposed bonus, which only a player who wins an "
+            "unopposed challenge as the attacker gains",
+            "not-applied",
+            cite=["agot2-rr/unopposed"],
+            tag="unopposed",
+            subject=result["winner"],
+        )
         return
     if result["defence"] == 0:
         gain_power(
