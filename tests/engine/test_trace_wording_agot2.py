@@ -72,3 +72,30 @@ def test_a_defending_winner_is_told_why_there_is_no_unopposed_bonus():
         )
     ]
     assert ruling.state.players["Ben"].power == 0
+
+
+def test_the_marshaling_phase_is_spelled_as_the_rules_reference_spells_it_however_the_scenario_wrote_it():
+    """r80 L5: the second-edition trace said "the marshalling phase ends" (the board's first-edition spelling) where
+    every other line says "marshaling", as the Rules Reference does.  A scenario may write either."""
+    for written in ("marshaling", "marshalling"):
+        ruling = _run(written, f"  - phase: {written}\n  - phase: challenges\n  - challenge: {{attacker: Anna, type: power, "
+                      "against: Ben, attackers: [Squire]}\n")
+        text = " ".join(e.text for e in ruling.trace.entries)
+        assert "marshalling" not in text, text
+        assert [e.text for e in ruling.trace.entries if e.tag == "phase ends"][0].startswith(
+            "no end_phase step ends the marshaling phase: it ends now, before the challenges phase begins"
+        )
+        # naming the phase the board is in begins it without ending anything, whichever spelling
+        assert not [e for e in ruling.trace.entries if e.step == 1 and e.tag == "phase ends"], written
+    refused = _run("marshalling", "  - challenge: {attacker: Anna, type: power, against: Ben, attackers: [Squire]}\n")
+    assert "(the game is in the marshaling phase)" in refused.trace.entries[0].text
+
+
+def test_the_ambush_line_says_the_gold_paid():
+    """r80 L5: "puts Areo#2 into play as a duplicate with ambush (3)" left the 3 gold paid to "What changed"."""
+    scout = '    hand: [{name: Scout, str: 1, cost: 4, keywords: ["ambush (3)"]}]\n'
+    body = BOARD.format(phase="challenges").replace("    in_play: [{name: Squire", scout + "    in_play: [{name: Squire", 1)
+    ruling = runner.run(load_scenario(Path("t.yaml"), body + "  - put_into_play: {player: Anna, card: Scout, ambush: 3}\n"), TITLES)
+    said = [e.text for e in ruling.trace.entries if e.tag == "put into play"]
+    assert said == ["Anna puts Scout into play with ambush (3), paying 3 gold"]
+    assert ruling.state.players["Anna"].gold == 2

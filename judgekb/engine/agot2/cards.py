@@ -132,7 +132,7 @@ def marshal(
     if state.phase != "marshalling":
         raise IllegalStep(
             "marshal",
-            f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
+            f"cards are marshaled only in the marshaling phase (the game is in the {phase_said2(state.phase)} phase)",
             cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
         )
     if card.zone != "hand" or card.owner != player:
@@ -213,7 +213,7 @@ def put_into_play(
         if state.phase != "challenges":
             raise IllegalStep(
                 "put-into-play",
-                f"ambush is used only during the challenges phase (the game is in the {state.phase} phase)",
+                f"ambush is used only during the challenges phase (the game is in the {phase_said2(state.phase)} phase)",
                 cite=["agot2-rr/ambush"],
             )
         if card.zone != "hand" or "ambush" not in state.keywords(card):
@@ -256,7 +256,7 @@ def put_into_play(
         "put-into-play",
         f"{player} puts {key} into play"
         + (" as a duplicate" if duplicate else "")
-        + (f" with ambush ({ambush})" if ambush is not None else ""),
+        + (f" with ambush ({ambush}), paying {ambush} gold" if ambush is not None else ""),
         ["agot2-rr/put-into-play"]
         + (["agot2-rr/ambush"] if ambush is not None else [])
         # ("Some effects allow a card to be 'put into play' from shadows. ... The shadow cost ... is not paid.")
@@ -494,7 +494,7 @@ def marshal_facedown(state: State, trace: Trace, ctx: Context, player: str, card
     if state.phase != "marshalling":
         raise IllegalStep(
             "marshal",
-            f"cards are marshaled only in the marshaling phase (the game is in the {state.phase} phase)",
+            f"cards are marshaled only in the marshaling phase (the game is in the {phase_said2(state.phase)} phase)",
             cite=["agot2-rr/appendix-i/marshaling-phase/player-action-window"],
         )
     cost = reduced_cost(state, trace, player, card, card.cost, "marshal")
@@ -1327,7 +1327,7 @@ def marshal_into_shadows(state: State, trace: Trace, player: str, key: str, spen
     if state.phase != "marshalling":
         raise IllegalStep(
             "shadows.marshal",
-            f"cards are marshaled into shadows only during the marshaling phase (the game is in the {state.phase} phase)",
+            f"cards are marshaled into shadows only during the marshaling phase (the game is in the {phase_said2(state.phase)} phase)",
             cite=[clause],
         )
     if card.zone != "hand" or card.owner != player:

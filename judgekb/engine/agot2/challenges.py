@@ -14,6 +14,7 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, Lasting, State
 from judgekb.engine.core.steps import declared_once, names
 from judgekb.engine.core.trace import Trace
+from judgekb.engine.scenario import phase_said2
 
 DECLARE = "agot2-rr/appendix-i/challenges-phase/4.2"
 DEFEND = "agot2-rr/appendix-i/challenges-phase/4.2.1"
@@ -108,7 +109,7 @@ def declare(
     if state.phase != "challenges":
         raise IllegalStep(
             "challenge.declare",
-            f"challenges are initiated only in the challenges phase (the game is in the {state.phase} phase)",
+            f"challenges are initiated only in the challenges phase (the game is in the {phase_said2(state.phase)} phase)",
             cite=[DECLARE],
         )
     if state.challenge and not state.challenge.ended:

@@ -640,7 +640,7 @@ def _where(card: Card) -> str:
     "delayed effects resolve; reactions",
 )
 def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
-    label = {"phase": f"the {state.phase} phase", "challenge": "the challenge", "round": "the round"}[period]
+    label = {"phase": f"the {phase_said2(state.phase)} phase", "challenge": "the challenge", "round": "the round"}[period]
     interrupts(state, trace, ctx, f"end of {period}")
     periods = {"phase": ("phase", "challenge"), "challenge": ("challenge",), "round": ("round", "phase", "challenge")}[period]
     ending = [e for e in state.effects if e.until in periods]
@@ -728,6 +728,7 @@ def _round_over(state: State, trace: Trace, ctx: Context) -> None:
 
 
 def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
+    name = phase_said2(name)  # the trace spells the phase as the Rules Reference does, however the scenario wrote it
     current = phase_said2(state.phase)
     ended = state.facts.get("ended_periods", [])
     if current not in (name, "setup") and "phase" not in ended:
@@ -763,7 +764,7 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
         trace.add("phase.begin", "the challenges phase begins", tag="phase begins")
     elif name == "draw":
         draw_phase(state, trace)
-    elif name in ("marshaling", "marshalling"):
+    elif name == "marshaling":
         income(state, trace)
     elif name == "dominance":
         winner = dominance(state, trace)
