@@ -10,6 +10,7 @@ one scenario becomes a ``ScenarioError`` naming the file, so a folder run report
 from __future__ import annotations
 
 import contextlib
+import difflib
 import signal
 import threading
 import time
@@ -73,6 +74,47 @@ def _check_not_cited(path: Path, scenario: Any, db: Any) -> None:
             )
 
 
+def _check_cites(path: Path, scenario: Any, db: Any) -> None:
+    """Raises DataError for a ``cites``, ``refused_cites`` or ``trace_order`` expectation naming a trace tag no entry of
+    the edition can carry (``clam``), or, where the database is at hand, a clause id the corpus does not hold
+    (``agot2-rr/power-claims``): a typo would read as the engine disagreeing (review r80 L4).  Nearest ones given."""
+    from judgekb import store
+    from judgekb.engine.core import runner
+
+    expect = scenario.expect or {}
+    tags = runner.ruleset(scenario.edition).known_tags()
+
+    def check_tag(tag: Any, item: Any, field: str) -> None:
+        if isinstance(tag, str) and tag and tag not in tags:
+            near = difflib.get_close_matches(tag, sorted(tags), n=5, cutoff=0.6)
+            hint = f". Nearest tags: {', '.join(near)}" if near else " (docs/scenarios.md lists them)"
+            raise DataError(
+                f"{where(path, item, field)}: field '{field}': {tag!r} is no trace tag of edition {scenario.edition}, so the "
+                f"expectation could only fail{hint}"
+            )
+
+    def check_clauses(clauses: Any, item: Any, field: str) -> None:
+        for clause in [clauses] if isinstance(clauses, str) else clauses or []:
+            if db is not None and isinstance(clause, str) and store.clause(db, clause) is None:
+                near = store.nearest_ids(db, clause)
+                hint = f". Nearest ids: {', '.join(near)}" if near else ""
+                raise DataError(
+                    f"{where(path, item, field)}: field '{field}': {clause!r} is no clause id of the corpus, so the trace can "
+                    f"never cite it{hint}"
+                )
+
+    for item in expect.get("cites") or []:
+        check_tag(item.get("tag"), item, "tag")
+        check_clauses(item.get("clauses"), item, "clauses")
+    refused = expect.get("refused_cites") or {}
+    for step, clauses in refused.items():
+        if step != "__line__":
+            check_clauses(clauses, refused, step)
+    order = expect.get("trace_order") or []
+    for label in [order] if isinstance(order, str) else order:
+        check_tag(str(label).split(": ", 1)[0], expect, "trace_order")
+
+
 def read_file(path: Path, limits: Limits) -> str:
     """The text of a scenario file: a regular file (never a FIFO or device), within the size limit, UTF-8."""
     try:
@@ -132,6 +174,7 @@ def run(
             _check_size(path, scenario, limits)
             if db is not None:
                 _check_not_cited(path, scenario, db)
+            _check_cites(path, scenario, db)
             ruling = runner.run(scenario, titles, deadline=None if limits.seconds is None else started + limits.seconds)
             if db is None:
                 return ruling, ruling.as_json()

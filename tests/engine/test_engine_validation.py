@@ -896,6 +896,67 @@ def test_a_not_cited_entry_that_covers_no_clause_of_the_corpus_is_refused_when_r
         assert said.endswith("Nearest ids: agot2-rr/kneel, agot2-rr/neutral"), said
 
 
+@pytest.mark.parametrize(
+    ("expect", "message"),
+    [
+        (
+            "cites: [{step: 1, tag: kneel, clauses: [agot2-rr/kneal]}]",
+            "t.yaml:13: field 'clauses': 'agot2-rr/kneal' is no clause id of the corpus, so the trace can never cite it. "
+            "Nearest ids: agot2-rr/kneel, agot2-rr/neutral",
+        ),
+        (
+            "cites: [{step: 1, tag: kneal, clauses: [agot2-rr/kneel]}]",
+            "t.yaml:13: field 'tag': 'kneal' is no trace tag of edition 2, so the expectation could only fail. Nearest tags: "
+            "kneel",
+        ),
+        (
+            "refused_cites: {1: [agot2-rr/power-claims]}",
+            "t.yaml:13: field '1': 'agot2-rr/power-claims' is no clause id of the corpus, so the trace can never cite it. "
+            "Nearest ids: agot2-rr/power-claim, agot2-rr/claim, agot2-rr/power",
+        ),
+        (
+            'trace_order: ["clam: B"]',
+            "t.yaml:13: field 'trace_order': 'clam' is no trace tag of edition 2, so the expectation could only fail. "
+            "Nearest tags: claim, no claim",
+        ),
+    ],
+)
+def test_a_cites_expectation_naming_no_clause_or_no_trace_tag_is_refused_when_run(db, expect: str, message: str):
+    """Review r80 L4: `cites` naming agot2-rr/power-claims (no such clause) or the tag 'clam' only failed, as if the
+    engine disagreed, while a not_cited entry naming no clause is refused with the nearest ids.  They are refused
+    alike, with the nearest ids or tags; the tags known are the documented ones and each rule's own."""
+    from judgekb.engine import guard
+
+    text = BASE2 + "steps:\n  - effect: {source: X, source_type: event, kneel: Robb Stark}\n" + f"expect: {{{expect}}}\n"
+    with pytest.raises(guard.ScenarioError) as caught:
+        guard.run(Path("t.yaml"), text, TITLES, guard.CLI, db)
+    assert str(caught.value) == message and caught.value.malformed
+    ruling, _ = guard.run(Path("t.yaml"), text.replace("kneal", "kneel").replace("clam", "kneel").replace("claims", "claim"), TITLES,
+                          guard.CLI, db)  # fmt: skip
+    assert ruling.checks
+
+
+def test_the_second_edition_trace_tags_in_code_are_the_ones_the_scenario_format_lists():
+    """The tags a run checks `cites` and `trace_order` against (review r80 L4) are docs/scenarios.md's list, and every
+    tag the engine's code writes by name is among them."""
+    import re
+
+    from judgekb.engine.agot2 import ruleset
+
+    doc = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    section = doc[doc.index("Trace tags (each second-edition") : doc.index("### Melee titles")]
+    assert set(re.findall(r"`([^`]+)`", section)) - {"SUBJECT"} == ruleset.TAGS
+    from judgekb.engine.agot2.leaving import TAG
+
+    # the tags written by name (tag="kill", a tag: str = "power" default), and those the code builds: a period's end,
+    # a triggered ability's kind, a faction card knelt or stood, a card leaving play, a refusal, a choice not used
+    written = {"phase ends", "challenge ends", "round ends", "interrupt", "reaction", "ability", "kneel", "stand"}
+    written |= set(TAG.values()) | {"refused", "unused choice"}
+    for path in (ROOT / "judgekb" / "engine" / "agot2").glob("*.py"):
+        written |= set(re.findall(r'\btag(?:: str)? ?= ?"([^"]+)"', path.read_text(encoding="utf-8")))
+    assert len(written) > 100 and written <= ruleset.known_tags(), sorted(written - ruleset.known_tags())
+
+
 def test_an_edition_1_cannot_effect_without_a_target_is_refused_not_dropped():
     """A maintainer's review (r65, L4): `effect: {player: B, cannot: be killed}` left no trace line and restricted
     nothing (edition 1 applies a 'cannot' effect to its target cards only); it is bad input, named with its line."""

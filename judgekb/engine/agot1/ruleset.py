@@ -10,14 +10,20 @@ from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Lasting, State
 from judgekb.engine.core.steps import UNTIL
 from judgekb.engine.core.steps import names as _names
-from judgekb.engine.core.trace import Trace
+from judgekb.engine.core.trace import UNUSED_CHOICE, Trace
 from judgekb.engine.scenario import Scenario, challenge_type
 from judgekb.yamlio import DataError, where
 
-__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
+__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply", "known_tags"]
 VICTORY_RULE = "victory"
 LEAVE = ("kill", "discard", "return_to_hand", "return_to_deck")
 READERS: dict[str, Any] = {"at_command": lambda state, player: marshal.at_command(state, player)}
+
+
+def known_tags() -> frozenset[str]:
+    """Every tag a first-edition trace entry can carry: the last part of its rule id (docs/scenarios.md), or the few
+    given by name (a refused step, a choice not used, a deck the scenario leaves out)."""
+    return frozenset({rule_id.split(".")[-1] for rule_id in RULES} | {"refused", UNUSED_CHOICE, "deck not given"})
 
 
 def setup(state: State, trace: Trace, scenario: Scenario) -> None:

@@ -17,10 +17,37 @@ from judgekb.engine.core.steps import names, pairs
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.scenario import ICON_ALIASES, Scenario, phase_said2
 
-__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply"]
+__all__ = ["RULES", "VICTORY_RULE", "READERS", "setup", "apply", "known_tags"]
 VICTORY_RULE = "victory"
 GAME_OVER_CITE = ["agot2-rr/winning-the-game"]  # what forbids a step after the game ended (not FAQ 1.4, which counts power)
 READERS: dict[str, Any] = {"power": victory.total_power}
+# The trace tags docs/scenarios.md lists ("Trace tags"): what each entry is, as `trace_order` and `cites` name it
+TAGS = frozenset(
+    {
+        "ability", "active player", "additional challenge", "assault", "attach", "attacking alone", "bestow", "blank",
+        "canceled", "cannot", "challenge ends", "choice", "claim", "claim modifier", "claim value", "concede",
+        "condition", "contribute", "control reverts", "cost", "cost reduction", "dead pile", "deck not given",
+        "declare challenge", "declare defenders", "delayed effect", "delayed expires", "delayed resolves",
+        "determine result", "discard", "does not kneel", "dominance", "draw", "draw bonus", "duplicate", "each player",
+        "eligible", "eliminated", "errata", "expires at once", "first player", "forced first", "gained in time", "gold",
+        "gold value", "icon", "immune", "income", "initiative", "insight", "interrupt", "intimidate", "keyword",
+        "keyword order", "kill", "kneel", "lasting expires", "limit", "limited", "loop", "marshal", "no claim",
+        "no new initiative", "no winner", "not modeled", "not played", "not prevented", "not resolved", "not used",
+        "participating", "phase begins", "phase ends", "pillage", "pillage order", "play", "power", "put into play",
+        "reaction", "reaction window", "redirect", "referential", "refused", "removed", "renown", "replaced",
+        "replacement", "reserve", "restriction not checked", "return gold", "return to deck", "return to hand",
+        "reveal plot", "rivals bonus", "round ends", "sacrifice", "save", "setup", "shadows", "spend gold", "stand",
+        "stealth", "strength", "take control", "terminal", "terminal condition", "terminal order", "then", "title",
+        "title strength", "tokens", "trait", "unopposed", "unsuccessful", "unused choice", "used pile returns",
+        "victory", "when revealed", "winner", "you",
+    }
+)
+
+
+def known_tags() -> frozenset[str]:
+    """Every tag a second-edition trace entry can carry (each entry names one of TAGS: a test reads the code for
+    them).  A ``cites`` or ``trace_order`` tag outside them is a typo, and guard.run refuses it."""
+    return TAGS
 
 
 @rule("agenda.copies", ["agot2-faq41/3.5"], "a player cannot run more than 1 copy of each agenda, by title")
