@@ -248,6 +248,7 @@ EFFECT: dict[str, Any] = {
     "save": "cards",
     "saves": ("list", {"card": "card", "by": "title", "effect": ("map", "EFFECT")}),
     "order": ("textlist",),
+    "forced_order": ("textlist",),  # the first player's order of forced abilities to one condition, by card (RR Forced ...)
     "canceled_by": "title",
     "infamy": "card",
     "victory_choice": "player",
@@ -355,6 +356,7 @@ ABILITY = {
     "then": ("map", EFFECT),
     "reactions": ("list", REACT),
     "interrupts": ("list", REACT),
+    "forced_order": ("textlist",),
     "canceled_by": "title",
     "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
     "setup": "bool",
@@ -379,6 +381,7 @@ RESOLVE2 = {
     "chooses": "player",
     "decline": ("enumlist", RESOLVE_KEYWORDS2),  # keywords that say "may": the winner does not use them (RR Abilities)
     "use": ("enumlist", RESOLVE_KEYWORDS2),  # ... or does, where the engine would otherwise ask (insight's last card)
+    "forced_order": ("textlist",),
 }
 RESOLVE = {**RESOLVE1, **RESOLVE2}  # (the fields of either edition: an edition's scenario is checked against its own)
 PHASE_STEP = {
@@ -393,14 +396,16 @@ PHASE_STEP = {
     "reveal": ("playermap", "title"),
     "discard": ("playermap", "cards"),
 }
-END = {"interrupts": ("list", REACT), "reactions": ("list", REACT)}
+END = {"interrupts": ("list", REACT), "reactions": ("list", REACT), "forced_order": ("textlist",)}
 # Fields of steps both editions take that only the second-edition rules read (bestow, gold on a card,
 # marshaling into shadows): refused in a first-edition scenario, not silently ignored.
 EDITION2_FIELDS = {
     "marshal": {"bestow", "spend_from", "into"},
     "put_into_play": {"bestow"},
     "redirect": {"stealth", "assault"},
-    "effect": {"reduce_cost", "kneel_faction_card", "stand_faction_card"},
+    "effect": {"reduce_cost", "kneel_faction_card", "stand_faction_card", "forced_order"},
+    "end_phase": {"forced_order"},
+    "end_round": {"forced_order"},
 }
 # Fields of 'marshal' that marshaling a card into shadows (into: shadows) does not read.
 MARSHAL_NOT_INTO_SHADOWS = ("onto", "as_duplicate", "bestow", "from")

@@ -150,3 +150,93 @@ def test_a_random_pick_no_tie_needs_is_said_unused_and_the_winner_s_choice_stand
     ]
     clauses = {c for e in ruling.trace.entries if e.tag == "unused choice" for c in e.clauses}
     assert clauses == {"agot2-rr/appendix-i/plot-phase/1.3"} and ruling.state.first_player == "Ben"
+
+
+# Ben (first player) and Anna each have a location with a forced ability answering the kill of Ben's Guard
+FORCED = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: lannister
+    plot: {name: Plot A, income: 5, initiative: 1, claim: 1, reserve: 6}
+    in_play: [{name: Lookout, type: location}]
+  - name: Ben
+    faction: stark
+    first: true
+    plot: {name: Plot B, income: 5, initiative: 0, claim: 1, reserve: 6}
+    in_play: [{name: Sanctuary, type: location}, {name: Guard, str: 1, icons: [military]}, {name: Page, str: 1, icons: [military]}]
+    deck: [Old Nan, Hodor]
+steps:
+"""
+KILL = "  - effect: {source: Kill, source_type: event, controller: Anna, target: Guard, choose: true, kill: Guard, "
+LOOKOUT = '{to: "kill: Guard", player: Anna, card: Lookout, trigger: forced KIND, effect: {source: Lookout, draw: 1, player: Ben}}'
+SANCTUARY = (
+    '{to: "kill: Guard", player: Ben, card: Sanctuary, trigger: forced KIND, effect: {source: Sanctuary, return_to_deck: Page, '
+    "position: top}}"
+)
+POWER = '{to: "kill: Guard", player: P, card: C, trigger: forced reaction, effect: {source: C, power: {P: 1}}}'
+
+
+def _forced(entries: list) -> list[tuple[str, str]]:
+    return [(e.outcome, e.text) for e in entries if e.rule == "forced.order"]
+
+
+def test_forced_reactions_whose_order_does_not_matter_resolve_as_listed_and_the_ruling_says_the_first_player_orders_them():
+    """r80 M3: two forced reactions of two players to one kill were resolved in the listed order, taken silently as the
+    first player's.  When every order has the same result, the ruling says the first player determines it and that it
+    makes no difference; no choice is asked for."""
+    both = POWER.replace("P", "Anna").replace("C", "Lookout") + ", " + POWER.replace("P", "Ben").replace("C", "Sanctuary")
+    ruling = _run(FORCED + KILL + f"reactions: [{both}]}}\n")
+    assert _forced(ruling.trace.entries) == [
+        (
+            "applied",
+            "the first player, Ben, determines the order of the forced reactions to kill: Guard (Lookout (Anna's), Sanctuary "
+            "(Ben's)), regardless of who controls them; the scenario does not state it (forced_order), and every order has "
+            "the same result: they resolve as listed, each completely before the next initiates",
+        )
+    ]
+    assert ruling.state.players["Anna"].power == 1 and ruling.state.players["Ben"].power == 1
+    assert not [e for e in ruling.trace.entries if e.outcome == "choice-needed"]
+
+
+def test_forced_interrupts_whose_order_matters_wait_on_the_first_player_s_order_and_follow_it_once_given():
+    """r80 M3, interrupts: Lookout's draw and Sanctuary's return to the top of the deck decide which card Ben draws."""
+    both = f"{LOOKOUT}, {SANCTUARY}".replace("KIND", "interrupt")
+    ruling = _run(FORCED + KILL + f"interrupts: [{both}]}}\n")
+    assert [o for o, _ in _forced(ruling.trace.entries)] == ["choice-needed"]
+    assert ruling.state.cards["Page"].zone == "in_play" and ruling.state.cards["Guard"].zone == "dead"
+    for order, drawn in (("[Sanctuary, Lookout]", "Page"), ("[Lookout, Sanctuary]", "Old Nan")):
+        ruling = _run(FORCED + KILL + f"forced_order: {order}, interrupts: [{both}]}}\n")
+        said = _forced(ruling.trace.entries)
+        assert len(said) == 1 and said[0][1].startswith("Ben, the first player, determines the order of the forced interrupts")
+        assert ruling.state.cards[drawn].zone == "hand", order
+
+
+def test_forced_reaction_steps_to_one_kill_say_the_first_player_orders_them_as_the_steps_give():
+    """r80 M3 (11c): forced reactions given as separate steps; the first of them says whose order the steps give."""
+    steps = (
+        KILL.rstrip(", ") + "}\n"
+        + f"  - reaction: {SANCTUARY.replace('KIND', 'reaction')}\n"
+        + f"  - reaction: {LOOKOUT.replace('KIND', 'reaction')}\n"
+    )  # fmt: skip
+    ruling = _run(FORCED + steps)
+    assert [(e.step, t) for e in ruling.trace.entries for o, t in [(e.outcome, e.text)] if e.rule == "forced.order"] == [
+        (
+            2,
+            "Ben, the first player, determines the order of the forced reactions to kill: Guard, regardless of who controls "
+            "them: the steps give it, Sanctuary (Ben's) (step 2), then Lookout (Anna's) (step 3); each resolves completely "
+            "before the next initiates",
+        )
+    ]
+    assert ruling.state.cards["Page"].zone == "hand"
+
+
+def test_a_forced_order_with_nothing_to_order_is_said_unused():
+    ruling = _run(FORCED + KILL + f"forced_order: [Sanctuary, Lookout], reactions: [{SANCTUARY.replace('KIND', 'reaction')}]}}\n")
+    assert _unused(ruling) == [
+        "forced_order: Sanctuary, Lookout named, but it is not used: no two forced abilities this step lists answer one "
+        "triggering condition, so there is no order to determine"
+    ]
+    assert ruling.state.cards["Page"].zone == "deck"

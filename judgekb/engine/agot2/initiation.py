@@ -43,7 +43,7 @@ ZONE_SAID = {
 # kneels a kneeling card was let through).
 QUALIFIERS = frozenset(
     ("source", "source_type", "controller", "player", "target", "choose", "all", "until", "reactions", "interrupts",
-     "saves", "save", "cost", "cannot_be_saved", "position", "note", "victory_choice", "priority", "order", "infamy",
+     "saves", "save", "cost", "cannot_be_saved", "position", "note", "victory_choice", "priority", "order", "forced_order", "infamy",
      "onto", "from", "kneeling", "participating", "each_player", "instead", "if_won_by", "if_attacking_alone",
      "referential")
 )

@@ -29,7 +29,7 @@ TAGS = frozenset(
         "condition", "contribute", "control reverts", "cost", "cost reduction", "dead pile", "deck not given",
         "declare challenge", "declare defenders", "delayed effect", "delayed expires", "delayed resolves",
         "determine result", "discard", "does not kneel", "dominance", "draw", "draw bonus", "duplicate", "each player",
-        "eligible", "eliminated", "errata", "expires at once", "first player", "forced first", "gained in time", "gold",
+        "eligible", "eliminated", "errata", "expires at once", "first player", "forced first", "forced order", "gained in time", "gold",
         "gold value", "icon", "immune", "income", "initiative", "insight", "interrupt", "intimidate", "keyword",
         "keyword order", "kill", "kneel", "lasting expires", "limit", "limited", "loop", "marshal", "no claim",
         "no new initiative", "no winner", "not modeled", "not played", "not prevented", "not resolved", "not used",
@@ -202,6 +202,46 @@ def check_forced_first(scenario: Scenario, step: dict[str, Any], verb: str, args
             )
 
 
+def say_forced_steps_order(
+    state: State, trace: Trace, scenario: Scenario, step: dict[str, Any], verb: str, args: dict[str, Any]
+) -> None:
+    """Two or more forced reaction (interrupt) steps to one triggering condition in one window: the first player
+    determines their order, whoever controls them (RR Forced Interrupts / Forced Reactions), and the steps give it.
+    Said at the first of them (review r80 M3: the ruling never said who chose the order)."""
+    if not windows.is_forced(args):
+        return
+    event, steps = str(args.get("to") or ""), scenario.steps
+    at = next((i for i, s in enumerate(steps) if s is step), None)  # (a step inside a loop: its window is the loop's)
+    if at is None:
+        return
+
+    def window(indices: range) -> list[tuple[int, dict[str, Any]]]:
+        found = []
+        for i in indices:
+            other_verb = next((k for k in steps[i] if k != "__line__"), "")
+            if other_verb == "note":
+                continue
+            if other_verb != verb:
+                break
+            spec = steps[i][other_verb] or {}
+            if windows.is_forced(spec) and event_matches(spec, event):
+                found.append((i + 1, spec))
+        return found
+
+    later = window(range(at + 1, len(steps)))
+    if window(range(at - 1, -1, -1)) or not later:
+        return
+    order = ", then ".join(f"{windows.ability_said(spec)} (step {n})" for n, spec in [(at + 1, args), *later])
+    trace.add(
+        "forced.order",
+        f"{state.first_player}, the first player, determines the order of the forced {verb}s to {event}, regardless of who "
+        f"controls them: the steps give it, {order}; each resolves completely before the next initiates",
+        cite=[windows.FORCED],
+        tag="forced order",
+        subject=state.first_player,
+    )
+
+
 RULES.add(
     "interrupt.not-imminent",
     ["agot2-rr/interrupts", "agot2-rr/triggering-condition"],
@@ -290,6 +330,7 @@ def _context(step_args: dict[str, Any]) -> Context:
         interrupts=list(step_args.get("interrupts") or []),
         reactions=list(step_args.get("reactions") or []),
         order=[str(o) for o in step_args.get("order") or []],
+        forced_order=[str(o) for o in step_args.get("forced_order") or []],
     )
     ctx.apply_effect = effect
     return ctx
@@ -392,6 +433,8 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
             windows.check_reaction_window(state, trace, ctx, args)
         if verb == "interrupt":
             check_imminent(state, scenario, step, args, closed)
+        if verb in ("reaction", "interrupt"):
+            say_forced_steps_order(state, trace, scenario, step, verb, args)
         if verb == "ability":  # a player's ability: one that could not change the game state is refused
             cards.triggered(state, trace, ctx, args, "ability", str(args.get("to") or ""))
         else:  # an interrupt or reaction in its chain of events: one that could not is not initiated (RR Abilities)
@@ -414,6 +457,9 @@ def apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario, 
     check_terminal(state, trace, ctx)
     run_reactions(state, trace, ctx)
     unmatched(trace, ctx, happened)
+    if not ctx.forced_ordered:
+        why = "no two forced abilities this step lists answer one triggering condition, so there is no order to determine"
+        trace.unused("forced.order", "forced_order", ctx.forced_order, why, windows.FORCED)
     check_victory(state, trace)
     named = state.facts.pop("victory_choice_named", [])
     if not state.facts.pop("victory_choice_used", False):

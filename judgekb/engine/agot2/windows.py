@@ -5,6 +5,9 @@ reactions offered, orders chosen)."""
 from __future__ import annotations
 
 import copy
+import itertools
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +33,9 @@ class Context:
     open_windows: dict[str, int] = field(default_factory=dict)  # events of the last step but reactions: times, still reactable
     event: str = ""  # the imminent event interrupts are answering
     apply_effect: Any = None  # ruleset.effect, to resolve an interrupt's or a save's own effect
+    forced_order: list[str] = field(default_factory=list)  # the first player's order of forced abilities, by card
+    trial: bool = False  # a copy of the board trying an order of forced abilities: no further trials inside it
+    forced_ordered: bool = False  # forced_order named cards of two or more forced abilities to one condition
 
 
 # ------------------------------------------------------------------ interrupts and reactions
@@ -62,18 +68,34 @@ def interrupts(state: State, trace: Trace, ctx: Context, event: str, saving: boo
             for s in ctx.interrupts
             if not s.get("_used") and event_matches(s, event) and (saving is None or _offers_save(s) == saving)
         ]
-        for spec in forced_first(trace, eligible, event, "interrupt"):
-            spec["_used"] = True
-            effect = dict(spec.get("effect") or {})
-            saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in names(effect.pop("save", None))]
-            if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
-                ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
-                if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
-                    continue
-                spec = {**spec, "effect": effect}
-            initiate(state, trace, ctx, spec, "interrupt", event)
+        listed = forced_first(trace, eligible, event, "interrupt")
+        optional = [s for s in listed if not is_forced(s)]
+
+        def attempt(board: State, scratch: Trace, copied: Context, order: list[dict[str, Any]], copy_of: Copy) -> None:
+            for spec in order + [copy_of(s) for s in optional]:
+                _interrupt(board, scratch, copied, spec, event)
+
+        ordered = order_forced(state, trace, ctx, [s for s in listed if is_forced(s)], event, "interrupt", attempt)
+        if ordered is None:  # the first player's order is needed: none of the interrupts to this event is assumed
+            for spec in listed:
+                spec["_used"] = True
+            return
+        for spec in ordered + optional:
+            _interrupt(state, trace, ctx, spec, event)
     finally:
         ctx.event = answering
+
+
+def _interrupt(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], event: str) -> None:
+    spec["_used"] = True
+    effect = dict(spec.get("effect") or {})
+    saves = effect.pop("saves", None) or [{"card": k, "by": "duplicate"} for k in names(effect.pop("save", None))]
+    if saves:  # a save is offered to the removal about to happen (a duplicate's save is a game ability)
+        ctx.saves.extend(s if isinstance(s, dict) else {"card": s, "by": "duplicate"} for s in saves)
+        if not spec.get("cost") and not [k for k in effect if k not in ("__line__", "source", "source_type")]:
+            return
+        spec = {**spec, "effect": effect}
+    initiate(state, trace, ctx, spec, "interrupt", event)
 
 
 FORCED = "agot2-rr/forced-interrupts-forced-reactions"
@@ -121,6 +143,90 @@ def forced_first(trace: Trace, specs: list[dict[str, Any]], event: str, kind: st
         if forced:
             spec["_after_forced"] = True
     return forced + optional
+
+
+RULES.add(
+    "forced.order",
+    [FORCED],
+    "the first player determines the order in which two or more forced abilities to one triggering condition initiate, "
+    "regardless of who controls them; each resolves completely before the next initiates",
+)
+MAX_TRIED = 24  # orders tried to see whether the order changes the result (4 forced abilities to one condition)
+Copy = Callable[[dict[str, Any]], dict[str, Any]]  # an ability the step lists -> its copy on a trial board
+Attempt = Callable[[State, Trace, "Context", list[dict[str, Any]], Copy], None]  # resolve an order on a trial board
+
+
+def ability_said(spec: dict[str, Any]) -> str:
+    """An ability a step lists, as the trace names it: its card and whose it is ("Pyre (Anna's)")."""
+    return f"{spec.get('card') or 'a forced ability'}" + (f" ({spec['player']}'s)" if spec.get("player") else "")
+
+
+def order_forced(
+    state: State, trace: Trace, ctx: Context, forced: list[dict[str, Any]], event: str, kind: str, attempt: Attempt
+) -> list[dict[str, Any]] | None:
+    """The order two or more forced abilities to ``event`` initiate in: the first player's, "regardless of who controls
+    the cards bearing those abilities" (RR Forced Interrupts / Forced Reactions).  The step's ``forced_order`` gives it;
+    unstated, every order is tried on a copy of the board (``attempt``) and, when they differ, the choice is asked for
+    (None: the abilities wait on it), never assumed (review r80 M3).  One forced ability has no order to choose."""
+    if len(forced) < 2 or ctx.trial:
+        return forced
+    first, cards = state.first_player, [str(s.get("card") or "") for s in forced]
+    stated = [c for c in dict.fromkeys(ctx.forced_order) if c in cards]
+    ctx.forced_ordered = ctx.forced_ordered or bool(stated)
+    if sorted(stated) == sorted(set(cards)):
+        ordered = sorted(forced, key=lambda s: stated.index(str(s.get("card") or "")))
+        trace.add(
+            "forced.order",
+            f"{first}, the first player, determines the order of the forced {kind}s to {event}, regardless of who controls "
+            f"them: {', then '.join(ability_said(s) for s in ordered)}; each resolves completely before the next initiates",
+            cite=[FORCED],
+            tag="forced order",
+            subject=first,
+        )
+        return ordered
+    outcomes = set()
+    for order in itertools.islice(itertools.permutations(forced), MAX_TRIED):
+        outcomes.add(_try(state, trace, ctx, list(order), attempt))
+    missing = [c for c in dict.fromkeys(cards) if c not in stated]
+    named = ", ".join(ability_said(s) for s in forced)
+    if len(outcomes) == 1 and math.factorial(len(forced)) <= MAX_TRIED:
+        trace.add(
+            "forced.order",
+            f"the first player, {first}, determines the order of the forced {kind}s to {event} ({named}), regardless of who "
+            f"controls them; the scenario {'states only part of it' if stated else 'does not state it'} (forced_order), and "
+            f"every order has the same result: they resolve as listed, each completely before the next initiates",
+            cite=[FORCED],
+            tag="forced order",
+            subject=first,
+        )
+        return forced
+    trace.add(
+        "forced.order",
+        f"the first player, {first}, determines the order of the forced {kind}s to {event} ({named}), regardless of who "
+        f"controls them, and the order changes the result: state it (forced_order: {' and '.join(missing)}, in the order "
+        f"chosen); the {kind}s to {event} wait on that choice and are not resolved",
+        "choice-needed",
+        cite=[FORCED],
+        tag="choice",
+        subject=first,
+    )
+    return None
+
+
+def _try(state: State, trace: Trace, ctx: Context, order: list[dict[str, Any]], attempt: Attempt) -> tuple[Any, ...]:
+    """The board after resolving the forced abilities in ``order`` (and what follows them in the step) on a copy."""
+    originals = [*ctx.interrupts, *ctx.reactions, *ctx.pending_reactions, *order]
+    board, copied, copies = copy.deepcopy((state, ctx, originals))  # (one copy: a spec listed twice stays one spec)
+    copied.trial = True
+
+    def copy_of(spec: dict[str, Any]) -> dict[str, Any]:
+        return next((c for o, c in zip(originals, copies, strict=True) if o is spec), spec)
+
+    try:
+        attempt(board, Trace(trace.registry, step=trace.step), copied, [copy_of(s) for s in order], copy_of)
+    except IllegalStep as exc:  # (one order may be refused where another is not: that is a different result)
+        return ("refused", exc.reason)
+    return board.outcome()
 
 
 def initiate(state: State, trace: Trace, ctx: Context, spec: dict[str, Any], kind: str, event: str) -> None:
@@ -343,10 +449,8 @@ def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
         first = ctx.pending_reactions[0]["_event"]
         same = [s for s in ctx.pending_reactions if s["_event"] == first]
         if any(is_forced(s) for s in same) and not all(s.get("_ordered") for s in same):
-            ordered = forced_first(trace, same, first, "reaction")
-            for s in ordered:
-                s["_ordered"] = True
-            ctx.pending_reactions = ordered + [s for s in ctx.pending_reactions if s["_event"] != first]
+            _order_reactions(state, trace, ctx, first, same)
+            continue
         spec = ctx.pending_reactions.pop(0)
         verb, _, subject = spec["_event"].partition(": ")
         area = {"discard": "discard", "kill": "dead"}.get(verb)
@@ -363,6 +467,28 @@ def run_reactions(state: State, trace: Trace, ctx: Context) -> None:
             )
             continue
         initiate(state, trace, ctx, spec, "reaction", spec["_event"])
+
+
+def _order_reactions(state: State, trace: Trace, ctx: Context, event: str, same: list[dict[str, Any]]) -> None:
+    """Put the reactions pending to ``event`` in the order they initiate: forced ones first, in the first player's
+    order; when that order is needed and not stated, none of them is pending any more (the trace asks for it)."""
+    listed = forced_first(trace, same, event, "reaction")
+    optional = [s for s in listed if not is_forced(s)]
+    rest = [s for s in ctx.pending_reactions if s["_event"] != event]
+
+    def attempt(board: State, scratch: Trace, copied: Context, order: list[dict[str, Any]], copy_of: Copy) -> None:
+        copied.pending_reactions = order + [copy_of(s) for s in optional + rest]
+        for s in order + [copy_of(s) for s in optional]:
+            s["_ordered"] = True
+        run_reactions(board, scratch, copied)
+
+    ordered = order_forced(state, trace, ctx, [s for s in listed if is_forced(s)], event, "reaction", attempt)
+    if ordered is None:  # the first player's order is needed: none of the reactions to this event is assumed
+        ctx.pending_reactions = rest
+        return
+    for s in ordered + optional:
+        s["_ordered"] = True
+    ctx.pending_reactions = ordered + optional + rest
 
 
 RULES.add(

@@ -325,6 +325,19 @@ class State:
         self.facts["from_pool"] = self.facts.get("from_pool", 0) + from_pool
         self.facts["to_pool"] = self.facts.get("to_pool", 0) + to_pool
 
+    def outcome(self) -> tuple[Any, ...]:
+        """What a judge reads off the board: where each card is and who controls it, whether it kneels, its STR, tokens
+        and host; each player's power, gold and faction card; the lasting effects; the winner.  Two orders of resolving
+        the same abilities that leave the same outcome are the same ruling (running counts and records aside)."""
+        cards = tuple(
+            (c.key, c.zone, c.controller, c.kneeling, self.strength(c) if c.zone == "in_play" else 0, c.power, c.gold_tokens,
+             c.attached_to, c.duplicate, c.facedown)
+            for c in sorted(self.cards.values(), key=lambda c: c.key)
+        )  # fmt: skip
+        players = tuple((n, p.power, p.gold, p.faction_kneeling, p.title_power) for n, p in sorted(self.players.items()))
+        effects = tuple(sorted((e.target, e.kind, repr(e.value), e.until, e.source) for e in self.effects))
+        return cards, players, effects, self.winner, tuple(self.facts.get("eliminated", []))
+
     def power_in_game(self) -> int:
         return sum(p.power + p.title_power for p in self.players.values()) + sum(c.power for c in self.cards.values())
 
