@@ -246,7 +246,7 @@ EFFECT: dict[str, Any] = {
     "move_power": ("map", {"from": "owner", "to": "owner", "count": "count"}),
     "cannot": "cannot",  # a restriction the edition's engine applies (cannot_problem)
     "save": "cards",
-    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", "EFFECT")}),
+    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", "EFFECT"), "canceled_by": "title"}),
     "order": ("textlist",),
     "forced_order": ("textlist",),  # the first player's order of forced abilities to one condition, by card (RR Forced ...)
     "canceled_by": "title",
@@ -346,7 +346,7 @@ REACT: dict[str, Any] = {
     "effect": ("map", EFFECT),
 }
 SCHEMAS = {"EFFECT": EFFECT, "REACT": REACT}
-EFFECT["saves"] = ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)})
+EFFECT["saves"] = ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT), "canceled_by": "title"})
 ABILITY = {
     "player": "player",
     "card": "title",
@@ -358,7 +358,7 @@ ABILITY = {
     "interrupts": ("list", REACT),
     "forced_order": ("textlist",),
     "canceled_by": "title",
-    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT)}),
+    "saves": ("list", {"card": "card", "by": "title", "effect": ("map", EFFECT), "canceled_by": "title"}),
     "setup": "bool",
     "limit": LIMIT,
     "max": LIMIT,

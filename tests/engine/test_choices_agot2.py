@@ -240,3 +240,52 @@ def test_a_forced_order_with_nothing_to_order_is_said_unused():
         "triggering condition, so there is no order to determine"
     ]
     assert ruling.state.cards["Page"].zone == "deck"
+
+
+SAVE = """title: t
+edition: 2
+card_data: none
+phase: challenges
+players:
+  - name: Anna
+    faction: lannister
+    first: true
+    gold: 3
+    plot: {name: Plot A, income: 5, initiative: 1, claim: 1, reserve: 6}
+    hand: [{name: Cancel Event, type: event, cost: 1}]
+  - name: Ben
+    faction: stark
+    plot: {name: Plot B, income: 5, initiative: 0, claim: 1, reserve: 6}
+    in_play: [{name: Eddard, str: 5, icons: [military], unique: true, duplicates: [true]}]
+    hand: [{name: Risen, type: event, cost: 0}]
+steps:
+  - effect: {source: Kill, source_type: event, controller: Anna, target: Eddard, choose: true, kill: Eddard, saves: [SAVE]}
+"""
+
+
+def test_a_cancel_named_against_a_duplicate_s_save_is_refused_and_not_played():
+    """r80 M4: `canceled_by` on a duplicate's save was an unknown field, so the table question "can I cancel the
+    duplicate?" could not be put; RR Duplicates: the duplicate's interrupt is "(Cannot be canceled.)"."""
+    ruling = _run(SAVE.replace("SAVE", "{card: Eddard, by: duplicate, canceled_by: Cancel Event}"))
+    refused = [(e.text, e.clauses) for e in ruling.trace.entries if e.outcome == "refused"]
+    assert refused == [
+        (
+            'Cancel Event cannot cancel the duplicate\'s save of Eddard: the interrupt a duplicate grants is "(Cannot be '
+            "canceled.)\", so Cancel Event is not played against it (Cancel Event stays in Anna's hand, and no cost is paid)",
+            ("agot2-rr/duplicates",),
+        )
+    ]
+    assert ruling.state.cards["Eddard"].zone == "in_play" and ruling.state.cards["Cancel Event"].zone == "hand"
+    assert ruling.state.players["Anna"].gold == 3
+
+
+def test_a_save_by_a_card_ability_can_be_canceled_and_then_saves_nothing():
+    """RR Cancel: a cancel prevents the effect from initiating; a canceled event is still played.  Anna's cancel (1 gold)
+    cancels Ben's Risen: Eddard is killed, both events are in their owners' discard piles."""
+    ruling = _run(SAVE.replace("SAVE", "{card: Eddard, by: Risen, canceled_by: Cancel Event}"))
+    state = ruling.state
+    assert state.cards["Eddard"].zone == "dead" and state.players["Anna"].gold == 2
+    assert state.cards["Cancel Event"].zone == "discard" and state.cards["Risen"].zone == "discard"
+    canceled = next(e for e in ruling.trace.entries if e.rule == "save.canceled")
+    assert canceled.text == "Risen's save of Eddard is canceled by Cancel Event: it does not initiate, so it does not save Eddard"
+    assert canceled.clauses == ("agot2-rr/cancel",)

@@ -5,6 +5,7 @@ wording rests on."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule
 from judgekb.engine.core.registry import IllegalStep
@@ -217,6 +218,54 @@ RULES.add(
     "a card that 'cannot be saved' cannot be saved: by the removing ability's own text (RR Save) or by a restriction on "
     "the card (RR Cannot: absolute)",
 )
+
+
+RULES.add(
+    "save.not-canceled",
+    ["agot2-rr/duplicates"],
+    "a duplicate's save cannot be canceled: a cancel named against it is not initiated, and the save goes on",
+)
+RULES.add(
+    "save.canceled",
+    ["agot2-rr/cancel"],
+    "a canceled save does not initiate: it saves nothing, and a saving event is still played",
+)
+
+
+def save_canceled(state: State, trace: Trace, spec: dict[str, Any], card: Card, by: str) -> bool:
+    """Whether the save ``spec`` offers is canceled (its ``canceled_by``), so it does not save ``card``.
+
+    A duplicate's save is "(Cannot be canceled.)" (RR Duplicates): the cancel is refused and not played (its card stays
+    where it is, no cost is paid), and the save goes on (review r80 M4).  Any other save is canceled (RR Cancel:
+    "prevent the effect from initiating"); a canceling event in hand is played, as for any canceled effect."""
+    from judgekb.engine.agot2.cards import play_canceler
+
+    canceler = str(spec.get("canceled_by") or "")
+    if not canceler:
+        return False
+    if by == "duplicate":
+        held = state.cards.get(canceler)
+        kept = f" ({canceler} stays in {held.owner}'s {held.zone}, and no cost is paid)" if held is not None else ""
+        trace.add(
+            "save.not-canceled",
+            f"{canceler} cannot cancel the duplicate's save of {card.key}: the interrupt a duplicate grants is \"(Cannot be "
+            f"canceled.)\", so {canceler} is not played against it{kept}",
+            "refused",
+            tag="save",
+            subject=card.key,
+        )
+        return False
+    play_canceler(state, trace, canceler, by)
+    trace.add(
+        "save.canceled",
+        f"{by}'s save of {card.key} is canceled by {canceler}: it does not initiate, so it does not save {card.key}",
+        tag="save",
+        subject=card.key,
+    )
+    saving = state.cards.get(by)  # RR Cancel: a canceled event "is still considered to have been played"
+    if saving is not None and saving.type == "event" and saving.zone == "hand":
+        saving.zone, saving.order = "discard", state.next_seq()
+    return True
 
 
 RULES.add("prized", ["agot2-rr/prized"], "when a prized (X) card leaves play, each opponent of its controller gains X power")

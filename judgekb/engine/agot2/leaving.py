@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekb.engine.agot2 import RULES, rule
-from judgekb.engine.agot2.constants import can_be, cannot, why_cannot
+from judgekb.engine.agot2.constants import can_be, cannot, save_canceled, why_cannot
 from judgekb.engine.agot2.victory import check_victory, gain_power
 from judgekb.engine.agot2.windows import Context, event_matches, interrupts, queue_reactions, replacement
 from judgekb.engine.core.registry import IllegalStep
@@ -131,6 +131,8 @@ def try_saves(state: State, trace: Trace, ctx: Context, card: Card, how: str, as
                 tag="save",
                 subject=card.key,
             )
+            continue
+        if save_canceled(state, trace, spec, card, by):
             continue
         if by == "duplicate":
             dups = [d for d in state.attachments(card) if d.duplicate]
