@@ -403,7 +403,7 @@ EDITION2_FIELDS = {
     "marshal": {"bestow", "spend_from", "into"},
     "put_into_play": {"bestow"},
     "redirect": {"stealth", "assault"},
-    "effect": {"reduce_cost", "kneel_faction_card", "stand_faction_card", "forced_order"},
+    "effect": {"reduce_cost", "kneel_faction_card", "stand_faction_card", "forced_order", "saves"},
     "end_phase": {"forced_order"},
     "end_round": {"forced_order"},
 }

@@ -957,6 +957,18 @@ def test_the_second_edition_trace_tags_in_code_are_the_ones_the_scenario_format_
     assert len(written) > 100 and written <= ruleset.known_tags(), sorted(written - ruleset.known_tags())
 
 
+def test_an_edition_1_effect_s_saves_are_refused_not_dropped():
+    """`saves` (and, since review r80 M4, a cancel named against one) is read by the second-edition rules only; the first
+    edition's effect took it and ignored it, killing the card as if no save were offered.  Edition 1 names its saves
+    with `save: [cards]`."""
+    from judgekb.engine import guard
+
+    text = JOUST1 + "steps:\n  - effect: {kill: Robb Stark, saves: [{card: Robb Stark, by: duplicate, canceled_by: Robb Stark}]}\n"
+    with pytest.raises(guard.ScenarioError) as caught:
+        guard.run(Path("t.yaml"), text, TITLES, guard.CLI)
+    assert str(caught.value) == "t.yaml:12: field 'saves' of 'effect' exists only in edition 2 scenarios", str(caught.value)
+
+
 def test_an_edition_1_cannot_effect_without_a_target_is_refused_not_dropped():
     """A maintainer's review (r65, L4): `effect: {player: B, cannot: be killed}` left no trace line and restricted
     nothing (edition 1 applies a 'cannot' effect to its target cards only); it is bad input, named with its line."""
