@@ -64,7 +64,10 @@ def _of(ruling: runner.Ruling, step: int, outcome: str) -> list[Entry]:
 def _nested(trigger: str, pyre: str = "kill: Page") -> str:
     first = SANCTUARY.replace("TRIGGER", trigger)
     second = PYRE.replace("TRIGGER", trigger).replace("EFFECT", pyre)
-    return KILL_GUARD.replace("FIRST", first).replace("SECOND", second)
+    step = KILL_GUARD.replace("FIRST", first).replace("SECOND", second)
+    # (two forced reactions: the first player, Ben, orders them, RR Forced Interrupts / Forced Reactions; unstated, the
+    # engine asks for the order, as it changes the result)
+    return step.replace("reactions: [", "forced_order: [Sanctuary, Pyre], reactions: [") if "forced" in trigger else step
 
 
 @pytest.mark.parametrize("trigger", ["forced reaction", "reaction"])
@@ -223,7 +226,8 @@ def test_a_forced_reaction_returning_a_character_killed_by_an_earlier_one_is_not
     """H2, review scenario 11b: Pyre kills Page first; Sanctuary names no pile, so Page stays dead."""
     first = PYRE.replace("TRIGGER", "forced reaction").replace("EFFECT", "kill: Page")
     second = SANCTUARY.replace("TRIGGER", "forced reaction")
-    ruling = _run(KILL_GUARD.replace("FIRST", first).replace("SECOND", second))
+    step = KILL_GUARD.replace("FIRST", first).replace("SECOND", second)
+    ruling = _run(step.replace("reactions: [", "forced_order: [Pyre, Sanctuary], reactions: ["))  # (Ben's order)
     assert _zones(ruling, "Guard", "Page") == ["dead", "dead"]
     [sanctuary] = _of(ruling, 1, "not-applied")
     assert (sanctuary.subject, sanctuary.clauses) == ("Sanctuary", ("agot2-rr/abilities",))
