@@ -283,7 +283,7 @@ def end_phase(state: State, trace: Trace, why: str = "") -> None:
         if state.phase == "challenges":  # Phase 4: "During a player's challenges phase, he may initiate one military,
             p.challenges_this_round = []  # one intrigue, and one power challenge" — a count per challenges phase
     state.challenge = None
-    state.facts["phase_ended"] = True  # a phase step that follows begins the next phase without ending this one again
+    state.end_periods("phase")  # a phase step that follows begins the next phase without ending this one again
     said = f" ({why})" if why else ""
     trace.add("phase.end", f"the {state.phase} phase ends{said}; 'until the end of the phase' effects expire", cite=["agot1-faq/2.6"])
 
@@ -300,7 +300,7 @@ def end_round(state: State, trace: Trace, why: str = "") -> None:
 
     if why:
         trace.add("round.end", f"the round ends ({why})", cite=["agot1-rules/round-sequence"])
-    if not state.facts.get("phase_ended"):
+    if not state.ended("phase"):
         end_phase(state, trace)
     expire(state, trace, "round")
     trace.add(
@@ -315,7 +315,7 @@ def end_round(state: State, trace: Trace, why: str = "") -> None:
         p.opposes_claimed_this_round = False
         p.redirect_used_this_round = False
     state.round += 1
-    state.facts["round_ended"] = True  # a plot phase step that follows begins the round without ending one again
+    state.end_periods("round")  # a plot phase step that follows begins the round without ending one again
 
 
 PHASES: dict[str, Any] = {}

@@ -55,11 +55,11 @@ def _apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario,
     if verb == "phase":
         name = args if isinstance(args, str) else args.get("name")
         options = args if isinstance(args, dict) else {}
-        if name == "plot" and state.phase != "plot" and not state.facts.get("round_ended"):
+        if name == "plot" and state.phase != "plot" and not state.ended("round"):
             # the plot phase begins a round (Round Sequence): the last round ends first, with its phase, as an
             # end_round step would end them (review r78 H2: its Limited card and 'until the end of the round' effects)
             phases.end_round(state, trace, f"no end_round step ended it: a new round begins with the {name} phase")
-        elif name != state.phase and not state.facts.get("phase_ended"):
+        elif name != state.phase and not state.ended("phase"):
             # a phase ends before the next begins, whether or not the scenario gave an end_phase step: its "until the
             # end of the phase" effects never carry into the next phase (FAQ 2.6)
             why = f"no end_phase step ended it: it ends as the {name} phase begins"
@@ -68,8 +68,7 @@ def _apply(state: State, trace: Trace, verb: str, args: Any, scenario: Scenario,
             phases.end_phase(state, trace, why)
         else:
             phases.end_turns(state, trace, f"the marshalling phase ends as the {name} phase begins")  # (no end_phase step)
-        state.facts.pop("phase_ended", None)  # the new phase (or the same one, begun again) has not ended
-        state.facts.pop("round_ended", None)
+        state.begin_period("phase")  # the new phase (or the same one, begun again, or a new round) has not ended
         state.facts.pop("phase_assumed", None)  # the scenario has now said which phase it is
         state.phase = str(name)
         if name == "plot":

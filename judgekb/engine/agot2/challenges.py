@@ -152,7 +152,7 @@ def declare(
     player.challenge_opponents.append((kind, against))
     state.challenge = Challenge(type=kind, attacker=attacker, defender=against, attackers=list(attackers))
     state.facts["challenge_step"] = trace.step
-    state.facts["ended_periods"] = [p for p in state.facts.get("ended_periods", []) if p != "challenge"]  # a new challenge
+    state.begin_period("challenge")
     article = "an" if kind[0] in "aeiou" else "a"
     trace.add(
         "challenge.declare",

@@ -266,7 +266,7 @@ def _too_late(state: State, trace: Trace, r: Resolving) -> None:
     a delayed "at the end of X" effect resolves after X ends too (FAQ v4.1 End of Phase Timing Sequence: "anything
     that occurs as a result of the next two steps occurs outside of the phase"), and is cited so. A plain effect step
     after the phase ended is refused before it gets here (``ruleset.check_between_phases``)."""
-    if r.holder is not None or r.until not in state.facts.get("ended_periods", []):
+    if r.holder is not None or not state.ended(r.until):
         return
     late = [k for k in LASTING_PARTS if k in r.args and r.args[k] not in (None, False)]
     if not late:

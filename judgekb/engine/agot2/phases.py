@@ -646,7 +646,7 @@ def end_period(state: State, trace: Trace, ctx: Context, period: str) -> None:
     ending = [e for e in state.effects if e.until in periods]
     state.effects = [e for e in state.effects if e not in ending]
     # the precise moment the period ends: an 'until the end of' it effect initiated from now on fails (RR Lasting Effects)
-    state.facts["ended_periods"] = sorted(set(state.facts.get("ended_periods", [])) | set(periods))
+    state.end_periods(*periods)
     for ended in periods:  # "Limit X per [period]" / "Max X per [period]" counts start again (RR Limits and Maxima)
         state.facts.get("limits", {}).pop(ended, None)
     # 7.5 decides the round's end out of the taxation phase: "Any active "until the end of the round" lasting effects
@@ -730,15 +730,14 @@ def _round_over(state: State, trace: Trace, ctx: Context) -> None:
 def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str, Any]) -> None:
     name = phase_said2(name)  # the trace spells the phase as the Rules Reference does, however the scenario wrote it
     current = phase_said2(state.phase)
-    ended = state.facts.get("ended_periods", [])
-    if current not in (name, "setup") and "phase" not in ended:
+    if current not in (name, "setup") and not state.ended("phase"):
         # a phase ends before the next begins, whether or not the scenario gave an end_phase step
         why = f"no end_phase step ends the {current} phase: it ends now, before the {name} phase begins"
         if state.facts.pop("phase_assumed", False):
             why = f"the scenario gives no phase, so the {current} phase is assumed; " + why
         trace.add("period.end", why, cite=[END], tag="phase ends")
         end_phase(state, trace, ctx)
-    if name == "plot" and current not in (name, "setup") and "round" not in ended:
+    if name == "plot" and current not in (name, "setup") and not state.ended("round"):
         # the plot phase begins a new round: the last round ends first
         why = f"no end_round step ends the round: it ends now, before the {name} phase begins"
         trace.add("period.end", why, cite=[ROUND_ENDS] if current == "taxation" else [END], tag="round ends")
@@ -747,7 +746,7 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     state.facts.pop("income_collected", None)
     state.phase = "marshalling" if name == "marshaling" else name
     state.facts.pop("phase_assumed", None)  # the scenario has now said which phase it is
-    state.facts["ended_periods"] = []  # a new phase (and round, after a round's end) has begun
+    state.begin_period("phase")  # a new phase (and round, after a round's end) has begun
     for p in state.players.values():
         if name == "challenges":
             _reset_challenge_counts(p)

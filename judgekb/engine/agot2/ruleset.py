@@ -119,7 +119,7 @@ def loop(state: State, trace: Trace, args: dict[str, Any], scenario: Scenario, s
 def check_between_phases(state: State, verb: str, args: dict[str, Any]) -> None:
     """A plain effect, or an action, after end_phase and before the next phase step has no place in the End of Phase
     Timing Sequence: refused (the reactions to the end of the phase are given with end_phase or as reaction steps)."""
-    if "phase" not in state.facts.get("ended_periods", []):
+    if not state.ended("phase"):
         return
     trigger = str(args.get("trigger") or "action").lower() if verb in ("ability", "play_event") else ""
     if verb == "effect" or trigger.endswith("action"):

@@ -247,6 +247,22 @@ class State:
         self.facts["seq"] = self.facts.get("seq", 0) + 1
         return int(self.facts["seq"])
 
+    def ended(self, period: str) -> bool:
+        """Has this period ("phase", "round", "challenge") ended, and the next not yet begun?  From the moment a
+        period ends an "until the end of" it effect fails (RR Lasting Effects), a phase step that follows begins the
+        next phase without ending this one again, and only its delayed effects and reactions to its end resolve."""
+        return period in self.facts.get("ended_periods", [])
+
+    def end_periods(self, *periods: str) -> None:
+        """These periods have just ended (the phase's end ends its challenge too; the round's, its phase)."""
+        self.facts["ended_periods"] = sorted(set(self.facts.get("ended_periods", [])) | set(periods))
+
+    def begin_period(self, period: str) -> None:
+        """A new period has begun: a new phase (and round, after a round's end) clears them all; a new challenge,
+        only the challenge."""
+        ended = self.facts.get("ended_periods", [])
+        self.facts["ended_periods"] = [p for p in ended if p != "challenge"] if period == "challenge" else []
+
     def cannots(self, card: Card) -> set[str]:
         """The card's 'cannot' restrictions in force: its own and those a lasting effect on it gives, until it expires."""
         return card.cannot | {str(e.value) for e in self.effects if e.target == card.key and e.kind == "cannot"}
