@@ -316,6 +316,9 @@ def _unknown_words(
         w for w in analysis["content"]
         if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
         and not index.known(w, edition) and not _misspelled(index, w, edition) and not _trait(index, w, edition)
+        # a word the rules use in the plural, or the singular, is theirs: "my lord has 3 power" was told to import card
+        # data, the rules writing "lords" (blind review r86 M2)
+        and not any(index.rules_word(form, edition) for form in (f"{w}s", w.removesuffix("s")) if form != w)
     ]  # fmt: skip
     if not unknown and not cards and _asks_wording(analysis, card_text):
         # asked for a card's words: a word this edition's rules never use names the card
@@ -339,7 +342,11 @@ def _unknown_words(
                 # (a word the player vocabulary reads names no card unless the query writes the name it is
                 # part of: "countered" is cancel, "countered plots" the first edition's Countered Plots; a blind
                 # review got the card-text note for "if my event gets countered do I get my gold back")
-                and (base not in index.synonyms or _in_written_name(index, analysis["words"], base, edition))
+                # (nor does an everyday English word the rules never use, unless the query writes it in a name: "my
+                # lord has 3 power" and "keep track on paper" were told to import card data, "marching orders" is a
+                # card; blind review r86 M2)
+                and ((base not in index.synonyms and not index.everyday(base))
+                     or _in_written_name(index, analysis["words"], base, edition))
             ))
         ]  # fmt: skip
     return unknown
@@ -367,6 +374,11 @@ def _in_written_name(index: Index, words: list[str], word: str, edition: int | N
                 written = re.compile(r"\b" + r"\s+".join(w.capitalize() for w in pair) + r"\b")
                 if any(written.search(text or "") for _, text in _clauses_writing(index, phrase, edition, limit=20)):
                     return True
+                if pair[0].endswith("s") and len(pair[0]) > 3:  # a possessive typed without its apostrophe ("tyrions chain")
+                    possessive = re.compile(rf"\b{pair[0][:-1].capitalize()}['’]s\s+{pair[1].capitalize()}\b")
+                    phrase = f"{pair[0][:-1]} s {pair[1]}"
+                    if any(possessive.search(text or "") for _, text in _clauses_writing(index, phrase, edition, limit=20)):
+                        return True
     return False
 
 

@@ -243,3 +243,16 @@ def test_a_flattened_pdf_icon_in_a_snippet_is_explained_as_show_explains_it(inde
     assert all(not h["glyph_notes"] for h in hits if not any(c in h["snippet"] for c in "|$~_"))
     out = run_cli("search", "how much gold do i get for setup", "--edition", "1", db=db_path)
     assert "(Note: “|” in this text is the Shadows crest (the flattened PDF's icon).)" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["am i allowed to write down what my opponent has played", "can i write stuff down during the round",
+     "am i allowed to keep track on paper of what my opponent played"],
+)  # fmt: skip
+def test_writing_things_down_finds_the_no_notes_rule(index, query: str):
+    """Blind review r86 H1: "write down what my opponent has played" missed the Regulations' "Players cannot take notes
+    or reference outside material or information during a tournament round" (not in the top 20), and its first hit,
+    FAQ Open Information, leans the other way."""
+    hits, _ = index.search(query, 2, None, 5)
+    assert hits[0].id == "agot2-tr/taking-notes-and-outside-material", [h.id for h in hits]
