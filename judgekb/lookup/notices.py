@@ -374,11 +374,6 @@ def _in_written_name(index: Index, words: list[str], word: str, edition: int | N
                 written = re.compile(r"\b" + r"\s+".join(w.capitalize() for w in pair) + r"\b")
                 if any(written.search(text or "") for _, text in _clauses_writing(index, phrase, edition, limit=20)):
                     return True
-                if pair[0].endswith("s") and len(pair[0]) > 3:  # a possessive typed without its apostrophe ("tyrions chain")
-                    possessive = re.compile(rf"\b{pair[0][:-1].capitalize()}['’]s\s+{pair[1].capitalize()}\b")
-                    phrase = f"{pair[0][:-1]} s {pair[1]}"
-                    if any(possessive.search(text or "") for _, text in _clauses_writing(index, phrase, edition, limit=20)):
-                        return True
     return False
 
 
