@@ -342,11 +342,7 @@ def _unknown_words(
                 # (a word the player vocabulary reads names no card unless the query writes the name it is
                 # part of: "countered" is cancel, "countered plots" the first edition's Countered Plots; a blind
                 # review got the card-text note for "if my event gets countered do I get my gold back")
-                # (nor does an everyday English word the rules never use, unless the query writes it in a name: "my
-                # lord has 3 power" and "keep track on paper" were told to import card data, "marching orders" is a
-                # card; blind review r86 M2)
-                and ((base not in index.synonyms and not index.everyday(base))
-                     or _in_written_name(index, analysis["words"], base, edition))
+                and (base not in index.synonyms or _in_written_name(index, analysis["words"], base, edition))
             ))
         ]  # fmt: skip
     return unknown
