@@ -1999,7 +1999,8 @@ def test_a_characters_name_the_texts_print_only_in_an_example_still_says_the_car
     # word whose singular or plural the rules use ("orders": "order"; "lord": "lords") one to send the judge to card data
     # for (blind review r86 M2: "my lord has 3 power" got "not a word the rules use. If this asks about a card ..."); a
     # player's "on paper" is the Regulations' taking notes
-    for query in ("marching orders can i still play events", "my lord has 3 power on him and gets killed", "am i allowed to keep track on paper"):
+    asked = ("marching orders can i still play events", "my lord has 3 power on him and gets killed", "am i allowed to keep track on paper")
+    for query in asked:
         _, notes = index.search(query, 2, None, 5)
         assert not any(n.startswith("not in the corpus") for n in notes), (query, notes)
 

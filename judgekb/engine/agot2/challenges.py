@@ -12,7 +12,7 @@ from judgekb.engine.agot2.victory import check_elimination, check_victory, deck_
 from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, replacement, run_reactions
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Challenge, Lasting, State
-from judgekb.engine.core.steps import declared_once, names
+from judgekb.engine.core.steps import declared_once, named_twice, names
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.scenario import phase_said2
 
@@ -588,11 +588,11 @@ def claim_military(state: State, trace: Trace, ctx: Context, loser: str, claim: 
                 raise IllegalStep(
                     "claim.military", f"{key} cannot be killed, so it cannot be chosen for military claim", cite=["agot2-faq41/2.1"]
                 )
-        twice = sorted({k for k in chosen if chosen.count(k) > 1})
+        twice = named_twice(chosen)
         if twice:
             raise IllegalStep(
                 "claim.military",
-                f"{', '.join(twice)} is named more than once: {loser} must choose {need} different character(s) for claim {claim}",
+                f"{twice} is named more than once: {loser} must choose {need} different character(s) for claim {claim}",
                 cite=["agot2-rr/military-claim"],
             )
         if len(chosen) != need:
@@ -666,11 +666,11 @@ def claim_intrigue(state: State, trace: Trace, loser: str, claim: int, chosen: l
                 + (where if wrong else f"{len(chosen)} named"),
                 cite=["agot2-rr/intrigue-claim"],
             )
-        twice = sorted({k for k in chosen if chosen.count(k) > 1})
+        twice = named_twice(chosen)
         if twice:  # a card leaves the hand once: naming it twice would count one discard as two (review r80 H3)
             raise IllegalStep(
                 "claim.intrigue",
-                f"{', '.join(twice)} is named more than once: intrigue claim {claim} discards {len(chosen)} different card(s) "
+                f"{twice} is named more than once: intrigue claim {claim} discards {len(chosen)} different card(s) "
                 f"at random from {loser}'s hand",
                 cite=["agot2-rr/intrigue-claim"],
             )

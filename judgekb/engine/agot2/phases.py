@@ -12,6 +12,7 @@ from judgekb.engine.agot2.victory import check_elimination, deck_counts, deck_st
 from judgekb.engine.agot2.windows import Context, interrupts, queue_reactions, run_reactions
 from judgekb.engine.core.registry import IllegalStep
 from judgekb.engine.core.state import Card, Player, State
+from judgekb.engine.core.steps import named_twice
 from judgekb.engine.core.trace import Trace
 from judgekb.engine.core.turns import turns_until
 from judgekb.engine.scenario import phase_said2
@@ -594,11 +595,11 @@ def reserve(state: State, trace: Trace, player: str, chosen: list[str] | None) -
             + f": {player} must discard {excess} card(s) from his or her own hand",
             cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
         )
-    twice = sorted({k for k in chosen if chosen.count(k) > 1})
+    twice = named_twice(chosen)
     if twice:  # a card leaves the hand once: naming it twice would leave the hand above reserve (review r80 H3)
         raise IllegalStep(
             "taxation.reserve",
-            f"{', '.join(twice)} is named more than once: {player} must discard exactly {excess} different card(s) from hand "
+            f"{twice} is named more than once: {player} must discard exactly {excess} different card(s) from hand "
             f"({len(hand)} in hand, reserve {shown})",
             cite=["agot2-rr/appendix-i/taxation-phase/7.3", "agot2-rr/reserve-value"],
         )

@@ -28,6 +28,12 @@ def names(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value if v != "__line__"]
 
 
+def named_twice(keys: list[str]) -> str:
+    """The cards a choice names more than once, as a judge reads them ("C1, C2"), or "": a card leaves a hand or is
+    killed once, so naming it twice would count one card as two (claim, the reserve discard: review r80 H3)."""
+    return ", ".join(sorted({k for k in keys if keys.count(k) > 1}))
+
+
 def pairs(mapping: Any) -> list[tuple[Any, Any]]:
     """A loaded mapping's items without the ``__line__`` bookkeeping key."""
     return [(k, v) for k, v in (mapping or {}).items() if k != "__line__"]
