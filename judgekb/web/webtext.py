@@ -50,16 +50,11 @@ def unmarked(text: str) -> str:
     return EMPH.sub(r"\1", STRONG.sub(r"\1", text))
 
 
-def focus(text: str, lead: int = 10) -> str:
-    """Start a snippet a few words before its first highlight, so three lines on a phone show the match."""
-    words = text.split(" ")
-    first = next((i for i, w in enumerate(words) if HIGHLIGHT.search(w)), 0)
-    return " ".join(["…", *words[first - lead :]]) if first > lead + 2 else text
-
-
 def snippet(text: str | None) -> Markup:
-    """A search snippet: the words lookup marked ``[like this]`` become highlights, emphasis is rendered."""
-    html = str(escape(focus(text or "")))
+    """A search snippet, whole (lookup cut it, some 36-50 words from a sentence's start): the words lookup marked
+    ``[like this]`` become highlights, emphasis is rendered.  (It was clamped to three lines on a phone and cut
+    to start ten words before its first highlight, and the words that answered were hidden: review r81, M1.)"""
+    html = str(escape(text or ""))
     html = HIGHLIGHT.sub(r"\1<mark>\2</mark>\3", html)
     return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half
 

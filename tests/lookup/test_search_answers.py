@@ -151,7 +151,7 @@ def test_search_as_you_type_marks_a_removed_entry_and_a_pointer(db_path, browser
         page.fill("#q", "+1 STR until end of phase")
         page.wait_for_selector("#results li.hit p.folded:has-text('pointed to by')", timeout=10_000)
         page.fill("#q", "max hand size")  # an erratum of the printed Rules Reference says what it corrects
-        page.wait_for_selector("#results li.hit p.amends:has-text('Compare initiative')", timeout=10_000)
+        page.wait_for_selector("#results li.hit details.amends:has-text('Compare initiative')", state="attached", timeout=10_000)
         no_horizontal_scroll(page)
         context.close()
 

@@ -94,12 +94,6 @@
     if (last < text.length) parent.appendChild(document.createTextNode(plain(text.slice(last))));
     return parent;
   }
-  // start a snippet a few words before its first highlight, so three lines on a phone show the match
-  function focus(text) {
-    var words = text.split(" "), first = 0;
-    for (var i = 0; i < words.length; i++) if (/\[[^\[\]\s]+\]/.test(words[i])) { first = i; break; }
-    return first > 12 ? ["\u2026"].concat(words.slice(first - 10)).join(" ") : text;
-  }
   function hitSource(hit) {
     var c = hit.citation || "";
     // (the question is the title; an entry named otherwise, as FAQ v4.1's, keeps its name)
@@ -410,6 +404,7 @@
     }
     // searched on this device with no saved pages (plain http on the venue network keeps none): a result's
     // page cannot open while the network is down, so its full text, kept in the search index, is shown here
+    var AMENDS_SAID = "Corrects a text not in the corpus: what it corrects";
     function render(hits, here) {
       var inline = here && !pagesSaved();
       // (inline: no clause page can open, so nothing links to one; a phone review tapped a title and got the
@@ -426,8 +421,12 @@
           var gone = el("p", "unofficial", "Not in force: a later version no longer carries it (see "), now = clauseLink("", hit.superseded_by);
           now.textContent = hit.superseded_by_citation || hit.superseded_by; gone.appendChild(now); gone.appendChild(document.createTextNode(").")); li.appendChild(gone);
         }
-        if (hit.amends) li.appendChild(el("p", "unofficial amends", "Corrects a text not in the corpus: " + hit.amends));
-        li.appendChild(rich(el("p", "snippet"), focus(hit.snippet || ""), true));
+        if (hit.amends) {  // judgekb's own note, some ten lines on a phone: on demand, not above the next result (r81 M1)
+          var amends = el("details", "unofficial amends");
+          amends.appendChild(el("summary", "", AMENDS_SAID)); amends.appendChild(el("p", "", hit.amends));
+          li.appendChild(amends);
+        }
+        li.appendChild(rich(el("p", "snippet"), hit.snippet || "", true));  // whole, as lookup cut it (r81 M1)
         li.appendChild(el("p", "source", hitSource(hit)));
         if (inline && hit.text) {
           full = el("details", "offline-text"); var said = el("summary", "", "Full text (its page cannot be opened offline here)");
