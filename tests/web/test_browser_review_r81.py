@@ -51,3 +51,40 @@ def test_a_snippet_is_shown_whole_and_a_long_note_opens_on_demand(server, browse
         no_horizontal_scroll(page)
     page.screenshot(path=str(SHOTS / f"r81-snippet-whole-{size}.png"))
     context.close()
+
+
+# ---------------------------------------------------------------------------- M2: FAQ v2.3's lists are not a status in force
+
+
+@pytest.fixture(scope="module")
+def lists_server(imported_db_path):
+    """`judgekb serve` on the database with both card databases and the dated restricted lists imported."""
+    from tests.browser_support import serving
+
+    with serving(imported_db_path, timeout=180) as base:
+        yield base
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_replaced_faq_lists_are_closed_and_said_not_in_force(lists_server, browser, size):
+    """r81 M2: Balon Greyjoy's page said "Kings of the Isles 1: joust restricted" (Standard v2.1), then straight below,
+    as bold boxed badges, "Joust: not restricted", "Melee: not restricted", "Not banned": FAQ v2.3's lists of 2019,
+    with one grey caption line to say so.  They are now closed under the list in force, tagged "Not in force", and
+    greyed when opened."""
+    context, page = _page(browser, size)
+    page.goto(lists_server + "/card?name=balon+greyjoy&edition=2")
+    box = page.locator(".status-box")
+    old = box.locator("details#historic-lists")
+    assert box.locator("#lists").bounding_box()["y"] < old.bounding_box()["y"]  # under the list in force
+    assert not old.evaluate("e => e.open") and not box.locator(".status-line").is_visible()
+    summary = old.locator("summary").inner_text()
+    assert summary.startswith("Not in force") and "FAQ v2.3 (2019-09-20)" in summary, summary
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"r81-card-faq-lists-closed-{size}.png"))
+    old.locator("summary").click()
+    assert box.locator(".status-line").is_visible() and "Joust: not restricted" in box.locator(".status-line").inner_text()
+    weights = box.locator(".status-line .status-item").evaluate_all("els => els.map(e => +getComputedStyle(e).fontWeight)")
+    assert weights and max(weights) < 600, weights  # not drawn as the bold status in force
+    assert page.locator("#lists strong", has_text="Kings of the Isles 1").evaluate("e => +getComputedStyle(e).fontWeight") >= 600
+    no_horizontal_scroll(page)
+    context.close()

@@ -99,11 +99,12 @@ def test_card_status_per_printing(cards_server, chromium, size, scheme):
     page.screenshot(path=str(SHOTS / f"card-status-{size}-{scheme}.png"), full_page=True)
 
     page.goto(cards_server + "/card?name=Meera+Reed&edition=2")
-    # today's list (imported, dated) opens the status box; the FAQ v2.3 lists follow, named as older
+    # today's list (imported, dated) opens the status box; the FAQ v2.3 lists follow, closed and said not in force (r81 M2)
     box = page.locator(".status-box")
-    assert box.locator("#lists").bounding_box()["y"] < box.locator(".status-line").bounding_box()["y"]
-    assert "In force:" in box.locator("#lists").inner_text() and "later lists have replaced them" in box.inner_text()
-    assert page.locator("tr.printing[data-code='Music of Dragons, 61'] td.on").nth(0).inner_text() == "restricted"
+    assert box.locator("#lists").bounding_box()["y"] < box.locator("#historic-lists").bounding_box()["y"]
+    assert "In force:" in box.locator("#lists").inner_text() and "Not in force" in box.locator("#historic-lists summary").inner_text()
+    assert "later lists have replaced them" in box.text_content()
+    assert page.locator("tr.printing[data-code='Music of Dragons, 61'] td.on").nth(0).text_content() == "restricted"  # (closed: r81 M2)
     assert page.locator("tr.printing[data-code='Redesigns, 123'] td.on").count() == 0
     # 2nd-edition markup rendered: bold triggers, faction symbols; never raw tags
     printed = page.locator("section.printed .card-text").first
