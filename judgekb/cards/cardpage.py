@@ -34,6 +34,56 @@ def _imported(db: Any, edition: int, key: str) -> list[dict[str, Any]]:
     return rows
 
 
+WEB_LINK = re.compile(r"https?://[^\s<>\"']+")  # a source a card database names: only a web address is linked
+
+
+def _errata_entries(row: dict[str, Any]) -> list[Any]:
+    """The card database's ``errata`` (throneteki: each version's wording) or ``erratas`` (agot1: spans), as imported."""
+    try:
+        entries = json.loads(row.get("errata_text") or "[]")
+    except ValueError:
+        return []
+    return entries if isinstance(entries, list) else []
+
+
+def wording(row: dict[str, Any]) -> dict[str, Any]:
+    """What an imported card's text is (review r81, M3): the printed wording, or the wording with errata applied.
+
+    The card databases keep the current wording in ``text``.  Throneteki's ``errata`` lists each version of a card's
+    text: the ``original`` (as printed) and each erratum's (issuer, version, link); its last is the card's text.
+    agot-lcg-search's ``erratas`` marks the spans of ``rules_text`` (line, start, end) its errata gave, and records
+    neither the printed words nor where the errata was issued.  Returns ``{"is": "printed"}``, or ``{"is":
+    "errata", "printed": original wording or None, "sources": [{issuer, version, link}], "marked": [[start, end]]}``
+    (offsets into the text).  A card database that records no errata for a card says nothing: it is "printed"."""
+    text = str(row.get("text") or "")
+    entries = [e for e in _errata_entries(row) if isinstance(e, dict)]
+    if row.get("edition") == 2:
+        later = [e for e in entries if e.get("version") != "original"]
+        if not later:
+            return {"is": "printed"}
+        original = next((e.get("text") for e in entries if e.get("version") == "original" and isinstance(e.get("text"), str)), None)
+        sources = []
+        for e in later:
+            link = e.get("link") if isinstance(e.get("link"), str) and WEB_LINK.fullmatch(e["link"]) else None
+            sources.append({"issuer": str(e.get("issuer") or "issuer not recorded"), "version": str(e.get("version") or ""), "link": link})
+        return {"is": "errata", "printed": original if original != text else None, "sources": sources, "marked": []}
+    lines = text.split("\n")
+    starts = [0]  # where each line of the text begins
+    for shown in lines[:-1]:
+        starts.append(starts[-1] + len(shown) + 1)
+    marked = []
+    for e in entries:
+        at = [v for v in (e.get("line"), e.get("start"), e.get("end")) if isinstance(v, int) and not isinstance(v, bool)]
+        if len(at) != 3:
+            continue
+        line, start, end = at
+        if 0 <= line < len(lines) and 0 <= start < end <= len(lines[line]):  # (a span the text does not have is not marked)
+            marked.append([starts[line] + start, starts[line] + end])
+    if not marked:
+        return {"is": "printed"}
+    return {"is": "errata", "printed": None, "sources": [], "marked": sorted(marked)}
+
+
 LIST_KINDS = ("restricted", "banned", "list-change")
 OWN_KINDS = ("errata", *LIST_KINDS)  # a card's own entries, each in its section of the page
 WRITES_TITLE = "the text writes its title"  # a clause found by the title it writes (``written``), not by a printing it cites
@@ -134,16 +184,23 @@ def page(db: Any, card: dict[str, Any]) -> dict[str, Any]:
     # as if v2.3 never listed the card: review r54, L1); that those lists are not in force is said beside.
     read = {d["id"] for d in documents}
     dropped = {r["id"] for r in rows if r["id"] in withdrawn and _document_of(db, r["data"]["successor"]["id"]) in read}
+    printings = _printings(db, card, rows, printed, dropped)
+    replacing = [entry(r) for r in own if r["kind"] == "errata" and errata.effect(r["data"]) == "replaces"]
+    for item in printed:
+        item["wording"] = wording(item)
+        # the corpus's errata of that printing: the official words, beside what the card database applied
+        ids: list[str] = next((pr["errata"] for pr in printings if pr["code"] == item.get("printing")), [])
+        item["wording"]["corpus_errata"] = [{"id": e["id"], "citation": e["citation"]} for e in replacing if e["id"] in ids]
     return {
         "id": card["id"],
         "name": card["name"],
         "edition": card["edition"],
         "spellings": card["spellings"],
-        "printings": (printings := _printings(db, card, rows, printed, dropped)),
+        "printings": printings,
         "status": _summary(printings) if printings else _status([]),
         "status_source": ", ".join(lists),  # whose lists the status reads: say it, they are dated
         # errata that give new wording replace the printed text; clarifications rule on it, and it stands
-        "errata": [entry(r) for r in own if r["kind"] == "errata" and errata.effect(r["data"]) == "replaces"],
+        "errata": replacing,
         "clarifications": [entry(r) for r in own if r["kind"] == "errata" and errata.effect(r["data"]) == "clarifies"],
         "restricted": restricted,
         "list_changes": changes,
@@ -316,11 +373,17 @@ def render(p: dict[str, Any]) -> str:
     if not (p["errata"] or p["clarifications"] or p["faq"] or p["rules"] or any(p["restricted"].values()) or p["list_changes"]):
         lines.append("The corpus says nothing else about this card (no errata, FAQ answer or rule names it).")
     for item in p["printed"]:
-        lines.append(f"\nPrinted ({item['set']} {item['number']}, imported from {item['source']}):")
+        said = item.get("wording") or {"is": "printed"}
+        lines.append(f"\n{WORDING_TITLE[said['is']]} ({item['set']} {item['number']}, imported from {item['source']}):")
         keys = ("type", "house", "cost", "strength", "icons", "crest", "traits", "keywords", "income", "initiative", "claim", "reserve")
         stats = [f"{k} {item[k]}" for k in keys if item.get(k) not in (None, "")]
         lines.append("  " + "; ".join(stats))
         lines.append(f"  {plain_card_text(item['text'])}")
+        if said["is"] == "errata":
+            lines.extend(f"  {line}" for line in errata_source_lines(item["text"], said))
+            if said.get("printed"):
+                lines.append(f"  {PRINTED_ORIGINAL}:")
+                lines.append(f"  {plain_card_text(said['printed'])}")
 
     def section(title: str, entries: list[dict[str, Any]]) -> None:
         if not entries:
@@ -346,6 +409,24 @@ def render(p: dict[str, Any]) -> str:
     section("FAQ answers", p["faq"])
     section("Other clauses that mention it", p["rules"])
     return "\n".join(lines) + "\n"
+
+
+WORDING_TITLE = {"printed": "Printed text", "errata": "Text with errata"}
+PRINTED_ORIGINAL = "As printed (the card data's original wording, before its errata)"
+
+
+def errata_source_lines(text: str, said: dict[str, Any]) -> list[str]:
+    """Where the card database's errata came from, as it records it, and the corpus's errata of that printing."""
+    out = [
+        f"errata by {s['issuer']}" + (f", version {s['version']}" if s["version"] else "") + (f": {s['link']}" if s["link"] else "")
+        + " (as the card data records it)"
+        for s in said.get("sources", [])
+    ]  # fmt: skip
+    if said.get("marked"):
+        words = "; ".join(f"“{text[a:b]}”" for a, b in said["marked"])
+        out.append(f"the words the errata gave, as the card data marks them: {words} (it records neither the printed words nor the source)")
+    out += [f"the errata in the corpus: {e['citation']}  [{e['id']}]" for e in said.get("corpus_errata", [])]
+    return out
 
 
 def render_lists(lists: dict[str, Any]) -> list[str]:

@@ -59,8 +59,17 @@ def snippet(text: str | None) -> Markup:
     return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half
 
 
-def card_text(text: str | None) -> Markup:
-    """Printed card text: the card databases' <b>/<i> tags and [icon] symbols, every other character escaped."""
+def card_text(text: str | None, marked: list[list[int]] | None = None) -> Markup:
+    """Printed card text: the card databases' <b>/<i> tags and [icon] symbols, every other character escaped.
+    ``marked``: [start, end] spans of the text an erratum gave (``cardpage.wording``), each set in <ins>."""
+    if marked:
+        text, pieces, done = text or "", [], 0
+        for start, end in marked:
+            if start < done:
+                continue
+            pieces += [str(card_text(text[done:start])), f'<ins class="errata-words">{card_text(text[start:end])}</ins>']
+            done = end
+        return Markup("".join(pieces) + str(card_text(text[done:])))
     html = str(escape(text or ""))
     opened: list[str] = []
 

@@ -88,3 +88,24 @@ def test_the_replaced_faq_lists_are_closed_and_said_not_in_force(lists_server, b
     assert page.locator("#lists strong", has_text="Kings of the Isles 1").evaluate("e => +getComputedStyle(e).fontWeight") >= 600
     no_horizontal_scroll(page)
     context.close()
+
+
+# ---------------------------------------------------------------------------- M3: printed text, or text with errata
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_cards_text_with_errata_is_labelled_and_the_printed_words_follow(lists_server, browser, size):
+    """r81 M3: "Printed text" showed the errata's wording; the printed original the card data records was nowhere."""
+    context, page = _page(browser, size)
+    page.goto(lists_server + "/card?name=balon+greyjoy&edition=2")
+    section = page.locator("section.printed.with-errata")
+    assert section.locator("h2").inner_text().startswith("Text with errata")
+    assert "if that card is still in play" in section.locator("p.card-text").first.inner_text()
+    source = section.locator(".errata-source").inner_text()
+    assert "errata by Fantasy Flight Games, version 2.0" in source and "FAQ v4.1" in source
+    assert section.locator("h3.printed-original").inner_text().startswith("As printed")
+    assert "At the end of the phase shuffle it" in section.locator("p.printed-original").inner_text()
+    assert page.locator("section.printed h2", has_text="Printed text").count() >= 1  # Core Set 68: no errata recorded
+    no_horizontal_scroll(page)
+    section.screenshot(path=str(SHOTS / f"r81-card-text-with-errata-{size}.png"))
+    context.close()

@@ -39,3 +39,51 @@ def test_a_second_edition_card_page_closes_the_replaced_faq_lists(lists_client, 
     # first edition: FAQ v5.5.1's lists are the lists in force, shown open as before
     val = client.get("/card?name=Val&edition=1").get_data(as_text=True)
     assert "historic-lists" not in val and '<p class="status-line">' in val
+
+
+def test_a_cards_imported_text_is_labelled_printed_or_with_errata(lists_client, imported_db_path):
+    """r81 M3: "Printed text" on Balon Greyjoy's page showed FAQ v4.1's errata wording ("At the end of the phase, if that
+    card is still in play, shuffle it…"), while the card data's ``errata`` records the printed original ("At the end of
+    the phase shuffle it…").  A judge comparing a player's card with "Printed text" saw a mismatch and could not see
+    what the errata changed.  The text is labelled "Text with errata", naming the errata's source, and the printed
+    original follows it, labelled as printed; a first-edition text marks the words its errata gave."""
+    from judgekb import store
+    from judgekb.cards import cardpage
+
+    page = lists_client.get("/card?name=balon+greyjoy&edition=2").get_data(as_text=True)
+    section = page.split('<section class="printed with-errata"><h2>Text with errata <small>(Kings of the Isles 1, imported)', 1)[1]
+    section = section.split("</section>", 1)[0]
+    current, printed = section.split('<h3 class="printed-original">As printed', 1)
+    assert "At the end of the phase, if that card is still in play, shuffle it into its owner&#39;s deck." in current
+    assert "errata by Fantasy Flight Games, version 2.0" in current and 'agot_lcg_faq_30.pdf" rel="noreferrer">its source</a>' in current
+    assert 'href="/c/agot2-faq41/errata/balon-greyjoy-kings-of-the-isles-1"' in current  # the corpus's own words
+    assert "At the end of the phase shuffle it into its owner&#39;s deck." in printed and "if that card" not in printed
+    assert "<h2>Printed text <small>(Core Set 68, imported)</small></h2>" in page  # a printing with no errata: as printed
+    # first edition: the card database marks the words its errata gave, and records no printed words or source
+    bran = lists_client.get("/card?name=Bran+Stark&edition=1").get_data(as_text=True)
+    assert '<h2>Text with errata <small>(Core 13, imported)</small></h2>' in bran
+    assert '<ins class="errata-words">(Limit 3 times per round.)</ins>' in bran
+    assert 'href="/c/agot1-faq/errata/bran-stark-core-s13"' in bran and "Printed text <small>(Valar Dohaeris 22" in bran
+    # the command line labels them alike
+    db = store.connect(imported_db_path)
+    [card] = cardpage.find(db, "Balon Greyjoy", 2)
+    shown = cardpage.render(card)
+    assert "Text with errata (Kings of the Isles 1, imported from" in shown and "\nPrinted (" not in shown
+    assert "As printed (the card data's original wording, before its errata):" in shown
+    assert "errata by Fantasy Flight Games, version 2.0: https://" in shown
+
+
+def test_the_wording_of_a_card_database_read_safely():
+    """What ``cardpage.wording`` makes of a card database's errata, damaged or hostile: never a traceback, never a link
+    that is not a web address, never a span the text does not have."""
+    from judgekb.cards.cardpage import wording
+
+    assert wording({"edition": 2, "text": "x", "errata_text": "not json"}) == {"is": "printed"}
+    assert wording({"edition": 2, "text": "x", "errata_text": '{"a": 1}'}) == {"is": "printed"}
+    assert wording({"edition": 2, "text": "x", "errata_text": '[{"version": "original", "text": "x"}]'}) == {"is": "printed"}
+    hostile = '[{"version": "original", "text": "y"}, {"version": "2.0", "issuer": "G", "link": "javascript:alert(1)"}]'
+    said = wording({"edition": 2, "text": "x", "errata_text": hostile})
+    assert said["is"] == "errata" and said["printed"] == "y" and said["sources"] == [{"issuer": "G", "version": "2.0", "link": None}]
+    spans = '[{"line": 0, "start": 2, "end": 4}, {"line": 5, "start": 0, "end": 1}, {"line": 1, "start": 0, "end": 99}, {"line": "0"}]'
+    said = wording({"edition": 1, "text": "abcdef\nghi", "errata_text": spans})
+    assert said["is"] == "errata" and said["marked"] == [[2, 4]] and said["printed"] is None
