@@ -109,3 +109,41 @@ def test_a_cards_text_with_errata_is_labelled_and_the_printed_words_follow(lists
     no_horizontal_scroll(page)
     section.screenshot(path=str(SHOTS / f"r81-card-text-with-errata-{size}.png"))
     context.close()
+
+
+# ---------------------------------------------------------------------------- M4: the builder's sheet quotes the clauses
+
+
+_CITED = "els => els.map(e => [e.tagName, e.textContent.trim()])"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_builders_printed_ruling_quotes_each_cited_clause_as_the_scenario_page_does(carded_server, browser, size):
+    """r81 M4: the builder's printed ruling gave only the shortened citation titles (the text and the full citation
+    line sit in closed <details>, hidden in print), where the /scenario page's sheet ends with "Cited clauses": each
+    clause's full citation and text.  The builder's sheet now ends with that same block, for the same scenario."""
+    from tests.web.test_builder import build_military_challenge, builder_at
+
+    context, page = builder_at(browser, carded_server, size)
+    build_military_challenge(page, "2")
+    page.click("#b-run")
+    page.wait_for_selector("#b-result .ruling-lines li")
+    assert not page.is_visible("#b-result dl.cited")  # on screen each step's citation opens its text
+    page.emulate_media(media="print")
+    head = page.locator("#b-result h2", has_text="Cited clauses")
+    assert head.is_visible() and head.bounding_box()["y"] > page.locator("#b-result ol.trace").bounding_box()["y"]
+    built = page.locator("#b-result dl.cited > *").evaluate_all(_CITED)
+    terms = [text for tag, text in built if tag == "DT"]
+    assert len(terms) >= 3 and all(text for tag, text in built), built
+    assert any("(no page numbers: the corpus's copy of this document is a web page)" in t for t in terms), terms  # whole
+    assert page.locator("#b-result dl.cited dt a").first.get_attribute("href").startswith("/c/agot2-")
+    page.screenshot(path=str(SHOTS / f"r81-builder-print-{size}.png"), full_page=True)
+    yaml_text = page.text_content("#b-yaml")
+    page.emulate_media(media="screen")
+    # the same scenario pasted on the scenario page: the same block, clause for clause
+    page.goto(carded_server + "/scenario")
+    page.fill("#scenario", yaml_text)
+    page.click("#run")
+    page.wait_for_selector("#ruling")
+    assert page.locator("#ruling dl.cited > *").evaluate_all(_CITED) == built
+    context.close()

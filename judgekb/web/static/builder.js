@@ -1009,6 +1009,19 @@
       .catch(function () { status.textContent = "The server did not answer: check the connection and run again."; });
   }
   function printTitle() { return state.title.trim() || "Scenario ruling"; }
+  // the printed sheet's "Cited clauses", full citation and text: the scenario page's block (templates/cited_clauses.html),
+  // which builder.html renders once with one blank clause; each clause cited is that clause's two lines, filled
+  function citedClauses(cited) {
+    var block = document.getElementById("b-cited").content.cloneNode(true), list = block.querySelector("dl.cited");
+    var term = list.querySelector("dt"), text = list.querySelector("dd");
+    list.textContent = "";
+    cited.forEach(function (c) {
+      var dt = term.cloneNode(true), dd = text.cloneNode(true), a = dt.querySelector("a");
+      a.href = a.getAttribute("href").replace(/ID$/, c.id); a.textContent = c.citation; dd.textContent = c.text;
+      list.appendChild(dt); list.appendChild(dd);
+    });
+    return block;
+  }
   function showRuling(out, r) {
     out.textContent = "";
     var cited = {}; (r.cited || []).forEach(function (c) { cited[c.id] = c; });
@@ -1056,6 +1069,7 @@
       group.entries.forEach(function (s) { addEntry(g, s); });
     });
     out.appendChild(ol);
+    out.appendChild(citedClauses(r.cited || []));
     out.scrollIntoView({ block: "start" });
     function addEntry(g, s) {
       var item = el("li", { class: s.outcome }, [inForm(s.text) + (s.outcome !== "applied" ? " [" + s.outcome + "]" : "")]);
