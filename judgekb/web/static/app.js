@@ -388,6 +388,22 @@
     var asked = params.get("edition");
     if (asked && asked !== edition.value && [].some.call(edition.options, function (o) { return o.value === asked; })) edition.value = asked;
     function setMode(text) { modeNote.textContent = text || ""; modeNote.hidden = !text; }
+    // Back to a list of results lands where the judge was (r81 M5: it landed at the top).  The position is kept in the
+    // history entry as the page scrolls; a page whose results are drawn here after it loads (the saved copy, an exported
+    // site, a search the network could not answer) is put back there once they are drawn.
+    var navigation = (performance.getEntriesByType && performance.getEntriesByType("navigation")[0]) || {};
+    var scrollBack = navigation.type === "back_forward" && history.state && typeof history.state.scroll === "number" ? history.state.scroll : null;
+    var scrollTimer = null;
+    function keepScroll() {
+      try { history.replaceState(Object.assign({}, history.state, { scroll: window.scrollY }), ""); } catch (e) { /* refused */ }
+    }
+    window.addEventListener("scroll", function () { clearTimeout(scrollTimer); scrollTimer = setTimeout(keepScroll, 150); }, { passive: true });
+    list.addEventListener("click", keepScroll, true);  // (a result opened before the pause after scrolling)
+    function scrollWhereKept() {
+      if (scrollBack === null) return;
+      var y = scrollBack; scrollBack = null;
+      window.scrollTo(0, y);
+    }
     function showNotes(shown) {
       // each note as the server shows it (webtext.note_parts): text pieces, and links to card pages
       var notes = document.getElementById("notes");
@@ -464,6 +480,7 @@
       });
       if (!hits.length && q.value.trim()) { var p = el("p", "", "No results."); p.id = "empty"; list.after(p); }
       var start = document.getElementById("start"); if (start) start.hidden = !!q.value.trim();
+      scrollWhereKept();
     }
     function renderCards(cards, here) {
       var held = !!here && !pagesSaved();
@@ -545,7 +562,7 @@
     if (MODE !== "static") window.addEventListener("online", function () { if (q.value.trim()) { last = ""; lookup(); } });
     if (q.value.trim() && (MODE === "static" || !list.children.length)) lookup(); // exported or cached page, or a restored edition
     else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) lookup();
-    else last = q.value.trim() + "|" + edition.value;
+    else { last = q.value.trim() + "|" + edition.value; scrollWhereKept(); }  // (the browser's own, unless focus moved it)
     showRecent();
     keepIndexWhenIdle();  // if the network drops, this open page still searches
   }
