@@ -208,3 +208,49 @@ def test_back_to_results_drawn_from_the_offline_copy_keeps_the_position(db_path,
         page.wait_for_timeout(300)
         assert before > 300 and abs(page.evaluate("scrollY") - before) <= 2, (before, page.evaluate("scrollY"))
     context.close()
+
+
+# ---------------------------------------------------------------------------- L4: Back after refining a search
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_back_after_refining_a_search_returns_to_the_search_before(server, browser, size):
+    """r81 L4: typing replaced the history entry, so after opening "stealth bypass" (from a QR code or a link) and
+    refining it to "stealth bypass knelt", Back left judgekb.  A search that opened the page, was sent, or has stood a
+    moment is kept; the query typed after it is a new entry, and the letters typed on the way are not."""
+    context, page = _page(browser, size)
+    page.goto(server + "/?q=stealth+bypass&edition=2")
+    first = page.locator("#results li.hit a.citation").first.inner_text()
+    length = page.evaluate("history.length")
+    page.click("#q")
+    page.keyboard.press("End")
+    page.keyboard.type(" knelt", delay=30)
+    page.wait_for_function("location.search.includes('knelt') && document.querySelector('#results li.hit')")
+    assert page.evaluate("history.length") == length + 1  # one entry for the refinement, not one per letter
+    page.go_back()
+    page.wait_for_function("!location.search.includes('knelt')")
+    assert page.input_value("#q") == "stealth bypass" and page.input_value("#edition") == "2"
+    page.wait_for_function("(document.querySelector('#results li.hit a.citation')||{}).textContent === " + repr(first))
+    page.go_forward()
+    page.wait_for_function("location.search.includes('knelt')")
+    assert page.input_value("#q") == "stealth bypass knelt"
+    # from the empty page: a search that has stood is kept; one sent with Enter too
+    page.goto(server + "/?edition=2")
+    page.fill("#q", "stealth")
+    page.wait_for_selector("#results li.hit")
+    page.wait_for_timeout(1800)  # (it has stood)
+    page.fill("#q", "stealth bypass")
+    page.wait_for_function("location.search.includes('bypass')")
+    page.fill("#q", "claim")
+    page.press("#q", "Enter")
+    page.wait_for_function("location.search.includes('claim')")
+    page.fill("#q", "claim military")
+    page.wait_for_function("location.search.includes('military')")
+    page.go_back()
+    page.wait_for_function("location.search.includes('claim') && !location.search.includes('military')")
+    assert page.input_value("#q") == "claim"
+    page.go_back()
+    page.wait_for_function("location.search.includes('stealth') && !location.search.includes('bypass')")
+    assert page.input_value("#q") == "stealth"
+    page.wait_for_selector("#results li.hit")
+    context.close()

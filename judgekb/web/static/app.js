@@ -520,13 +520,39 @@
         if (key === last) { setMode("No network, and no copy of the rules is saved on this device yet."); render([]); }
       });
     }
+    // The address follows the search (r81 L4): while the judge types, each query replaces the last in the history; a
+    // search that has stood for SETTLE_MS, was sent with the Search button or Enter, or opened the page, is kept, and
+    // the next query is a new entry, so Back returns to it instead of leaving judgekb.
+    var SETTLE_MS = 1500, settled = !!q.value.trim(), settleTimer = null;
+    function keepInHistory(href) {
+      var to = new URL(href, location.href), same = to.pathname === location.pathname &&
+        to.searchParams.toString() === new URLSearchParams(location.search).toString();  // ("a+b" and "a%20b" alike)
+      clearTimeout(settleTimer);
+      if (settled && !same) history.pushState(null, "", href);
+      else history.replaceState(null, "", href);
+      settled = false;
+      settleTimer = setTimeout(function () { settled = true; }, SETTLE_MS);
+    }
+    function inPlace(search) {  // a search that shows the entry it is in (the page's load, Back, Forward): never a new one
+      settled = false; search();
+      clearTimeout(settleTimer); settled = !!q.value.trim();
+    }
+    if (MODE !== "static") window.addEventListener("popstate", function (ev) {
+      // Back or Forward to a search this page kept: show it (the page was not loaded again)
+      var wanted = new URLSearchParams(location.search), ed = wanted.get("edition") || "all";
+      q.value = wanted.get("q") || "";
+      if ([].some.call(edition.options, function (o) { return o.value === ed; })) edition.value = ed;
+      scrollBack = ev.state && typeof ev.state.scroll === "number" ? ev.state.scroll : null;
+      clearTimeout(timer); last = "";
+      inPlace(lookup);  // (the entry shown is a kept search: the next query is a new one)
+    });
     function lookup() {
       var typed = q.value.trim(), ed = edition.value, key = typed + "|" + ed;
       save("judgekb.edition", ed);
       if (key === last) return; last = key;
       if (!typed) { render([]); renderCards([]); setMode(""); showNotes([]); return; }
       var short = shortened(typed), value = short.text;  // what the server would search, and all the address holds
-      if (MODE !== "static") history.replaceState(null, "", searchHref(value, ed));
+      if (MODE !== "static") keepInHistory(searchHref(value, ed));
       if (MODE === "static" || navigator.onLine === false) { searchHere(value, ed, key, short.note); return; }
       var url = "/api/search?limit=10&notes=1&q=" + encodeURIComponent(value) + (ed !== "all" ? "&edition=" + ed : "");
       // a venue network that hangs rather than fails: after a few seconds, search on the device instead
@@ -553,6 +579,7 @@
     edition.addEventListener("change", lookup);
     document.getElementById("search-form").addEventListener("submit", function (ev) {
       ev.preventDefault(); clearTimeout(timer); last = ""; lookup();
+      clearTimeout(settleTimer); settled = true;  // sent: kept, as a search that has stood
       if (q.value.trim()) remember({ kind: "search", label: shortened(q.value).text, edition: edition.value });
     });
     list.addEventListener("click", function (ev) {
@@ -560,8 +587,8 @@
     });
     // the network is back: the server searches again, and results found offline (not linked here) link to their pages
     if (MODE !== "static") window.addEventListener("online", function () { if (q.value.trim()) { last = ""; lookup(); } });
-    if (q.value.trim() && (MODE === "static" || !list.children.length)) lookup(); // exported or cached page, or a restored edition
-    else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) lookup();
+    if (q.value.trim() && (MODE === "static" || !list.children.length)) inPlace(lookup); // exported or cached page, or a restored edition
+    else if (q.value.trim() && edition.value !== (params.get("edition") || "all")) inPlace(lookup);
     else { last = q.value.trim() + "|" + edition.value; scrollWhereKept(); }  // (the browser's own, unless focus moved it)
     showRecent();
     keepIndexWhenIdle();  // if the network drops, this open page still searches
