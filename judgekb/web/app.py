@@ -314,18 +314,24 @@ def changes_page() -> Any:
     if current is None:
         bad_request(f"unknown document '{doc}'")
     rows = []
-    comparable = bool(authority.document_versions(res().db, doc))  # (else the page says there is nothing to compare)
+    # the versions `changes` can report for each document (entries' tags, change logs, a later document's): each
+    # document's option carries its own, so the version list follows the document picked (r81 M6: it kept the first
+    # edition's v1.0…v5.5.1 for FAQ v4.1, and offered v4.1 no "after v2.3")
+    versions_of = res().cached(("change versions",), lambda: {d["id"]: authority.document_versions(res().db, d["id"]) for d in docs})
+    versions = versions_of[doc]
+    comparable = bool(versions)  # (else the page says there is nothing to compare)
     if since:
         if not authority.is_version(since):
             bad_request("since must be a version such as v5.4")
         if comparable:  # (not "No entries carry a later version", as if nothing had changed)
             _since_known(doc, since)
             rows = authority.changes(res().db, doc, since)
-    found = {r["version"] for r in res().db.query("select distinct version from clauses where doc = ? and version is not null", [doc])}
-    versions = sorted(found, key=authority.version_key)
+    # sent with no version ("/changes?doc=agot2-faq41&since="): said, not the form again with nothing under it
+    since_missing = "since" in request.args and not since and comparable
     return render_template(
-        "changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions, comparable=comparable
-    )
+        "changes.html", docs=docs, doc=doc, current=current, since=since, rows=rows, versions=versions, comparable=comparable,
+        versions_of=versions_of, since_missing=since_missing,
+    )  # fmt: skip
 
 
 def _error_page(status: int, message: str, **extra: Any) -> Any:

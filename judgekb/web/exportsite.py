@@ -56,13 +56,9 @@ class Site:
         for (name, edition), path in self.cards.items():
             self.by_name.setdefault(name.casefold(), []).append((edition, path))
         self.docs = [r["id"] for r in db.query("select id from documents order by id")]
-        self.versions = {
-            d: sorted(
-                {r["version"] for r in db.query("select distinct version from clauses where doc = ? and version is not null", [d])},
-                key=_version_key,
-            )
-            for d in self.docs
-        }
+        from judgekb.authority.graph import document_versions
+
+        self.versions = {d: document_versions(db, d) for d in self.docs}  # as the changes page offers them
 
     def file_for(self, url: str) -> str | None:
         """The exported file for a server URL (relative to the site root), or None when it has none."""
@@ -92,12 +88,6 @@ class Site:
         if path in ("/scenario", "/deckcheck", "/build"):
             return "needs-server.html"
         return None
-
-
-def _version_key(version: str) -> tuple[int, ...]:
-    from judgekb.authority.graph import version_key
-
-    return version_key(version)
 
 
 def _relative(page_file: str) -> str:

@@ -254,3 +254,32 @@ def test_back_after_refining_a_search_returns_to_the_search_before(server, brows
     assert page.input_value("#q") == "stealth"
     page.wait_for_selector("#results li.hit")
     context.close()
+
+
+# ---------------------------------------------------------------------------- M6: the Changes page
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_changes_version_list_follows_the_document_picked(server, browser, size):
+    """r81 M6: picking "AGoT 2.0 FAQ v4.1" left the first edition's v1.0 … v5.5.1 in the version list, and sending
+    the form with no version showed the form again, silently."""
+    context, page = _page(browser, size)
+    page.goto(server + "/changes")
+    page.select_option("#doc", "agot2-faq41")
+    versions = page.eval_on_selector_all("#since option", "els => els.map(e => e.value)")
+    assert versions == ["", "v1.0", "v1.4", "v2.0", "v2.1", "v2.2", "v2.3", "v4.1"], versions
+    page.click("#changes-form button")  # no version chosen
+    page.wait_for_selector("#since-missing")
+    assert "Choose a version" in page.inner_text("#since-missing") and page.input_value("#doc") == "agot2-faq41"
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(SHOTS / f"r81-changes-no-version-{size}.png"))
+    page.select_option("#since", "v2.3")
+    page.click("#changes-form button")
+    page.wait_for_selector("ul.changes li")
+    assert "entries introduced after v2.3" in page.inner_text("h1")
+    page.select_option("#doc", "agot2-rr")  # no versions: the list is empty and the page says why
+    assert page.eval_on_selector_all("#since option", "els => els.map(e => e.value)") == [""]
+    assert page.is_visible("#no-versions") and "AGoT 2.0 Rules Reference" in page.inner_text("#no-versions")
+    page.select_option("#doc", "agot1-faq")
+    assert page.eval_on_selector_all("#since option", "els => els.length") == 27 and not page.is_visible("#no-versions")
+    context.close()

@@ -87,3 +87,27 @@ def test_the_wording_of_a_card_database_read_safely():
     spans = '[{"line": 0, "start": 2, "end": 4}, {"line": 5, "start": 0, "end": 1}, {"line": 1, "start": 0, "end": 99}, {"line": "0"}]'
     said = wording({"edition": 1, "text": "abcdef\nghi", "errata_text": spans})
     assert said["is"] == "errata" and said["marked"] == [[2, 4]] and said["printed"] is None
+
+
+def test_the_changes_page_offers_each_documents_versions_and_says_when_none_is_chosen(client):
+    """r81 M6: with FAQ v4.1 chosen the version list still offered the first edition's v1.0 … v5.5.1 (only the
+    exported site's script refreshed it), FAQ v4.1's own list had no "after v2.3", and a form sent with no version
+    ("/changes?doc=agot2-faq41&since=") showed the form again with nothing said."""
+    import re
+
+    page = client.get("/changes").get_data(as_text=True)
+    carried = dict(re.findall(r'<option value="(agot[^"]*)" data-versions="([^"]*)"', page))
+    assert carried["agot2-faq41"].split() == ["1.0", "1.4", "2.0", "2.1", "2.2", "2.3", "4.1"]
+    assert carried["agot1-faq"].split()[-1] == "5.5.1" and carried["agot2-rr"] == ""
+    picked = client.get("/changes?doc=agot2-faq41").get_data(as_text=True)
+    offered = re.findall(r'<option value="(v[^"]*)"', picked)
+    assert offered == ["v1.0", "v1.4", "v2.0", "v2.1", "v2.2", "v2.3", "v4.1"] and 'id="since-missing"' not in picked
+    response = client.get("/changes?doc=agot2-faq41&since=")
+    empty = response.get_data(as_text=True)
+    assert response.status_code == 200 and '<p class="error" id="since-missing" role="alert">Choose a version' in empty
+    assert "AGoT 2.0 FAQ v4.1 (2024-01-22)" in empty.split('id="since-missing"', 1)[1].split("</p>", 1)[0]
+    since = client.get("/changes?doc=agot2-faq41&since=v2.3").get_data(as_text=True)  # what changed in v4.1
+    assert "entries introduced after v2.3" in since and 'href="/c/agot2-faq41/errata/the-silver-steed-the-king-s-peace-54"' in since
+    # a document with no versions says so, and is not told to choose one
+    rr = client.get("/changes?doc=agot2-rr&since=").get_data(as_text=True)
+    assert 'id="since-missing"' not in rr and '<p class="note" id="no-versions">' in rr

@@ -677,6 +677,21 @@
 
   // ------------------------------------------------------------------ changes page of an exported site: one file per document and version
   var changesForm = document.getElementById("changes-form");
+  // the version list follows the document picked: each document's option carries its versions (r81 M6: FAQ v4.1 was
+  // offered the first edition's v1.0 … v5.5.1 until the form was sent)
+  if (changesForm && MODE !== "static") {
+    var pickedDoc = document.getElementById("doc"), sinceList = document.getElementById("since");
+    pickedDoc.addEventListener("change", function () {
+      var option = pickedDoc.options[pickedDoc.selectedIndex], versions = (option.getAttribute("data-versions") || "").split(" ").filter(Boolean);
+      var first = sinceList.options[0];  // "since version…"
+      sinceList.textContent = ""; sinceList.appendChild(first); first.selected = true;
+      versions.forEach(function (v) { var o = el("option", "", "after v" + v); o.value = "v" + v; sinceList.appendChild(o); });
+      sinceList.removeAttribute("aria-invalid"); sinceList.removeAttribute("aria-describedby");
+      var missing = document.getElementById("since-missing"); if (missing) missing.remove();
+      var none = document.getElementById("no-versions");
+      if (none) { none.hidden = versions.length > 0; none.querySelector(".doc-short").textContent = option.getAttribute("data-short") || option.value; }
+    });
+  }
   if (changesForm && MODE === "static") {
     var docSelect = document.getElementById("doc"), sinceSelect = document.getElementById("since");
     docSelect.addEventListener("change", function () { location.href = ROOT + "changes/" + docSelect.value + ".html"; });
