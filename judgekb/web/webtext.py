@@ -147,6 +147,30 @@ def answer_blocks(text: str | None, blocks: list[list[Any]] | None, question: st
     return Markup(html.replace("<p>", f"<p>{mark}", 1) if html.startswith("<p>") else f"<p>{mark}</p>{html}")
 
 
+# A link on a clause page said for its direction, this text first: "← supersedes" read as "this text supersedes" the
+# FAQ entry that in fact supersedes it, and no legend said what the arrows meant (review r81, M7)
+LINK_SAID = {
+    "supersedes": ("supersedes", "superseded by"),
+    "clarifies": ("clarifies", "clarified by"),
+    "cites": ("cites", "cited by"),
+    "mentions": ("mentions", "mentioned by"),
+    "restates": ("restates", "restated by"),
+    "same-topic": ("same topic as", "same topic as"),
+}
+
+
+def link_said(item: dict[str, Any]) -> str:
+    """A clause page's link, as "this text <relation> that one": "supersedes" / "superseded by", "cites" / "cited by"…
+    A link that replaces only a passage (a struck bullet, a paragraph) says "superseded in part by"."""
+    out, into = LINK_SAID.get(str(item.get("type")), (str(item.get("type")), f"{item.get('type')} (from it)"))
+    if item.get("direction") == "out":
+        return out
+    data = item.get("data") or {}
+    if item.get("type") == "supersedes" and (data.get("struck") or data.get("paragraph")):
+        return "superseded in part by"
+    return into
+
+
 EDITION_BADGE = {1: "1st ed.", 2: "2nd ed."}
 
 
@@ -243,6 +267,6 @@ def register(app: Any) -> None:
 
     app.jinja_env.filters.update(
         rich=rich, text_blocks=text_blocks, snippet=snippet, card_text=card_text, hit_source=hit_source, note_html=note_html,
-        folded_said=folded_said, plain_text=plain_text, answer_blocks=answer_blocks,
+        folded_said=folded_said, plain_text=plain_text, answer_blocks=answer_blocks, link_said=link_said,
     )  # fmt: skip
     app.jinja_env.globals["EDITION_BADGE"] = EDITION_BADGE

@@ -283,3 +283,20 @@ def test_the_changes_version_list_follows_the_document_picked(server, browser, s
     page.select_option("#doc", "agot1-faq")
     assert page.eval_on_selector_all("#since option", "els => els.length") == 27 and not page.is_visible("#no-versions")
     context.close()
+
+
+# ---------------------------------------------------------------------------- M7: clause links said by direction
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_clause_pages_links_read_in_words_not_arrows(server, browser, size):
+    """r81 M7: "← supersedes" read backwards on the Rules Reference's Target."""
+    context, page = _page(browser, size)
+    page.goto(server + "/c/agot2-rr/target")
+    first = page.locator("section.links li").first
+    assert first.locator(".tag").inner_text() == "superseded in part by"
+    assert first.locator("a").inner_text().startswith("AGoT 2.0 FAQ v4.1 (2024-01-22) §3.3")
+    assert "←" not in page.inner_text("section.links") and "→" not in page.inner_text("section.links")
+    no_horizontal_scroll(page)
+    page.locator("section.links").screenshot(path=str(SHOTS / f"r81-clause-links-{size}.png"))
+    context.close()

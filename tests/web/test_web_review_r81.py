@@ -111,3 +111,24 @@ def test_the_changes_page_offers_each_documents_versions_and_says_when_none_is_c
     # a document with no versions says so, and is not told to choose one
     rr = client.get("/changes?doc=agot2-rr&since=").get_data(as_text=True)
     assert 'id="since-missing"' not in rr and '<p class="note" id="no-versions">' in rr
+
+
+def _links_section(page: str) -> str:
+    return page.split("<h2>Links</h2>", 1)[1].split("</section>", 1)[0]
+
+
+def test_a_clause_pages_links_say_the_relation_by_its_direction(client):
+    """r81 M7: /c/agot2-rr/target's Links opened with "← supersedes" then FAQ v4.1 §3.3: read left to right, this
+    entry supersedes §3.3, where §3.3 overrules it; nothing said what the arrows meant."""
+    import re
+
+    links = _links_section(client.get("/c/agot2-rr/target").get_data(as_text=True))
+    tags = re.findall(r'<span class="tag">([^<]*)</span>\s*<a href="([^"]*)"', links)
+    assert tags[0] == ("superseded in part by", "/c/agot2-faq41/3.3")  # the struck bullet only: the rest governs
+    assert ("cites", "/c/agot2-faq41/3.3") in tags and ("cited by", "/c/agot2-rr/choose") in tags
+    assert ("clarified by", "/c/agot2-faq41/2.3") in tags
+    assert "←" not in links and "→" not in links
+    whole = re.findall(r'<span class="tag">([^<]*)</span>', _links_section(client.get("/c/agot2-faq/2.6").get_data(as_text=True)))
+    assert whole == ["superseded by"]
+    said = re.findall(r'<span class="tag">([^<]*)</span>', _links_section(client.get("/c/agot1-rules/duplicates").get_data(as_text=True)))
+    assert {"restated by", "same topic as", "clarified by", "superseded in part by"} <= set(said)
