@@ -183,6 +183,16 @@ TITLE_LIST = re.compile(r'card titles with (?:a word near )?"[^"]+"(?: \(importe
 # (a list in parentheses, "check the spelling (card titles with a word near …)", ends at its bracket)
 TITLE_LIST_END = re.compile(r"\)?\. Closest clauses below\.|: name one for its card page|\)?\.?$")
 EDITION_SAID = {1: "first edition", 2: "second edition"}
+# A card's status note (the lookup's, for a card the query names): its title opens the card's page, with the errata and
+# each printing's history (review r81, L1: a judge typed the name again under Cards).  Second edition, under the list
+# in force (restricted_lists.CardStatusNotes.note: "Name (Set N): status; Name (Set M): status - List, issuer, date");
+# first edition, on the FAQ's lists (notices.first_edition_status: "first edition, lists of …: Name (PRINTING) is …").
+DATED_LIST = r" - [^;]+, [^;]+, \d{4}-\d{2}-\d{2}$"
+SECOND_STATUS = re.compile(r"^(?:second edition: )?(?P<name>[^;:()]+?) \([^()]+\): .+" + DATED_LIST)
+FIRST_STATUS = re.compile(
+    r"^first edition, lists of [^:]+: (?P<name>[^;:()]+?)"
+    r"(?: \([^()]+\) is (?:joust |melee )?(?:restricted|banned)| \([^()]+\) was removed| is on none of them)"
+)
 
 
 def note_parts(note: str) -> list[dict[str, str]]:
@@ -206,6 +216,12 @@ def note_parts(note: str) -> list[dict[str, str]]:
     def card(name: str, edition: int | str | None, label: str) -> None:
         parts.append({"text": label, "href": url_for("pages.card_page", name=name, edition=edition)})
 
+    for edition, status in ((2, SECOND_STATUS.match(note)), (1, FIRST_STATUS.match(note))):
+        if status:  # a card's list status: its title links its page
+            text(note[: status.start("name")])
+            card(status["name"], edition, status["name"])
+            text(note[status.end("name") :])
+            return parts
     if pointed := pointed_card(note):  # "card text: X is a card; … (the Cards page, or judgekb card "X" --edition N)"
         name, edition = pointed
         start = note.index(name)

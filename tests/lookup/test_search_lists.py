@@ -80,7 +80,9 @@ def test_api_header_and_web_page_show_the_note(listed_db):
     assert "Catelyn Stark (Core Set 143)" in header and current["name"] in header
     page = client.get("/?q=Catelyn+Stark&edition=2").get_data(as_text=True)
     notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
-    assert "Catelyn Stark (Core Set 143)" in notes and current["date"] in notes
+    # (the card's title links its page: r81 L1)
+    assert '<a class="card-link" href="/card?name=Catelyn+Stark&amp;edition=2">Catelyn Stark</a> (Core Set 143)' in notes
+    assert current["date"] in notes
 
 
 @contextmanager

@@ -300,3 +300,22 @@ def test_a_clause_pages_links_read_in_words_not_arrows(server, browser, size):
     no_horizontal_scroll(page)
     page.locator("section.links").screenshot(path=str(SHOTS / f"r81-clause-links-{size}.png"))
     context.close()
+
+
+# ---------------------------------------------------------------------------- L1: the status note opens the card
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_list_status_note_opens_the_cards_page(lists_server, browser, size):
+    """r81 L1: the card-status note under a typed search was plain grey text."""
+    context, page = _page(browser, size)
+    page.goto(lists_server + "/?edition=2")
+    page.fill("#q", "is balon greyjoy restricted")
+    link = page.locator("#notes p.note a.card-link", has_text="Balon Greyjoy").first
+    link.wait_for(timeout=10_000)
+    assert "joust restricted - Standard v2.1" in link.locator("xpath=..").inner_text()
+    no_horizontal_scroll(page)
+    link.click()
+    page.wait_for_selector("article.card h1")
+    assert page.inner_text("article.card h1").startswith("Balon Greyjoy") and page.is_visible("#lists")
+    context.close()

@@ -132,3 +132,20 @@ def test_a_clause_pages_links_say_the_relation_by_its_direction(client):
     assert whole == ["superseded by"]
     said = re.findall(r'<span class="tag">([^<]*)</span>', _links_section(client.get("/c/agot1-rules/duplicates").get_data(as_text=True)))
     assert {"restated by", "same topic as", "clarified by", "superseded in part by"} <= set(said)
+
+
+def test_a_cards_list_status_note_links_its_card_page(lists_client):
+    """r81 L1: "Balon Greyjoy (Core Set 68): legal, not restricted; … (Kings of the Isles 1): joust restricted - Standard
+    v2.1 …" was plain text: reaching the card's errata and history took 4 taps and 13 keys under Cards."""
+    page = lists_client.get("/?q=is+balon+greyjoy+restricted&edition=2").get_data(as_text=True)
+    notes = page.split('<div id="notes">', 1)[1].split("</div>", 1)[0]
+    assert '<p class="note"><a class="card-link" href="/card?name=Balon+Greyjoy&amp;edition=2">Balon Greyjoy</a> (Core Set 68):' in notes
+    body = lists_client.get("/api/search?q=is+balon+greyjoy+restricted&edition=2&notes=1").get_json()
+    [shown] = [parts for note, parts in zip(body["notes"], body["notes_shown"], strict=True) if note.startswith("Balon Greyjoy (")]
+    assert shown[0] == {"text": "Balon Greyjoy", "href": "/card?name=Balon+Greyjoy&edition=2"}
+    assert "".join(p["text"] for p in shown) == next(n for n in body["notes"] if n.startswith("Balon Greyjoy ("))  # word for word
+    # both editions searched: each edition's note links that edition's card
+    both = lists_client.get("/api/search?q=is+val+restricted&notes=1").get_json()["notes_shown"]
+    links = [p["href"] for parts in both for p in parts if "href" in p]
+    assert links == ["/card?name=Val&edition=2", "/card?name=Val&edition=1"], links
+    assert lists_client.get("/card?name=Balon+Greyjoy&edition=2").status_code == 200
