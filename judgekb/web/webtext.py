@@ -50,12 +50,46 @@ def unmarked(text: str) -> str:
     return EMPH.sub(r"\1", STRONG.sub(r"\1", text))
 
 
-def snippet(text: str | None) -> Markup:
+def marked_tokens(shown: list[str], source: str | None) -> list[bool] | None:
+    """Which of a snippet's tokens lookup marked, read against the text it was cut from (``source``): lookup writes a
+    matched token as ``[token]``, and a text writes icons in brackets too ("military ([military]) challenge"), so the
+    brackets alone cannot tell "[military]", the icon, from "[military]", the word matched.  The snippet's tokens are
+    a run of the text's, each as it is or in brackets (the window's "…" aside).  None when they are not."""
+    words = (source or "").split()
+    lead = 1 if shown[:1] == ["…"] else 0
+    tail = 1 if len(shown) > lead and shown[-1] == "…" else 0
+    body = shown[lead : len(shown) - tail]
+    for start in range(len(words) - len(body) + 1):
+        here = words[start : start + len(body)]
+        if all(t in (w, f"[{w}]") for t, w in zip(body, here, strict=True)):
+            return [False] * lead + [t != w for t, w in zip(body, here, strict=True)] + [False] * tail
+    return None
+
+
+EDGE = re.compile(r"^([\"'“‘(]*)(.*?)([.,;:!?\"'”’)]*)$", re.S)  # a marked token's quotes and stops stay unmarked
+
+
+def _marked(token: str) -> str:
+    """A token lookup marked, highlighted without its quotes and stops."""
+    edges = EDGE.fullmatch(token)
+    lead, word, tail = edges.groups() if edges and edges[2] else ("", token, "")
+    return f"{escape(lead)}<mark>{escape(word)}</mark>{escape(tail)}"
+
+
+def snippet(text: str | None, source: str | None = None) -> Markup:
     """A search snippet, whole (lookup cut it, some 36-50 words from a sentence's start): the words lookup marked
     ``[like this]`` become highlights, emphasis is rendered.  (It was clamped to three lines on a phone and cut
-    to start ten words before its first highlight, and the words that answered were hidden: review r81, M1.)"""
-    html = str(escape(text or ""))
-    html = HIGHLIGHT.sub(r"\1<mark>\2</mark>\3", html)
+    to start ten words before its first highlight, and the words that answered were hidden: review r81, M1.)
+
+    ``source``, the text the snippet was cut from, tells a marked token from one the text writes in brackets: a
+    marked "([military])" read as the highlight "[military]" between a stray bracket and parenthesis, "[(military)]"
+    (review r81, L2).  Without it, or when the snippet is not cut from it, the brackets are read as marks."""
+    shown = (text or "").split(" ")
+    marks = marked_tokens(shown, source) if source else None
+    if marks is None:
+        html = HIGHLIGHT.sub(r"\1<mark>\2</mark>\3", str(escape(text or "")))
+    else:
+        html = " ".join(_marked(t[1:-1]) if marked else str(escape(t)) for t, marked in zip(shown, marks, strict=True))
     return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half
 
 

@@ -319,3 +319,19 @@ def test_a_list_status_note_opens_the_cards_page(lists_server, browser, size):
     page.wait_for_selector("article.card h1")
     assert page.inner_text("article.card h1").startswith("Balon Greyjoy") and page.is_visible("#lists")
     context.close()
+
+
+# ---------------------------------------------------------------------------- L2: an icon in brackets, quoted as written
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_typed_search_quotes_an_icon_as_the_text_writes_it(server, browser, size):
+    """r81 L2: "military [(military)] challenge" where the Rules Reference reads "military ([military]) challenge"."""
+    context, page = _page(browser, size)
+    page.goto(server + "/?edition=2")
+    page.fill("#q", "military claim defending player choose")
+    snippet = page.locator("#results li.hit", has_text="Military Claim").first.locator("p.snippet")
+    snippet.wait_for(timeout=10_000)
+    assert "loses a military ([military]) challenge" in snippet.inner_text(), snippet.inner_text()
+    assert "[military]" in snippet.locator("mark").all_inner_texts()
+    context.close()

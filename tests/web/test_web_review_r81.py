@@ -149,3 +149,23 @@ def test_a_cards_list_status_note_links_its_card_page(lists_client):
     links = [p["href"] for parts in both for p in parts if "href" in p]
     assert links == ["/card?name=Val&edition=2", "/card?name=Val&edition=1"], links
     assert lists_client.get("/card?name=Balon+Greyjoy&edition=2").status_code == 200
+
+
+ICON_QUERY = "/?q=military+claim+defending+player+choose&edition=2"
+
+
+def test_a_snippet_quotes_an_icon_in_brackets_as_the_text_writes_it(client):
+    """r81 L2: Military Claim's snippet read "When a player loses a military [(military)] challenge" where the Rules
+    Reference reads "military ([military]) challenge": the mark around the token "([military])" was read as a mark
+    inside it, leaving its own brackets outside."""
+    from judgekb.web.webtext import snippet
+
+    page = client.get(ICON_QUERY).get_data(as_text=True)
+    first = page.split('<p class="snippet">', 1)[1].split("</p>", 1)[0]
+    assert "loses a <mark>military</mark> (<mark>[military]</mark>) challenge" in first, first
+    assert "[(" not in first and ")]" not in first
+    source = "for a single [military] challenge. If a military claim"
+    assert str(snippet("for a single [military] challenge. If a [military] …", source)) == (
+        "for a single [military] challenge. If a <mark>military</mark> …"  # the icon, not matched, stays as written
+    )
+    assert str(snippet("for a single [[military]] challenge.", source)) == "for a single <mark>[military]</mark> challenge."

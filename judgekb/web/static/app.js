@@ -94,6 +94,29 @@
     if (last < text.length) parent.appendChild(document.createTextNode(plain(text.slice(last))));
     return parent;
   }
+  // A snippet's marks read against the text it was cut from (as webtext.snippet does): lookup writes a matched token as
+  // [token], and a text writes icons in brackets too, so a marked "([military])" showed as "[(military)]" (r81 L2).
+  // The snippet's tokens are a run of the text's, each as it is or in brackets (the window's "…" aside).
+  function markedTokens(shown, source) {
+    var words = (source || "").split(/\s+/).filter(Boolean), start, i, ok;
+    var lead = shown[0] === "\u2026" ? 1 : 0, tail = shown.length > lead && shown[shown.length - 1] === "\u2026" ? 1 : 0;
+    var body = shown.slice(lead, shown.length - tail);
+    for (start = 0; start + body.length <= words.length; start++) {
+      for (i = 0, ok = true; i < body.length && ok; i++) ok = body[i] === words[start + i] || body[i] === "[" + words[start + i] + "]";
+      if (ok) return shown.map(function (t, k) { return k >= lead && k < lead + body.length && t !== words[start + k - lead]; });
+    }
+    return null;
+  }
+  var OPEN = "\uE000", CLOSE = "\uE001";  // a text's own brackets, kept apart from the marks while they are read
+  function snippetInto(parent, text, source) {
+    var shown = (text || "").split(" "), marks = source ? markedTokens(shown, source) : null;
+    if (!marks) return rich(parent, text, true);
+    function literal(t) { return t.replace(/\[/g, OPEN).replace(/\]/g, CLOSE); }
+    rich(parent, shown.map(function (t, k) { return marks[k] ? "[" + literal(t.slice(1, -1)) + "]" : literal(t); }).join(" "), true);
+    var walker = document.createTreeWalker(parent, NodeFilter.SHOW_TEXT), node;
+    while ((node = walker.nextNode())) node.nodeValue = node.nodeValue.replace(/\uE000/g, "[").replace(/\uE001/g, "]");
+    return parent;
+  }
   function hitSource(hit) {
     var c = hit.citation || "";
     // (the question is the title; an entry named otherwise, as FAQ v4.1's, keeps its name)
@@ -442,7 +465,7 @@
           amends.appendChild(el("summary", "", AMENDS_SAID)); amends.appendChild(el("p", "", hit.amends));
           li.appendChild(amends);
         }
-        li.appendChild(rich(el("p", "snippet"), hit.snippet || "", true));  // whole, as lookup cut it (r81 M1)
+        li.appendChild(snippetInto(el("p", "snippet"), hit.snippet || "", hit.text));  // whole, as lookup cut it (r81 M1)
         li.appendChild(el("p", "source", hitSource(hit)));
         if (inline && hit.text) {
           full = el("details", "offline-text"); var said = el("summary", "", "Full text (its page cannot be opened offline here)");
