@@ -187,6 +187,30 @@ def _search(query: str, edition: int | None, limit: int = 10) -> tuple[list[dict
     raise AssertionError("unreachable")
 
 
+# Addresses a judge guesses for the site's pages ("/builder" was a bare 404: review r81, L5), read without case and
+# trailing slash; the query string goes along ("/search?q=stealth" is "/?q=stealth")
+GUESSED = {
+    "builder": "builder.build_page", "scenario-builder": "builder.build_page", "build-scenario": "builder.build_page",
+    "search": "pages.home", "index.html": "pages.home", "home": "pages.home",
+    "cards": "pages.card_page", "card-search": "pages.card_page",
+    "deck": "deck.deckcheck_page", "decks": "deck.deckcheck_page", "deck-check": "deck.deckcheck_page",
+    "deckchecker": "deck.deckcheck_page", "check": "deck.deckcheck_page",
+    "scenarios": "pages.scenario_page", "run": "pages.scenario_page",
+    "change": "pages.changes_page", "changelog": "pages.changes_page", "versions": "pages.changes_page",
+}  # fmt: skip
+MAIN_PAGES = (  # what the 404 page offers, beside the menu
+    ("pages.home", "Search the rules"), ("pages.card_page", "Cards: status, errata and rulings of a card"),
+    ("builder.build_page", "Build a scenario and rule on it"), ("deck.deckcheck_page", "Deck check"),
+    ("pages.scenario_page", "Scenario: paste or upload YAML"), ("pages.changes_page", "Changes between versions"),
+)  # fmt: skip
+
+
+def guessed_page(path: str) -> str | None:
+    """The page an address guessed for one of the site's pages means, or None: "/Builder/" is /build."""
+    endpoint = GUESSED.get(path.strip("/").lower())
+    return url_for(endpoint) if endpoint else None
+
+
 NEAREST_IDS = " Nearest ids: "  # how a 404's message lists them (the page lists them linked instead)
 
 
@@ -549,10 +573,13 @@ def create_app(db_path: Path | None = None, corpus: Path | None = None) -> Flask
         message = error_message(exc)
         if wants_json():
             return jsonify({"error": message, "status": status}), status
+        if status == 404 and request.url_rule is None and (page := guessed_page(request.path)):
+            query = request.query_string.decode("ascii", "replace")  # (as sent: see clause_page)
+            return redirect(page + (f"?{query}" if query else ""), code=302)
         near = [{"id": n, "citation": node_label(n)} for n in g.get("near_ids", [])]
         if near:  # the page lists them, linked: the message does not say them again
             message = message.split(NEAREST_IDS)[0]
-        return _error_page(status, message, near=near)
+        return _error_page(status, message, near=near, main_pages=MAIN_PAGES if status == 404 else ())
 
     @app.errorhandler(sqlite3.DatabaseError)
     def damaged(exc: sqlite3.DatabaseError) -> Any:

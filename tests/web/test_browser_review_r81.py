@@ -335,3 +335,23 @@ def test_a_typed_search_quotes_an_icon_as_the_text_writes_it(server, browser, si
     assert "loses a military ([military]) challenge" in snippet.inner_text(), snippet.inner_text()
     assert "[military]" in snippet.locator("mark").all_inner_texts()
     context.close()
+
+
+# ---------------------------------------------------------------------------- L5: /builder and other guesses
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_builder_typed_by_hand_opens_the_builder(server, browser, size):
+    """r81 L5: /builder gave a 404 pointing only to the search."""
+    context, page = _page(browser, size)
+    page.goto(server + "/builder")
+    page.wait_for_selector("#builder #b-edition")
+    assert page.url == server + "/build"
+    response = page.goto(server + "/no-such-page")
+    assert response.status == 404
+    links = page.locator("#main-pages a")
+    assert links.count() == 6 and "Build a scenario" in links.all_inner_texts()[2]
+    heights = links.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert min(heights) >= 44, heights  # tap targets
+    no_horizontal_scroll(page)
+    context.close()
