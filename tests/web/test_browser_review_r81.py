@@ -355,3 +355,44 @@ def test_builder_typed_by_hand_opens_the_builder(server, browser, size):
     assert min(heights) >= 44, heights  # tap targets
     no_horizontal_scroll(page)
     context.close()
+
+
+# ---------------------------------------------------------------------------- L6: the offline banner on a phone
+
+
+@pytest.fixture(scope="module")
+def venue_browser(browser):
+    """Chromium that resolves judge.test to loopback: a plain-HTTP address that is not this machine's, as a venue's
+    (launched by the module's playwright: a second sync_playwright in one module is refused)."""
+    from tests.browser_support import ARGS, CHROMIUM
+
+    venue = browser.browser_type.launch(executable_path=CHROMIUM, args=[*ARGS, "--host-resolver-rules=MAP judge.test 127.0.0.1"])
+    yield venue
+    venue.close()
+
+
+def test_the_offline_banner_on_a_phone_is_short_with_its_details_on_demand(server, venue_browser):
+    """r81 L6: at the venue's plain-HTTP address, the network gone, "Offline — searching the index this open page
+    fetched: …" took nine lines of a 390 px screen, and the first result began some 40 % of the way down."""
+    context, page = new_page(venue_browser, "phone", bypass_csp=True, has_touch=True, is_mobile=True)
+    port = server.rsplit(":", 1)[1]
+    page.goto(f"http://judge.test:{port}/?edition=2")
+    page.wait_for_selector("body[data-index-ready='1']")
+    context.set_offline(True)
+    page.fill("#q", "who wins a tie in a challenge")
+    page.wait_for_selector("#results li.hit")
+    mode = page.locator("#search-mode")
+    said = mode.inner_text()
+    assert said.startswith("Offline — searching the index this open page fetched") and "keep this page open" in said
+    assert "tap its title for its full text" in said
+    more = mode.locator("details")
+    assert not more.evaluate("e => e.open")
+    box = mode.bounding_box()
+    assert box["height"] <= 130, box  # four lines and the details' line (it was nine lines)
+    assert page.locator("#results li.hit").first.bounding_box()["y"] < 844 * 0.4, page.locator("#results li.hit").first.bounding_box()
+    page.screenshot(path=str(SHOTS / "r81-offline-banner-phone.png"))
+    more.locator("summary").click()
+    opened = more.inner_text()
+    assert "reloading or closing it loses the search" in opened and "knows no synonyms or abbreviations" in opened
+    no_horizontal_scroll(page)
+    context.close()

@@ -410,7 +410,17 @@
     // (and so is the edition: "/?q=stelth&edition=2" opened from the offline copy searches second edition)
     var asked = params.get("edition");
     if (asked && asked !== edition.value && [].some.call(edition.options, function (o) { return o.value === asked; })) edition.value = asked;
-    function setMode(text) { modeNote.textContent = text || ""; modeNote.hidden = !text; }
+    // what the search is doing, in a line or two; the rest of what it means behind "more" (r81 L6: offline at a venue's
+    // address it was nine lines of a phone's screen, the first result 40 % down)
+    function setMode(text, more) {
+      modeNote.textContent = text || "";
+      if (text && more) {
+        var box = el("details", "mode-more");
+        box.appendChild(el("summary", "", "More on searching offline")); box.appendChild(el("p", "", more));
+        modeNote.appendChild(document.createTextNode(" ")); modeNote.appendChild(box);
+      }
+      modeNote.hidden = !text;
+    }
     // Back to a list of results lands where the judge was (r81 M5: it landed at the top).  The position is kept in the
     // history entry as the page scrolls; a page whose results are drawn here after it loads (the saved copy, an exported
     // site, a search the network could not answer) is put back there once they are drawn.
@@ -514,12 +524,12 @@
       if (held && cards.length) chips.appendChild(el("small", "held-note", "A card's page opens when the network is back."));
       chips.hidden = !cards.length;
     }
-    var DIFFERS = "a plain word match: unlike the server it knows no synonyms or abbreviations (STR, mil\u2026), fixes only near spellings, and ranks more simply.";
-    var OFFLINE_NOTE = "Offline \u2014 searching the copy saved on this device, " + DIFFERS;
-    var STATIC_NOTE = "Exported copy \u2014 searching on this device, " + DIFFERS;
+    var DIFFERS = "It is a plain word match: unlike the server it knows no synonyms or abbreviations (STR, mil\u2026), fixes only near spellings, and ranks more simply.";
+    var OFFLINE_NOTE = ["Offline \u2014 searching the copy saved on this device, a plain word match.", DIFFERS];
+    var STATIC_NOTE = ["Exported copy \u2014 searching on this device, a plain word match.", DIFFERS];
     // plain http:// on the venue network: no service worker, nothing saved; only this open page holds the index
-    var HELD_NOTE = "Offline \u2014 searching the index this open page fetched: nothing is saved at this address, so keep this page open " +
-      "(reloading or closing it loses the search until the network is back), and a result's page cannot open: tap its title for its full text here; " + DIFFERS;
+    var HELD_NOTE = ["Offline \u2014 searching the index this open page fetched: keep this page open; a result's page cannot open, so tap its title for its full text.",
+      "Nothing is saved at this address (plain http://): reloading or closing it loses the search until the network is back. " + DIFFERS];
     function offlineNote() {
       return navigator.serviceWorker && navigator.serviceWorker.controller ? OFFLINE_NOTE : HELD_NOTE;
     }
@@ -534,7 +544,8 @@
         var started = performance.now();
         var hits = localSearch(data, value, ed === "all" ? null : ed, 10);
         body.setAttribute("data-local-search-ms", (performance.now() - started).toFixed(1));
-        setMode(MODE === "static" ? STATIC_NOTE : offlineNote());
+        var mode = MODE === "static" ? STATIC_NOTE : offlineNote();
+        setMode(mode[0], mode[1]);
         var notes = STATUS_ASKED.test(value) ? [STATUS_NOTE] : [];
         showNotes(said ? [said].concat(notes) : notes);  // (the server's notes were for another search)
         render(hits, true);
