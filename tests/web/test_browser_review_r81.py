@@ -396,3 +396,29 @@ def test_the_offline_banner_on_a_phone_is_short_with_its_details_on_demand(serve
     assert "reloading or closing it loses the search" in opened and "knows no synonyms or abbreviations" in opened
     no_horizontal_scroll(page)
     context.close()
+
+
+# ---------------------------------------------------------------------------- r79 L3: a flattened PDF's icon explained
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_snippet_showing_a_flattened_pdf_icon_says_what_it_is(server, browser, size):
+    """Blind review r79 L3: "… | cards can also be placed into Shadows during [setup,] …" showed first edition's
+    Shadows crest unexplained, though the clause page says what "|" is.  The hit says it under its snippet, drawn as
+    typed and as loaded; a hit whose snippet shows no such icon says nothing."""
+    context, page = _page(browser, size)
+    query = "how much gold do i get for setup"
+    page.goto(server + "/?edition=1")
+    page.fill("#q", query)
+    shadows = "#results li.hit:has-text('Playing a card into Shadows')"
+    page.wait_for_selector(shadows, timeout=10_000)
+    for drawn in ("typed", "loaded"):
+        if drawn == "loaded":
+            page.goto(server + "/?edition=1&q=" + query.replace(" ", "+"))
+            page.wait_for_selector(shadows)
+        hit = page.locator(shadows).first
+        assert "|" in hit.locator("p.snippet").inner_text(), drawn
+        assert hit.locator("p.glyph-note").inner_text() == "Note: “|” in this text is the Shadows crest (the flattened PDF's icon).", drawn
+        assert page.locator("#results li.hit p.glyph-note").count() == 1, drawn
+        no_horizontal_scroll(page)
+    context.close()

@@ -476,6 +476,8 @@
           li.appendChild(amends);
         }
         li.appendChild(snippetInto(el("p", "snippet"), hit.snippet || "", hit.text));  // whole, as lookup cut it (r81 M1)
+        // a flattened PDF's icon the snippet shows ("|", the Shadows crest), said as the clause page says it (r79 L3)
+        (hit.glyph_notes || []).forEach(function (note) { li.appendChild(el("p", "glyph-note", "Note: " + note)); });
         li.appendChild(el("p", "source", hitSource(hit)));
         if (inline && hit.text) {
           full = el("details", "offline-text"); var said = el("summary", "", "Full text (its page cannot be opened offline here)");
