@@ -316,9 +316,9 @@ def _unknown_words(
         w for w in analysis["content"]
         if len(w) >= 4 and w.replace("'", "").isalpha() and stem_of(w) not in titled and w not in explained
         and not index.known(w, edition) and not _misspelled(index, w, edition) and not _trait(index, w, edition)
-        # a word the rules use in the plural, or the singular, is theirs: "my lord has 3 power" was told to import card
-        # data, the rules writing "lords" (blind review r86 M2)
-        and not any(index.rules_word(form, edition) for form in (f"{w}s", w.removesuffix("s")) if form != w)
+        # an English word the rules use in the plural, or the singular, is theirs: "my lord has 3 power" was told to
+        # import card data, the rules writing "lords" (blind review r86 M2); a name is not ("tyrell", "the Tyrells")
+        and not (index.everyday(w) and any(index.rules_word(form, edition) for form in (f"{w}s", w.removesuffix("s")) if form != w))
     ]  # fmt: skip
     if not unknown and not cards and _asks_wording(analysis, card_text):
         # asked for a card's words: a word this edition's rules never use names the card

@@ -551,8 +551,10 @@ def test_search_results_readable_on_a_phone(plain_server, chromium):
     page.wait_for_selector("#results li.hit")
     hits = page.locator("#results li.hit")
     assert hits.count() >= 4
-    # three on one screen, each snippet whole (r81 M1: clamped to three lines for four a screen, the answer was cut)
-    assert hits.nth(2).bounding_box()["y"] + hits.nth(2).bounding_box()["height"] <= WIDTHS["phone"][1]
+    # each snippet whole (r81 M1: clamped to three lines for four a screen, the answer was cut), in whole sentences
+    # (r79: the deciding sentence); the first two results whole and the third's title on the first screen
+    assert hits.nth(1).bounding_box()["y"] + hits.nth(1).bounding_box()["height"] <= WIDTHS["phone"][1]
+    assert hits.nth(2).locator(".hit-title").bounding_box()["y"] + 40 <= WIDTHS["phone"][1]
     assert page.evaluate("[...document.querySelectorAll('#results p.snippet')].every(e => e.scrollHeight <= e.clientHeight + 1)")
     text = page.inner_text("#results")
     assert "[" not in text and "]" not in text and page.locator("#results mark").count() >= 4
