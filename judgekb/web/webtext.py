@@ -77,7 +77,7 @@ def _marked(token: str) -> str:
 
 
 def snippet(text: str | None, source: str | None = None) -> Markup:
-    """A search snippet, whole (lookup cut it, some 36-50 words from a sentence's start): the words lookup marked
+    """A search snippet, whole (lookup cut it: whole sentences, or a window of one long one): the words lookup marked
     ``[like this]`` become highlights, emphasis is rendered.  (It was clamped to three lines on a phone and cut
     to start ten words before its first highlight, and the words that answered were hidden: review r81, M1.)
 
