@@ -1756,7 +1756,7 @@ def snippet(
                 if (not at or lowered[at - 1] not in WORD_CHARACTERS) and (not stem.isdigit() or _whole_number(lowered, at, len(stem))):
                     ideas[bisect_right(offsets, at) - 1] |= 1 << number
                 at = lowered.find(stem, at + 1)
-    if sentences and (shown := _whole_sentences(tokens, ideas, groups, width)):
+    if sentences and len(tokens) > width and (shown := _whole_sentences(tokens, ideas, groups, width)):  # (shorter: all of it)
         return shown
     # the window (from a marked word) that says the most different ideas, then the most marked words, the
     # first such: counting marks alone chose "the attacker [wins] the [challenge]" over the sentence that
