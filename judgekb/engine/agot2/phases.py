@@ -734,7 +734,7 @@ def phase(state: State, trace: Trace, ctx: Context, name: str, options: dict[str
     if current not in (name, "setup") and not state.ended("phase"):
         # a phase ends before the next begins, whether or not the scenario gave an end_phase step
         why = f"no end_phase step ends the {current} phase: it ends now, before the {name} phase begins"
-        if state.facts.pop("phase_assumed", False):
+        if state.facts.get("phase_assumed"):  # (dropped below, once the phase step has begun the next)
             why = f"the scenario gives no phase, so the {current} phase is assumed; " + why
         trace.add("period.end", why, cite=[END], tag="phase ends")
         end_phase(state, trace, ctx)
