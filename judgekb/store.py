@@ -56,6 +56,7 @@ import os
 import re
 import sqlite3
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
@@ -546,7 +547,20 @@ def connect(db_path: Path, read_only: bool = True) -> sqlite_utils.Database:
     import sqlite_utils
 
     conn = sqlite3.connect(_uri(db_path) if read_only else str(db_path), uri=read_only, check_same_thread=False)
-    return sqlite_utils.Database(conn)
+    db = sqlite_utils.Database(conn)
+    if read_only:
+        _READ_ONLY.add(db)
+    return db
+
+
+_READ_ONLY: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def unchanging(db: Any) -> bool:
+    """Is this a read-only connection from ``connect``?  What it reads never changes while it is open: judgekb's
+    writers (build, import-cards) write a new file and rename it over the old one, and the open connection goes
+    on reading the file it opened.  So a fact worked out from it (the card titles' stamp) can be kept with it."""
+    return db in _READ_ONLY
 
 
 def clause(db: sqlite_utils.Database, clause_id: str) -> dict[str, Any] | None:

@@ -27,12 +27,14 @@ import json
 import re
 import threading
 import unicodedata
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rapidfuzz import fuzz, process
 
+from judgekb import store
 from judgekb.cards.corpus_cards import bare_name, normalise_name
 
 OPEN_SCORE = 90.0  # fuzz.ratio (0-100) between loose keys: about one character in ten differs, at most
@@ -129,8 +131,22 @@ _INDEXES: OrderedDict[tuple[Any, ...], dict[int, EditionIndex]] = OrderedDict()
 _INDEXES_LOCK = threading.Lock()  # the web server answers on several threads
 
 
+_STAMPS: weakref.WeakKeyDictionary[Any, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+
+
 def _stamp(db: Any) -> tuple[Any, ...]:
-    """Changes when the database is rebuilt or cards are imported (then the index is rebuilt)."""
+    """Changes when the database is rebuilt or cards are imported (then the index is rebuilt).  Read once per
+    read-only connection (store.unchanging): counting the imported cards is a scan, and every card page asks
+    twice (the offline copy renders some 3,500 of them)."""
+    if not store.unchanging(db):
+        return _read_stamp(db)
+    stamp = _STAMPS.get(db)
+    if stamp is None:
+        stamp = _STAMPS[db] = _read_stamp(db)
+    return stamp
+
+
+def _read_stamp(db: Any) -> tuple[Any, ...]:
     path = next((r["file"] for r in db.query("pragma database_list") if r["name"] == "main"), "")
     built = next(db.query("select value from meta where key = 'built'"), {"value": ""})["value"] if db["meta"].exists() else ""
     cards = next(db.query("select count(*) as n, max(rowid) as r from cards"))

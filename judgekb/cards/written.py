@@ -31,6 +31,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from judgekb import store
@@ -58,6 +59,7 @@ def bare_title(title: str) -> str:
     return ARTICLE.sub("", " ".join(_plain(title).split()))
 
 
+@lru_cache(maxsize=4096)  # (a card page asks twice for its title's; re's own cache keeps 512 of the ~3,500 titles)
 def pattern(title: str) -> re.Pattern[str]:
     """The title written as a name: its own capitals, any spacing, its article optional, the name ending there."""
     words = [re.escape(w) for w in bare_title(title).split()]
