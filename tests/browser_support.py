@@ -53,10 +53,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(db_path: Path, workers: int = 2, extra: tuple[str, ...] = (), timeout: float = 15.0) -> Iterator[str]:
+def serving(db_path: Path, workers: int = 2, extra: tuple[str, ...] = (), timeout: float = 60.0) -> Iterator[str]:
     """`judgekb serve` on a free loopback port for ``db_path``; yields the base URL, stops it after.
 
-    ``timeout`` bounds the start (serve may render the offline bundle before it listens).
+    ``timeout`` bounds the start (serve may render the offline bundle before it listens; each worker loads its
+    lookup index before it answers, 1-2 s on a quiet machine and 15 s seen with both cores busy under
+    ``pytest -n 2``).
     """
     port = free_port()
     proc = subprocess.Popen(
