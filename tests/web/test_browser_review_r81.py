@@ -4,7 +4,10 @@ printed sheet, Back and the search history, the Changes page, clause links, the 
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser_support import SHOTS, new_page, no_horizontal_scroll
 
@@ -159,6 +162,16 @@ def test_the_builders_printed_ruling_quotes_each_cited_clause_as_the_scenario_pa
 # ---------------------------------------------------------------------------- M5: Back to a list of results
 
 
+def _restored(page, before: float) -> bool:
+    """Is the page back within 2 px of ``before``?  The position is put back once the results are drawn: waited for
+    (up to 10 s), not slept on (a 300 ms pause was too short with both cores busy under `pytest -n 2`: the page was
+    still at the top, as it was before the fix)."""
+    restored = f"Math.abs(scrollY - {before}) <= 2"
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(restored, timeout=10_000)
+    return bool(page.evaluate(restored))
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_back_to_a_list_of_results_keeps_where_the_judge_had_scrolled(server, browser, size):
     """r81 M5: scrolled to the seventh result of "stealth bypass", opened it and pressed Back: the list was at the top
@@ -182,8 +195,7 @@ def test_back_to_a_list_of_results_keeps_where_the_judge_had_scrolled(server, br
         page.wait_for_url("**" + href)
         page.go_back()
         page.wait_for_selector("#results li.hit")
-        page.wait_for_timeout(500)
-        assert abs(page.evaluate("scrollY") - before) <= 2, (drawn, before, page.evaluate("scrollY"))
+        assert _restored(page, before), (drawn, before, page.evaluate("scrollY"))
         assert page.is_visible(f"#results a.citation[href='{href}']")
     page.goto(server + "/")  # the empty page still puts the cursor in the search box
     assert page.evaluate("document.activeElement.id") == "q"
@@ -212,8 +224,7 @@ def test_back_to_results_drawn_from_the_offline_copy_keeps_the_position(db_path,
         page.wait_for_url("**" + href)
         page.go_back()
         page.wait_for_function("document.querySelectorAll('#results li.hit').length >= 6")
-        page.wait_for_timeout(300)
-        assert before > 300 and abs(page.evaluate("scrollY") - before) <= 2, (before, page.evaluate("scrollY"))
+        assert before > 300 and _restored(page, before), (before, page.evaluate("scrollY"))
     context.close()
 
 
