@@ -17,6 +17,9 @@ from judgekb.corpus.sources import default_corpus
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_CARDS = ROOT.parent / "shared" / "cards"
 CORPUS = default_corpus()
+# the offline copy's renderer (a `judgekb serve` child) runs at the servers' own priority here: with both cores busy
+# under `pytest -n 2`, ten steps down it got almost no time and each test saving the offline copy waited 40 s
+os.environ.setdefault("JUDGEKB_RENDER_NICE", "0")
 
 
 @pytest.fixture(scope="session")

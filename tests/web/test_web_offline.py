@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from judgekb.lookup import search
 from judgekb.web import app as web
 from judgekb.web import webtext
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +92,21 @@ def test_export_site_refuses_a_file_and_a_foreign_folder(db_path, tmp_path):
     result = run_cli("export-site", str(target), db=db_path)
     assert result.returncode == 2 and "is not a folder" in result.stderr and "Traceback" not in result.stderr
     assert target.read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize(
+    ("setting", "step", "said"),
+    [(None, 10, ""), ("0", 0, ""), ("5", 5, ""), ("20", 10, "JUDGEKB_RENDER_NICE='20' is not a whole number from 0 to 19"),
+     ("low", 10, "JUDGEKB_RENDER_NICE='low' is not a whole number from 0 to 19")],
+)  # fmt: skip
+def test_the_offline_renderer_steps_back_as_told(setting, step, said):
+    """The renderer steps back 10 by default (the server's requests first); JUDGEKB_RENDER_NICE sets it (the suite
+    sets 0); a bad value is said, naming the variable, and the default used: no traceback."""
+    env = {k: v for k, v in os.environ.items() if k != "JUDGEKB_RENDER_NICE"}
+    if setting is not None:
+        env["JUDGEKB_RENDER_NICE"] = setting
+    code = "import os; from judgekb.web.offline import lower_priority; before = os.nice(0); print(lower_priority(), os.nice(0) - before)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.stdout.split() == [str(step), str(step)]
+    assert (said in done.stderr) if said else done.stderr == ""
