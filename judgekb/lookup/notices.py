@@ -139,10 +139,27 @@ def _clauses_writing(index: Index, phrase: str, edition: int | None, limit: int 
 def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
     """Where the searched edition's clauses write the card's name, by clause id (in force first): the
     notice said "the clauses below are what the corpus says about it" above clauses that never named
-    the card (Action Windows for "what does The Red Keep do", second edition)."""
+    the card (Action Windows for "what does The Red Keep do", second edition).  Several cards named:
+    each card's clauses after its name, since "names it" did not say which ("Blood of the Dragon /
+    Dagmer Cleftjaw / Dracarys! …. The corpus names it in agot2-faq41/3.1, agot2-rr/assault": blind review
+    r87 M4)."""
+    by_name: dict[str, set[str]] = {}  # (both editions' The Red Viper is one name)
+    for card in cards:
+        by_name.setdefault(index.card_name(card), set()).add(card)
+    which = f"{EDITION_ADJECTIVES[edition]} " if edition else ""
+    if len(by_name) == 1:
+        said = _named_where(index, cards, edition, "it")
+        return f"The corpus {said}; closest clauses below." if said else f"No {which}clause of the corpus names it; closest clauses below."
+    parts = [_named_where(index, named, edition, name) or f"names {name} in no {which}clause" for name, named in sorted(by_name.items())]
+    return f"The corpus {'; '.join(parts)}; closest clauses below."
+
+
+def _named_where(index: Index, cards: set[str], edition: int | None, card: str) -> str:
+    """What the corpus says of one card (its ids, one card's of each edition): "names {card} in …", "rules on
+    {card} in …; it also names it in …", or "" where no clause of the searched edition writes its name."""
     found: dict[str, bool] = {}
-    for card in sorted(cards):
-        name = index.card_name(card)
+    for card_id in sorted(cards):
+        name = index.card_name(card_id)
         phrase = " ".join(words_of(no_article(name)))
         # a set's name in a card reference ("Iron Mines (Calm Over Westeros, 92)") names the set, not the card
         written = re.compile(re.escape(no_article(name)), re.IGNORECASE)
@@ -155,20 +172,22 @@ def _where_named(index: Index, cards: set[str], edition: int | None) -> str:
     if any(not old for old in found.values()):  # (a lookup review: a superseded list entry was named beside them)
         found = {c: old for c, old in found.items() if not old}
     if not found:
-        which = f"{EDITION_ADJECTIVES[edition]} " if edition else ""
-        return f"No {which}clause of the corpus names it; closest clauses below."
+        return ""
     # a ruling on the card (a Q&A asked about it) is said as one: "names it" read as "no ruling" above the
     # FAQ's answer on Daenerys's STR ("dany str reduce", a lookup review)
-    rulings = set().union(*(index.rulings_on(card) for card in cards)) & set(found)
+    rulings = set().union(*(index.rulings_on(c) for c in cards)) & set(found)
     mentions = sorted(found, key=lambda c: (c not in rulings, found[c], c))
     more = f" and {len(mentions) - MENTIONS_SAID} more" if len(mentions) > MENTIONS_SAID else ""
     if rulings:
         shown = mentions[:MENTIONS_SAID]
         also = [c for c in shown if c not in rulings]
-        also_said = f"; it also names it in {', '.join(also)}{more}" if also else ""
-        also_said = also_said or (f"; {len(mentions) - MENTIONS_SAID} more name it" if more else "")
-        return f"The corpus rules on it in {', '.join(c for c in shown if c in rulings)}{also_said}; closest clauses below."
-    return f"The corpus names it in {', '.join(mentions[:MENTIONS_SAID])}{more}; closest clauses below."
+        ruled = f"rules on {card} in {', '.join(c for c in shown if c in rulings)}"
+        # one card of several: a comma, since a semicolon parts the cards
+        part, subject = (";", "it also") if card == "it" else (", and", "")
+        if also:
+            return f"{ruled}{part} {subject + ' ' if subject else ''}names it in {', '.join(also)}{more}"
+        return ruled + (f"{part} {len(mentions) - MENTIONS_SAID} more name it" if more else "")
+    return f"names {card} in {', '.join(mentions[:MENTIONS_SAID])}{more}"
 
 
 def _only_title(index: Index, cards: set[str], analysis: dict[str, Any]) -> bool:

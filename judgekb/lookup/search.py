@@ -1863,7 +1863,31 @@ def spells_title(key: tuple[frozenset[str], str], stems: frozenset[str] | set[st
     """Do these stemmed words (``text``: the same, in order) spell a card's title by one of its keys
     (``Index._card_keys``): every required word, and the whole phrase where the title needs it?"""
     required, phrase = key
-    return required <= stems and (not phrase or re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text) is not None)
+    if not required <= stems:
+        return False
+    if phrase:
+        return re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text) is not None
+    return len(required) < 2 or written_together(required, text.split())
+
+
+# the words a title's words may have between them as a player writes it: small words ("milk of poppy",
+# "the hand's judgment"), stemmed as the query's words are
+TITLE_FILLER = frozenset(STOPWORDS | {stem_of(w) for w in STOPWORDS} | {"no", "not", "all", "then", "one"})
+
+
+def written_together(required: frozenset[str], stems: list[str]) -> bool:
+    """Are a title's words written together, in one run of the query with no other word but small ones between
+    them?  Words gathered from other names do not spell it ("Blood of the Dragon ... Risen from the Sea" is not
+    Sea of Blood: blind review r87 M4)."""
+    run: set[str] = set()
+    for stem in stems:
+        if stem in required:
+            run.add(stem)
+            if run == required:
+                return True
+        elif stem not in TITLE_FILLER:
+            run = set()
+    return False
 
 
 def editions_shown(editions: list[int]) -> str:

@@ -1,0 +1,65 @@
+"""Blind table-judge lookup review r87 (/work/reviews/r87.md): what its findings asked of the lookup."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgekb.lookup import search
+
+DRACARYS = (
+    "So my opponent played Dracarys on my Dagmer while Blood of the Dragon is out, so hes at 0 str with two burns on him. "
+    "I use Risen from the Sea to save him and he gets +1 STR. Does the second burn still kill him?"
+)
+
+
+@pytest.fixture(scope="module")
+def index(db):
+    return search.Index(db)
+
+
+def _named(index: search.Index, query: str, edition: int) -> set[str]:
+    text, _ = search.clean(query)
+    return index.cards_named(index.analyse(text, edition), edition)
+
+
+def test_a_card_title_is_named_only_where_its_words_are_written_together(index):
+    """r87 M4: "Blood of the Dragon is out and Risen from the Sea" got the card-text notice for Sea of Blood as
+    well, a card built from "Sea" and "Blood" of the two cards the player named.  A title is named where its
+    words stand together (small words between them aside), never gathered from other names."""
+    for query in ("Blood of the Dragon is out and Risen from the Sea", DRACARYS):
+        named = _named(index, query, 2)
+        assert "card:2:sea-of-blood" not in named, (query, named)
+        assert {"card:2:blood-of-the-dragon", "card:2:risen-from-the-sea"} <= named, (query, named)
+        _, notes = index.search(query, 2, None, 5)
+        assert not any("Sea of Blood" in n for n in notes), (query, notes)
+    for query in ("sea of blood", "does Sea of Blood kill a character"):  # its own words, together, still name it
+        assert _named(index, query, 2) == {"card:2:sea-of-blood"}, query
+
+
+def test_a_card_text_notice_naming_several_cards_says_which_card_each_clause_names(index, db):
+    """r87 M4: the notice for five cards said "The corpus names it in agot2-faq41/3.1, agot2-rr/assault, …" without
+    saying which card "it" was.  With several cards, each card's clauses follow its name, and each clause listed
+    writes that card's name; one card keeps "names it"."""
+    _, notes = index.search(DRACARYS, 2, None, 5)
+    note = next(n for n in notes if n.startswith("not in the corpus: the card's own text of"))
+    assert "names it in" not in note, note
+    said = re.search(r"\. The corpus (.*); closest clauses below\.$", note)
+    assert said, note
+    parts = dict(re.findall(r"names (.+?) in (.+)", part)[0] for part in said[1].split("; "))
+    assert set(parts) == {"Blood of the Dragon", "Dagmer Cleftjaw", "Dracarys!", "Risen from the Sea"}, parts
+    for name, where in parts.items():
+        for clause_id in re.sub(r" and \d+ more$", "", where).split(", "):
+            (text,) = db.execute("select text from clauses where id = ?", [clause_id]).fetchone()
+            first = name.split()[0].rstrip("!")
+            assert first.casefold() in text.casefold(), (name, clause_id)
+    # one card: "it" is that card
+    _, notes = index.search("what does oldtown scholar do", 2, None, 5)
+    assert "The corpus names it in agot2-faq41/1.9" in notes[0], notes
+    # a card ruled on, beside another
+    _, notes = index.search("what does daenerys targaryen and oldtown scholar do", 2, None, 5)
+    assert (
+        "The corpus rules on Daenerys Targaryen in agot2-faq41/qa/daenerys-targaryen-tfm; "
+        "names Oldtown Scholar in agot2-faq41/1.9, agot2-web/para-62; closest clauses below."
+    ) in notes[0], notes
