@@ -98,7 +98,7 @@ class Reference:
     name: str
     set: str  # canonical set name
     set_slug: str
-    number: str
+    number: str  # "" where the reference names the product alone ("Jon Snow (Core Set)")
 
 
 def _name_before(text: str, end: int, players: frozenset[str] = frozenset()) -> str:
@@ -109,6 +109,10 @@ def _name_before(text: str, end: int, players: frozenset[str] = frozenset()) -> 
         if not word or not NAME_WORD.match(word.strip("*")) or word.endswith((",", ";", ".", ":")) and taken:
             break
         taken.insert(0, word.strip("*"))
+    # a name quoted with its reference, as written on a deck list: "Jon Snow (Core Set)" (a title in quotes of its
+    # own, “A Cask of Ale” (Fury of the Storm, 23), is the card's printed title, quotes and all: not read here)
+    if taken and taken[0].startswith(('"', "“")) and not taken[-1].endswith(('"', "”")):
+        taken[0] = taken[0].lstrip('"“')
     while taken and (taken[0] in LEADING or taken[0] in QUESTION_WORDS or re.sub(r"['’]s$", "", taken[0]) in players):
         taken.pop(0)
     name = " ".join(taken).strip(" ,;:")
@@ -133,6 +137,10 @@ def references(text: str, edition: int, sets: SetIndex, players: frozenset[str] 
             if hit and not hit["set"].strip().startswith(("v", "page")):
                 entry = sets.resolve(hit["set"]) or {"slug": slug(hit["set"]), "name": hit["set"].strip()}
                 parsed = (entry, hit["number"])
+            elif named_set := sets.resolve(inner.strip("*")):
+                # a card named by its product alone, as a deck list names it: "Jon Snow (Core Set)" (the
+                # Tournament Regulations' example; blind review r87 L2 got "'jon' is a name" for it)
+                parsed = (named_set, "")
         if not parsed:
             continue
         name = _name_before(text, m.start(), players)
@@ -238,7 +246,8 @@ def collect(
             named.setdefault(clause.id, []).append(cid)
         for ref in references(clause.text + " " + clause.heading, clause.edition, sets[clause.edition], players):
             entry = sets[clause.edition].resolve(ref.set)
-            add(clause, ref.name, entry, ref.set, ref.number, "the text cites {name} " + f"({ref.set} {ref.number})")
+            cited = f"{ref.set} {ref.number}".strip()  # ("Jon Snow (Core Set)": no number)
+            add(clause, ref.name, entry, ref.set, ref.number, "the text cites {name} " + f"({cited})")
     printing_rows = sorted(
         ({**row, "clauses": json.dumps(row["clauses"])} for row in printings.values()), key=lambda r: (r["card"], r["set"], r["number"])
     )

@@ -63,3 +63,28 @@ def test_a_card_text_notice_naming_several_cards_says_which_card_each_clause_nam
         "The corpus rules on Daenerys Targaryen in agot2-faq41/qa/daenerys-targaryen-tfm; "
         "names Oldtown Scholar in agot2-faq41/1.9, agot2-web/para-62; closest clauses below."
     ) in notes[0], notes
+
+
+def test_a_card_named_on_a_deck_list_by_its_product_is_a_card_the_corpus_names(index, db):
+    """r87 L2: "opponent made me sacrifice my Jon Snow" was told '"jon" is a name, not a rules term', though the
+    Tournament Regulations print the card, "Jon Snow (Core Set)", as a deck list names it; cards the corpus names
+    (Oldtown Scholar, The Hand's Judgment) get the card-text note.  A reference by the product alone is a card
+    reference, quoted or not; a title in quotes of its own ("A Cask of Ale", printed so) is not read as another."""
+    from pathlib import Path
+
+    from judgekb.cards.corpus_cards import load_sets, references
+
+    sets = load_sets(Path(__file__).resolve().parents[2] / "corpus" / "sets.yaml")[2]
+    found = references('so Veronica writes "Jon Snow (Core Set)" on her deck list.', 2, sets)
+    assert [(r.name, r.set, r.number) for r in found] == [("Jon Snow", "Core Set", "")]
+    assert [r.name for r in references("Veronica includes Jon Snow (Core Set) in her deck.", 2, sets)] == ["Jon Snow"]
+    assert references('Can I use "A Cask of Ale" (Fury of the Storm, 23) to move power?', 2, sets) == []
+
+    assert _named(index, "opponent made me sacrifice my Jon Snow, can i pop the dupe to save him?", 2) == {"card:2:jon-snow"}
+    hits, notes = index.search("opponent made me sacrifice my Jon Snow, can i pop the dupe to save him?", 2, None, 5)
+    assert hits[0].id == "agot2-rr/sacrifice", [h.id for h in hits]
+    assert not any('"jon" is a name' in n for n in notes), notes
+    assert notes[0].startswith("not in the corpus: the card's own text of Jon Snow (cost, STR, icons, abilities)"), notes
+    assert "The corpus names it in agot2-tr/deck-lists;" in notes[0], notes
+    mentions = [r[0] for r in db.execute("select src from links where type = 'mentions' and dst = 'card:2:jon-snow'")]
+    assert mentions == ["agot2-tr/deck-lists"]
