@@ -69,6 +69,7 @@ from judgekb.lookup.words import (
     Group,
     Ideas,
     american_spelling,
+    apostrophe_past,
     clean,
     english_words,
     named_documents,
@@ -678,7 +679,9 @@ class Index:
         ``keep``: words that count even when small ("would" in 'what is a "would" effect').  ``foreign``:
         a query in another language (``Index.foreign``), whose words are not typos of English ones ("empate" is
         no "empted", "egalite" no "legality"): none is corrected."""
-        said = words_of(text)
+        # a past tense with an apostrophe is read as written out ("dupe'd": "duped", blind review r87 L1), unless the
+        # player vocabulary reads it as it stands ("sac'd", "errata'd")
+        said = [w if w in self.synonyms else apostrophe_past(w) for w in words_of(text)]
         # a card's nickname is its title's words ("dany" is Daenerys, never the word "any" misspelled)
         nicknamed = {w: title for w in said if (title := self.nickname(w))}
         words = [v for w in said for v in (nicknamed[w].split() if w in nicknamed else [w])]

@@ -459,3 +459,17 @@ def american_spelling(word: str) -> str:
 # The -ize endings the British write -ise ("realized", "organizer", "apologizing"; "analyze", "analyse").
 BRITISH_SPELLING = re.compile(r"(?<=[a-z]{3})iz(?:e|ed|es|ing|ation|ations|er|ers)$|(?<=l)yz(?:e|ed|es|ing)$")
 BRITISH_WRITTEN = re.compile(r"(?<=[a-z]{3})is(?:e|ed|es|ing|ation|ations|er|ers)$|(?<=l)ys(?:e|ed|es|ing)$")
+
+
+# a past tense written with an apostrophe, as players do with a verb of their own ("dupe'd", "bounce'd", "kill'd")
+APOSTROPHE_PAST = re.compile(r"^(?P<verb>[a-z]{3,})'d$")
+
+
+def apostrophe_past(word: str) -> str:
+    """The word a player's apostrophe past tense spells ("dupe'd": "duped", "kill'd": "killed"), or the word itself.
+    A contraction ("she'd", "they'd") keeps its form: its first part is a small word."""
+    written = APOSTROPHE_PAST.match(word)
+    if not written or written["verb"] in STOPWORDS:
+        return word
+    verb = written["verb"]
+    return f"{verb}d" if verb.endswith("e") else f"{verb}ed"

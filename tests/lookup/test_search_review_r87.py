@@ -88,3 +88,22 @@ def test_a_card_named_on_a_deck_list_by_its_product_is_a_card_the_corpus_names(i
     assert "The corpus names it in agot2-tr/deck-lists;" in notes[0], notes
     mentions = [r[0] for r in db.execute("select src from links where type = 'mentions' and dst = 'card:2:jon-snow'")]
     assert mentions == ["agot2-tr/deck-lists"]
+
+
+def test_a_past_tense_written_with_an_apostrophe_is_read_as_written_out(index):
+    """r87 L1: "i dupe'd a limited card ..." was told '"dupe'd" is not a word the rules use. If this asks about a card
+    ...', and "dupe'd" alone found nothing, where "duped" finds Duplicates through the players' questions that use it."""
+    from judgekb.lookup.words import apostrophe_past
+
+    assert [apostrophe_past(w) for w in ("dupe'd", "kill'd", "she'd", "they'd", "tyrion's")] == [
+        "duped", "killed", "she'd", "they'd", "tyrion's",
+    ]  # fmt: skip
+    hits, notes = index.search("i dupe'd a limited card, does that count as my limited for the round?", 2, None, 5)
+    assert hits[0].id == "agot2-faq41/qa/limited-card-as-duplicate", [h.id for h in hits]
+    assert not any(n.startswith("not in the corpus") for n in notes), notes
+    alone, notes = index.search("dupe'd", 2, None, 5)
+    duped, duped_notes = index.search("duped", 2, None, 5)
+    assert alone and [h.id for h in alone] == [h.id for h in duped], ([h.id for h in alone], [h.id for h in duped])
+    assert notes == duped_notes == ['no second-edition clause uses "duped": the clauses below answer players\' questions that use it']
+    hits, _ = index.search("i sac'd my guy", 2, None, 5)  # the player vocabulary's own "sac'd" is read as it stands
+    assert hits[0].id == "agot2-rr/sacrifice", [h.id for h in hits]
