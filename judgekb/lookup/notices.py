@@ -79,7 +79,8 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         if not pointers and not unknown and not named:  # as without card data: "does tyrion's reaction …"
             unknown = _story_names(index, analysis, elsewhere)
         if not pointers and (unknown or (named and _asks_text(analysis, card_text))):
-            notices.append(_no_title_notice(index, unknown, named, edition, imported))
+            asked = _asks_text(analysis, card_text) or _asks_wording(analysis, card_text)
+            notices.append(_no_title_notice(index, unknown, named, edition, imported, asked))
         return notices
     how = f"because {card_text['document']}: {card_text['look_for']}"
     asks = _asks_text(analysis, card_text) or _asks_wording(analysis, card_text)
@@ -97,7 +98,7 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         printed = _printed_in(index, unknown, edition)
     if unknown:
         notices.append(
-            f"not in the corpus: {_unknown_said(unknown, index)}{printed}. If this asks about a card, the card's own text (cost, "
+            f"not in the corpus: {_unknown_said(unknown, index, edition)}{printed}. If this asks about a card, the card's own text (cost, "
             f"STR, icons, abilities) is not in the corpus {how}. Closest clauses below."
         )
     elif not cards and (said := CARD_SAID.search(analysis["text"])):
@@ -411,17 +412,43 @@ def _misspelled(index: Index, word: str, edition: int | None) -> bool:
     return _bare(fixed) != _bare(word)  # "copys" is "copy" misspelled; "varys", read as "varys's", is Varys
 
 
-def _unknown_said(unknown: list[str], index: Index | None = None) -> str:
+def _unknown_said(unknown: list[str], index: Index | None = None, edition: int | None = None) -> str:
     """The unknown words quoted, each once ("olenna olenna" is one word), for a note read aloud; names
     the rules write only in an example or a ruling ("tyrion") are said to be names, not rules terms; an
-    everyday word a title writes capitalised ("orders" of Bungled Orders) is not said to be a name."""
+    everyday word a title writes capitalised ("orders" of Bungled Orders) is not said to be a name.  Words
+    the other edition's texts use, and no clause of the searched one, are said so, of the searched edition
+    ('no first-edition clause uses "store"': the rules do use it, in the Tournament Regulations' "Store
+    Championship"; blind review r87 L1)."""
     words = list(dict.fromkeys(unknown))
-    said = " ".join(f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in words[:5])
+    quoted = [f'"{w[:40]}{"…" if len(w) > 40 else ""}"' for w in words[:5]]
+    said = " ".join(quoted)
     if index is not None and all(
         index.name(base := w.removesuffix("'s")) and not index.everyday(base) and not base.isdigit() for w in words
     ):  # (a year, "2008", is no name)
         return said + (" is a name, not a rules term" if len(words) == 1 else " are names, not rules terms")
+    if (
+        index is not None and edition in (1, 2) and not any(index.term_df(w, edition) for w in words)
+        and any(index.term_df(w, 3 - edition) for w in words)
+    ):  # fmt: skip
+        return f"no {EDITION_ADJECTIVES[edition]} clause uses {' or '.join(quoted)}"
     return said + (" is not a word the rules use" if len(words) == 1 else " are not words the rules use")
+
+
+def _no_card_word(index: Index, word: str, imported: list[int]) -> bool:
+    """Is the word plainly no card's name, by the imported card data: an everyday word that no imported title of the
+    searched editions writes, as it stands or as its possessive, and no title the corpus names or story name has?
+    ("store" of "sleeves required at a store tourney": Spending the Winter Stores writes a plural, not "store".)
+    Without the card data it cannot be told: one-word titles and title words are everyday words too (Bodyguard,
+    Tyrion's Chain), so the note keeps its card advice."""
+    bare = _bare(word)
+    if not imported or not index.everyday(bare) or bare in index.story_names or index.corpus_title_word(bare):
+        return False
+    for ed in imported:
+        by_word = index.imported_titles_by_word(ed)
+        possessive = [t for t in by_word.get(f"{bare}s", ()) if re.search(rf"\b{re.escape(bare)}['’]s\b", t, re.IGNORECASE)]
+        if bare in by_word or possessive:
+            return False
+    return True
 
 
 def _card_stems(index: Index, card_id: str) -> set[str]:
@@ -496,10 +523,16 @@ def is_no_title_notice(note: str) -> bool:
     return note.startswith("not in the corpus:") and NO_TITLE_PAGE in note
 
 
-def _no_title_notice(index: Index, unknown: list[str], cards: set[str], edition: int | None, imported: list[int]) -> str:
+def _no_title_notice(
+    index: Index, unknown: list[str], cards: set[str], edition: int | None, imported: list[int], asked: bool = False
+) -> str:
     """With card data imported, a question the notice without it would tell "the card's own text is not
     in the corpus" that spells out no imported title: the text is on a card page all the same, and
-    the titles that have the unknown word (a first name several cards share: "robert") are named."""
+    the titles that have the unknown word (a first name several cards share: "robert") are named.  Words
+    plainly no card's name ("store") get no card advice, unless the query asks for a card's text or
+    wording (``asked``: "what does counterfeit do" asks of a card, whatever its name)."""
+    if unknown and not asked and all(_no_card_word(index, w, imported) for w in unknown):  # "a store tourney"
+        return f"not in the corpus: {_unknown_said(unknown, index, edition)}. Closest clauses below."
     page = f"its card page (the Cards page, or {NO_TITLE_PAGE}{f' --edition {edition}' if edition else ''})"
     listed = []
     for word in dict.fromkeys(_bare(w) for w in unknown):
@@ -511,7 +544,7 @@ def _no_title_notice(index: Index, unknown: list[str], cards: set[str], edition:
         nearest = f' (card titles with a word near "{near[0]}": {"; ".join(near[1])})' if near else ""
         titles = f": {'; '.join(listed)}" if listed else f", but the query names no imported card: check the spelling{nearest}"
         return (
-            f"not in the corpus: {_unknown_said(unknown, index)}. If this asks about a card, the card's own text (cost, STR, "
+            f"not in the corpus: {_unknown_said(unknown, index, edition)}. If this asks about a card, the card's own text (cost, STR, "
             f"icons, abilities) is on {page}{titles}. Closest clauses below."
         )
     name = " / ".join(sorted(index.card_name(c) for c in cards))

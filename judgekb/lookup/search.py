@@ -1279,7 +1279,8 @@ class Index:
             elif unnamed := self._unnamed_card(notes, analysis, edition, groups):  # "valar morgulis": the card, as titled
                 notes.append(f"no {which}clause {unnamed}")
             elif any(n.startswith(("card text:", "not in the corpus")) or "list in force:" in n for n in notes):  # said above
-                notes.append(f"no {which}clause uses {said}")
+                if not any(f"no {which}clause uses {said}" in n for n in notes):  # (nor twice: 'no first-edition clause uses "store"')
+                    notes.append(f"no {which}clause uses {said}")
             elif near := notices.near_whole_title(self, text, edition):  # "the things i do for luv": a title misspelled
                 notes.append(
                     f"no {which}clause uses {said}: did you mean the card {near[0]}? Its own text is on its card page "

@@ -107,3 +107,33 @@ def test_a_past_tense_written_with_an_apostrophe_is_read_as_written_out(index):
     assert notes == duped_notes == ['no second-edition clause uses "duped": the clauses below answer players\' questions that use it']
     hits, _ = index.search("i sac'd my guy", 2, None, 5)  # the player vocabulary's own "sac'd" is read as it stands
     assert hits[0].id == "agot2-rr/sacrifice", [h.id for h in hits]
+
+
+@pytest.fixture(scope="module")
+def imported_index(imported_db_path):
+    from judgekb import store
+
+    return search.Index(store.connect(imported_db_path))
+
+
+def test_a_word_only_the_other_editions_texts_use_is_said_of_the_searched_edition(index, imported_index):
+    """r87 L1: "sleeves required at a store tourney?" (first edition) was told '"store" is not a word the rules use',
+    though the second-edition Tournament Regulations write "Store Championship": the note is said of the edition
+    searched, as the "duped" note is ("no second-edition clause uses ...").  With the card databases imported, no
+    first-edition title writes "store" (Spending the Winter Stores writes a plural), so no card advice; without them
+    that cannot be told (one-word titles are everyday words too), and the advice stays."""
+    hits, notes = index.search("sleeves required at a store tourney?", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/card-sleeves", [h.id for h in hits]
+    assert notes[0].startswith('not in the corpus: no first-edition clause uses "store". If this asks about a card'), notes
+    assert "no card database is imported" in notes[0], notes
+    assert not any("not a word the rules use" in n for n in notes), notes
+    hits, notes = imported_index.search("sleeves required at a store tourney?", 1, None, 5)
+    assert hits[0].id == "agot1-faq/qa/card-sleeves", [h.id for h in hits]
+    assert notes[0] == 'not in the corpus: no first-edition clause uses "store". Closest clauses below.', notes
+    hits, notes = imported_index.search("store", 1, None, 5)
+    assert not hits and notes == ['not in the corpus: no first-edition clause uses "store".'], notes  # (said once)
+    # a word no text of either edition uses keeps its note, and a title word keeps the card advice
+    _, notes = index.search("how much did the core set cost in 2008", 1, None, 5)
+    assert notes[0].startswith('not in the corpus: "2008" is not a word the rules use'), notes
+    _, notes = imported_index.search("how much does olenna cost", 2, None, 5)
+    assert notes[0].startswith('not in the corpus: "olenna" is not a word the rules use') and "card titles with" in notes[0], notes
