@@ -590,7 +590,7 @@ def search(obj: Context, query: tuple[str, ...], edition: str | None, kinds: tup
             click.echo(f"   (not in force: a later version no longer carries it; see {now})")
         if hit.get("amends"):  # an erratum of a document the corpus does not hold: what it corrects
             click.echo(f"   (corrects a text not in the corpus: {hit['amends']})")
-        click.echo(f"   {hit['snippet']}")
+        click.echo(f"   {lookup.terminal_snippet(hit['snippet'], hit.get('text'))}")  # matches «marked»: [brackets] are icons
         for note in hit.get("glyph_notes") or []:
             click.echo(f"   (Note: {note})")
         if hit.get("parts"):  # a title with no text of its own: the steps printed under it

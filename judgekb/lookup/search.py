@@ -1858,6 +1858,47 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
     return ("… " if start > 0 else "") + " ".join(window) + (" …" if end < len(tokens) else "")
 
 
+def marked_tokens(shown: list[str], source: str | None) -> list[bool] | None:
+    """Which of a snippet's tokens lookup marked, read against the text it was cut from (``source``): lookup writes a
+    matched token as ``[token]``, and a text writes icons in brackets too ("military ([military]) challenge"), so the
+    brackets alone cannot tell "[military]", the icon, from "[military]", the word matched.  The snippet's tokens are
+    a run of the text's, each as it is or in brackets (the window's "…" aside).  None when they are not."""
+    words = (source or "").split()
+    lead = 1 if shown[:1] == ["…"] else 0
+    tail = 1 if len(shown) > lead and shown[-1] == "…" else 0
+    body = shown[lead : len(shown) - tail]
+    for start in range(len(words) - len(body) + 1):
+        here = words[start : start + len(body)]
+        if all(t in (w, f"[{w}]") for t, w in zip(body, here, strict=True)):
+            return [False] * lead + [t != w for t, w in zip(body, here, strict=True)] + [False] * tail
+    return None
+
+
+
+SNIPPET_EDGE = re.compile(r"^([\"'“‘(]*)(.*?)([.,;:!?\"'”’)]*)$", re.S)  # a marked token's quotes and stops stay unmarked
+# how a terminal shows a matched word: a mark no text writes, where brackets are the texts' icons ("[military]")
+TERMINAL_MARK = ("«", "»")
+
+
+def terminal_snippet(snippet: str, source: str | None) -> str:
+    """A snippet as ``judgekb search`` prints it: each word lookup marked ``[like this]`` set in «guillemets», so a
+    matched word is never mistaken for an icon the text writes in brackets: "for a single [[military]] challenge" read
+    as two icons or two marks on a terminal (blind review r87 L3); it reads "for a single «[military]» challenge".  The
+    marks are read against the text the snippet was cut from (``source``, as the web page reads them); a snippet not cut
+    from it keeps its brackets as they are."""
+    shown = snippet.split(" ")
+    marks = marked_tokens(shown, source) if source else None
+    if marks is None:
+        return snippet
+
+    def marked(token: str) -> str:
+        edges = SNIPPET_EDGE.fullmatch(token)
+        lead, word, tail = edges.groups() if edges and edges[2] else ("", token, "")
+        return f"{lead}{TERMINAL_MARK[0]}{word}{TERMINAL_MARK[1]}{tail}"
+
+    return " ".join(marked(t[1:-1]) if flag else t for t, flag in zip(shown, marks, strict=True))
+
+
 SNIPPET_WORDS = 56  # the most words of whole sentences a snippet shows (a longer sentence: a window of it)
 SENTENCE_REACH = 8  # words a snippet may reach past its window, either side, to show a sentence whole
 SENTENCE_ENDS = (".", "?", "!", ":", ".)", ".”", '."', "?”", '?"')

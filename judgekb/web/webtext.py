@@ -12,6 +12,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from judgekb.lookup.search import SNIPPET_EDGE as EDGE
+from judgekb.lookup.search import marked_tokens
+
 HIGHLIGHT = re.compile(r"\[((?:&#34;|&#39;|[“‘(])*)([^\[\]\s]+?)((?:&#34;|&#39;|[.,;:!?”’)])*)\]")  # quotes and stops stay unmarked
 STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 EMPH = re.compile(r"(?<![*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])")
@@ -48,25 +51,6 @@ def unmarked(text: str) -> str:
     """Document text without its Markdown emphasis markers (``**Response:**`` as "Response:"): what a copy
     carries, as the page shows it bold, never the asterisks."""
     return EMPH.sub(r"\1", STRONG.sub(r"\1", text))
-
-
-def marked_tokens(shown: list[str], source: str | None) -> list[bool] | None:
-    """Which of a snippet's tokens lookup marked, read against the text it was cut from (``source``): lookup writes a
-    matched token as ``[token]``, and a text writes icons in brackets too ("military ([military]) challenge"), so the
-    brackets alone cannot tell "[military]", the icon, from "[military]", the word matched.  The snippet's tokens are
-    a run of the text's, each as it is or in brackets (the window's "…" aside).  None when they are not."""
-    words = (source or "").split()
-    lead = 1 if shown[:1] == ["…"] else 0
-    tail = 1 if len(shown) > lead and shown[-1] == "…" else 0
-    body = shown[lead : len(shown) - tail]
-    for start in range(len(words) - len(body) + 1):
-        here = words[start : start + len(body)]
-        if all(t in (w, f"[{w}]") for t, w in zip(body, here, strict=True)):
-            return [False] * lead + [t != w for t, w in zip(body, here, strict=True)] + [False] * tail
-    return None
-
-
-EDGE = re.compile(r"^([\"'“‘(]*)(.*?)([.,;:!?\"'”’)]*)$", re.S)  # a marked token's quotes and stops stay unmarked
 
 
 def _marked(token: str) -> str:

@@ -137,3 +137,27 @@ def test_a_word_only_the_other_editions_texts_use_is_said_of_the_searched_editio
     assert notes[0].startswith('not in the corpus: "2008" is not a word the rules use'), notes
     _, notes = imported_index.search("how much does olenna cost", 2, None, 5)
     assert notes[0].startswith('not in the corpus: "olenna" is not a word the rules use') and "card titles with" in notes[0], notes
+
+
+def test_on_the_command_line_a_matched_icon_is_told_apart_from_an_icon_and_a_matched_word(db_path):
+    """r87 L3: the command line marked matched words in square brackets, the brackets the texts write icons in, so
+    "for a single [[military]] challenge" and "[Military] [[military]] Intrigue" could not be read: which is the icon,
+    which the match?  Marks are «guillemets» there, which no text writes; --json keeps its snippet, which the web reads
+    against the hit's text."""
+    import json
+
+    from tests.conftest import run_cli
+
+    query = "claim 2 mil, can i just kill the same dude twice if i got a dupe on him"
+    out = run_cli("search", query, "--edition", "2", "--limit", "2", db=db_path)
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.split("\n\n")[0]
+    assert "[agot2-rr/military-claim]" in first.splitlines()[0], out.stdout
+    assert "for a single «[military]» challenge." in first, first
+    assert "«claim»" in first and "[[" not in out.stdout, out.stdout
+    hits = json.loads(run_cli("search", query, "--edition", "2", "--limit", "2", "--json", db=db_path).stdout)
+    assert "for a single [[military]] challenge." in hits[0]["snippet"] and "«" not in hits[0]["snippet"], hits[0]["snippet"]
+    # an icon the text writes, unmatched, keeps its brackets; a matched word in brackets is never printed
+    snippet = search.terminal_snippet("[Claim] value for an [intrigue] challenge", "Claim value for an [intrigue] challenge")
+    assert snippet == "«Claim» value for an [intrigue] challenge"
+    assert search.terminal_snippet("military ([military]) challenge", None) == "military ([military]) challenge"
