@@ -1874,7 +1874,6 @@ def marked_tokens(shown: list[str], source: str | None) -> list[bool] | None:
     return None
 
 
-
 SNIPPET_EDGE = re.compile(r"^([\"'“‘(]*)(.*?)([.,;:!?\"'”’)]*)$", re.S)  # a marked token's quotes and stops stay unmarked
 # how a terminal shows a matched word: a mark no text writes, where brackets are the texts' icons ("[military]")
 TERMINAL_MARK = ("«", "»")
