@@ -161,3 +161,25 @@ def test_on_the_command_line_a_matched_icon_is_told_apart_from_an_icon_and_a_mat
     snippet = search.terminal_snippet("[Claim] value for an [intrigue] challenge", "Claim value for an [intrigue] challenge")
     assert snippet == "«Claim» value for an [intrigue] challenge"
     assert search.terminal_snippet("military ([military]) challenge", None) == "military ([military]) challenge"
+
+
+@pytest.mark.parametrize(
+    ("query", "within"),
+    [
+        ("I took control of his attacker, is it defending for me?", 1),
+        ("I take control of one of his attackers, is that guy now defending on my side", 1),
+        ("my opponent stole my attacker and now he says it switched sides and is defending for him", 1),
+        ("ok so we're in a military challenge, he attacks with 3 guys and I play a card that takes control of one of his "
+         "attackers. is that guy now defending on my side or what?", 1),
+    ],
+)  # fmt: skip
+def test_an_attacker_whose_control_changes_finds_the_rule_that_removes_it(index, query: str, within: int):
+    """r87 H1: "I take control of one of his attackers, is that guy now defending on my side" missed Ownership and
+    Control ("If a participating character changes control during the resolution of a challenge, it is immediately
+    removed from the challenge") and put FAQ 2.10 first, whose "contribute its STR to a player's side" points a judge to
+    the wrong ruling: a side switched ("defending for me", "defending on my side", "switched sides") had no rules
+    words, and "side" matched 2.10's "a player's side".  The rules say the participating character changes control."""
+    hits, _ = index.search(query, 2, None, 5)
+    ids = [h.id for h in hits]
+    assert "agot2-rr/ownership-and-control" in ids[:within], ids
+    assert ids[0] != "agot2-faq41/2.10", ids
