@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from judgekb.lookup import search
+from judgekb.lookup import evaluation, search
 
 DRACARYS = (
     "So my opponent played Dracarys on my Dagmer while Blood of the Dragon is out, so hes at 0 str with two burns on him. "
@@ -183,3 +183,23 @@ def test_an_attacker_whose_control_changes_finds_the_rule_that_removes_it(index,
     ids = [h.id for h in hits]
     assert "agot2-rr/ownership-and-control" in ids[:within], ids
     assert ids[0] != "agot2-faq41/2.10", ids
+
+
+@pytest.mark.parametrize(
+    ("query", "clause", "sentence"),
+    [
+        ("im under my reserve, can i still toss cards at taxation to cycle?", "agot2-rr/appendix-i/taxation-phase/7.3",
+         "A player is not permitted to discard cards from his or her hand at this time while at or below his or her "
+         "reserve value."),
+    ],
+)  # fmt: skip
+def test_the_snippet_shows_the_sentence_that_decides_the_question(index, query: str, clause: str, sentence: str):
+    """r87 M1: the right clause came up, but its snippet stopped just before the sentence that decides the question.
+    Taxation 7.3's is the sentence that says "discard" and "at or below his or her
+    reserve value": the player vocabulary now reads "toss" as discard and "under my reserve" as at or below the
+    reserve value (and 7.3 comes first, ahead of Reserve Value)."""
+    hits, _ = search.results(index, query, 2, None, 5)
+    hit = next((h for h in hits if h["id"] == clause), None)
+    assert hit is not None, [h["id"] for h in hits]
+    assert evaluation.shows_sentence(hit["snippet"], sentence), hit["snippet"]
+    assert hits[0]["id"] == clause, [h["id"] for h in hits]
