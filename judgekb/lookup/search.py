@@ -1817,7 +1817,9 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
     """The snippet as whole sentences: the run of sentences (``SNIPPET_WORDS`` at most) that says the most of the
     query's ideas, an idea counting twice where one of its phrases is written whole ("do not appear for a round"),
     then the most marked words, then the fewest words; then the sentences after it while the whole is within
-    ``width``, where what the matched words say is read.  A window of words cut the sentence that answers: "If a
+    ``width``, where what the matched words say is read, and a sentence in parentheses that follows, which says what
+    the one before means (``SENTENCE_REACH`` words past ``SNIPPET_WORDS`` at most: Intimidate's "(The chosen character
+    is not required to be participating in the challenge.)", blind review r87 M1).  A window of words cut the sentence that answers: "If a
     tournament game goes to [time] with a player controlling [Tycho] at [15] or more [power,] that player's …"
     (blind review r79; the deciding sentence shown whole went from 55 % to 78 % of r79's questions and from 61 %
     to 79 % of the earlier reviews', at 46 words a snippet where 37 were).  "" where the best is one sentence
@@ -1852,6 +1854,13 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
     if best is None or spans[last][1] - spans[first][0] > SNIPPET_WORDS:
         return ""
     while last + 1 < len(spans) and spans[last + 1][1] - spans[first][0] <= width:
+        last += 1
+    # a sentence in parentheses right after says what the one before it means ("(The chosen character is not required
+    # to be participating in the challenge.)"): it goes with it, a few words past the bound
+    while (
+        last + 1 < len(spans) and tokens[spans[last + 1][0]].startswith("(")
+        and spans[last + 1][1] - spans[first][0] <= SNIPPET_WORDS + SENTENCE_REACH
+    ):  # fmt: skip
         last += 1
     start, end = spans[first][0], spans[last][1]
     window = [f"[{t}]" if ideas[k] else t for k, t in enumerate(tokens[start:end], start)]

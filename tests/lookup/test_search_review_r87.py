@@ -188,6 +188,8 @@ def test_an_attacker_whose_control_changes_finds_the_rule_that_removes_it(index,
 @pytest.mark.parametrize(
     ("query", "clause", "sentence"),
     [
+        ("intimdate - does the guy i kneel have to be in the challenge?", "agot2-rr/intimidate",
+         "(The chosen character is not required to be participating in the challenge.)"),
         ("im under my reserve, can i still toss cards at taxation to cycle?", "agot2-rr/appendix-i/taxation-phase/7.3",
          "A player is not permitted to discard cards from his or her hand at this time while at or below his or her "
          "reserve value."),
@@ -195,7 +197,8 @@ def test_an_attacker_whose_control_changes_finds_the_rule_that_removes_it(index,
 )  # fmt: skip
 def test_the_snippet_shows_the_sentence_that_decides_the_question(index, query: str, clause: str, sentence: str):
     """r87 M1: the right clause came up, but its snippet stopped just before the sentence that decides the question.
-    Taxation 7.3's is the sentence that says "discard" and "at or below his or her
+    Intimidate's answer is a sentence in parentheses after the long one the snippet shows: a sentence in parentheses
+    goes with the one before it.  Taxation 7.3's is the sentence that says "discard" and "at or below his or her
     reserve value": the player vocabulary now reads "toss" as discard and "under my reserve" as at or below the
     reserve value (and 7.3 comes first, ahead of Reserve Value)."""
     hits, _ = search.results(index, query, 2, None, 5)
