@@ -1884,6 +1884,14 @@ def marked_tokens(shown: list[str], source: str | None) -> list[bool] | None:
 
 
 SNIPPET_EDGE = re.compile(r"^([\"'“‘(]*)(.*?)([.,;:!?\"'”’)]*)$", re.S)  # a marked token's quotes and stops stay unmarked
+
+
+def marked_parts(token: str) -> tuple[str, str, str]:
+    """A token lookup marked, less its brackets, as (leading quotes, word, trailing stops): the quotes and stops stay
+    unmarked wherever the mark is drawn (the web page's highlight, the terminal's guillemets)."""
+    edges = SNIPPET_EDGE.fullmatch(token)
+    return (edges[1], edges[2], edges[3]) if edges and edges[2] else ("", token, "")
+
 # how a terminal shows a matched word: a mark no text writes, where brackets are the texts' icons ("[military]")
 TERMINAL_MARK = ("«", "»")
 
@@ -1900,8 +1908,7 @@ def terminal_snippet(snippet: str, source: str | None) -> str:
         return snippet
 
     def marked(token: str) -> str:
-        edges = SNIPPET_EDGE.fullmatch(token)
-        lead, word, tail = edges.groups() if edges and edges[2] else ("", token, "")
+        lead, word, tail = marked_parts(token)
         return f"{lead}{TERMINAL_MARK[0]}{word}{TERMINAL_MARK[1]}{tail}"
 
     return " ".join(marked(t[1:-1]) if flag else t for t, flag in zip(shown, marks, strict=True))

@@ -12,8 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from judgekb.lookup.search import SNIPPET_EDGE as EDGE
-from judgekb.lookup.search import marked_tokens
+from judgekb.lookup.search import marked_parts, marked_tokens
 
 HIGHLIGHT = re.compile(r"\[((?:&#34;|&#39;|[“‘(])*)([^\[\]\s]+?)((?:&#34;|&#39;|[.,;:!?”’)])*)\]")  # quotes and stops stay unmarked
 STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
@@ -55,8 +54,7 @@ def unmarked(text: str) -> str:
 
 def _marked(token: str) -> str:
     """A token lookup marked, highlighted without its quotes and stops."""
-    edges = EDGE.fullmatch(token)
-    lead, word, tail = edges.groups() if edges and edges[2] else ("", token, "")
+    lead, word, tail = marked_parts(token)
     return f"{escape(lead)}<mark>{escape(word)}</mark>{escape(tail)}"
 
 
