@@ -422,6 +422,60 @@ def test_a_value_typed_then_the_next_field_or_fold_tapped_keeps_both(carded_serv
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_fold_pressed_and_held_after_a_value_typed_still_opens(carded_server, browser, size):
+    """A fresh clone's run: typing the power then tapping "Hand, deck, discard and dead pile" left it folded.  The tap
+    on the power field had set a timer to redraw the form 120 ms after its release; pressed within that time and held,
+    the next tap was under a form the timer redrew, so its click was lost.  A press is now its own: only its release
+    (or its click) redraws the form, and card data that arrives during a press waits for it as well."""
+    context, page = builder_at(browser, carded_server, size)
+    summary = page.locator("#p1 details.zones summary")
+    summary.scroll_into_view_if_needed()
+    power = page.locator("#p1 .p-power").bounding_box()
+    fold = summary.bounding_box()
+    assert power and fold
+    page.mouse.click(power["x"] + power["width"] / 2, power["y"] + power["height"] / 2)
+    page.keyboard.type("2")
+    page.mouse.move(fold["x"] + 20, fold["y"] + fold["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(400)  # the old release timer (120 ms) fires while the button is held
+    page.mouse.up()
+    expect(page.locator("#p1 details.zones")).to_have_attribute("open", "")
+    assert "power: 2" in page.text_content("#b-yaml")
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_card_data_arriving_while_a_fold_is_pressed_does_not_lose_the_tap(carded_server, browser, size):
+    """The card data for a card typed in (its printed values) comes back from the server when it comes: on venue
+    wifi, while the judge's finger is on the next fold.  Drawing the form then replaced the fold under the finger
+    and the tap was lost; the new values are drawn once the press is over."""
+    context, page = builder_at(browser, carded_server, size)
+    held: list = []
+    page.route(lambda url: "/api/cards" in url and "Noble" in url, lambda route: held.append(route))
+    page.locator("#p0-plot input").first.fill("A Noble Cause")
+    page.locator("#p0-plot input").first.press("Tab")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the builder did not ask for the plot's card data"
+    summary = page.locator("#p1 details.zones summary")
+    summary.scroll_into_view_if_needed()
+    fold = summary.bounding_box()
+    assert fold
+    page.mouse.move(fold["x"] + 20, fold["y"] + fold["height"] / 2)
+    page.mouse.down()
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(600)  # the data is back from the local server by now
+    assert page.locator("#p0 .plot-note").count() == 0, "the form was drawn under the held press"
+    page.mouse.up()
+    expect(page.locator("#p1 details.zones")).to_have_attribute("open", "")
+    expect(page.locator("#p0 .plot-note")).to_contain_text("Printed: income")  # drawn once the press is over
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_phase_step_states_the_first_player_the_tie_break_and_the_reserve_discards(carded_server, browser, size):
     """Review 21: a plot phase with initiative tied ruled "Player B chooses which player is the first player (state
     first_player)" and a taxation phase over reserve "chooses 2 to discard (state 'discard')", and the builder had no

@@ -126,11 +126,15 @@
   // A tap on another part of the form fires the typed field's "change" at the pointer's press: rendering then would
   // replace the tapped element before its click (a folded section did not open, a checkbox was not ticked), so while
   // a pointer is down the render waits for the click (or the release, if no click follows).
-  var pointerDown = false, renderWaiting = false;
+  // The timers belong to one press: the last tap's release timer, firing while the judge's next tap is held down
+  // (a quick typist, a busy phone), would render under that tap and lose it.  Card data arriving from the server
+  // (renderSoon, not render) waits for the press in the same way.
+  var pointerDown = false, renderWaiting = false, presses = 0;
   function flushRender() { pointerDown = false; if (renderWaiting) { renderWaiting = false; render(); } }
-  document.addEventListener("pointerdown", function () { pointerDown = true; }, true);
-  document.addEventListener("click", function () { setTimeout(flushRender, 0); }, true);  // after the click's own work
-  ["pointerup", "pointercancel"].forEach(function (t) { document.addEventListener(t, function () { setTimeout(flushRender, 120); }, true); });
+  function flushAfter(ms) { var press = presses; setTimeout(function () { if (press === presses) flushRender(); }, ms); }
+  document.addEventListener("pointerdown", function () { presses += 1; pointerDown = true; }, true);
+  document.addEventListener("click", function () { flushAfter(0); }, true);  // after the click's own work
+  ["pointerup", "pointercancel"].forEach(function (t) { document.addEventListener(t, function () { flushAfter(120); }, true); });
   function renderSoon() { if (pointerDown) renderWaiting = true; else setTimeout(render, 0); }
   var openKeep = {};  // a folded section's key -> it is open: a re-render keeps what the judge opened
   function keepOpen(details, key) {
@@ -275,7 +279,7 @@
         mean.appendChild(el("button", { type: "button", class: "link", text: title, onclick: function () {
           var old = cardKey(c);
           p.zones[zone].splice(ci, 1);  // taken off, then added again under its real title, as Add adds a card
-          lookupCard(title).then(function (k) { var key = place(p, zone, title, k); rename(old, key || ""); render(); });
+          lookupCard(title).then(function (k) { var key = place(p, zone, title, k); rename(old, key || ""); renderSoon(); });
         } }));
       });
       li.appendChild(mean);
@@ -364,7 +368,7 @@
       lookupCard(name).then(function (k) {
         if (!k) nearNames(name);
         else if (k.name !== name && p.plot.name.trim() === name) p.plot.name = k.name;  // as the card data spells it: the run reads that
-        render();
+        renderSoon();
       });
       return null;
     }
@@ -373,7 +377,7 @@
     if (near.length) note.appendChild(document.createTextNode("Did you mean: "));
     near.forEach(function (title, i) {
       if (i) note.appendChild(document.createTextNode(" "));
-      note.appendChild(el("button", { type: "button", class: "link", text: title, onclick: function () { p.plot.name = title; lookupCard(title).then(render); } }));
+      note.appendChild(el("button", { type: "button", class: "link", text: title, onclick: function () { p.plot.name = title; lookupCard(title).then(renderSoon); } }));
     });
     return note;
   }
@@ -389,7 +393,7 @@
   }
   function nearNames(name) {
     cards("&near=1&prefix=" + encodeURIComponent(name))
-      .then(function (found) { if (!found) return; nearCache[ck(name)] = found; if (found.length) render(); }).catch(function () {});
+      .then(function (found) { if (!found) return; nearCache[ck(name)] = found; if (found.length) renderSoon(); }).catch(function () {});
   }
   // every place a step names a card: its lists, single fields, stealth choices (attacker -> target), reactions
   function eachCardRef(change) {  // change(key) -> the key to keep, or "" to drop it
@@ -480,7 +484,7 @@
     names.forEach(function (n) {
       var base = n.replace(/#\d+$/, ""); if (cardCache[ck(base)]) return;
       cards("&prefix=" + encodeURIComponent(base))
-        .then(function (found) { var hit = false; (found || []).forEach(function (f) { cardCache[ck(f.name)] = f; if (ck(f.name) === ck(base)) hit = true; }); if (hit) render(); })
+        .then(function (found) { var hit = false; (found || []).forEach(function (f) { cardCache[ck(f.name)] = f; if (ck(f.name) === ck(base)) hit = true; }); if (hit) renderSoon(); })
         .catch(function () {});
     });
   }
