@@ -222,11 +222,13 @@ def test_a_very_long_card_name_is_refused_before_fuzzy_matching(client, db_path)
     assert cli.returncode == 2 and "<stdin>:1: a card name has at most 200 characters" in cli.stderr and "Traceback" not in cli.stderr
 
 
-def test_only_the_first_unknown_names_are_fuzzy_matched(client):
-    names = "\n".join(f"3x Zzqx {'Card ' * 38}{n}" for n in range(1200))  # 1,200 unknown 200-character names: 40 s before
-    started = time.monotonic()
+def test_only_the_first_unknown_names_are_fuzzy_matched(client, monkeypatch):
+    """1,200 unknown 200-character names took 40 s, each fuzzy-matched.  Only the first MAX_SUGGESTED are now.  The
+    check's deadline (2 s on the web) is lifted here: under a busy machine (the suite in two processes) it, not the
+    names matched, decided the answer, and the deadline has its own test below."""
+    monkeypatch.setattr(deckcheck, "WEB_SECONDS", 60.0)
+    names = "\n".join(f"3x Zzqx {'Card ' * 38}{n}" for n in range(1200))
     report = client.post("/api/deckcheck?edition=2", data=names.encode())
-    assert time.monotonic() - started < 3
     got = report.get_json()
     assert report.status_code == 422 and got["verdict"] == "cannot be checked"
     suggested = [p for p in got["problems"] if p["suggestions"]]
