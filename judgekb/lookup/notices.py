@@ -121,6 +121,13 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
         # thing a judge wants), or about a card the corpus holds no ruling on ("does the red viper get power
         # for each point of claim", second edition): what it does is in its own text
         named = not_inside_another(index, analysis["words"], cards)
+        ability = _asks(analysis, card_text.get("its_ability", []), [])
+        if not (asks or ability or _only_title(index, cards, analysis)) and all(index.named_in_force(c) for c in named):
+            # not asked for its text, and a governing clause names each card: the clauses below hold that ruling,
+            # not a fallback ("does oldtown scholar trigger when we draw back up to 7 at the end of setup?": FAQ 1.9
+            # says it cannot; blind review r88 M6).  One line where the text is, as with card data imported
+            notices.append(_card_text_elsewhere(index, named, card_text))
+            return notices
         # each name once: both editions' The Red Viper read "The Red Viper / The Red Viper"
         name = " / ".join(sorted({index.card_name(c) for c in named}))
         where = _where_named(index, named, edition)
@@ -129,6 +136,18 @@ def absent(index: Index, analysis: dict[str, Any], edition: int | None, cards: s
 
 
 MENTIONS_SAID = 3  # the clauses naming a card that a card-text notice lists by id
+
+
+def _card_text_elsewhere(index: Index, cards: set[str], card_text: dict[str, Any]) -> str:
+    """Without card data, the one line for cards a question names but does not ask the text of, which the
+    corpus rules on: where their own text is, as the pointer to a card page says it once card data is imported
+    (``card_page_note``), not "not in the corpus ... closest clauses below" above the ruling."""
+    names = sorted({index.card_name(c) for c in cards})  # (both editions' The Red Viper: one name)
+    if len(names) == 1:
+        said = f"{names[0]} is a card; its own text is on its card page"
+    else:
+        said = f"{', '.join(names[:-1])} and {names[-1]} are cards; their own text is on their card pages"
+    return f"{CARD_POINTER_START}{said} once a card database is imported: {card_text['look_for']}"
 
 
 def _clauses_writing(index: Index, phrase: str, edition: int | None, limit: int | None = None) -> list[tuple[str, str]]:

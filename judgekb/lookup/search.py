@@ -1524,6 +1524,12 @@ class Index:
         besides the card's list and errata entries."""
         return {c for c in self.mentioned.get(card_id, ()) if c not in self.card_entries and self._heading_names_card(c, card_id)}
 
+    def named_in_force(self, card_id: str) -> set[str]:
+        """The governing clauses that name the card, besides its list and errata entries: a Q&A entry asked
+        about it, or a ruling or regulation citing it in its text ("Oldtown Scholar (Sands of Dorne, 41)
+        cannot trigger its reaction ..." of FAQ 1.9), never a superseded entry or an unofficial copy."""
+        return {c for c in self.mentioned.get(card_id, ()) if c not in self.card_entries and not self.governors.get(c)}
+
     def _heading_names_card(self, clause_id: str, card_id: str) -> bool:
         """Does the clause's heading (a Q&A entry's: its question) name the card, by the words that name it?"""
         heading = " ".join(stem_of(w) for w in words_of(self.clauses[clause_id]["heading"] or ""))

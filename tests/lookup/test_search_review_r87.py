@@ -42,13 +42,15 @@ def test_a_card_text_notice_naming_several_cards_says_which_card_each_clause_nam
     """r87 M4: the notice for five cards said "The corpus names it in agot2-faq41/3.1, agot2-rr/assault, …" without
     saying which card "it" was.  With several cards, each card's clauses follow its name, and each clause listed
     writes that card's name; one card keeps "names it"."""
-    _, notes = index.search(DRACARYS, 2, None, 5)
+    # (asked what the cards do: DRACARYS itself, answered by FAQ 3.1, which names all four, gets one line that their
+    # text needs card data, blind review r88 M6)
+    _, notes = index.search("what does dracarys and risen from the sea do", 2, None, 5)
     note = next(n for n in notes if n.startswith("not in the corpus: the card's own text of"))
     assert "names it in" not in note, note
     said = re.search(r"\. The corpus (.*); closest clauses below\.$", note)
     assert said, note
     parts = dict(re.findall(r"names (.+?) in (.+)", part)[0] for part in said[1].split("; "))
-    assert set(parts) == {"Blood of the Dragon", "Dagmer Cleftjaw", "Dracarys!", "Risen from the Sea"}, parts
+    assert set(parts) == {"Dracarys!", "Risen from the Sea"}, parts
     for name, where in parts.items():
         for clause_id in re.sub(r" and \d+ more$", "", where).split(", "):
             (text,) = db.execute("select text from clauses where id = ?", [clause_id]).fetchone()
@@ -84,8 +86,8 @@ def test_a_card_named_on_a_deck_list_by_its_product_is_a_card_the_corpus_names(i
     hits, notes = index.search("opponent made me sacrifice my Jon Snow, can i pop the dupe to save him?", 2, None, 5)
     assert hits[0].id == "agot2-rr/sacrifice", [h.id for h in hits]
     assert not any('"jon" is a name' in n for n in notes), notes
-    assert notes[0].startswith("not in the corpus: the card's own text of Jon Snow (cost, STR, icons, abilities)"), notes
-    assert "The corpus names it in agot2-tr/deck-lists;" in notes[0], notes
+    # (Jon Snow's own text does not decide a sacrifice, and Deck Lists names the card: blind review r88 M6, one line)
+    assert notes[0].startswith("card text: Jon Snow is a card; its own text is on its card page once a card database"), notes
     mentions = [r[0] for r in db.execute("select src from links where type = 'mentions' and dst = 'card:2:jon-snow'")]
     assert mentions == ["agot2-tr/deck-lists"]
 

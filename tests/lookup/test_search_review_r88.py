@@ -1,0 +1,104 @@
+"""Blind table-judge lookup review r88 (/work/reviews/r88.md): what its findings asked of the lookup."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekb import store
+from judgekb.lookup import search
+
+# r88 M6: questions naming a card the corpus rules on (its text cites the card), none asking for the card's own text
+NAMED_IN_A_RULING = [
+    ("does oldtown scholar trigger when we draw back up to 7 at the end of setup?", "Oldtown Scholar", "agot2-faq41/1.9"),
+    ("opp pops my Jon Snow with a kill effect, i have a dupe sitting under him, can I save him with it", "Jon Snow", None),
+    ("he played dracarys on my character and it's down to 0 str. I have a reaction that would pump it, can I use it before it dies?",
+     "Dracarys!", None),
+    ("how do i write jon snow on my deck list when there's multiple versions", "Jon Snow", "agot2-tr/deck-lists"),
+]  # fmt: skip
+# r88 M6: questions naming a card a Q&A entry is asked about: no card-text line, with card data or without
+ASKED_ABOUT = [
+    "does catlyn stark stop me from using a dupe to save my guy",
+    "2 wolves of the north attacking, can both stealth the same guy?",
+    "how much does hands judgement cost to cancel a shadow event with a dash cost",
+    "time of plenty - does it add to cards I draw off card effects during the draw phase",
+    "game goes to time, i control tycho nestoris and im on 15 power, what happens",
+]
+
+
+@pytest.fixture(scope="module")
+def index(db):
+    return search.Index(db)
+
+
+@pytest.fixture(scope="module")
+def carded_index(carded_db_path):
+    return search.Index(store.connect(carded_db_path))
+
+
+def _card_notes(notes: list[str]) -> list[str]:
+    return [n for n in notes if n.startswith(("card text:", "not in the corpus")) or "closest clauses below" in n.lower()]
+
+
+@pytest.mark.parametrize(("query", "name", "first"), NAMED_IN_A_RULING)
+def test_a_card_the_corpus_rules_on_is_not_said_to_be_missing_above_its_ruling(index, carded_index, query, name, first):
+    """r88 M6: without card data, "not in the corpus: the card's own text of Oldtown Scholar ... closest clauses below"
+    stood above FAQ 1.9, the ruling on exactly that situation, and read as "your answer is not here".  A question
+    that does not ask for the card's own text, about a card a governing clause names, gets one neutral line: the
+    card's text is on its card page once card data is imported, as with card data it is on its card page."""
+    hits, notes = index.search(query, 2, None, 5)
+    if first:
+        assert hits[0].id == first, [h.id for h in hits]
+    assert _card_notes(notes) == [
+        f"card text: {name} is a card; its own text is on its card page once a card database is imported: "
+        "run `judgekb import-cards PATH` with a card database, then `judgekb card NAME`"
+    ], notes
+    _, notes = carded_index.search(query, 2, None, 5)
+    assert _card_notes(notes) == [
+        f'card text: {name} is a card; its own text is on its card page (the Cards page, or judgekb card "{name}" --edition 2)'
+    ], notes
+
+
+def test_several_cards_a_ruling_names_get_one_line(index):
+    """r88 M6: FAQ 3.1's example names all four cards of this question and rules on it; one line says where their
+    text is, not "not in the corpus ... closest clauses below"."""
+    from tests.lookup.test_search_review_r87 import DRACARYS
+
+    hits, notes = index.search(DRACARYS, 2, None, 5)
+    assert hits[0].id == "agot2-faq41/3.1", [h.id for h in hits]
+    assert _card_notes(notes) == [
+        "card text: Blood of the Dragon, Dagmer Cleftjaw, Dracarys! and Risen from the Sea are cards; their own text is on "
+        "their card pages once a card database is imported: run `judgekb import-cards PATH` with a card database, then "
+        "`judgekb card NAME`"
+    ], notes
+
+
+@pytest.mark.parametrize("query", ASKED_ABOUT)
+def test_a_card_a_qa_entry_asks_about_gets_no_card_text_line_either_way(index, carded_index, query):
+    """r88 M6: the cards named only in Q&A entries got no notice; they get none with card data either."""
+    for looked_up in (index, carded_index):
+        _, notes = looked_up.search(query, 2, None, 5)
+        assert not _card_notes(notes), (query, notes)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what does oldtown scholar do",
+        "oldtown scholar",
+        "how much str does oldtown scholar have",
+        "does oldtown scholar's ability draw me a card when i play an event",
+        "does jon snow's ability work in a power challenge",
+    ],
+)
+def test_a_question_asking_for_the_cards_own_text_keeps_the_notice(index, query):
+    """Asked for the card's text (its wording, STR, ability, or only its name): the text is what decides, and it is
+    not in the corpus, so the notice stays, with the clauses that name the card."""
+    _, notes = index.search(query, 2, None, 5)
+    assert notes[0].startswith("not in the corpus: the card's own text of "), notes
+    assert notes[0].endswith("closest clauses below."), notes
+
+
+def test_a_card_the_corpus_holds_no_ruling_on_keeps_the_notice(index):
+    """The Red Viper's only second-edition clause is a superseded list entry: its own text decides."""
+    _, notes = index.search("does The Red Viper get power for each point of claim or just one", 2, None, 5)
+    assert notes[0].startswith("not in the corpus: the card's own text of The Red Viper"), notes
