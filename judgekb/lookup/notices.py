@@ -286,11 +286,11 @@ def spelling(analysis: dict[str, Any]) -> list[str]:
     """Say which words were read as a corpus word they may misspell, so a judge sees what was searched
     ("challange" also as "challenge") and what was skipped as a misspelled small word ("waht" as
     "what"), and a card's nickname read as its title's words ("dany" as "daenerys"); a word's own form
-    ("varys" for "Varys's") goes unsaid."""
+    ("varys" for "Varys's", "stealthed" for "stealth") goes unsaid."""
 
     corrected = [
         (w, fixed) for w, fixed in [*analysis.get("corrected", {}).items(), *analysis.get("misspelled", {}).items()]
-        if _form(w) != _form(fixed)
+        if not _own_form(w, fixed)
     ]
     searched = {g.said for g in analysis["groups"]}
     said = [f'"{w[:40]}" also as "{fixed}"' for w, fixed in corrected if w in searched]
@@ -417,9 +417,18 @@ def _bare(word: str) -> str:
     return word.removesuffix("'s").replace("'", "")
 
 
-def _form(word: str) -> str:
-    """A word without its possessive or plural ending ("varys" for "Varys's")."""
-    return _bare(word).removesuffix("s")
+INFLECTIONS = ("s", "ed", "ing")  # the regular endings a player puts on a rules word ("stealthed", "judgmented")
+
+
+def _own_form(word: str, read_as: str) -> bool:
+    """Is the word the one it is read as, in its own form: a possessive or plural ("varys" for "Varys's"), or a
+    regular ending on it ("stealthed" for "stealth")?  The corrector reads a rules word's inflection that no text
+    writes and no English word list holds as that word, rightly; that is no misspelling to report (blind review
+    r88 L9).  A slip that only a stem hides is still one ("savee" is no form of "save")."""
+    said, word_read = _bare(word), _bare(read_as)
+    if said.removesuffix("s") == word_read.removesuffix("s"):
+        return True
+    return said.endswith(INFLECTIONS) and stem_of(said) == stem_of(word_read)
 
 
 def _misspelled(index: Index, word: str, edition: int | None) -> bool:

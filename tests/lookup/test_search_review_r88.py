@@ -102,3 +102,37 @@ def test_a_card_the_corpus_holds_no_ruling_on_keeps_the_notice(index):
     """The Red Viper's only second-edition clause is a superseded list entry: its own text decides."""
     _, notes = index.search("does The Red Viper get power for each point of claim or just one", 2, None, 5)
     assert notes[0].startswith("not in the corpus: the card's own text of The Red Viper"), notes
+
+
+@pytest.mark.parametrize(
+    ("query", "edition", "word", "first"),
+    [
+        ("naval: my guy got stealthed, can I still bring him in as a naval defender", 1, "stealthed", "agot1-faq/additional/naval"),
+        ("can my stealth guy bypass their stealthed char", 2, "stealthed", "agot2-rr/stealth"),
+        ("they hand's judgmented my event, do i get my gold back", 2, "judgmented", None),
+    ],
+)
+def test_a_rules_words_inflection_is_no_spelling_mistake(index, query, edition, word, first):
+    """r88 L9: "stealthed" was reported as 'spelling: searched "stealthed" also as "stealth"'.  No text writes it and
+    no English word list holds it, so the corrector reads it as "stealth", as it should; but a rules word with a
+    regular ending (-s, -ed, -ing) is the player's form of it, not a misspelling, and goes unsaid, as a plural does."""
+    hits, notes = index.search(query, edition, None, 5)
+    assert not [n for n in notes if n.startswith("spelling:")], notes
+    if first:
+        assert hits[0].id == first, [h.id for h in hits]
+    text, _ = search.clean(query)
+    assert word in index.analyse(text, edition)["corrected"]  # still searched as the rules word
+
+
+@pytest.mark.parametrize(
+    ("query", "word", "fixed"),
+    [
+        ("militray claim is 2", "militray", "military"),
+        ("dupe savee", "savee", "save"),
+        ("who wins the challange", "challange", "challenge"),
+    ],
+)
+def test_a_real_misspelling_is_still_said(index, query, word, fixed):
+    """A slip of the finger is still said, even where the word's crude stem would match ("savee": "save")."""
+    _, notes = index.search(query, 2, None, 5)
+    assert f'spelling: searched "{word}" also as "{fixed}"' in notes, notes
