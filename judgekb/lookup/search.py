@@ -1896,7 +1896,17 @@ def marked_parts(token: str) -> tuple[str, str, str]:
     """A token lookup marked, less its brackets, as (leading quotes, word, trailing stops): the quotes and stops stay
     unmarked wherever the mark is drawn (the web page's highlight, the terminal's guillemets)."""
     edges = SNIPPET_EDGE.fullmatch(token)
-    return (edges[1], edges[2], edges[3]) if edges and edges[2] else ("", token, "")
+    return whole_word(edges[1], edges[2], edges[3]) if edges and edges[2] else ("", token, "")
+
+
+def whole_word(lead: str, word: str, tail: str) -> tuple[str, str, str]:
+    """A marked token's (leading quotes, word, trailing stops), with a parenthesis the word opens or closes kept in it:
+    "effect(s)" is one word, not "effect(s" and a stop, which marked it «effect(s») (blind review r88 L10)."""
+    while word.count("(") > word.count(")") and tail.startswith(")"):
+        word, tail = word + ")", tail[1:]
+    while word.count(")") > word.count("(") and lead.endswith("("):
+        lead, word = lead[:-1], "(" + word
+    return lead, word, tail
 
 # how a terminal shows a matched word: a mark no text writes, where brackets are the texts' icons ("[military]")
 TERMINAL_MARK = ("«", "»")

@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from judgekb.lookup.search import marked_parts, marked_tokens
+from judgekb.lookup.search import marked_parts, marked_tokens, whole_word
 
 HIGHLIGHT = re.compile(r"\[((?:&#34;|&#39;|[“‘(])*)([^\[\]\s]+?)((?:&#34;|&#39;|[.,;:!?”’)])*)\]")  # quotes and stops stay unmarked
 STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
@@ -69,7 +69,7 @@ def snippet(text: str | None, source: str | None = None) -> Markup:
     shown = (text or "").split(" ")
     marks = marked_tokens(shown, source) if source else None
     if marks is None:
-        html = HIGHLIGHT.sub(r"\1<mark>\2</mark>\3", str(escape(text or "")))
+        html = HIGHLIGHT.sub(lambda m: "{}<mark>{}</mark>{}".format(*whole_word(m[1], m[2], m[3])), str(escape(text or "")))
     else:
         html = " ".join(_marked(t[1:-1]) if marked else str(escape(t)) for t, marked in zip(shown, marks, strict=True))
     return Markup(STRAY.sub("", _emphasis(html)))  # a window can cut an emphasis pair in half

@@ -136,3 +136,38 @@ def test_a_real_misspelling_is_still_said(index, query, word, fixed):
     """A slip of the finger is still said, even where the word's crude stem would match ("savee": "save")."""
     _, notes = index.search(query, 2, None, 5)
     assert f'spelling: searched "{word}" also as "{fixed}"' in notes, notes
+
+
+DUPLICATE_SAVE = "can a duplicate save my character from a kill effect"
+
+
+@pytest.mark.parametrize(
+    ("token", "parts"),
+    [
+        ("effect(s)", ("", "effect(s)", "")),
+        ("effect(s).", ("", "effect(s)", ".")),
+        ("(effect(s)),", ("(", "effect(s)", "),")),
+        ("(s)he", ("", "(s)he", "")),
+        ("(setup).", ("(", "setup", ").")),  # a word in parentheses: they stay outside the mark, as before
+        ('"kill,"', ('"', "kill", ',"')),
+    ],
+)
+def test_a_marked_word_keeps_a_parenthesis_it_opens_or_closes(token, parts):
+    """r88 L10: a highlight split "effect(s)": the terminal printed "«effect(s»)", the trailing stops taking the
+    parenthesis the word closes."""
+    assert search.marked_parts(token) == parts
+
+
+def test_the_terminal_and_the_web_page_mark_effect_s_whole(index):
+    """r88 L10, on the review's own search: FAQ 3.1's snippet marks "effect(s)" whole, on the terminal and on the web
+    page, read against the text the snippet was cut from or without it."""
+    from judgekb.web.webtext import snippet
+
+    hits, _ = search.results(index, DUPLICATE_SAVE, 2, None, 5)
+    hit = next(h for h in hits if h["id"] == "agot2-faq41/3.1")
+    assert "[effect(s)]" in hit["snippet"], hit["snippet"]
+    terminal = search.terminal_snippet(hit["snippet"], hit["text"])
+    assert "«effect(s)»" in terminal and "«effect(s»" not in terminal, terminal
+    for source in (hit["text"], None):
+        page = str(snippet(hit["snippet"], source))
+        assert "<mark>effect(s)</mark>" in page and "<mark>effect(s</mark>" not in page, (source, page)

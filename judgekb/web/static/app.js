@@ -72,6 +72,14 @@
   }
 
   // ------------------------------------------------------------------ rich text as DOM nodes (never innerHTML)
+  // a marked word keeps a parenthesis it opens or closes: "effect(s)" is one word (search.whole_word, r88 L10)
+  function occurrences(t, c) { return t.split(c).length - 1; }
+  function wholeWord(parts) {
+    var lead = parts[1], word = parts[2], tail = parts[3];
+    while (occurrences(word, "(") > occurrences(word, ")") && tail.charAt(0) === ")") { word += ")"; tail = tail.slice(1); }
+    while (occurrences(word, ")") > occurrences(word, "(") && lead.slice(-1) === "(") { lead = lead.slice(0, -1); word = "(" + word; }
+    return [parts[0], lead, word, tail];
+  }
   var RICH = /\[([^\[\]\s]+)\]|\*\*(?=\S)(.+?)\*\*|\*(?=\S)([^*]+?)\*/g;
   function rich(parent, text, cut) {
     var last = 0, m;
@@ -83,6 +91,7 @@
       if (m.index > last) parent.appendChild(document.createTextNode(plain(text.slice(last, m.index))));
       if (m[1] !== undefined) {  // a highlighted word: its quotes and stops stay unmarked
         var parts = /^(["'\u201c\u2018(]*)(.*?)([.,;:!?"'\u201d\u2019)]*)$/.exec(m[1]);
+        parts = wholeWord(parts);
         if (parts[1]) parent.appendChild(document.createTextNode(parts[1]));
         parent.appendChild(el("mark", "", parts[2] || m[1]));
         if (parts[3]) parent.appendChild(document.createTextNode(parts[3]));
