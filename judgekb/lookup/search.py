@@ -1831,8 +1831,12 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
     to 79 % of the earlier reviews', at 46 words a snippet where 37 were).  "" where the best is one sentence
     longer than that (``snippet`` shows a window of it) or no sentence says an idea."""
     spans, texts = _sentences(tokens)
-    said = [reduce(or_, ideas[a:b], 0) for a, b in spans]
-    marks = [sum(1 for i in ideas[a:b] if i) for a, b in spans]
+    # the Rules Reference's closing "Related: Ownership and Control, Save, Unique Cards" names other entries: it says
+    # none of the query's ideas ("save" chose Duplicates' last sentences, and passed over the duplicate's save ability:
+    # blind review r88 M1)
+    related = next((n for n, (a, b) in enumerate(spans) if b - a == 1 and tokens[a] == RELATED), len(spans))
+    said = [reduce(or_, ideas[a:b], 0) if n < related else 0 for n, (a, b) in enumerate(spans)]
+    marks = [sum(1 for i in ideas[a:b] if i) if n < related else 0 for n, (a, b) in enumerate(spans)]
     distinct = [
         {stem_of(w) for k in range(a, b) if ideas[k] for w in words_of(tokens[k])} if said[n] else set()
         for n, (a, b) in enumerate(spans)
@@ -1933,6 +1937,7 @@ def terminal_snippet(snippet: str, source: str | None) -> str:
 SNIPPET_WORDS = 56  # the most words of whole sentences a snippet shows (a longer sentence: a window of it)
 SENTENCE_REACH = 8  # words a snippet may reach past its window, either side, to show a sentence whole
 SENTENCE_ENDS = (".", "?", "!", ":", ".)", ".”", '."', "?”", '?"')
+RELATED = "Related:"  # a Rules Reference entry's last line: the entries it names follow
 
 
 def spells_title(key: tuple[frozenset[str], str], stems: frozenset[str] | set[str], text: str) -> bool:

@@ -171,3 +171,21 @@ def test_the_terminal_and_the_web_page_mark_effect_s_whole(index):
     for source in (hit["text"], None):
         page = str(snippet(hit["snippet"], source))
         assert "<mark>effect(s)</mark>" in page and "<mark>effect(s</mark>" not in page, (source, page)
+
+
+DUPLICATE_ABILITY = (
+    'A duplicate grants its controller the following triggered game ability: "Interrupt: When the overlapping unique card '
+    'would leave play, discard this duplicate to save that card. (Cannot be canceled.)"'
+)
+
+
+def test_a_related_line_says_none_of_the_querys_ideas(index):
+    """r88 M1: "opp pops my Jon Snow with a kill effect, i have a dupe sitting under him, can I save him with it" showed
+    Duplicates' last sentences, "A player may not switch a card with its duplicate. ... Related: Ownership and Control,
+    Save, Unique Cards": the list of entries the Rules Reference relates to it counted as saying "save", and the
+    sentence that gives a duplicate its save ability was never shown."""
+    query = "opp pops my Jon Snow with a kill effect, i have a dupe sitting under him, can I save him with it"
+    hits, _ = search.results(index, query, 2, None, 5)
+    duplicates = next(h for h in hits if h["id"] == "agot2-rr/duplicates")
+    shown = duplicates["snippet"].replace("[", "").replace("]", "")
+    assert DUPLICATE_ABILITY in shown, duplicates["snippet"]
