@@ -1825,7 +1825,9 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
     then the most marked words, then the fewest words; then the sentences after it while the whole is within
     ``width``, where what the matched words say is read, and a sentence in parentheses that follows, which says what
     the one before means (``SENTENCE_REACH`` words past ``SNIPPET_WORDS`` at most: Intimidate's "(The chosen character
-    is not required to be participating in the challenge.)", blind review r87 M1).  A window of words cut the sentence that answers: "If a
+    is not required to be participating in the challenge.)", blind review r87 M1), and the text's last sentence where
+    only it remains, within the same reach (an answer's conclusion: blind review r88 M2).  A window of words cut the
+    sentence that answers: "If a
     tournament game goes to [time] with a player controlling [Tycho] at [15] or more [power,] that player's …"
     (blind review r79; the deciding sentence shown whole went from 55 % to 78 % of r79's questions and from 61 %
     to 79 % of the earlier reviews', at 46 words a snippet where 37 were).  "" where the best is one sentence
@@ -1871,6 +1873,10 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
         last + 1 < len(spans) and tokens[spans[last + 1][0]].startswith("(")
         and spans[last + 1][1] - spans[first][0] <= SNIPPET_WORDS + SENTENCE_REACH
     ):  # fmt: skip
+        last += 1
+    # and the clause's one remaining sentence, a few words past the bound, closes it: an answer's conclusion comes last
+    # ("An undefined X value defaults to 0, therefore The Hand's Judgment can be played for 0 gold.": blind review r88 M2)
+    if last + 2 == len(spans) and spans[last + 1][1] - spans[first][0] <= SNIPPET_WORDS + SENTENCE_REACH:
         last += 1
     start, end = spans[first][0], spans[last][1]
     window = [f"[{t}]" if ideas[k] else t for k, t in enumerate(tokens[start:end], start)]

@@ -981,7 +981,8 @@ def test_a_snippet_shows_whole_sentences_that_say_the_most_ideas_or_else_a_windo
     assert (start == 0 or start in ends) and end in ends
     # (longer only by a sentence in parentheses that closes it, which says what the one before means: blind review r87 M1)
     last = words[max([k for k in range(len(words)) if k == 0 or words[k - 1][-1] in ".?!:"]):]
-    longer = last[0].startswith("(") and len(words) <= search.SNIPPET_WORDS + search.SENTENCE_REACH
+    # (or by the text's last sentence, which closes it: blind review r88 M2)
+    longer = (last[0].startswith("(") or end == len(tokens)) and len(words) <= search.SNIPPET_WORDS + search.SENTENCE_REACH
     assert len(words) <= max(search.SNIPPET_WORDS, width) or longer, (len(words), width)
     assert shown.startswith("… ") == (start > 0) and shown.endswith(" …") == (end < len(tokens))
 

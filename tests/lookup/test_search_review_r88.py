@@ -189,3 +189,18 @@ def test_a_related_line_says_none_of_the_querys_ideas(index):
     duplicates = next(h for h in hits if h["id"] == "agot2-rr/duplicates")
     shown = duplicates["snippet"].replace("[", "").replace("]", "")
     assert DUPLICATE_ABILITY in shown, duplicates["snippet"]
+
+
+def test_an_answers_closing_sentence_a_few_words_past_the_bound_is_shown(index):
+    """r88 M2: "how much does hands judgement cost to cancel a shadow event with a dash cost" found the Q&A first, but
+    its snippet stopped at "... that X will be undefined.", one sentence short of the answer, "An undefined X value
+    defaults to 0, therefore The Hand's Judgment can be played for 0 gold." (59 words in all, past the 56 a run may
+    hold).  The text's one remaining sentence closes it, within the reach a parenthesised sentence has."""
+    hits, _ = search.results(index, "how much does hands judgement cost to cancel a shadow event with a dash cost", 2, None, 5)
+    assert hits[0]["id"] == "agot2-faq41/qa/the-hand-s-judgment-shadow-events", [h["id"] for h in hits]
+    shown = hits[0]["snippet"].replace("[", "").replace("]", "")
+    assert shown.endswith("An undefined X value defaults to 0, therefore The Hand's Judgment can be played for 0 gold."), shown
+    # (only the last: with two sentences left, the run stops where it did)
+    words = " ".join(["word"] * 25)
+    assert search.snippet(f"A kneel {words}. A stand {words}. The end here.", [{"kneel"}, {"stand"}]).endswith(". The end here.")
+    assert search.snippet(f"A kneel {words}. A stand {words}. The end here. Not shown.", [{"kneel"}, {"stand"}]).endswith(f"{words}. …")
