@@ -204,3 +204,20 @@ def test_an_answers_closing_sentence_a_few_words_past_the_bound_is_shown(index):
     words = " ".join(["word"] * 25)
     assert search.snippet(f"A kneel {words}. A stand {words}. The end here.", [{"kneel"}, {"stand"}]).endswith(". The end here.")
     assert search.snippet(f"A kneel {words}. A stand {words}. The end here. Not shown.", [{"kneel"}, {"stand"}]).endswith(f"{words}. …")
+
+
+LEADER_RELAXED = "A leader may participate as a player in a Relaxed tier tournament for which he or she is responsible only if"
+
+
+@pytest.mark.parametrize(
+    "query", ["can the TO play in his own store championship", "can the organizer play in his own store champ"]
+)
+def test_a_store_championship_is_the_relaxed_tier(index, query):
+    """r88 M4: players say "store champ"; the Regulations' tier for it is Relaxed ("The Relaxed Tier is used for Store
+    Championship events"), and their rules say "Relaxed".  The player vocabulary reads one as the other, so Leader
+    Participation's snippet shows the sentence on a Relaxed tier tournament."""
+    text, _ = search.clean(query)
+    assert any("relaxed" in g.terms for g in index.analyse(text, 2)["groups"]), query
+    hits, _ = search.results(index, query, 2, None, 5)
+    assert hits[0]["id"] == "agot2-tr/leader-participation", [h["id"] for h in hits]
+    assert LEADER_RELAXED in hits[0]["snippet"].replace("[", "").replace("]", ""), hits[0]["snippet"]
