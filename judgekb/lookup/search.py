@@ -1744,13 +1744,19 @@ def _whole_number(lowered: str, at: int, length: int) -> bool:
 
 
 def snippet(
-    text: str, groups: list[set[str]], width: int = 36, stems: list[set[str]] | None = None, sentences: bool = True
+    text: str,
+    groups: list[set[str]],
+    width: int = 36,
+    stems: list[set[str]] | None = None,
+    sentences: bool = True,
+    heading: str = "",
 ) -> str:
     """Whole sentences that say most of the query's ideas (``_whole_sentences``), matched words in [brackets];
     where the best is one long sentence, about ``width`` words around the run of query words that says most of
     the query's ideas (then the most matched words), from a sentence's start where one begins just before.
     ``stems``: ``idea_stems(groups)``, when the caller shows several snippets for one query; ``sentences``:
-    False for the window alone (bench/lookup.py measures it as the baseline)."""
+    False for the window alone (bench/lookup.py measures it as the baseline); ``heading``: the clause's heading (a
+    Q&A entry's: its question), printed above the snippet, so the ideas it says count after the others."""
     tokens, lowered, offsets = _tokens(text)
     if not tokens:
         return ""
@@ -1766,7 +1772,15 @@ def snippet(
                 if (not at or lowered[at - 1] not in WORD_CHARACTERS) and (not stem.isdigit() or _whole_number(lowered, at, len(stem))):
                     ideas[bisect_right(offsets, at) - 1] |= 1 << number
                 at = lowered.find(stem, at + 1)
-    if sentences and len(tokens) > width and (shown := _whole_sentences(tokens, ideas, groups, width)):  # (shorter: all of it)
+    # the ideas the heading says ("time" of Going to Time): every sentence of the clause is read under it, so a run that
+    # says the question's other ideas comes first ("went to time and we're both on 12 power, who gets the win" showed the
+    # worked example, "going to time ... 11 power ... 13 power", over the step on tied power: blind review r88 M3)
+    titled = 0
+    words_titled = {stem_of(w) for w in words_of(heading)} | set(words_of(heading))
+    for number, idea in enumerate(stems):
+        if any(w.startswith(stem) for stem in idea for w in words_titled):
+            titled |= 1 << number
+    if sentences and len(tokens) > width and (shown := _whole_sentences(tokens, ideas, groups, width, titled)):  # (shorter: all of it)
         return shown
     # the window (from a marked word) that says the most different ideas, then the most marked words, the
     # first such: counting marks alone chose "the attacker [wins] the [challenge]" over the sentence that
@@ -1819,10 +1833,11 @@ def _sentences(tokens: tuple[str, ...]) -> tuple[tuple[tuple[int, int], ...], tu
     return tuple(spans), tuple(f" {' '.join(words_of(' '.join(tokens[a:b])))} " for a, b in spans)
 
 
-def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set[str]], width: int) -> str:
+def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set[str]], width: int, titled: int = 0) -> str:
     """The snippet as whole sentences: the run of sentences (``SNIPPET_WORDS`` at most) that says the most of the
-    query's ideas, an idea counting twice where one of its phrases is written whole ("do not appear for a round"),
-    then the most marked words, then the fewest words; then the sentences after it while the whole is within
+    query's ideas besides those its heading says (``titled``, bits), then the most of them all, an idea counting twice
+    where one of its phrases is written whole ("do not appear for a round"), then the most marked words, then the
+    fewest words; then the sentences after it while the whole is within
     ``width``, where what the matched words say is read, and a sentence in parentheses that follows, which says what
     the one before means (``SENTENCE_REACH`` words past ``SNIPPET_WORDS`` at most: Intimidate's "(The chosen character
     is not required to be participating in the challenge.)", blind review r87 M1), and the text's last sentence where
@@ -1847,7 +1862,7 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
     whole = [0] * len(spans)
     if any(phrases):
         whole = [sum(1 << n for n, written in enumerate(phrases) if any(p in text for p in written)) for text in texts]
-    best: tuple[int, int, int, int] | None = None
+    best: tuple[int, int, int, int, int] | None = None
     chosen = (0, 0)
     for i in range(len(spans)):
         ideas_said = phrases_said = marked = 0
@@ -1859,7 +1874,8 @@ def _whole_sentences(tokens: tuple[str, ...], ideas: list[int], groups: list[set
             stems_said |= distinct[j]
             if not said[i] or not said[j]:  # (a run begins and ends on a sentence that says something)
                 continue
-            score = (ideas_said.bit_count() + phrases_said.bit_count(), len(stems_said), marked, -(spans[j][1] - spans[i][0]))
+            beyond = (ideas_said & ~titled).bit_count() + phrases_said.bit_count()
+            score = (beyond, ideas_said.bit_count() + phrases_said.bit_count(), len(stems_said), marked, -(spans[j][1] - spans[i][0]))
             if best is None or score > best:
                 best, chosen = score, (i, j)
     first, last = chosen
@@ -2056,7 +2072,7 @@ def results(
         parts = [{"id": p["id"], "heading": p["heading"]} for p in store.parts(index.conn, hit.id)] if title_only else []
         question = question_of(row["kind"], row["heading"] or "", row["text"] or "")
         answer = row["text"][len(question) :].strip() if question and row["text"].startswith(question) else row["text"]
-        shown = snippet(answer or row["text"], groups, stems=stems, sentences=sentences)
+        shown = snippet(answer or row["text"], groups, stems=stems, sentences=sentences, heading=row["heading"] or "")
         out.append(
             {
                 **row,

@@ -221,3 +221,25 @@ def test_a_store_championship_is_the_relaxed_tier(index, query):
     hits, _ = search.results(index, query, 2, None, 5)
     assert hits[0]["id"] == "agot2-tr/leader-participation", [h["id"] for h in hits]
     assert LEADER_RELAXED in hits[0]["snippet"].replace("[", "").replace("]", ""), hits[0]["snippet"]
+
+
+def test_the_ideas_a_heading_says_count_after_the_others(index):
+    """r88 M3: "went to time and we're both on 12 power, who gets the win" found Going to Time first, but its snippet was
+    the worked example, "... the rules for going to time. Based on step 1, Dan has 11 power and Emily has 13 power...",
+    which says "time", "going" (went), "power" and "win" (victory) and answers only the untied case.  The heading,
+    printed above the snippet, already says "Going to Time": the run chosen is the one saying the question's other
+    ideas (both players on the same power), which shows the step that breaks the tie."""
+    hits, _ = search.results(index, "went to time and we're both on 12 power, who gets the win", 2, None, 5)
+    assert hits[0]["id"] == "agot2-tr/going-to-time", [h["id"] for h in hits]
+    shown = hits[0]["snippet"].replace("[", "").replace("]", "")
+    assert (
+        "If both players require the same amount of power, proceed to step 2. "
+        "The player with the most cards remaining in his or her draw deck." in shown
+    ), shown
+    # (without a heading, as before: the run that says the most ideas, then the most marked words)
+    filler = " ".join(["word"] * 50)
+    text = f"Both players at the same power go on. {filler}. Time up, time out, power counted."
+    groups = [{"time"}, {"both"}, {"power"}]
+    assert search.snippet(text, groups).startswith("… [Time] up, [time] out"), search.snippet(text, groups)
+    titled = search.snippet(text, groups, heading="Going to Time")
+    assert titled.startswith("[Both] players"), titled
