@@ -1699,6 +1699,9 @@ CLAUSE_WORDS = (
 
 # The characters of a word: a query stem marks a token where it starts a word, after none of these.
 WORD_CHARACTERS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+# a word a stem marks ends within this many letters of it: an ending ("attachments" of "attachment", "defenders" of
+# "defend"), not another word that starts alike ("characteristics" is no "character": blind review r88 M1)
+ENDING_LETTERS = 5
 
 
 @lru_cache(maxsize=2048)
@@ -1766,11 +1769,15 @@ def snippet(
         return " ".join(tokens[:width]) + (" …" if len(tokens) > width else "")
     ideas = [0] * len(tokens)  # the ideas (bits) each token's words say
     for number, idea in enumerate(stems):
-        for stem in idea:  # a token is marked where a word in it starts with a stem
+        for stem in idea:  # a token is marked where a word in it starts with a stem and ends soon after
             at = lowered.find(stem)
             while at >= 0:
                 if (not at or lowered[at - 1] not in WORD_CHARACTERS) and (not stem.isdigit() or _whole_number(lowered, at, len(stem))):
-                    ideas[bisect_right(offsets, at) - 1] |= 1 << number
+                    rest = at + len(stem)
+                    while rest < len(lowered) and lowered[rest] in WORD_CHARACTERS:
+                        rest += 1
+                    if rest - at - len(stem) <= ENDING_LETTERS:
+                        ideas[bisect_right(offsets, at) - 1] |= 1 << number
                 at = lowered.find(stem, at + 1)
     # the ideas the heading says ("time" of Going to Time): every sentence of the clause is read under it, so a run that
     # says the question's other ideas comes first ("went to time and we're both on 12 power, who gets the win" showed the

@@ -243,3 +243,17 @@ def test_the_ideas_a_heading_says_count_after_the_others(index):
     assert search.snippet(text, groups).startswith("… [Time] up, [time] out"), search.snippet(text, groups)
     titled = search.snippet(text, groups, heading="Going to Time")
     assert titled.startswith("[Both] players"), titled
+
+
+def test_a_word_that_only_starts_like_the_querys_is_not_marked(index):
+    """r88 M1: "can a duplicate save my character from a kill effect" showed Duplicates' "Duplicates have no text,
+    titles, [characteristics,] type, or traits ...": "characteristics" starts with "character", so it counted as saying
+    the question's "character", and that run beat the save ability on its number of marks.  A stem marks a word that
+    ends within a few letters of it (an ending), not another word that starts alike."""
+    hits, _ = search.results(index, DUPLICATE_SAVE, 2, None, 5)
+    duplicates = next(h for h in hits if h["id"] == "agot2-rr/duplicates")
+    assert DUPLICATE_ABILITY in duplicates["snippet"].replace("[", "").replace("]", ""), duplicates["snippet"]
+    text = "Its characteristics stay. The character stands. Attachments and defenders count."
+    assert search.snippet(text, [{"character"}, {"attachment"}, {"defend"}]) == (
+        "Its characteristics stay. The [character] stands. [Attachments] and [defenders] count."
+    )
