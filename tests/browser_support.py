@@ -96,6 +96,16 @@ def new_page(browser, size: str, **context: Any) -> tuple[Any, Any]:
     return opened, opened.new_page()
 
 
+def search_drawn(page, base: str, query: str, drawn: str, edition: int = 2) -> None:
+    """Search on the page, its results drawn as ``drawn`` says: "typed" (the page's own script draws them as the judge
+    types) or "loaded" (the server draws them, as a link or a page without script gets them)."""
+    if drawn == "loaded":
+        page.goto(f"{base}/?edition={edition}&q=" + query.replace(" ", "+"))
+    else:
+        page.goto(f"{base}/?edition={edition}")
+        page.fill("#q", query)
+
+
 def no_horizontal_scroll(page) -> None:
     width = page.evaluate("document.documentElement.clientWidth")
     scroll = page.evaluate("document.documentElement.scrollWidth")

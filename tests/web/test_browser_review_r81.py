@@ -9,7 +9,7 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser_support import SHOTS, new_page, no_horizontal_scroll
+from tests.browser_support import SHOTS, new_page, no_horizontal_scroll, search_drawn
 
 PRECEDENCE = "which takes precedence faq or rules reference"
 
@@ -37,11 +37,7 @@ def test_a_snippet_is_shown_whole_and_a_long_note_opens_on_demand(server, browse
     whole, about ten lines.  Typed (the page's script draws the results) and loaded (the server draws them) alike."""
     context, page = _page(browser, size)
     for drawn in ("typed", "loaded"):
-        if drawn == "loaded":
-            page.goto(server + "/?edition=2&q=" + PRECEDENCE.replace(" ", "+"))
-        else:
-            page.goto(server + "/?edition=2")
-            page.fill("#q", PRECEDENCE)
+        search_drawn(page, server, PRECEDENCE, drawn)
         page.wait_for_selector("#results li.hit:has-text('Rulings and Clarifications')", timeout=10_000)
         faq = page.locator("#results li.hit", has_text="Rulings and Clarifications").first.locator("p.snippet")
         assert "the text of this document takes precedence." in faq.inner_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import new_page
+from tests.browser_support import new_page, search_drawn
 
 
 @pytest.mark.parametrize("drawn", ["typed", "loaded"])
@@ -14,11 +14,7 @@ def test_a_highlight_keeps_a_word_with_a_parenthesis_whole(server, browser, draw
     script draws the results) and loaded (the server draws them) alike."""
     query = "can a duplicate save my character from a kill effect"
     context, page = new_page(browser, "desktop")
-    if drawn == "loaded":
-        page.goto(server + "/?edition=2&q=" + query.replace(" ", "+"))
-    else:
-        page.goto(server + "/?edition=2")
-        page.fill("#q", query)
+    search_drawn(page, server, query, drawn)
     page.wait_for_selector("#results li.hit:has-text('subsequent removal')", timeout=10_000)
     marks = page.locator("#results li.hit", has_text="subsequent removal").first.locator("p.snippet mark").all_inner_texts()
     assert "effect(s)" in marks and "effect(s" not in marks, marks
