@@ -166,6 +166,31 @@ def test_the_deadline_covers_parsing_checks_and_serialisation(monkeypatch, stage
     assert time.monotonic() - started < 10
 
 
+class _SlowToCollect:
+    """An object whose clean-up outlasts a deadline: the alarm lands in its ``__del__``, where what is raised is ignored."""
+
+    def __del__(self) -> None:
+        end = time.monotonic() + 2
+        while time.monotonic() < end:
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_deadline_swallowed_where_it_fired_fires_again():
+    """A fresh clone's run: a deck check under a 0.5 s deadline came back a 500, not the deadline's message.  The alarm
+    had fired inside a garbage-collection callback (hypothesis installs one), where Python reports an exception as
+    ignored and goes on; the check spun on past its deadline.  The alarm is now set again until a Timeout gets through."""
+    from judgekb.engine import guard
+
+    started = time.monotonic()
+    with pytest.raises(guard.Timeout), guard.deadline(0.3):
+        _SlowToCollect()  # collected at once: the alarm fires in its __del__, and is ignored there
+        end = time.monotonic() + 5
+        while time.monotonic() < end:  # then work that never checks the time
+            pass
+    assert time.monotonic() - started < 4
+
+
 def test_the_cli_has_size_limits_and_a_flag_to_lift_them(tmp_path, db_path):
     text = SCENARIO.read_text(encoding="utf-8")
     big = tmp_path / "big.yaml"

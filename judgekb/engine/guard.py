@@ -129,6 +129,9 @@ def read_file(path: Path, limits: Limits) -> str:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
+ALARM_AGAIN_SECONDS = 0.05  # after a Timeout that something swallowed, the next one
+
+
 @contextlib.contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
     """Raise Timeout when ``seconds`` pass: a real alarm in the main thread (CLI, gunicorn sync workers).
@@ -141,6 +144,10 @@ def deadline(seconds: float | None) -> Iterator[None]:
         return
 
     def alarm(signum: int, frame: Any) -> None:
+        # raised wherever the main thread is: inside a garbage-collection callback, a __del__ or a weakref callback,
+        # Python reports it as "ignored" and goes on, and the work ran on past its deadline (a fresh clone's run: a
+        # deck check spun on, and came back a 500).  So the alarm is set again until a Timeout gets through.
+        signal.setitimer(signal.ITIMER_REAL, ALARM_AGAIN_SECONDS)
         raise Timeout
 
     assert seconds is not None  # (usable says so)
