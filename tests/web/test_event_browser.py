@@ -666,6 +666,9 @@ def test_offline_a_page_not_saved_is_the_sites_page_with_its_menu(db_path, chrom
                 page.select_option("#since", "v5.4")
                 page.click("#changes-form button")
             page.wait_for_selector("#offline-page")
+            # (a form's submit, unlike goto, does not wait for the page's style sheet: under load it came after the
+            # check, and the body read "Times New Roman"; a sheet that never loads still fails below)
+            page.wait_for_load_state("load")
             assert "this page needs the laptop's server" in page.inner_text("#offline-page")
             assert page.locator("header.site nav a").count() == 6 and page.is_visible("header.site nav")
             assert "system-ui" in page.evaluate("getComputedStyle(document.body).fontFamily")  # the site's style sheet
