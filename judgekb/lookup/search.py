@@ -1776,7 +1776,7 @@ def snippet(
                     rest = at + len(stem)
                     while rest < len(lowered) and lowered[rest] in WORD_CHARACTERS:
                         rest += 1
-                    if rest - at - len(stem) <= ENDING_LETTERS:
+                    if stem.isdigit() or rest - at - len(stem) <= ENDING_LETTERS:  # (a number: whole, as checked)
                         ideas[bisect_right(offsets, at) - 1] |= 1 << number
                 at = lowered.find(stem, at + 1)
     # the ideas the heading says ("time" of Going to Time): every sentence of the clause is read under it, so a run that
